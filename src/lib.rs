@@ -1,0 +1,19 @@
+//! backtrack-bench: a workbench for backtracking puzzle solvers.
+//!
+//! It answers, with exact counts and measured times, which pruning ideas pay off and why a
+//! parallel search is sometimes slower than the sequential one. The crate is layered, and
+//! data flows one way through the layers:
+//!
+//! - [`search`]: the depth-first engine over the [`search::Model`] trait, with per-rule and
+//!   per-depth counters that compile away when off. It knows no puzzle and no thread.
+//! - [`puzzles`]: the four puzzle families of the seed posts as models, each knob a plain
+//!   enum. They know no thread and no file format beyond their own `data` block.
+//! - [`parallel`]: strategies that run any model on many threads, with per-worker accounting.
+//! - [`instance`]: loading and validating `puzzle-instance/v1` JSON files.
+//! - [`solve`]: one run, from (instance, knobs, strategy) to a flat [`solve::RunReport`].
+//! - [`harness`]: sweeps, CSV records, reports, plots and `explain`; it sees only configs and records.
+//! - [`watch`]: terminal rendering of a search step by step.
+#![deny(missing_docs)]
+
+pub mod puzzles;
+pub mod search;

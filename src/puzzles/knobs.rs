@@ -1,0 +1,117 @@
+//! Knobs: named optimization switches, given as `name=value` text and parsed per family.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Knob values as given by the user (command line, sweep spec): name -> value text.
+pub type KnobValues = BTreeMap<String, String>;
+
+/// One knob of a family, as `--help` and the error messages describe it.
+#[derive(Debug, Clone, Copy)]
+pub struct KnobSpec {
+    /// Name on the command line and in sweep specs (`order`, `rules`, ...).
+    pub name: &'static str,
+    /// The accepted values; a value ending in `:K` takes a positive integer.
+    pub values: &'static [&'static str],
+    /// The value used when the knob is not given (the fastest setting found).
+    pub default: &'static str,
+    /// What the knob changes.
+    pub help: &'static str,
+}
+
+/// A knob value that a family does not accept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KnobError {
+    /// The family whose knobs were being read.
+    pub family: &'static str,
+    /// What was wrong, with the allowed values.
+    pub message: String,
+}
+
+impl fmt::Display for KnobError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.family, self.message)
+    }
+}
+
+impl std::error::Error for KnobError {}
+
+/// Reads knob values against a family's specs: unknown names and values are errors that
+/// list what is allowed.
+pub struct KnobReader<'a> {
+    family: &'static str,
+    specs: &'static [KnobSpec],
+    values: &'a KnobValues,
+}
+
+impl<'a> KnobReader<'a> {
+    /// A reader for `values`; fails on a knob name the family does not have.
+    pub fn new(family: &'static str, specs: &'static [KnobSpec], values: &'a KnobValues) -> Result<Self, KnobError> {
+        for name in values.keys() {
+            if !specs.iter().any(|spec| spec.name == name) {
+                let known: Vec<&str> = specs.iter().map(|spec| spec.name).collect();
+                return Err(KnobError {
+                    family,
+                    message: format!("has no knob `{name}`; its knobs are: {}", known.join(", ")),
+                });
+            }
+        }
+        Ok(KnobReader { family, specs, values })
+    }
+
+    /// The value of knob `name` (its default when not given), parsed by `parse`, which
+    /// receives the value's head (before any `:`) and its integer parameter if it has one.
+    pub fn read<T>(&self, name: &str, parse: impl Fn(&str, Option<u32>) -> Option<T>) -> Result<T, KnobError> {
+        let spec =
+            self.specs.iter().find(|spec| spec.name == name).expect("knob read by its own family is in its specs");
+        let text = self.values.get(name).map(String::as_str).unwrap_or(spec.default);
+        let (head, parameter) = match text.split_once(':') {
+            Some((head, number)) => match number.parse::<u32>() {
+                Ok(k) if k > 0 => (head, Some(k)),
+                _ => return Err(self.invalid(spec, text)),
+            },
+            None => (text, None),
+        };
+        parse(head, parameter).ok_or_else(|| self.invalid(spec, text))
+    }
+
+    fn invalid(&self, spec: &KnobSpec, text: &str) -> KnobError {
+        KnobError {
+            family: self.family,
+            message: format!(
+                "`{text}` is not a value of knob `{}`; allowed: {} (K a positive integer)",
+                spec.name,
+                spec.values.join(", ")
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPECS: &[KnobSpec] =
+        &[KnobSpec { name: "check", values: &["leaves", "periodic:K"], default: "leaves", help: "" }];
+
+    fn parse(head: &str, k: Option<u32>) -> Option<u32> {
+        match (head, k) {
+            ("leaves", None) => Some(0),
+            ("periodic", Some(k)) => Some(k),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn default_parameter_and_errors() {
+        let empty = KnobValues::new();
+        assert_eq!(KnobReader::new("t", SPECS, &empty).unwrap().read("check", parse), Ok(0));
+        let given: KnobValues = [("check".to_string(), "periodic:8".to_string())].into();
+        assert_eq!(KnobReader::new("t", SPECS, &given).unwrap().read("check", parse), Ok(8));
+        let bad: KnobValues = [("check".to_string(), "periodic:0".to_string())].into();
+        let error = KnobReader::new("t", SPECS, &bad).unwrap().read("check", parse).unwrap_err();
+        assert!(error.message.contains("allowed: leaves, periodic:K"), "{}", error.message);
+        let unknown: KnobValues = [("speed".to_string(), "max".to_string())].into();
+        assert!(KnobReader::new("t", SPECS, &unknown).is_err());
+    }
+}

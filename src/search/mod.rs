@@ -1,0 +1,18 @@
+//! The depth-first search engine: a model trait, the engine that walks it, and the counters.
+//!
+//! This layer knows no puzzle, no thread and no file format. A puzzle enters only through
+//! [`Model`]; a scheduler enters only through [`Steering`], which the engine polls once per
+//! node; a viewer enters only through [`Observer`]. Both hooks default to types whose
+//! methods are empty and inlined, so the plain sequential search pays nothing for them.
+
+mod counters;
+mod engine;
+mod hooks;
+mod model;
+mod stats;
+
+pub use counters::{FullCounters, NoCounters, RuleCounter};
+pub use engine::{search_sequentially, Engine, Limits, SearchResult, StopReason};
+pub use hooks::{Event, NoObserver, NoSteering, Observer, OpenBranches, Steering, SteeringAction};
+pub use model::{Branch, Model, RuleId};
+pub use stats::Stats;
