@@ -68,6 +68,9 @@ pub trait Puzzle: Sized + Send + Sync {
     fn solution_text(&self, solution: &<Self::Model as Model>::Solution) -> String;
     /// A solution drawn for a person (several lines).
     fn render(&self, solution: &<Self::Model as Model>::Solution) -> String;
+    /// Checks a solution of component `component` against the puzzle's rules as written,
+    /// independently of the model's pruning code; the error says which rule fails.
+    fn verify(&self, component: usize, solution: &<Self::Model as Model>::Solution) -> Result<(), String>;
     /// The instance's answer (see `answer_type`) from the solutions of each component;
     /// `Value::Null` when it is not defined (no solution). When a component has several
     /// solutions, an array with the answer of each combination.

@@ -235,6 +235,22 @@ impl Puzzle for OlympicRings {
         lines.join("\n")
     }
 
+    fn verify(&self, _component: usize, solution: &Vec<i32>) -> Result<(), String> {
+        let mut used = solution.clone();
+        used.sort_unstable();
+        if used != self.pool {
+            return Err(format!("values {used:?} are not the pool {:?} used once each", self.pool));
+        }
+        for (name, ring) in self.ring_names.iter().zip(&self.rings) {
+            let sum: i32 =
+                ring.iter().map(|&spot| self.fixed[spot].unwrap_or_else(|| solution[self.unknown_index(spot)])).sum();
+            if sum != self.target {
+                return Err(format!("ring {name} sums to {sum}, not {}", self.target));
+            }
+        }
+        Ok(())
+    }
+
     fn answer(&self, solutions: &[Vec<Vec<i32>>]) -> Value {
         let answers: Vec<Value> = solutions[0]
             .iter()
@@ -423,6 +439,7 @@ mod tests {
                 let model = rings.models(&config(order, pruning)).remove(0);
                 let result = search_sequentially::<_, FullCounters>(model, Limits::exhaustive());
                 let texts: Vec<String> = result.solutions.iter().map(|s| rings.solution_text(s)).collect();
+                assert!(result.solutions.iter().all(|s| rings.verify(0, s).is_ok()));
                 assert_eq!(texts, vec!["rg=2,gk=4,ky=1,yb=3,k=6"], "order={order} pruning={pruning}");
                 let answer = rings.answer(&[result.solutions]);
                 assert_eq!(answer, json!({"rg": 2, "gk": 4, "ky": 1, "yb": 3, "k": 6}));
