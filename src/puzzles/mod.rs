@@ -8,6 +8,8 @@
 pub mod data;
 pub mod grid;
 pub mod knobs;
+pub mod prime_grid;
+pub mod primes;
 pub mod rings;
 
 use crate::search::Model;
@@ -82,11 +84,13 @@ pub trait Puzzle: Sized + Send + Sync {
 pub enum Family {
     /// Olympic Rings (Perl Weekly Challenge 043).
     OlympicRings,
+    /// 3x3 prime grid (seed post 003).
+    PrimeGrid,
 }
 
 impl Family {
     /// Every family.
-    pub const ALL: [Family; 1] = [Family::OlympicRings];
+    pub const ALL: [Family; 2] = [Family::OlympicRings, Family::PrimeGrid];
 
     /// The family's name in instance files.
     pub fn name(self) -> &'static str {
@@ -131,5 +135,6 @@ pub trait PuzzleVisitor {
 pub fn with_puzzle<V: PuzzleVisitor>(family: Family, visitor: V) -> V::Output {
     match family {
         Family::OlympicRings => visitor.visit::<rings::OlympicRings>(),
+        Family::PrimeGrid => visitor.visit::<prime_grid::PrimeGrid>(),
     }
 }
