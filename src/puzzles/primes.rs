@@ -26,6 +26,11 @@ impl PrimeTable {
             }
             factor += 1;
         }
+        // Numbers above the limit share the last word; they are not in the table.
+        if !size.is_multiple_of(64) {
+            let last = words.len() - 1;
+            words[last] &= (1u64 << (size % 64)) - 1;
+        }
         PrimeTable { words, limit }
     }
 
@@ -36,6 +41,21 @@ impl PrimeTable {
             self.words[n as usize / 64] >> (n % 64) & 1 == 1
         } else {
             is_prime_by_trial_division(u64::from(n))
+        }
+    }
+
+    /// The primality of the 64 numbers from `start + 64 * word` on, as the bits of one word
+    /// (bit `i` for `start + 64 * word + i`). Numbers above the limit read as not prime:
+    /// callers size the table to cover every window they ask for.
+    #[inline]
+    pub fn window(&self, start: u32, word: usize) -> u64 {
+        let first = start as usize + 64 * word;
+        let (index, shift) = (first / 64, first % 64);
+        let low = self.words.get(index).copied().unwrap_or(0) >> shift;
+        if shift == 0 {
+            low
+        } else {
+            low | self.words.get(index + 1).copied().unwrap_or(0) << (64 - shift)
         }
     }
 
@@ -51,12 +71,12 @@ pub fn is_prime_by_trial_division(n: u64) -> bool {
     if n < 2 {
         return false;
     }
-    if n % 2 == 0 {
+    if n.is_multiple_of(2) {
         return n == 2;
     }
     let mut divisor = 3;
     while divisor * divisor <= n {
-        if n % divisor == 0 {
+        if n.is_multiple_of(divisor) {
             return false;
         }
         divisor += 2;
@@ -76,5 +96,20 @@ mod tests {
         }
         assert_eq!(table.primes_below(100).len(), 25);
         assert_eq!(PrimeTable::up_to(0).primes_below(10), vec![2, 3, 5, 7]);
+    }
+
+    #[test]
+    fn windows_read_64_primality_bits_from_any_start() {
+        let table = PrimeTable::up_to(700);
+        for start in [0, 1, 63, 64, 65, 130, 500] {
+            for word in 0..3 {
+                let bits = table.window(start, word);
+                for bit in 0..64u32 {
+                    let n = start + 64 * word as u32 + bit;
+                    let expected = n <= 700 && is_prime_by_trial_division(u64::from(n));
+                    assert_eq!(bits >> bit & 1 == 1, expected, "n = {n}");
+                }
+            }
+        }
     }
 }
