@@ -15,5 +15,8 @@
 //! - [`watch`]: terminal rendering of a search step by step.
 #![deny(missing_docs)]
 
+pub mod cli;
+pub mod instance;
 pub mod puzzles;
 pub mod search;
+pub mod solve;
