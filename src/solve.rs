@@ -36,6 +36,14 @@ pub struct RunSettings {
     pub rule_counts: bool,
     /// How many solutions to keep per component for printing (all are counted).
     pub solutions_to_keep: usize,
+    /// The parallel strategy, as text (`sequential`, `depth:4`, `auto`, `steal`, ...).
+    pub strategy: String,
+    /// Worker threads (1 for `sequential`).
+    pub threads: usize,
+    /// Counter layout across workers: `padded` (default), `shared`, `unpadded`.
+    pub counters: String,
+    /// State restoration: `undo` (default) or `clone` (clone the state at every node).
+    pub state: String,
 }
 
 impl Default for RunSettings {
@@ -46,6 +54,10 @@ impl Default for RunSettings {
             node_limit: u64::MAX,
             rule_counts: true,
             solutions_to_keep: 1000,
+            strategy: "sequential".to_string(),
+            threads: 1,
+            counters: "padded".to_string(),
+            state: "undo".to_string(),
         }
     }
 }
@@ -101,6 +113,58 @@ pub struct ComponentReport {
     pub verify_failures: Vec<String>,
 }
 
+/// One worker's accounting in a parallel run.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct WorkerReport {
+    /// Worker index.
+    pub worker: usize,
+    /// Nodes this worker entered.
+    pub nodes: u64,
+    /// Tasks (subproblems) it ran.
+    pub tasks: u64,
+    /// Tasks it took from another worker.
+    pub stolen: u64,
+    /// Tasks it gave away.
+    pub given_away: u64,
+    /// Time spent running tasks.
+    pub busy_ns: u64,
+    /// Time spent waiting for work.
+    pub idle_ns: u64,
+    /// Median task duration.
+    pub task_ns_median: u64,
+    /// Median task size in nodes.
+    pub task_nodes_median: u64,
+}
+
+/// The run-level accounting of a parallel strategy (zeros for `sequential`).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ParallelSummary {
+    /// Subproblems made (frontier size, or tasks created by splitting).
+    pub subproblems: u64,
+    /// Tasks taken by a worker from another.
+    pub steals: u64,
+    /// Busy time of the busiest worker over the mean busy time (1.0 = perfect balance).
+    pub imbalance: f64,
+    /// Share of worker time spent idle (0..1).
+    pub idle_share: f64,
+    /// User CPU time of the process during the search.
+    pub user_cpu_ns: u64,
+    /// System CPU time of the process during the search.
+    pub system_cpu_ns: u64,
+    /// Median task duration over all workers.
+    pub task_ns_median: u64,
+    /// 90th percentile of task duration.
+    pub task_ns_p90: u64,
+    /// Median task size in nodes.
+    pub task_nodes_median: u64,
+    /// First-solution mode: time from the start to the first solution.
+    pub first_solution_ns: u64,
+    /// First-solution mode: time from the first solution until every worker stopped.
+    pub stop_latency_ns: u64,
+    /// First-solution mode: nodes entered after the first solution was found.
+    pub nodes_after_first: u64,
+}
+
 /// Everything one run measured, as plain data.
 #[derive(Debug, Clone, Serialize)]
 pub struct RunReport {
@@ -133,6 +197,18 @@ pub struct RunReport {
     pub complete: bool,
     /// The components.
     pub components: Vec<ComponentReport>,
+    /// The parallel strategy, as text.
+    pub strategy: String,
+    /// Worker threads.
+    pub threads: usize,
+    /// Counter layout across workers.
+    pub counters: String,
+    /// State restoration (`undo` or `clone`).
+    pub state: String,
+    /// Run-level parallel accounting, summed or merged over components.
+    pub parallel: ParallelSummary,
+    /// Per-worker accounting, summed over components.
+    pub workers: Vec<WorkerReport>,
 }
 
 impl RunReport {
@@ -239,5 +315,11 @@ fn run_puzzle<P: Puzzle, C: RuleCounter>(
         elapsed_ns: components.iter().map(|component| component.elapsed_ns).sum(),
         complete,
         components,
+        strategy: settings.strategy.clone(),
+        threads: settings.threads,
+        counters: settings.counters.clone(),
+        state: settings.state.clone(),
+        parallel: ParallelSummary::default(),
+        workers: Vec::new(),
     }
 }
