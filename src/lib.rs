@@ -17,6 +17,8 @@
 
 pub mod cli;
 pub mod instance;
+pub mod probe;
 pub mod puzzles;
 pub mod search;
 pub mod solve;
+pub mod watch;
