@@ -16,6 +16,7 @@
 #![deny(missing_docs)]
 
 pub mod cli;
+pub mod explain;
 pub mod instance;
 pub mod probe;
 pub mod puzzles;
