@@ -11,6 +11,7 @@ pub mod knobs;
 pub mod prime_grid;
 pub mod primes;
 pub mod rings;
+pub mod view;
 
 use crate::search::Model;
 use knobs::{KnobError, KnobSpec, KnobValues};
@@ -68,6 +69,8 @@ pub trait Puzzle: Sized + Send + Sync {
     fn models(&self, config: &Self::Config) -> Vec<Self::Model>;
     /// A solution as one line of text (row-major digits for grids, `0` = empty).
     fn solution_text(&self, solution: &<Self::Model as Model>::Solution) -> String;
+    /// What a viewer may see of `model`'s current state.
+    fn view(&self, model: &Self::Model) -> view::View;
     /// A solution drawn for a person (several lines).
     fn render(&self, solution: &<Self::Model as Model>::Solution) -> String;
     /// Checks a solution of component `component` against the puzzle's rules as written,
