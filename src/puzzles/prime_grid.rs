@@ -23,6 +23,7 @@
 use super::data::Fields;
 use super::knobs::{KnobError, KnobReader, KnobSpec, KnobValues};
 use super::primes::{is_prime_by_trial_division, PrimeTable};
+use super::view::{CellView, GridView, View};
 use super::{DataError, Puzzle};
 use crate::search::{Branch, Model, RuleCounter, RuleId};
 use serde_json::{json, Value};
@@ -155,6 +156,17 @@ impl Puzzle for PrimeGrid {
             .map(|row| row.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
             .collect::<Vec<_>>()
             .join("/")
+    }
+
+    fn view(&self, model: &PrimeGridModel) -> View {
+        let cells = (0..CELLS)
+            .map(|cell| match (self.givens[cell], model.cells[cell]) {
+                (0, 0) => CellView::Open,
+                (0, value) => CellView::Placed(value),
+                (given, _) => CellView::Given(given),
+            })
+            .collect();
+        View::Grid(GridView { size: 3, cells, groups: None })
     }
 
     /// The Perl post's drawing: row sums at the right, then the anti-diagonal, the column
@@ -1073,6 +1085,17 @@ mod tests {
         assert!(grid.verify(0, &[43, 3, 17, 5, 23, 19, 13, 11, 7]).unwrap_err().contains("row 1"));
         assert!(grid.verify(0, &[41, 3, 17, 5, 23, 19, 13, 11, 9]).unwrap_err().contains("given"));
         assert_eq!(grid.answer(&[Vec::new()]), Value::Null);
+    }
+
+    #[test]
+    fn view_shows_givens_placed_values_and_open_cells() {
+        let grid = seed();
+        let mut model = grid.models(&config("derived")).remove(0);
+        model.apply(Placement { cell: 0, value: 41 }, &mut NoCounters).expect("41 fits the first blank");
+        let View::Grid(view) = grid.view(&model) else { panic!("a grid view") };
+        assert_eq!(view.size, 3);
+        assert_eq!(view.cells[..3], [CellView::Placed(41), CellView::Given(3), CellView::Given(17)]);
+        assert_eq!(view.cells[4], CellView::Open);
     }
 
     #[test]
