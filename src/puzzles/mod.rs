@@ -7,6 +7,7 @@
 
 pub mod data;
 pub mod grid;
+pub mod hooks;
 pub mod knobs;
 pub mod rings;
 
@@ -82,11 +83,13 @@ pub trait Puzzle: Sized + Send + Sync {
 pub enum Family {
     /// Olympic Rings (Perl Weekly Challenge 043).
     OlympicRings,
+    /// Hooks #7 (Jane Street, February 2021).
+    Hooks,
 }
 
 impl Family {
     /// Every family.
-    pub const ALL: [Family; 1] = [Family::OlympicRings];
+    pub const ALL: [Family; 2] = [Family::OlympicRings, Family::Hooks];
 
     /// The family's name in instance files.
     pub fn name(self) -> &'static str {
@@ -131,5 +134,6 @@ pub trait PuzzleVisitor {
 pub fn with_puzzle<V: PuzzleVisitor>(family: Family, visitor: V) -> V::Output {
     match family {
         Family::OlympicRings => visitor.visit::<rings::OlympicRings>(),
+        Family::Hooks => visitor.visit::<hooks::Hooks>(),
     }
 }
