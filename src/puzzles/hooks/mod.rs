@@ -8,40 +8,54 @@
 //! its four corners, so a placement (a *layout*) is one corner per hook n..2. Cells are
 //! then decided one at a time: filled with their hook's digit, or left empty. Givens are
 //! decided as soon as their cell's hook is known, without a search level of their own.
+//! The common region sum is forced by the data (the digits total n(n+1)(2n+1)/6 and the
+//! regions tile the grid); when it cannot exist the root is a dead end.
 //!
 //! - `placement=two-phase` follows the post: the root enumerates the 4^(n-1) layouts and
-//!   keeps those that pass a prefilter derived from the data alone (givens fit their hooks
-//!   and their counts, given digits fill no 2x2 block and can still connect, and each
-//!   region's sum is reachable as a bounded subset sum of its cells' hook numbers: hook k
-//!   gives at most k digits, at least as many as its cells outside the region cannot
-//!   hold). Each survivor is one child of the root ([`HookMove::Layout`]); below it the
-//!   cells are filled. Hooks #7: 65,536 layouts, 32 survive (the post's own checks kept
-//!   416).
+//!   keeps those that pass a prefilter derived from the data alone: givens fit their hooks
+//!   and their hook counts, given digits fill no 2x2 block and can still connect, and each
+//!   region's sum is reachable as a bounded subset sum of its cells' hook numbers (hook k
+//!   gives at most k digits, and at least as many as its cells outside the region cannot
+//!   hold). The enumeration walks hook by hook and stops a partial layout as soon as a
+//!   region fails, which gives the same survivors as testing the 4^(n-1) complete ones.
+//!   Each survivor is one child of the root ([`HookMove::Layout`]); below it the cells are
+//!   filled. Hooks #7: 65,536 layouts, 138 survive (the post's five hand-made checks kept
+//!   416). The prefilter is not counted in the nodes, as in the post.
 //! - `placement=integrated`: hooks are placed one per level, largest first
 //!   ([`HookMove::Hook`], four corners each), and right after hook k is placed its cells
 //!   are filled, before hook k-1 is placed. With `rules=derived`, every placement is
-//!   checked at once on the regions it touches, cells not placed yet counting as any digit
-//!   up to the largest hook still to place, so a partial layout dies as soon as some
-//!   region can no longer be completed.
+//!   checked at once on the regions it touches, a cell not placed yet counting as any digit
+//!   up to the largest hook still to place, so a partial layout dies as soon as some region
+//!   can no longer be completed. (Placing every hook before filling would just be
+//!   two-phase with its enumeration spread over levels; filling in between lets the
+//!   digits of the outer hooks prune the inner placements.)
 //!
 //! The moves mean the same from the root whatever happened before, so a subproblem is a
-//! plain list of moves.
+//! plain list of moves replayed on a fresh model.
 //!
 //! # Knobs
 //!
-//! - `order`: the next cell among those placed and undecided: `row-major`, `spiral`
-//!   (outside in), or `most-constrained` (a cell the rules already settle: its hook has
-//!   all its digits or blanks, its region is at the sum, it would fill a 2x2 block; else
-//!   the first cell of the region with the fewest undecided cells).
+//! - `order`: the next cell among those placed and undecided: `row-major` (from the top),
+//!   `bottom-up` (rows from the bottom, the post's order: its small bottom regions complete
+//!   early, which `basic` rules need), `spiral` (outside in), or `most-constrained` (a cell
+//!   the rules already settle: its hook has all its digits or blanks, it would fill a 2x2
+//!   block, its digit exceeds what its region still needs; else, in the region closest to
+//!   its sum, a cell of the largest hook there).
 //! - `rules`: `basic` is the post's set (a region is checked when complete, hook counts,
 //!   2x2); `derived` adds, after every move, the bounded-subset-sum test on the region of
-//!   the move (partial sums never above target and still reachable with the digits the
-//!   undecided cells' hooks can give), and on every region of a hook that has just become
-//!   settled.
+//!   the move (the partial sum never above the target and still reachable with the digits
+//!   the undecided cells' hooks can give), and on every region of a hook that has just
+//!   become settled (all its digits, or all its blanks, placed).
 //! - `connectivity`: `leaves`, `periodic:K` and `every-node` flood-fill from the filled
 //!   cells through undecided ones (see [`ConnectivityCheck`]); `incremental` keeps the
 //!   group that can still join the filled cells and updates it per move with a local test
-//!   on the ring of eight cells around the move, flooding only when that test cannot tell.
+//!   on the ring of eight cells around the move, flooding only when that test cannot tell
+//!   (see `reach.rs`). Every setting checks complete grids exactly.
+//!
+//! # Limits
+//!
+//! Sides 1 to 11 ([`Board::MAX_SIZE`]: cells are bits of a `u128`); two-phase then
+//! enumerates at most 4^10 = 1,048,576 layouts, in a few hundred milliseconds at worst.
 
 mod geometry;
 mod instance;

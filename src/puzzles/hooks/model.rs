@@ -35,7 +35,8 @@ const NO_GIVEN: u8 = u8::MAX;
 /// subproblem is just the list of moves that leads to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HookMove {
-    /// Two-phase: the whole placement, one corner per hook (see [`super::geometry`]).
+    /// Two-phase: the whole placement, one corner per hook n..2, two bits each (hook k in
+    /// bits `2(k-2)..2(k-2)+2`; corners numbered as in [`HookMove::Hook`]).
     Layout(u32),
     /// Integrated: hook `hook` (the largest not placed yet) with its elbow in `corner`.
     Hook {
@@ -257,9 +258,13 @@ impl HooksModel {
 
     /// Places hook `hook` (the next one) and decides its given cells.
     fn place_hook(&mut self, hook: usize, corner: u8) {
-        let shared = Arc::clone(&self.shared);
-        let split =
-            split_square(shared.size, hook, self.square_top[hook] as usize, self.square_left[hook] as usize, corner);
+        let split = split_square(
+            self.shared.size,
+            hook,
+            self.square_top[hook] as usize,
+            self.square_left[hook] as usize,
+            corner,
+        );
         if hook >= 2 {
             self.square_top[hook - 1] = split.inner_top as u8;
             self.square_left[hook - 1] = split.inner_left as u8;
@@ -269,23 +274,24 @@ impl HooksModel {
         self.next_hook = hook - 1;
         for cell in cells_of(split.cells) {
             self.hook_of[cell] = hook as u8;
-            self.placed_ranked |= 1u128 << shared.rank[cell];
+            self.placed_ranked |= 1u128 << self.shared.rank[cell];
         }
-        for cell in cells_of(split.cells & shared.given_cells) {
-            self.decide(cell, shared.given[cell] != 0);
+        for cell in cells_of(split.cells & self.shared.given_cells) {
+            let filled = self.shared.given[cell] != 0;
+            self.decide(cell, filled);
         }
     }
 
     /// Reverts [`HooksModel::place_hook`].
     fn unplace_hook(&mut self, hook: usize) {
-        let shared = Arc::clone(&self.shared);
         let cells = self.hook_cells[hook];
-        for cell in cells_of(cells & shared.given_cells) {
-            self.undecide(cell, shared.given[cell] != 0);
+        for cell in cells_of(cells & self.shared.given_cells) {
+            let filled = self.shared.given[cell] != 0;
+            self.undecide(cell, filled);
         }
         for cell in cells_of(cells) {
             self.hook_of[cell] = 0;
-            self.placed_ranked &= !(1u128 << shared.rank[cell]);
+            self.placed_ranked &= !(1u128 << self.shared.rank[cell]);
         }
         self.placed &= !cells;
         self.hook_cells[hook] = 0;
@@ -294,7 +300,7 @@ impl HooksModel {
 
     /// The rules after hooks `hooks` (a bit per hook number) were placed.
     fn check_placed_hooks<C: RuleCounter>(&mut self, hooks: u32, counters: &mut C) -> Result<(), RuleId> {
-        let shared = Arc::clone(&self.shared);
+        let shared = &*self.shared;
         let mut touched: CellSet = 0;
         let mut decided: CellSet = 0;
         let mut remaining = hooks;

@@ -319,7 +319,8 @@ fn the_smallest_boards_solve() {
 
 #[test]
 fn no_solution_gives_a_null_answer() {
-    let hooks = &small_instances(4)[10].1;
+    let instances = small_instances(4);
+    let hooks = &instances.iter().find(|(name, _)| name == "regions that cannot share a sum").expect("listed").1;
     let (nodes, solutions) = solve(hooks, &Hooks::config(&KnobValues::new()).expect("defaults"));
     assert_eq!((nodes, solutions.len()), (1, 0), "a common sum that cannot exist is seen at the root");
     assert_eq!(hooks.answer(&[solutions]), Value::Null);
@@ -390,4 +391,29 @@ fn bad_data_is_a_data_error_naming_the_key() {
     let mut missing = good.clone();
     missing.as_object_mut().map(|object| object.remove("region_sum"));
     expect_error(missing, "region_sum", "missing");
+}
+
+fn enumeration_file() -> Value {
+    serde_json::from_str(include_str!("../../../instances/hooks_enumeration.json")).expect("instance file is JSON")
+}
+
+#[test]
+fn enumeration_instance_keeps_1029_of_4096_layouts() {
+    let hooks = Hooks::parse(&enumeration_file()["data"]).expect("valid data");
+    assert_eq!(hooks.common_sum(), Some(28));
+    let (examined, survivors) = hooks.prefilter();
+    assert_eq!((examined, survivors.len()), (4096, 1029));
+}
+
+/// Seconds in release mode, minutes in debug: `cargo test --release -- --ignored`.
+#[test]
+#[ignore]
+fn enumeration_instance_has_its_expected_solution_count() {
+    let file = enumeration_file();
+    let hooks = Hooks::parse(&file["data"]).expect("valid data");
+    let model = hooks.models(&Hooks::config(&KnobValues::new()).expect("defaults")).remove(0);
+    let result = search_sequentially::<_, crate::search::NoCounters>(model, Limits::exhaustive());
+    assert_eq!(json!(result.stats.solutions), file["expected"]["solution_count"]);
+    assert_eq!(result.stats.nodes, 21_934_296);
+    assert!(result.solutions.iter().all(|grid| hooks.verify(0, grid).is_ok()));
 }
