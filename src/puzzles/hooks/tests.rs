@@ -315,6 +315,7 @@ fn the_smallest_boards_solve() {
     let (_, solutions) = solve(&two, &Hooks::config(&KnobValues::new()).expect("defaults"));
     assert_eq!(solutions.len(), 12);
     assert_eq!(two.answer(&[solutions]).as_array().map(Vec::len), Some(12));
+    assert_eq!(two.solution_text(&vec![0, 10, 11, 2]), "0ab2");
 }
 
 #[test]
