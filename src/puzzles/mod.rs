@@ -7,6 +7,7 @@
 
 pub mod data;
 pub mod grid;
+pub mod hooks;
 pub mod knobs;
 pub mod prime_grid;
 pub mod primes;
@@ -89,11 +90,13 @@ pub enum Family {
     OlympicRings,
     /// 3x3 prime grid (seed post 003).
     PrimeGrid,
+    /// Hooks #7 (Jane Street, February 2021).
+    Hooks,
 }
 
 impl Family {
     /// Every family.
-    pub const ALL: [Family; 2] = [Family::OlympicRings, Family::PrimeGrid];
+    pub const ALL: [Family; 3] = [Family::OlympicRings, Family::PrimeGrid, Family::Hooks];
 
     /// The family's name in instance files.
     pub fn name(self) -> &'static str {
@@ -139,5 +142,6 @@ pub fn with_puzzle<V: PuzzleVisitor>(family: Family, visitor: V) -> V::Output {
     match family {
         Family::OlympicRings => visitor.visit::<rings::OlympicRings>(),
         Family::PrimeGrid => visitor.visit::<prime_grid::PrimeGrid>(),
+        Family::Hooks => visitor.visit::<hooks::Hooks>(),
     }
 }

@@ -1,0 +1,316 @@
+//! Hooks (Jane Street, Hooks #7, February 2021): place the n L-shaped hooks of an n x n
+//! grid, then fill hook k with k copies of k so that the filled cells are connected, no
+//! 2x2 block is full, and every region has the same sum.
+//!
+//! # The search
+//!
+//! Hook k is the outer row and column of a k x k square; the (k-1)-square sits in one of
+//! its four corners, so a placement (a *layout*) is one corner per hook n..2. Cells are
+//! then decided one at a time: filled with their hook's digit, or left empty. Givens are
+//! decided as soon as their cell's hook is known, without a search level of their own.
+//! The common region sum is forced by the data (the digits total n(n+1)(2n+1)/6 and the
+//! regions tile the grid); when it cannot exist the root is a dead end.
+//!
+//! - `placement=two-phase` follows the post: the root enumerates the 4^(n-1) layouts and
+//!   keeps those that pass a prefilter derived from the data alone: givens fit their hooks
+//!   and their hook counts, given digits fill no 2x2 block and can still connect, and each
+//!   region's sum is reachable as a bounded subset sum of its cells' hook numbers (hook k
+//!   gives at most k digits, and at least as many as its cells outside the region cannot
+//!   hold). The enumeration walks hook by hook and stops a partial layout as soon as a
+//!   region fails, which gives the same survivors as testing the 4^(n-1) complete ones.
+//!   Each survivor is one child of the root ([`HookMove::Layout`]); below it the cells are
+//!   filled. Hooks #7: 65,536 layouts, 138 survive (the post's five hand-made checks kept
+//!   416). The prefilter is not counted in the nodes, as in the post.
+//! - `placement=integrated`: hooks are placed one per level, largest first
+//!   ([`HookMove::Hook`], four corners each), and right after hook k is placed its cells
+//!   are filled, before hook k-1 is placed. With `rules=derived`, every placement is
+//!   checked at once on the regions it touches, a cell not placed yet counting as any digit
+//!   up to the largest hook still to place, so a partial layout dies as soon as some region
+//!   can no longer be completed. (Placing every hook before filling would just be
+//!   two-phase with its enumeration spread over levels; filling in between lets the
+//!   digits of the outer hooks prune the inner placements.)
+//!
+//! The moves mean the same from the root whatever happened before, so a subproblem is a
+//! plain list of moves replayed on a fresh model.
+//!
+//! # Knobs
+//!
+//! - `order`: the next cell among those placed and undecided: `row-major` (from the top),
+//!   `bottom-up` (rows from the bottom, the post's order: its small bottom regions complete
+//!   early, which `basic` rules need), `spiral` (outside in), or `most-constrained` (a cell
+//!   the rules already settle: its hook has all its digits or blanks, it would fill a 2x2
+//!   block, its digit exceeds what its region still needs; else, in the region closest to
+//!   its sum, a cell of the largest hook there).
+//! - `rules`: `basic` is the post's set (a region is checked when complete, hook counts,
+//!   2x2); `derived` adds, after every move, the bounded-subset-sum test on the region of
+//!   the move (the partial sum never above the target and still reachable with the digits
+//!   the undecided cells' hooks can give), and on every region of a hook that has just
+//!   become settled (all its digits, or all its blanks, placed).
+//! - `connectivity`: `leaves`, `periodic:K` and `every-node` flood-fill from the filled
+//!   cells through undecided ones (see [`ConnectivityCheck`]); `incremental` keeps the
+//!   group that can still join the filled cells and updates it per move with a local test
+//!   on the ring of eight cells around the move, flooding only when that test cannot tell
+//!   (see `reach.rs`). Every setting checks complete grids exactly.
+//!
+//! # Limits
+//!
+//! Sides 1 to 11 ([`Board::MAX_SIZE`]: cells are bits of a `u128`); two-phase then
+//! enumerates at most 4^10 = 1,048,576 layouts (about 0.6 s when every one survives, as
+//! on an 11x11 grid with a single region).
+
+mod geometry;
+mod instance;
+mod model;
+mod reach;
+mod sums;
+#[cfg(test)]
+mod tests;
+mod verify;
+
+pub use instance::Given;
+pub use model::{HookMove, HooksModel};
+
+use super::knobs::{KnobError, KnobReader, KnobSpec, KnobValues};
+use super::{DataError, Puzzle};
+use crate::puzzles::grid::{Board, CellOrder, ConnectivityCheck};
+use serde_json::Value;
+use std::sync::Arc;
+
+/// A Hooks instance: the grid side, the regions and the givens.
+#[derive(Debug, Clone)]
+pub struct Hooks {
+    size: usize,
+    /// Cells (`r * n + c`) of each region.
+    regions: Vec<Vec<usize>>,
+    /// The common sum if the instance states it.
+    region_sum: Option<u32>,
+    givens: Vec<Given>,
+}
+
+/// How the hook placement is decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement {
+    /// Enumerate and prefilter all layouts at the root, then fill each survivor.
+    TwoPhase,
+    /// Place one hook per level, filling its cells before placing the next.
+    Integrated,
+}
+
+/// Which undecided cell is decided next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CellChoice {
+    /// Row by row from the top.
+    RowMajor,
+    /// Row by row from the bottom, each left to right: the post's order (its cell 0 is
+    /// the bottom-left corner).
+    BottomUp,
+    /// Outside in, clockwise.
+    Spiral,
+    /// A cell the rules already settle, else one of the region with the fewest open cells.
+    MostConstrained,
+}
+
+/// Which rules prune partial grids.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rules {
+    /// The post's checks: complete regions, hook counts, 2x2.
+    Basic,
+    /// Also partial region sums against what the hooks can still give.
+    Derived,
+}
+
+/// The knobs of Hooks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HooksConfig {
+    /// Placement strategy.
+    pub placement: Placement,
+    /// Cell order.
+    pub order: CellChoice,
+    /// Pruning rules.
+    pub rules: Rules,
+    /// When connectivity is checked.
+    pub connectivity: ConnectivityCheck,
+}
+
+impl Hooks {
+    /// Side of the grid.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The common region sum every solution has, or `None` when the regions cannot all
+    /// have the same sum (then there is no solution).
+    pub fn common_sum(&self) -> Option<u32> {
+        instance::common_sum(self.size, self.regions.len(), self.region_sum)
+    }
+
+    /// The two-phase prefilter: how many layouts it examines (4^(n-1)) and the codes of
+    /// those that pass.
+    pub fn prefilter(&self) -> (u64, Vec<u32>) {
+        let config = HooksConfig {
+            placement: Placement::TwoPhase,
+            order: CellChoice::RowMajor,
+            rules: Rules::Derived,
+            connectivity: ConnectivityCheck::Leaves,
+        };
+        let survivors = match self.common_sum() {
+            Some(_) => self.model(&config).surviving_layouts(),
+            None => Vec::new(),
+        };
+        (geometry::layout_count(self.size), survivors)
+    }
+
+    /// The product of the areas of the groups of empty cells of `digits`.
+    pub fn empty_area_product(&self, digits: &[u8]) -> u64 {
+        let board = Board::new(self.size);
+        let empty = (0..digits.len()).filter(|&cell| digits[cell] == 0).fold(0u128, |set, cell| set | 1u128 << cell);
+        board.components(empty).iter().map(|group| u64::from(group.count_ones())).product()
+    }
+
+    fn model(&self, config: &HooksConfig) -> HooksModel {
+        let order = match config.order {
+            CellChoice::RowMajor | CellChoice::MostConstrained => CellOrder::RowMajor,
+            CellChoice::Spiral => CellOrder::Spiral,
+            CellChoice::BottomUp => CellOrder::RowMajor,
+        }
+        .cells(self.size);
+        let order = match config.order {
+            CellChoice::BottomUp => order.chunks(self.size).rev().flatten().copied().collect(),
+            _ => order,
+        };
+        let givens: Vec<(usize, u8)> =
+            self.givens.iter().map(|given| (given.row * self.size + given.column, given.value)).collect();
+        let shared = model::Shared::new(self.size, self.common_sum(), &self.regions, &givens, &order);
+        HooksModel::new(Arc::new(shared), config)
+    }
+}
+
+impl Puzzle for Hooks {
+    const FAMILY: &'static str = "hooks";
+    const KNOBS: &'static [KnobSpec] = &[
+        KnobSpec {
+            name: "placement",
+            values: &["two-phase", "integrated"],
+            default: "two-phase",
+            help: "two-phase: enumerate the 4^(n-1) hook layouts at the root, keep those the data allows, fill each; integrated: place one hook per level and fill its cells before placing the next",
+        },
+        KnobSpec {
+            name: "order",
+            values: &["row-major", "bottom-up", "spiral", "most-constrained"],
+            default: "most-constrained",
+            help: "next cell: row by row, outside in, or a cell the rules settle (else one of the region with fewest open cells)",
+        },
+        KnobSpec {
+            name: "rules",
+            values: &["basic", "derived"],
+            default: "derived",
+            help: "basic: the post's checks (complete regions, hook counts, 2x2); derived: also partial region sums against the digits the hooks can still give",
+        },
+        KnobSpec {
+            name: "connectivity",
+            values: ConnectivityCheck::VALUES,
+            default: "incremental",
+            help: "when the filled cells are checked for connectivity: at leaves, every K-th depth, every node, or incrementally per move (local ring test, flood fill when needed)",
+        },
+    ];
+    type Config = HooksConfig;
+    type Model = HooksModel;
+
+    fn parse(data: &Value) -> Result<Self, DataError> {
+        instance::parse(data)
+    }
+
+    fn config(knobs: &KnobValues) -> Result<HooksConfig, KnobError> {
+        let reader = KnobReader::new(Self::FAMILY, Self::KNOBS, knobs)?;
+        Ok(HooksConfig {
+            placement: reader.read("placement", |head, k| match (head, k) {
+                ("two-phase", None) => Some(Placement::TwoPhase),
+                ("integrated", None) => Some(Placement::Integrated),
+                _ => None,
+            })?,
+            order: reader.read("order", |head, k| match (head, k) {
+                ("row-major", None) => Some(CellChoice::RowMajor),
+                ("bottom-up", None) => Some(CellChoice::BottomUp),
+                ("spiral", None) => Some(CellChoice::Spiral),
+                ("most-constrained", None) => Some(CellChoice::MostConstrained),
+                _ => None,
+            })?,
+            rules: reader.read("rules", |head, k| match (head, k) {
+                ("basic", None) => Some(Rules::Basic),
+                ("derived", None) => Some(Rules::Derived),
+                _ => None,
+            })?,
+            connectivity: reader.read("connectivity", ConnectivityCheck::parse)?,
+        })
+    }
+
+    fn describe(config: &HooksConfig) -> Vec<(&'static str, String)> {
+        let placement = match config.placement {
+            Placement::TwoPhase => "two-phase",
+            Placement::Integrated => "integrated",
+        };
+        let order = match config.order {
+            CellChoice::RowMajor => "row-major",
+            CellChoice::BottomUp => "bottom-up",
+            CellChoice::Spiral => "spiral",
+            CellChoice::MostConstrained => "most-constrained",
+        };
+        let rules = match config.rules {
+            Rules::Basic => "basic",
+            Rules::Derived => "derived",
+        };
+        vec![
+            ("placement", placement.to_string()),
+            ("order", order.to_string()),
+            ("rules", rules.to_string()),
+            ("connectivity", config.connectivity.to_string()),
+        ]
+    }
+
+    fn component_names(&self) -> Vec<String> {
+        vec!["grid".to_string()]
+    }
+
+    fn models(&self, config: &HooksConfig) -> Vec<HooksModel> {
+        vec![self.model(config)]
+    }
+
+    /// One character per cell, row-major, `0` = empty; sides 10 and 11 write their two
+    /// largest digits as `a` and `b` so that every cell stays one character.
+    fn solution_text(&self, solution: &Vec<u8>) -> String {
+        solution.iter().map(|&digit| char::from_digit(u32::from(digit), 36).unwrap_or('?')).collect()
+    }
+
+    fn view(&self, model: &HooksModel) -> crate::puzzles::view::View {
+        model.view()
+    }
+
+    fn render(&self, solution: &Vec<u8>) -> String {
+        solution
+            .chunks(self.size)
+            .map(|row| {
+                row.iter()
+                    .map(|&digit| if digit == 0 { ".".to_string() } else { digit.to_string() })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn verify(&self, _component: usize, solution: &Vec<u8>) -> Result<(), String> {
+        verify::check(self, solution)
+    }
+
+    fn answer(&self, solutions: &[Vec<Vec<u8>>]) -> Value {
+        let answers: Vec<Value> = solutions
+            .first()
+            .map(|grid| grid.iter().map(|digits| Value::from(self.empty_area_product(digits))).collect())
+            .unwrap_or_default();
+        match answers.len() {
+            0 => Value::Null,
+            1 => answers.into_iter().next().unwrap_or(Value::Null),
+            _ => Value::Array(answers),
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! Whether a region can still reach its target: a bounded subset sum over the digits its
+//! undecided cells may take.
+
+/// Between `least` and `most` more cells holding `digit`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DigitRange {
+    /// The digit (a hook number).
+    pub digit: u32,
+    /// Fewest cells that must still take it.
+    pub least: u32,
+    /// Most cells that may still take it.
+    pub most: u32,
+}
+
+/// Largest shortfall tested exactly, one bit per reachable sum in a `u128`. A larger one is
+/// tested by its bounds only, which can keep a hopeless branch but never cuts a good one.
+pub const EXACT_LIMIT: u32 = 127;
+
+/// Whether `needed` = sum of `x * digit` over `ranges` (each `x` in `least..=most`) plus
+/// a wildcard part anywhere in `0..=wildcard` (cells whose digit is not known yet).
+#[inline]
+pub fn reachable(needed: u32, ranges: &[DigitRange], wildcard: u32) -> bool {
+    let mut least_total = 0;
+    let mut most_total = wildcard;
+    for range in ranges {
+        least_total += range.least * range.digit;
+        most_total += range.most * range.digit;
+    }
+    if needed < least_total || needed > most_total {
+        return false;
+    }
+    if needed > EXACT_LIMIT {
+        return true;
+    }
+    let keep: u128 = if needed == EXACT_LIMIT { u128::MAX } else { (1u128 << (needed + 1)) - 1 };
+    let mut sums: u128 = 1;
+    for range in ranges {
+        // least * digit <= least_total <= needed <= 127, so the shift is in range.
+        let mut shifted = sums << (range.least * range.digit);
+        let mut next = 0;
+        for _ in range.least..=range.most {
+            next |= shifted;
+            shifted <<= range.digit;
+        }
+        sums = next & keep;
+        if sums == 0 {
+            return false;
+        }
+    }
+    let lowest = needed.saturating_sub(wildcard);
+    sums & keep & !((1u128 << lowest) - 1) != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn range(digit: u32, least: u32, most: u32) -> DigitRange {
+        DigitRange { digit, least, most }
+    }
+
+    /// The same question answered by trying every combination.
+    fn by_enumeration(needed: u32, ranges: &[DigitRange], wildcard: u32) -> bool {
+        fn go(needed: i64, ranges: &[DigitRange], wildcard: i64) -> bool {
+            match ranges.split_first() {
+                None => (0..=wildcard).contains(&needed),
+                Some((first, rest)) => {
+                    (first.least..=first.most).any(|x| go(needed - i64::from(x * first.digit), rest, wildcard))
+                }
+            }
+        }
+        go(i64::from(needed), ranges, i64::from(wildcard))
+    }
+
+    #[test]
+    fn fifteen_from_sevens_and_eights_needs_one_of_each() {
+        assert!(reachable(15, &[range(7, 0, 1), range(8, 0, 1)], 0));
+        assert!(!reachable(15, &[range(7, 0, 2), range(9, 0, 1)], 0));
+        assert!(!reachable(14, &[range(7, 0, 1), range(8, 0, 1)], 0));
+        assert!(reachable(17, &[range(7, 0, 1), range(8, 0, 1)], 3));
+        assert!(!reachable(15, &[range(9, 1, 1)], 5), "9 forced, 6 more from a wildcard of 5: no");
+    }
+
+    #[test]
+    fn agrees_with_enumeration_on_small_cases() {
+        let cases = [
+            vec![range(9, 0, 3), range(4, 1, 2)],
+            vec![range(2, 0, 2), range(3, 1, 3), range(5, 0, 1)],
+            vec![range(6, 2, 2)],
+            vec![],
+        ];
+        for ranges in &cases {
+            for wildcard in [0, 2, 7] {
+                for needed in 0..=60 {
+                    assert_eq!(
+                        reachable(needed, ranges, wildcard),
+                        by_enumeration(needed, ranges, wildcard),
+                        "{needed} {ranges:?} {wildcard}"
+                    );
+                }
+            }
+        }
+        assert!(reachable(200, &[range(11, 0, 11), range(10, 0, 10)], 0), "large: bounds only");
+        assert!(!reachable(300, &[range(11, 0, 11), range(10, 0, 10)], 0));
+    }
+}
