@@ -9,6 +9,7 @@ pub mod data;
 pub mod grid;
 pub mod knobs;
 pub mod rings;
+pub mod twenty_four_seven;
 
 use crate::search::Model;
 use knobs::{KnobError, KnobSpec, KnobValues};
@@ -82,11 +83,13 @@ pub trait Puzzle: Sized + Send + Sync {
 pub enum Family {
     /// Olympic Rings (Perl Weekly Challenge 043).
     OlympicRings,
+    /// Twenty Four Seven (Jane Street, December 2020).
+    TwentyFourSeven,
 }
 
 impl Family {
     /// Every family.
-    pub const ALL: [Family; 1] = [Family::OlympicRings];
+    pub const ALL: [Family; 2] = [Family::OlympicRings, Family::TwentyFourSeven];
 
     /// The family's name in instance files.
     pub fn name(self) -> &'static str {
@@ -131,5 +134,6 @@ pub trait PuzzleVisitor {
 pub fn with_puzzle<V: PuzzleVisitor>(family: Family, visitor: V) -> V::Output {
     match family {
         Family::OlympicRings => visitor.visit::<rings::OlympicRings>(),
+        Family::TwentyFourSeven => visitor.visit::<twenty_four_seven::TwentyFourSeven>(),
     }
 }
