@@ -27,6 +27,7 @@ pub use model::{GridModel, Placement, RULE_NAMES};
 
 use super::grid::{CellOrder, ConnectivityCheck};
 use super::knobs::{KnobError, KnobReader, KnobSpec, KnobValues};
+use super::view::{CellView, GridView, View};
 use super::{DataError, Puzzle};
 use geometry::{Geometry, Side};
 use model::Plan;
@@ -119,6 +120,7 @@ impl Puzzle for TwentyFourSeven {
                     max_value: instance.max_value,
                     clue,
                     visit,
+                    given: (0..n * n).filter(|&cell| grid.givens[cell] != 0).map(|cell| 1u128 << cell).sum(),
                     config: *config,
                 };
                 GridModel::new(Arc::new(plan), &grid.givens, supply_fits)
@@ -128,6 +130,22 @@ impl Puzzle for TwentyFourSeven {
 
     fn solution_text(&self, solution: &Vec<u8>) -> String {
         solution.iter().map(|&value| value_char(value)).collect()
+    }
+
+    fn view(&self, model: &GridModel) -> View {
+        let n = self.instance.size;
+        let cells = (0..n * n)
+            .map(|cell| {
+                let bit = 1u128 << cell;
+                match model.value[cell] {
+                    _ if model.open & bit != 0 => CellView::Open,
+                    0 => CellView::Empty,
+                    value if model.plan.given & bit != 0 => CellView::Given(value as u32),
+                    value => CellView::Placed(value as u32),
+                }
+            })
+            .collect();
+        View::Grid(GridView { size: n, cells, groups: None })
     }
 
     fn render(&self, solution: &Vec<u8>) -> String {

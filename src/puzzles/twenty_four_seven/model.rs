@@ -47,6 +47,8 @@ pub struct Plan {
     /// The open cells at the root in the static visiting order (all of them, in row-major
     /// order, for the dynamic order, where it only sizes the tree).
     pub visit: Vec<u8>,
+    /// The given cells.
+    pub given: CellSet,
     /// The knobs.
     pub config: TwentyFourSevenConfig,
 }
