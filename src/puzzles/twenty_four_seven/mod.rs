@@ -206,28 +206,34 @@ fn value_char(value: u8) -> char {
     char::from_digit(value as u32, 36).unwrap_or('?')
 }
 
-/// The grid as text, `.` for empty, with the clues of `grid` around it when given.
+/// The grid as text, `.` for empty, framed by the clues of `grid` when given.
 fn render_grid(instance: &Instance, solution: &[u8], grid: Option<&parse::GridData>) -> String {
     let n = instance.size;
-    let clue = |side: Side, line: usize| -> String {
-        match grid.map(|grid| grid.clues[side as usize][line]) {
-            Some(value) if value != 0 => value.to_string(),
-            _ => " ".to_string(),
+    let clue = |grid: &parse::GridData, side: Side, line: usize| -> String {
+        match grid.clues[side as usize][line] {
+            0 => " ".to_string(),
+            value => value.to_string(),
         }
     };
-    let ends = |side: Side| -> String {
-        let clues: Vec<String> = (0..n).map(|line| clue(side, line)).collect();
-        format!("  {}", clues.join(" "))
-    };
-    let mut lines = vec![ends(Side::North)];
-    for row in 0..n {
+    let row_text = |row: usize| -> String {
         let cells: Vec<String> = (0..n)
             .map(|column| match solution.get(row * n + column) {
                 Some(0) | None => ".".to_string(),
                 Some(&value) => value_char(value).to_string(),
             })
             .collect();
-        lines.push(format!("{} {} {}", clue(Side::West, row), cells.join(" "), clue(Side::East, row)));
+        cells.join(" ")
+    };
+    let Some(grid) = grid else {
+        return (0..n).map(row_text).collect::<Vec<_>>().join("\n");
+    };
+    let ends = |side: Side| -> String {
+        let clues: Vec<String> = (0..n).map(|line| clue(grid, side, line)).collect();
+        format!("  {}", clues.join(" ")).trim_end().to_string()
+    };
+    let mut lines = vec![ends(Side::North)];
+    for row in 0..n {
+        lines.push(format!("{} {} {}", clue(grid, Side::West, row), row_text(row), clue(grid, Side::East, row)));
     }
     lines.push(ends(Side::South));
     lines.join("\n")

@@ -3,7 +3,7 @@
 
 use super::reference::reference_solutions;
 use super::*;
-use crate::search::{search_sequentially, FullCounters, Limits, Stats};
+use crate::search::{search_sequentially, FullCounters, Limits, Model, Stats};
 
 fn seed_file() -> Value {
     serde_json::from_str(include_str!("../../../instances/twenty_four_seven_2x2_2.json")).expect("instance is JSON")
@@ -195,49 +195,199 @@ fn five_by_five_instances_have_no_solution() {
 }
 
 #[test]
-#[ignore]
-fn tmp_explore() {
-    let spec = std::env::var("SPEC").unwrap();
-    for part in spec.split(';') {
-        let mut fields = part.split(':');
-        let grid: usize = fields.next().unwrap().parse().unwrap();
-        let keep = fields.next().unwrap() == "1";
-        let third = fields.next().unwrap();
-        let puzzle = if third == "noclue" || third == "nogiven" {
-            let mut g = seed_file()["data"]["grids"][grid].clone();
-            if third == "noclue" {
-                for side in ["north", "south", "west", "east"] {
-                    g.as_object_mut().unwrap().remove(side);
-                }
-            } else {
-                g["givens"] = json!(vec![vec![0; 7]; 7]);
-            }
-            let _ = keep;
-            with_grids(vec![g])
-        } else {
-            let hidden: Vec<usize> = third.split(',').map(|x| x.parse().unwrap()).collect();
-            with_grids(vec![seed_subgrid(grid, &hidden, keep, "x")])
-        };
-        let start = std::time::Instant::now();
-        let reference = reference_solutions(&puzzle.instance, &puzzle.instance.grids[0]);
-        let t_ref = start.elapsed();
-        let start = std::time::Instant::now();
-        let (found, stats) = solve(&puzzle, &config("most-constrained", "derived", "incremental"));
-        let t_model = start.elapsed();
-        let spiral = if std::env::var("SPIRAL").is_ok() {
-            solve(&puzzle, &config("spiral", "derived", "incremental")).1
-        } else {
-            stats.clone()
-        };
-        println!(
-            "{part}: ref {} in {:?}, model {} nodes {} in {:?}, spiral nodes {} same={}",
-            reference.len(),
-            t_ref,
-            found[0].len(),
-            stats[0].nodes,
-            t_model,
-            spiral[0].nodes,
-            found[0] == reference
-        );
+fn data_errors_name_the_key() {
+    let error = |edit: &dyn Fn(&mut Value)| {
+        let mut data = seed_file()["data"].clone();
+        edit(&mut data);
+        TwentyFourSeven::parse(&data).expect_err("invalid data")
+    };
+    let too_large = error(&|data| data["size"] = json!(12));
+    assert_eq!(too_large.key, "size");
+    assert!(too_large.message.contains("up to 11x11"), "{}", too_large.message);
+    let given = error(&|data| data["grids"][0]["givens"][2][3] = json!(8));
+    assert_eq!(
+        (given.key.as_str(), given.message.as_str()),
+        ("grids[0].givens[2][3]", "8 is out of range; expected 0 to 7")
+    );
+    let short = error(&|data| {
+        data["grids"][1]["givens"].as_array_mut().unwrap().pop();
+    });
+    assert_eq!((short.key.as_str(), short.message.as_str()), ("grids[1].givens", "expected 7 rows, found 6"));
+    let narrow = error(&|data| {
+        data["grids"][2]["givens"][4].as_array_mut().unwrap().push(json!(0));
+    });
+    assert_eq!((narrow.key.as_str(), narrow.message.as_str()), ("grids[2].givens[4]", "expected 7 entries, found 8"));
+    let clues = error(&|data| {
+        data["grids"][3]["west"].as_array_mut().unwrap().pop();
+    });
+    assert_eq!((clues.key.as_str(), clues.message.as_str()), ("grids[3].west", "expected 7 entries, found 6"));
+    let clue = error(&|data| data["grids"][0]["north"][1] = json!(-1));
+    assert_eq!(clue.key, "grids[0].north[1]");
+    let answer = error(&|data| data["answer_type"] = json!("product_of_empty_region_areas"));
+    assert_eq!(answer.key, "answer_type");
+    assert!(answer.message.contains("sum_of_squares_of_grid_sum"));
+    let missing = error(&|data| {
+        data.as_object_mut().unwrap().remove("max_value");
+    });
+    assert_eq!((missing.key.as_str(), missing.message.as_str()), ("max_value", "missing key"));
+    let empty = error(&|data| data["grids"] = json!([]));
+    assert_eq!(empty.key, "grids");
+    let line = error(&|data| data["line_filled"] = json!(8));
+    assert_eq!(line.key, "line_filled");
+}
+
+#[test]
+fn absent_clue_lists_mean_no_clues() {
+    let mut data = seed_file()["data"].clone();
+    for side in ["north", "south", "west", "east"] {
+        data["grids"][0].as_object_mut().unwrap().remove(side);
     }
+    data["grids"][0]["east"] = Value::Null;
+    let puzzle = TwentyFourSeven::parse(&data).expect("clue lists are optional");
+    assert!(puzzle.instance.grids[0].clues.iter().all(|side| side.iter().all(|&clue| clue == 0)));
+}
+
+#[test]
+fn a_supply_that_cannot_fill_the_lines_gives_no_solution_not_an_error() {
+    // 1 + 4 + ... + 49 = 140 is not 7 lines of 21.
+    let mut data = seed_file()["data"].clone();
+    data["line_sum"] = json!(21);
+    let puzzle = TwentyFourSeven::parse(&data).expect("valid data");
+    assert!(!puzzle.instance.supply_fits_lines());
+    let (found, stats) = solve(&puzzle, &TwentyFourSeven::config(&KnobValues::new()).unwrap());
+    assert!(found.iter().all(Vec::is_empty));
+    assert!(stats.iter().all(|grid| grid.nodes == 1 && grid.rule_prunes[model::RULE_SUPPLY] == 1));
+    assert_eq!(puzzle.answer(&found), Value::Null);
+}
+
+#[test]
+fn givens_that_break_a_rule_end_the_search_at_the_root() {
+    let mut data = seed_file()["data"].clone();
+    // Two given 1s (the supply has one); a full 2x2 block of givens; a given that the
+    // west clue of its row cannot see first.
+    data["grids"][0]["givens"][0][0] = json!(1);
+    data["grids"][0]["givens"][5][3] = json!(1);
+    data["grids"][1]["givens"][2][0] = json!(5);
+    data["grids"][1]["givens"][2][1] = json!(6);
+    data["grids"][1]["givens"][1][1] = json!(7);
+    data["grids"][2]["givens"][3][0] = json!(5);
+    data["grids"].as_array_mut().unwrap().truncate(3);
+    let puzzle = TwentyFourSeven::parse(&data).expect("valid data");
+    let (found, stats) = solve(&puzzle, &config("spiral", "strict", "leaves"));
+    assert!(found.iter().all(Vec::is_empty));
+    let rules: Vec<usize> =
+        stats.iter().map(|grid| grid.rule_prunes.iter().position(|&prunes| prunes == 1).unwrap()).collect();
+    assert_eq!(rules, vec![model::RULE_SUPPLY, model::RULE_TWO_BY_TWO, model::RULE_VIEW]);
+    assert!(stats.iter().all(|grid| grid.nodes == 1));
+}
+
+#[test]
+fn answer_lists_every_combination_up_to_1000() {
+    let puzzle = TwentyFourSeven::parse(&seed_file()["data"]).unwrap();
+    let grid = |value: u8| {
+        let mut cells = vec![0u8; 49];
+        cells[0] = value;
+        cells[1] = 1;
+        cells
+    };
+    // (1 + 2)^2 + (1 + 1)^2 = 13, (3 + 2)^2 + 4 = 29.
+    assert_eq!(puzzle.answer(&[vec![grid(1), grid(3)], vec![grid(2)]]), json!([13, 29]));
+    assert_eq!(puzzle.answer(&[vec![grid(1)], vec![grid(2)]]), json!(13));
+    assert_eq!(puzzle.answer(&[vec![grid(1)], vec![]]), Value::Null);
+    let six: Vec<Vec<u8>> = (1..=6).map(grid).collect();
+    assert_eq!(puzzle.answer(&[six.clone(), six.clone(), six.clone()]).as_array().map(Vec::len), Some(216));
+    assert_eq!(puzzle.answer(&[six.clone(), six.clone(), six.clone(), six]), Value::Null);
+}
+
+#[test]
+fn verify_names_the_rule_a_wrong_grid_breaks() {
+    let puzzle = TwentyFourSeven::parse(&seed_file()["data"]).unwrap();
+    let published = digits(&published_solutions()[0]);
+    assert_eq!(puzzle.verify(0, &published), Ok(()));
+    let broken = |edit: &dyn Fn(&mut Vec<u8>), puzzle: &TwentyFourSeven| {
+        let mut grid = published.clone();
+        edit(&mut grid);
+        puzzle.verify(0, &grid).expect_err("broken grid")
+    };
+    let swap_rows = |a: usize, b: usize| {
+        move |grid: &mut Vec<u8>| {
+            for column in 0..7 {
+                grid.swap(a * 7 + column, b * 7 + column);
+            }
+        }
+    };
+    assert!(broken(&|grid| grid[3] = 1, &puzzle).contains("digit 1 appears 2 times"));
+    assert!(broken(&|grid| grid.swap(0, 2), &puzzle).contains("holds 5, but 4 is given"));
+    // Swapping two rows keeps every count and sum; without givens or clues, only the
+    // shape can break.
+    let bare = with_grids(vec![json!({"name": "bare", "givens": vec![vec![0; 7]; 7]})]);
+    assert!(broken(&swap_rows(0, 1), &bare).contains("2x2 block"));
+    assert!(broken(&swap_rows(0, 4), &bare).contains("not connected"));
+    assert_eq!(
+        bare.verify(0, &{
+            let mut grid = published.clone();
+            swap_rows(0, 2)(&mut grid);
+            grid
+        }),
+        Ok(())
+    );
+    let clues_only = with_grids(vec![seed_subgrid(0, &(0..49).collect::<Vec<_>>(), true, "clues")]);
+    assert!(broken(&swap_rows(0, 2), &clues_only).contains("clue"));
+    assert!(broken(&|grid| grid.swap(0, 1), &bare).contains("column 0 has 4 digits summing to 19"));
+}
+
+#[test]
+fn knobs_parse_describe_and_reject_unknown_values() {
+    for order in ORDERS {
+        for rules in RULES {
+            for connectivity in CONNECTIVITY {
+                let parsed = config(order, rules, connectivity);
+                let described = TwentyFourSeven::describe(&parsed);
+                assert_eq!(
+                    described,
+                    vec![
+                        ("order", order.to_string()),
+                        ("rules", rules.to_string()),
+                        ("connectivity", connectivity.to_string())
+                    ]
+                );
+            }
+        }
+    }
+    let knobs: KnobValues = [("order".to_string(), "diagonal".to_string())].into();
+    let error = TwentyFourSeven::config(&knobs).unwrap_err();
+    assert!(error.message.contains("row-major, column-major, spiral, most-constrained"), "{}", error.message);
+    assert_eq!(
+        TwentyFourSeven::KNOBS.iter().map(|knob| knob.name).collect::<Vec<_>>(),
+        ["order", "rules", "connectivity"]
+    );
+}
+
+#[test]
+fn render_frames_a_grid_with_its_clues() {
+    let puzzle = TwentyFourSeven::parse(&seed_file()["data"]).unwrap();
+    let drawing = puzzle.render_component(3, &digits(&published_solutions()[3]));
+    let lines: Vec<&str> = drawing.lines().collect();
+    assert_eq!(lines.len(), 9);
+    assert_eq!(lines[1], "1 . . . 1 5 7 7  ");
+    assert_eq!(lines[8], "    6   5   4");
+    assert_eq!(puzzle.render(&digits(&published_solutions()[3])).lines().next(), Some(". . . 1 5 7 7"));
+}
+
+#[test]
+fn view_marks_givens_placements_and_open_cells() {
+    let puzzle = TwentyFourSeven::parse(&seed_file()["data"]).unwrap();
+    let mut model = puzzle.models(&config("row-major", "derived", "incremental")).remove(0);
+    let mut moves = Vec::new();
+    let mut counters = crate::search::NoCounters;
+    assert_eq!(model.branch(&mut moves, &mut counters), crate::search::Branch::Moves);
+    let first = *moves.iter().find(|mv| mv.value != 0).expect("a digit at the first cell");
+    assert_eq!(model.apply(first, &mut counters), Ok(()));
+    let View::Grid(view) = puzzle.view(&model) else { panic!("a grid view") };
+    assert_eq!(view.cells[0], CellView::Placed(first.value as u32));
+    assert_eq!(view.cells[1], CellView::Open);
+    assert_eq!(view.cells[2], CellView::Given(4));
+    model.undo(first);
+    let View::Grid(view) = puzzle.view(&model) else { panic!("a grid view") };
+    assert_eq!(view.cells[0], CellView::Open);
 }
