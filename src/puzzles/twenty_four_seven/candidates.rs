@@ -203,16 +203,14 @@ impl GridModel {
             values &= 1;
         }
         let decided_filled_or_open = self.filled | self.open;
-        for side in Side::ALL {
-            if decided_filled_or_open & geometry.before[side as usize][cell] != 0 {
-                // Something may still stand between this side and the cell.
-                continue;
-            }
-            let line = if side.along_column() { geometry.column_of[cell] } else { geometry.row_of[cell] };
-            let clue = plan.clue[side as usize][line as usize];
-            if clue != 0 {
+        let mut sides = plan.clue_sides[cell];
+        while sides != 0 {
+            let side = Side::ALL[sides.trailing_zeros() as usize];
+            sides &= sides - 1;
+            // Only when nothing may still stand between the side and the cell.
+            if decided_filled_or_open & geometry.before[side as usize][cell] == 0 {
                 counters.check(RULE_VIEW);
-                values &= self.view_values(side, cell, clue);
+                values &= self.view_values(side, cell, plan.cell_clue(side, cell));
             }
         }
         values

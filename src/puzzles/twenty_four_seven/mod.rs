@@ -113,8 +113,10 @@ impl Puzzle for TwentyFourSeven {
                         clue[side as usize][line] = value.min(u8::MAX as u16) as u8;
                     }
                 }
+                let geometry = Geometry::new(n);
                 let plan = Plan {
-                    geometry: Geometry::new(n),
+                    clue_sides: Plan::clue_sides(&geometry, &clue),
+                    geometry,
                     line_filled: instance.line_filled as i32,
                     line_sum: instance.line_sum as i32,
                     max_value: instance.max_value,

@@ -44,6 +44,9 @@ pub struct Plan {
     pub max_value: usize,
     /// `clue[side as usize][line]`, 0 = none.
     pub clue: [[u8; Board::MAX_SIZE]; 4],
+    /// `clue_sides[cell]`: bit `side as usize` is set when the cell's row or column has a
+    /// clue on that side.
+    pub clue_sides: [u8; MAX_CELLS],
     /// The open cells at the root in the static visiting order (all of them, in row-major
     /// order, for the dynamic order, where it only sizes the tree).
     pub visit: Vec<u8>,
@@ -51,6 +54,30 @@ pub struct Plan {
     pub given: CellSet,
     /// The knobs.
     pub config: TwentyFourSevenConfig,
+}
+
+impl Plan {
+    /// The clue of `side` on the line through `cell` (0 = none).
+    #[inline(always)]
+    pub fn cell_clue(&self, side: Side, cell: usize) -> u8 {
+        let geometry = &self.geometry;
+        let line = if side.along_column() { geometry.column_of[cell] } else { geometry.row_of[cell] };
+        self.clue[side as usize][line as usize]
+    }
+
+    /// `clue_sides` for the clues in `clue`.
+    pub fn clue_sides(geometry: &Geometry, clue: &[[u8; Board::MAX_SIZE]; 4]) -> [u8; MAX_CELLS] {
+        let mut sides = [0u8; MAX_CELLS];
+        for (cell, bits) in sides.iter_mut().enumerate().take(geometry.size * geometry.size) {
+            for side in Side::ALL {
+                let line = if side.along_column() { geometry.column_of[cell] } else { geometry.row_of[cell] };
+                if clue[side as usize][line as usize] != 0 {
+                    *bits |= 1 << side as usize;
+                }
+            }
+        }
+        sides
+    }
 }
 
 /// A decision: cell `cell` (row-major) gets `value` (0 = empty).

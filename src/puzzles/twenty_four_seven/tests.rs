@@ -391,3 +391,43 @@ fn view_marks_givens_placements_and_open_cells() {
     let View::Grid(view) = puzzle.view(&model) else { panic!("a grid view") };
     assert_eq!(view.cells[0], CellView::Open);
 }
+
+fn enumeration_file() -> Value {
+    serde_json::from_str(include_str!("../../../instances/twenty_four_seven_enumeration.json"))
+        .expect("instance is JSON")
+}
+
+/// The per-grid counts recorded in the enumeration instance's `expected` block.
+fn enumeration_counts(file: &Value) -> Vec<usize> {
+    let counts = file["expected"]["per_grid_solution_counts"].as_array().expect("per_grid_solution_counts");
+    counts.iter().map(|count| count.as_u64().expect("a count") as usize).collect()
+}
+
+#[test]
+#[ignore = "a few seconds in release: cargo test --release -- --ignored"]
+fn enumeration_instance_has_the_recorded_counts_with_default_knobs() {
+    let file = enumeration_file();
+    let puzzle = TwentyFourSeven::parse(&file["data"]).expect("valid data");
+    let (found, stats) = solve(&puzzle, &TwentyFourSeven::config(&KnobValues::new()).unwrap());
+    assert_eq!(found.iter().map(Vec::len).collect::<Vec<_>>(), enumeration_counts(&file));
+    let product: u64 = found.iter().map(|grid| grid.len() as u64).product();
+    assert_eq!(json!(product), file["expected"]["solution_count"]);
+    let nodes: Vec<Value> = stats.iter().map(|grid| json!(grid.nodes)).collect();
+    assert_eq!(Value::Array(nodes), file["expected"]["default_knobs_nodes_per_grid"]);
+    assert_eq!(puzzle.answer(&found), Value::Null, "more than 1000 combinations");
+    for (grid, solutions) in found.iter().enumerate() {
+        assert!(solutions.iter().all(|solution| puzzle.verify(grid, solution).is_ok()));
+    }
+}
+
+#[test]
+#[ignore = "about 20 s in release: cargo test --release -- --ignored"]
+fn enumeration_instance_agrees_with_the_reference_enumerator() {
+    let file = enumeration_file();
+    let puzzle = TwentyFourSeven::parse(&file["data"]).expect("valid data");
+    let (found, _) = solve(&puzzle, &TwentyFourSeven::config(&KnobValues::new()).unwrap());
+    for (grid, solutions) in puzzle.instance.grids.iter().zip(&found) {
+        assert_eq!(&reference_solutions(&puzzle.instance, grid), solutions, "{}", grid.name);
+    }
+    assert_eq!(found.iter().map(Vec::len).collect::<Vec<_>>(), enumeration_counts(&file));
+}
