@@ -12,7 +12,9 @@ pub enum VisitOrder {
     MostConstrained,
 }
 
-/// How early the line, view and 2x2 rules act.
+/// How early the line, view and 2x2 rules act. (The derived rule "never wall off an
+/// island" is the partial connectivity check; the `connectivity` knob says when it runs,
+/// under either setting.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rules {
     /// A row or column is checked once all its cells are decided (count, sum and view

@@ -33,7 +33,7 @@ pub type ValueSet = u16;
 
 /// What every node of one grid's search reads and never changes.
 #[derive(Debug)]
-pub struct Plan {
+pub(super) struct Plan {
     /// The grid's masks.
     pub geometry: Geometry,
     /// Filled cells per line.
@@ -124,7 +124,7 @@ impl GridModel {
     /// The root state: givens placed, then checked against every rule that can already be
     /// decided (a state the search never leaves unchecked). `supply_fits` says whether the
     /// digit supply can fill the lines at all (see `Instance::supply_fits_lines`).
-    pub fn new(plan: Arc<Plan>, givens: &[u16], supply_fits: bool) -> GridModel {
+    pub(super) fn new(plan: Arc<Plan>, givens: &[u16], supply_fits: bool) -> GridModel {
         let all = plan.geometry.board.all();
         let mut model = GridModel {
             plan,
