@@ -12,6 +12,7 @@ pub mod knobs;
 pub mod prime_grid;
 pub mod primes;
 pub mod rings;
+pub mod twenty_four_seven;
 pub mod view;
 
 use crate::search::Model;
@@ -92,11 +93,13 @@ pub enum Family {
     PrimeGrid,
     /// Hooks #7 (Jane Street, February 2021).
     Hooks,
+    /// Twenty Four Seven (Jane Street, December 2020).
+    TwentyFourSeven,
 }
 
 impl Family {
     /// Every family.
-    pub const ALL: [Family; 3] = [Family::OlympicRings, Family::PrimeGrid, Family::Hooks];
+    pub const ALL: [Family; 4] = [Family::OlympicRings, Family::PrimeGrid, Family::Hooks, Family::TwentyFourSeven];
 
     /// The family's name in instance files.
     pub fn name(self) -> &'static str {
@@ -143,5 +146,6 @@ pub fn with_puzzle<V: PuzzleVisitor>(family: Family, visitor: V) -> V::Output {
         Family::OlympicRings => visitor.visit::<rings::OlympicRings>(),
         Family::PrimeGrid => visitor.visit::<prime_grid::PrimeGrid>(),
         Family::Hooks => visitor.visit::<hooks::Hooks>(),
+        Family::TwentyFourSeven => visitor.visit::<twenty_four_seven::TwentyFourSeven>(),
     }
 }

@@ -1,0 +1,290 @@
+//! The `derived` rules, applied before a move is made: the values a cell may take given
+//! its row's and column's tallies, the digits left, the view clues and the 2x2 blocks.
+//!
+//! Filtering here rather than rejecting in `apply` keeps hopeless children out of the tree
+//! altogether. Each rule below is a consequence of the puzzle's rules on the complete grid,
+//! so no solution is ever filtered out.
+
+use super::geometry::{first_from, Side, MAX_CELLS};
+use super::model::{GridModel, ValueSet, RULE_LINE_COUNT, RULE_LINE_SUM, RULE_TWO_BY_TWO, RULE_VIEW};
+use crate::puzzles::grid::Board;
+use crate::search::RuleCounter;
+
+/// A total no set of digits reaches (kept far from overflow).
+const UNREACHABLE: i32 = 1 << 24;
+
+/// The smallest and largest total of `k` digits drawn from the digits left
+/// (`UNREACHABLE`, or its negation, when fewer than `k` are left).
+trait TotalBounds {
+    fn least(&self, k: usize) -> i32;
+    fn most(&self, k: usize) -> i32;
+}
+
+/// The bounds for every `k` up to `line_filled`, for nodes that need many lines.
+#[derive(Debug, Clone, Copy)]
+struct BoundTable {
+    least: [i32; Board::MAX_SIZE + 1],
+    most: [i32; Board::MAX_SIZE + 1],
+}
+
+impl TotalBounds for BoundTable {
+    #[inline(always)]
+    fn least(&self, k: usize) -> i32 {
+        self.least[k]
+    }
+    #[inline(always)]
+    fn most(&self, k: usize) -> i32 {
+        self.most[k]
+    }
+}
+
+/// The bounds computed on demand from the supply, for nodes that need one or two lines:
+/// a walk over the digits left from either end that usually stops after a step or two.
+impl TotalBounds for GridModel {
+    #[inline(always)]
+    fn least(&self, k: usize) -> i32 {
+        let (mut missing, mut total) = (k as i32, 0);
+        let mut digits = self.available & !1;
+        while missing > 0 {
+            if digits == 0 {
+                return UNREACHABLE;
+            }
+            let digit = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            let taken = missing.min(self.supply[digit] as i32);
+            total += taken * digit as i32;
+            missing -= taken;
+        }
+        total
+    }
+    #[inline(always)]
+    fn most(&self, k: usize) -> i32 {
+        let (mut missing, mut total) = (k as i32, 0);
+        let mut digits = self.available & !1;
+        while missing > 0 {
+            if digits == 0 {
+                return -UNREACHABLE;
+            }
+            let digit = 15 - digits.leading_zeros() as usize;
+            digits &= !(1 << digit);
+            let taken = missing.min(self.supply[digit] as i32);
+            total += taken * digit as i32;
+            missing -= taken;
+        }
+        total
+    }
+}
+
+/// `BITS_IN_BYTE[b]`: the number of set bits of `b` (the default x86-64 target has no
+/// popcount instruction, and the software fallback costs more than a table lookup).
+const BITS_IN_BYTE: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = (byte as u8).count_ones() as u8;
+        byte += 1;
+    }
+    table
+};
+
+/// The number of values in `values`.
+#[inline(always)]
+fn value_count(values: ValueSet) -> u32 {
+    (BITS_IN_BYTE[(values & 0xff) as usize] + BITS_IN_BYTE[(values >> 8) as usize]) as u32
+}
+
+/// Values `low..=high` as a set (empty when `low > high`); `1 <= low`, `high <= 15`.
+#[inline(always)]
+fn digit_range(low: i32, high: i32) -> ValueSet {
+    if low > high {
+        0
+    } else {
+        ((2u32 << high) - (1u32 << low)) as ValueSet
+    }
+}
+
+impl GridModel {
+    /// Whether `rest` can be made of exactly `need` digits left (`need <= line_filled`).
+    pub(super) fn total_reachable(&self, rest: i32, need: usize) -> bool {
+        self.least(need) <= rest && rest <= self.most(need)
+    }
+
+    /// The bound table for the current supply.
+    #[inline]
+    fn bound_table(&self) -> BoundTable {
+        let wanted = self.plan.line_filled as usize;
+        let mut table =
+            BoundTable { least: [UNREACHABLE; Board::MAX_SIZE + 1], most: [-UNREACHABLE; Board::MAX_SIZE + 1] };
+        table.least[0] = 0;
+        table.most[0] = 0;
+        let (mut taken, mut total, mut digits) = (0, 0, self.available & !1);
+        while taken < wanted && digits != 0 {
+            let digit = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            for _ in 0..(self.supply[digit] as usize).min(wanted - taken) {
+                taken += 1;
+                total += digit as i32;
+                table.least[taken] = total;
+            }
+        }
+        let (mut taken, mut total, mut digits) = (0, 0, self.available & !1);
+        while taken < wanted && digits != 0 {
+            let digit = 15 - digits.leading_zeros() as usize;
+            digits &= !(1 << digit);
+            for _ in 0..(self.supply[digit] as usize).min(wanted - taken) {
+                taken += 1;
+                total += digit as i32;
+                table.most[taken] = total;
+            }
+        }
+        table
+    }
+
+    /// The values one more cell of a line may take, given the line's `count` of digits,
+    /// their `sum` and its `open` cells (that cell included): empty only if enough open
+    /// cells remain for the digits still needed; a digit only if the rest of the line can
+    /// still be completed to `line_sum` with digits left.
+    #[inline(always)]
+    fn line_values(&self, count: i32, sum: i32, open: i32, bounds: &impl TotalBounds) -> ValueSet {
+        let plan = &*self.plan;
+        let need = plan.line_filled - count;
+        let mut values = (open > need) as ValueSet;
+        if need >= 1 && need <= open {
+            let rest = plan.line_sum - sum;
+            let after = (need - 1) as usize;
+            let low = (rest - bounds.most(after)).max(1);
+            let high = (rest - bounds.least(after)).min(plan.max_value as i32);
+            values |= digit_range(low, high);
+        }
+        values
+    }
+
+    /// The values of row `row` (see [`GridModel::line_values`]).
+    #[inline(always)]
+    fn row_values(&self, row: usize, bounds: &impl TotalBounds) -> ValueSet {
+        self.line_values(self.row_count[row], self.row_sum[row], self.row_open[row], bounds)
+    }
+
+    /// The values of column `column` (see [`GridModel::line_values`]).
+    #[inline(always)]
+    fn column_values(&self, column: usize, bounds: &impl TotalBounds) -> ValueSet {
+        self.line_values(self.column_count[column], self.column_sum[column], self.column_open[column], bounds)
+    }
+
+    /// The values that the clue of `side` allows at `cell`, the first cell that side can
+    /// still see (all cells before it are empty): a digit there must be the clue; left
+    /// empty, the first digit beyond it must be the clue or be still open.
+    #[inline(always)]
+    fn view_values(&self, side: Side, cell: usize, clue: u8) -> ValueSet {
+        let geometry = &self.plan.geometry;
+        let beyond = geometry.line_through(side, cell) & !geometry.before[side as usize][cell] & !(1u128 << cell);
+        let filled_beyond = self.filled & beyond;
+        let blocked = if filled_beyond == 0 {
+            self.open & beyond == 0
+        } else {
+            let first = first_from(side, filled_beyond);
+            self.open & beyond & geometry.before[side as usize][first] == 0 && self.value[first] != clue
+        };
+        (!blocked) as ValueSet | (1 << clue)
+    }
+
+    /// The values open cell `cell` may take under the derived rules.
+    #[inline]
+    pub(super) fn candidates<C: RuleCounter>(&self, cell: usize, counters: &mut C) -> ValueSet {
+        let plan = &*self.plan;
+        let geometry = &plan.geometry;
+        counters.check(RULE_LINE_COUNT);
+        counters.check(RULE_LINE_SUM);
+        let mut values = self.available
+            & self.row_values(geometry.row_of[cell] as usize, self)
+            & self.column_values(geometry.column_of[cell] as usize, self);
+        counters.check(RULE_TWO_BY_TWO);
+        if values > 1 && geometry.completes_block(cell, self.filled) {
+            values &= 1;
+        }
+        let decided_filled_or_open = self.filled | self.open;
+        let mut sides = plan.clue_sides[cell];
+        while sides != 0 {
+            let side = Side::ALL[sides.trailing_zeros() as usize];
+            sides &= sides - 1;
+            // Only when nothing may still stand between the side and the cell.
+            if decided_filled_or_open & geometry.before[side as usize][cell] == 0 {
+                counters.check(RULE_VIEW);
+                values &= self.view_values(side, cell, plan.cell_clue(side, cell));
+            }
+        }
+        values
+    }
+
+    /// The open cell with the fewest candidate values (the first in row-major order among
+    /// equals), and its candidates; stops early at a cell with none or one.
+    pub(super) fn most_constrained<C: RuleCounter>(&self, counters: &mut C) -> (usize, ValueSet) {
+        let plan = &*self.plan;
+        let geometry = &plan.geometry;
+        let size = geometry.size;
+        counters.check(RULE_TWO_BY_TWO);
+        let closers = geometry.block_closers(self.filled) & self.open;
+        if closers != 0 {
+            // A cell that would complete a full block can only stay empty: at most one value.
+            let cell = closers.trailing_zeros() as usize;
+            return (cell, self.candidates(cell, counters));
+        }
+        let bounds = self.bound_table();
+        let mut rows = [0; Board::MAX_SIZE];
+        let mut columns = [0; Board::MAX_SIZE];
+        for line in 0..size {
+            counters.check(RULE_LINE_COUNT);
+            counters.check(RULE_LINE_SUM);
+            rows[line] = self.available & self.row_values(line, &bounds);
+            columns[line] = self.available & self.column_values(line, &bounds);
+            // A line that allows no digit leaves its open cells at most one value each.
+            let row_open = self.open & geometry.row_mask[line];
+            if rows[line] <= 1 && row_open != 0 {
+                let cell = row_open.trailing_zeros() as usize;
+                return (cell, self.candidates(cell, counters));
+            }
+            let column_open = self.open & geometry.column_mask[line];
+            if columns[line] <= 1 && column_open != 0 {
+                let cell = column_open.trailing_zeros() as usize;
+                return (cell, self.candidates(cell, counters));
+            }
+        }
+        // Only the first cell a clue can still see is narrowed by it.
+        let mut narrowed = [ValueSet::MAX; MAX_CELLS];
+        let decided_filled_or_open = self.filled | self.open;
+        for side in Side::ALL {
+            for line in 0..size {
+                let clue = plan.clue[side as usize][line];
+                if clue == 0 {
+                    continue;
+                }
+                let mask = if side.along_column() { geometry.column_mask[line] } else { geometry.row_mask[line] };
+                let seen = decided_filled_or_open & mask;
+                if seen == 0 {
+                    continue;
+                }
+                let first = first_from(side, seen);
+                if self.open & (1u128 << first) != 0 {
+                    counters.check(RULE_VIEW);
+                    narrowed[first] &= self.view_values(side, first, clue);
+                }
+            }
+        }
+        let (mut best_cell, mut best_values, mut best_size) = (0, 0, u32::MAX);
+        let mut open = self.open;
+        while open != 0 {
+            let cell = open.trailing_zeros() as usize;
+            open &= open - 1;
+            let values =
+                rows[geometry.row_of[cell] as usize] & columns[geometry.column_of[cell] as usize] & narrowed[cell];
+            let count = value_count(values);
+            if count <= 1 {
+                return (cell, values);
+            }
+            if count < best_size {
+                (best_cell, best_values, best_size) = (cell, values, count);
+            }
+        }
+        (best_cell, best_values)
+    }
+}

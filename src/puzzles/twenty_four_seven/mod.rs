@@ -1,0 +1,242 @@
+//! Twenty Four Seven (Jane Street, December 2020, "Twenty Four Seven 2-by-2 #2"; seed post
+//! 004): fill some cells of each grid with digits so that it holds one 1, two 2s, ..., `m`
+//! copies of `m`, every row and column has `line_filled` digits summing to `line_sum`, the
+//! view clues see their value first, the digits are connected and no 2x2 block is full.
+//!
+//! Each grid is an independent component with its own model. A node decides one open
+//! cell: empty or a digit (givens are placed at the root, not decided). The knobs choose
+//! the visiting order (`order`), how early the line, view and 2x2 rules act (`rules`) and
+//! how often connectivity is checked (`connectivity`); none changes the solutions.
+
+mod candidates;
+mod config;
+mod connect;
+mod geometry;
+mod model;
+mod parse;
+mod verify;
+
+#[cfg(test)]
+mod reference;
+
+#[cfg(test)]
+mod tests;
+
+pub use config::{Rules, TwentyFourSevenConfig, VisitOrder};
+pub use model::{GridModel, Placement, RULE_NAMES};
+
+use super::grid::{CellOrder, ConnectivityCheck};
+use super::knobs::{KnobError, KnobReader, KnobSpec, KnobValues};
+use super::view::{CellView, GridView, View};
+use super::{DataError, Puzzle};
+use geometry::{Geometry, Side};
+use model::Plan;
+use parse::Instance;
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+/// The most combinations of per-grid solutions for which [`Puzzle::answer`] lists answers.
+pub const MAX_ANSWER_COMBINATIONS: u64 = 1000;
+
+/// A Twenty Four Seven instance: shared rules and one or more grids.
+#[derive(Debug, Clone)]
+pub struct TwentyFourSeven {
+    instance: Instance,
+}
+
+impl Puzzle for TwentyFourSeven {
+    const FAMILY: &'static str = "twenty_four_seven";
+    const KNOBS: &'static [KnobSpec] = &[
+        KnobSpec {
+            name: "order",
+            values: VisitOrder::VALUES,
+            default: "most-constrained",
+            help: "cell order: row-major, column-major, spiral (outside in, as the C++ post), or most-constrained (at each node the open cell with the fewest allowed values)",
+        },
+        KnobSpec {
+            name: "rules",
+            values: Rules::VALUES,
+            default: "derived",
+            help: "strict: check a row or column once complete, a 2x2 block once full; derived: before each move, keep only the values that partial counts and sums (with the digits left), the view clues and the 2x2 blocks allow",
+        },
+        KnobSpec {
+            name: "connectivity",
+            values: ConnectivityCheck::VALUES,
+            default: "incremental",
+            help: "when a partial grid is checked for digits that can no longer connect: complete grids only (leaves), every K-th depth, every node (flood fill), or incrementally around each move",
+        },
+    ];
+    type Config = TwentyFourSevenConfig;
+    type Model = GridModel;
+
+    fn parse(data: &Value) -> Result<Self, DataError> {
+        Ok(TwentyFourSeven { instance: parse::parse(data)? })
+    }
+
+    fn config(knobs: &KnobValues) -> Result<TwentyFourSevenConfig, KnobError> {
+        let reader = KnobReader::new(Self::FAMILY, Self::KNOBS, knobs)?;
+        Ok(TwentyFourSevenConfig {
+            order: reader.read("order", VisitOrder::parse)?,
+            rules: reader.read("rules", Rules::parse)?,
+            connectivity: reader.read("connectivity", ConnectivityCheck::parse)?,
+        })
+    }
+
+    fn describe(config: &TwentyFourSevenConfig) -> Vec<(&'static str, String)> {
+        vec![
+            ("order", config.order.name().to_string()),
+            ("rules", config.rules.name().to_string()),
+            ("connectivity", config.connectivity.to_string()),
+        ]
+    }
+
+    fn component_names(&self) -> Vec<String> {
+        self.instance.grids.iter().map(|grid| grid.name.clone()).collect()
+    }
+
+    fn models(&self, config: &TwentyFourSevenConfig) -> Vec<GridModel> {
+        let instance = &self.instance;
+        let n = instance.size;
+        let supply_fits = instance.supply_fits_lines();
+        instance
+            .grids
+            .iter()
+            .map(|grid| {
+                let cells = match config.order {
+                    VisitOrder::Static(order) => order.cells(n),
+                    VisitOrder::MostConstrained => CellOrder::RowMajor.cells(n),
+                };
+                let visit = cells.into_iter().filter(|&cell| grid.givens[cell] == 0).map(|cell| cell as u8).collect();
+                let mut clue = [[0u8; super::grid::Board::MAX_SIZE]; 4];
+                for side in Side::ALL {
+                    for (line, &value) in grid.clues[side as usize].iter().enumerate() {
+                        clue[side as usize][line] = value.min(u8::MAX as u16) as u8;
+                    }
+                }
+                let geometry = Geometry::new(n);
+                let plan = Plan {
+                    clue_sides: Plan::clue_sides(&geometry, &clue),
+                    geometry,
+                    line_filled: instance.line_filled as i32,
+                    line_sum: instance.line_sum as i32,
+                    max_value: instance.max_value,
+                    clue,
+                    visit,
+                    given: (0..n * n).filter(|&cell| grid.givens[cell] != 0).map(|cell| 1u128 << cell).sum(),
+                    config: *config,
+                };
+                GridModel::new(Arc::new(plan), &grid.givens, supply_fits)
+            })
+            .collect()
+    }
+
+    fn solution_text(&self, solution: &Vec<u8>) -> String {
+        solution.iter().map(|&value| value_char(value)).collect()
+    }
+
+    fn view(&self, model: &GridModel) -> View {
+        let n = self.instance.size;
+        let cells = (0..n * n)
+            .map(|cell| {
+                let bit = 1u128 << cell;
+                match model.value[cell] {
+                    _ if model.open & bit != 0 => CellView::Open,
+                    0 => CellView::Empty,
+                    value if model.plan.given & bit != 0 => CellView::Given(value as u32),
+                    value => CellView::Placed(value as u32),
+                }
+            })
+            .collect();
+        View::Grid(GridView { size: n, cells, groups: None })
+    }
+
+    fn render(&self, solution: &Vec<u8>) -> String {
+        render_grid(&self.instance, solution, None)
+    }
+
+    fn verify(&self, component: usize, solution: &Vec<u8>) -> Result<(), String> {
+        let grid = self.instance.grids.get(component).ok_or_else(|| format!("there is no grid {component}"))?;
+        verify::verify_grid(&self.instance, grid, solution)
+    }
+
+    fn answer(&self, solutions: &[Vec<Vec<u8>>]) -> Value {
+        let combinations = solutions.iter().try_fold(1u64, |product, grid| product.checked_mul(grid.len() as u64));
+        match combinations {
+            Some(0) | None => Value::Null,
+            Some(count) if count > MAX_ANSWER_COMBINATIONS => Value::Null,
+            Some(1) => json!(sum_of_squares_of_sum(solutions.iter().map(|grid| &grid[0]))),
+            Some(_) => {
+                let mut answers = Vec::new();
+                let mut choice = vec![0usize; solutions.len()];
+                loop {
+                    let picked = choice.iter().zip(solutions).map(|(&index, grid)| &grid[index]);
+                    answers.push(json!(sum_of_squares_of_sum(picked)));
+                    // Advance the last grid's choice first, like an odometer.
+                    let Some(position) = (0..choice.len()).rev().find(|&g| choice[g] + 1 < solutions[g].len()) else {
+                        break;
+                    };
+                    choice[position] += 1;
+                    choice[position + 1..].iter_mut().for_each(|index| *index = 0);
+                }
+                Value::Array(answers)
+            }
+        }
+    }
+}
+
+impl TwentyFourSeven {
+    /// A solution drawn with the clues of grid `component` around it.
+    pub fn render_component(&self, component: usize, solution: &[u8]) -> String {
+        render_grid(&self.instance, solution, self.instance.grids.get(component))
+    }
+}
+
+/// Adds the grids entry by entry and sums the squares of the entries.
+fn sum_of_squares_of_sum<'a>(grids: impl Iterator<Item = &'a Vec<u8>>) -> u64 {
+    let mut total: Vec<u64> = Vec::new();
+    for grid in grids {
+        total.resize(total.len().max(grid.len()), 0);
+        for (entry, &value) in total.iter_mut().zip(grid) {
+            *entry += value as u64;
+        }
+    }
+    total.iter().map(|entry| entry * entry).sum()
+}
+
+/// One character per value: `0`-`9`, then `a`, `b`, ... for 10 and up.
+fn value_char(value: u8) -> char {
+    char::from_digit(value as u32, 36).unwrap_or('?')
+}
+
+/// The grid as text, `.` for empty, framed by the clues of `grid` when given.
+fn render_grid(instance: &Instance, solution: &[u8], grid: Option<&parse::GridData>) -> String {
+    let n = instance.size;
+    let clue = |grid: &parse::GridData, side: Side, line: usize| -> String {
+        match grid.clues[side as usize][line] {
+            0 => " ".to_string(),
+            value => value.to_string(),
+        }
+    };
+    let row_text = |row: usize| -> String {
+        let cells: Vec<String> = (0..n)
+            .map(|column| match solution.get(row * n + column) {
+                Some(0) | None => ".".to_string(),
+                Some(&value) => value_char(value).to_string(),
+            })
+            .collect();
+        cells.join(" ")
+    };
+    let Some(grid) = grid else {
+        return (0..n).map(row_text).collect::<Vec<_>>().join("\n");
+    };
+    let ends = |side: Side| -> String {
+        let clues: Vec<String> = (0..n).map(|line| clue(grid, side, line)).collect();
+        format!("  {}", clues.join(" ")).trim_end().to_string()
+    };
+    let mut lines = vec![ends(Side::North)];
+    for row in 0..n {
+        lines.push(format!("{} {} {}", clue(grid, Side::West, row), row_text(row), clue(grid, Side::East, row)));
+    }
+    lines.push(ends(Side::South));
+    lines.join("\n")
+}

@@ -1,0 +1,423 @@
+//! The search state of one grid and its [`Model`] implementation: one decision per open
+//! cell (empty or a digit), givens placed at the root.
+
+use super::config::{Rules, TwentyFourSevenConfig, VisitOrder};
+use super::geometry::{first_from, Geometry, Side, MAX_CELLS};
+use crate::puzzles::grid::{Board, CellSet, ConnectivityCheck};
+use crate::search::{Branch, Model, RuleCounter, RuleId};
+use std::sync::Arc;
+
+/// A row or column does not hold `line_filled` digits.
+pub const RULE_LINE_COUNT: RuleId = 0;
+/// A row or column does not sum to `line_sum`.
+pub const RULE_LINE_SUM: RuleId = 1;
+/// A view clue does not see its value first.
+pub const RULE_VIEW: RuleId = 2;
+/// A 2x2 block is completely filled.
+pub const RULE_TWO_BY_TWO: RuleId = 3;
+/// The filled cells cannot (or do not) form one connected group.
+pub const RULE_CONNECTIVITY: RuleId = 4;
+/// The givens use more copies of a digit than the supply, or the supply cannot fill the lines.
+pub const RULE_SUPPLY: RuleId = 5;
+/// The next cell has no value left that the derived rules allow.
+pub const RULE_NO_CANDIDATE: RuleId = 6;
+/// The rule names, indexed by the constants above.
+pub const RULE_NAMES: &[&str] =
+    &["line-count", "line-sum", "view-clue", "two-by-two", "connectivity", "digit-supply", "no-candidate"];
+
+/// The largest digit a model can hold: a digit set is a `u16` whose bit 0 stands for empty.
+pub const MAX_DIGIT: usize = 15;
+
+/// A set of values of one cell: bit 0 = empty, bit `d` = digit `d`.
+pub type ValueSet = u16;
+
+/// What every node of one grid's search reads and never changes.
+#[derive(Debug)]
+pub(super) struct Plan {
+    /// The grid's masks.
+    pub geometry: Geometry,
+    /// Filled cells per line.
+    pub line_filled: i32,
+    /// Sum per line.
+    pub line_sum: i32,
+    /// The largest digit.
+    pub max_value: usize,
+    /// `clue[side as usize][line]`, 0 = none.
+    pub clue: [[u8; Board::MAX_SIZE]; 4],
+    /// `clue_sides[cell]`: bit `side as usize` is set when the cell's row or column has a
+    /// clue on that side.
+    pub clue_sides: [u8; MAX_CELLS],
+    /// The open cells at the root in the static visiting order (all of them, in row-major
+    /// order, for the dynamic order, where it only sizes the tree).
+    pub visit: Vec<u8>,
+    /// The given cells.
+    pub given: CellSet,
+    /// The knobs.
+    pub config: TwentyFourSevenConfig,
+}
+
+impl Plan {
+    /// The clue of `side` on the line through `cell` (0 = none).
+    #[inline(always)]
+    pub fn cell_clue(&self, side: Side, cell: usize) -> u8 {
+        let geometry = &self.geometry;
+        let line = if side.along_column() { geometry.column_of[cell] } else { geometry.row_of[cell] };
+        self.clue[side as usize][line as usize]
+    }
+
+    /// `clue_sides` for the clues in `clue`.
+    pub fn clue_sides(geometry: &Geometry, clue: &[[u8; Board::MAX_SIZE]; 4]) -> [u8; MAX_CELLS] {
+        let mut sides = [0u8; MAX_CELLS];
+        for (cell, bits) in sides.iter_mut().enumerate().take(geometry.size * geometry.size) {
+            for side in Side::ALL {
+                let line = if side.along_column() { geometry.column_of[cell] } else { geometry.row_of[cell] };
+                if clue[side as usize][line as usize] != 0 {
+                    *bits |= 1 << side as usize;
+                }
+            }
+        }
+        sides
+    }
+}
+
+/// A decision: cell `cell` (row-major) gets `value` (0 = empty).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Placement {
+    /// The cell, `r * n + c`.
+    pub cell: u8,
+    /// The value, 0 = empty.
+    pub value: u8,
+}
+
+/// The state of one grid: decided and open cells, line tallies and the digits left.
+#[derive(Debug, Clone)]
+pub struct GridModel {
+    pub(super) plan: Arc<Plan>,
+    /// Value per cell (0 for empty and for open cells).
+    pub(super) value: [u8; MAX_CELLS],
+    pub(super) filled: CellSet,
+    pub(super) open: CellSet,
+    pub(super) row_count: [i32; Board::MAX_SIZE],
+    pub(super) row_sum: [i32; Board::MAX_SIZE],
+    pub(super) column_count: [i32; Board::MAX_SIZE],
+    pub(super) column_sum: [i32; Board::MAX_SIZE],
+    /// Open cells per row and column.
+    pub(super) row_open: [i32; Board::MAX_SIZE],
+    /// See `row_open`.
+    pub(super) column_open: [i32; Board::MAX_SIZE],
+    /// Copies of each digit not placed yet.
+    pub(super) supply: [u8; MAX_DIGIT + 1],
+    /// Bit 0 (empty) and the digits whose supply is not exhausted.
+    pub(super) available: ValueSet,
+    /// Decisions made since the root.
+    pub(super) depth: usize,
+    /// The cells the filled cells reach through filled or open cells (kept by the
+    /// `incremental` connectivity check; see `connect.rs`).
+    pub(super) reach: CellSet,
+    /// `reach` before the move made at each depth, for undo.
+    saved_reach: Vec<CellSet>,
+    /// Why the root itself has no solution, if it has none.
+    root_failure: Option<RuleId>,
+}
+
+impl GridModel {
+    /// The root state: givens placed, then checked against every rule that can already be
+    /// decided (a state the search never leaves unchecked). `supply_fits` says whether the
+    /// digit supply can fill the lines at all (see `Instance::supply_fits_lines`).
+    pub(super) fn new(plan: Arc<Plan>, givens: &[u16], supply_fits: bool) -> GridModel {
+        let all = plan.geometry.board.all();
+        let mut model = GridModel {
+            plan,
+            value: [0; MAX_CELLS],
+            filled: 0,
+            open: all,
+            row_count: [0; Board::MAX_SIZE],
+            row_sum: [0; Board::MAX_SIZE],
+            column_count: [0; Board::MAX_SIZE],
+            column_sum: [0; Board::MAX_SIZE],
+            row_open: [0; Board::MAX_SIZE],
+            column_open: [0; Board::MAX_SIZE],
+            supply: [0; MAX_DIGIT + 1],
+            available: 1,
+            depth: 0,
+            reach: 0,
+            saved_reach: Vec::new(),
+            root_failure: None,
+        };
+        let size = model.plan.geometry.size;
+        model.row_open[..size].fill(size as i32);
+        model.column_open[..size].fill(size as i32);
+        // A consistent supply has at most 121 digits, so max_value <= 15 whenever it fits.
+        if !supply_fits || model.plan.max_value > MAX_DIGIT {
+            model.root_failure = Some(RULE_SUPPLY);
+            return model;
+        }
+        for digit in 1..=model.plan.max_value {
+            model.supply[digit] = digit as u8;
+            model.available |= 1 << digit;
+        }
+        for (cell, &given) in givens.iter().enumerate() {
+            if given == 0 {
+                continue;
+            }
+            if model.supply[given as usize] == 0 {
+                model.root_failure = Some(RULE_SUPPLY);
+                return model;
+            }
+            model.place(cell, given as u8);
+        }
+        model.root_failure = model.check_root();
+        model.reach = model.initial_reach();
+        model.saved_reach = vec![0; model.plan.visit.len() + 1];
+        model
+    }
+
+    /// Marks `cell` decided with `value` and updates the tallies.
+    #[inline(always)]
+    fn place(&mut self, cell: usize, value: u8) {
+        let bit = 1u128 << cell;
+        let row = self.plan.geometry.row_of[cell] as usize;
+        let column = self.plan.geometry.column_of[cell] as usize;
+        self.open &= !bit;
+        self.row_open[row] -= 1;
+        self.column_open[column] -= 1;
+        if value != 0 {
+            let digit = value as usize;
+            self.filled |= bit;
+            self.value[cell] = value;
+            self.row_count[row] += 1;
+            self.row_sum[row] += value as i32;
+            self.column_count[column] += 1;
+            self.column_sum[column] += value as i32;
+            self.supply[digit] -= 1;
+            if self.supply[digit] == 0 {
+                self.available &= !(1 << digit);
+            }
+        }
+    }
+
+    /// Reverts [`GridModel::place`].
+    #[inline(always)]
+    fn unplace(&mut self, cell: usize, value: u8) {
+        let bit = 1u128 << cell;
+        let row = self.plan.geometry.row_of[cell] as usize;
+        let column = self.plan.geometry.column_of[cell] as usize;
+        self.open |= bit;
+        self.row_open[row] += 1;
+        self.column_open[column] += 1;
+        if value != 0 {
+            let digit = value as usize;
+            self.filled &= !bit;
+            self.value[cell] = 0;
+            self.row_count[row] -= 1;
+            self.row_sum[row] -= value as i32;
+            self.column_count[column] -= 1;
+            self.column_sum[column] -= value as i32;
+            self.supply[digit] += 1;
+            self.available |= 1 << digit;
+        }
+    }
+
+    /// Every rule that a partial grid can already break, on all lines and cells: run once,
+    /// at the root, so that the search starts from a state that breaks none of them (the
+    /// incremental rules then only look at what each move changes).
+    fn check_root(&self) -> Option<RuleId> {
+        let plan = &*self.plan;
+        let geometry = &plan.geometry;
+        for line in 0..geometry.size {
+            let tallies = [
+                (self.row_count[line], self.row_sum[line], self.row_open[line]),
+                (self.column_count[line], self.column_sum[line], self.column_open[line]),
+            ];
+            for (count, sum, open) in tallies {
+                if count > plan.line_filled || count + open < plan.line_filled {
+                    return Some(RULE_LINE_COUNT);
+                }
+                if !self.total_reachable(plan.line_sum - sum, (plan.line_filled - count) as usize) {
+                    return Some(RULE_LINE_SUM);
+                }
+            }
+            for side in Side::ALL {
+                let clue = plan.clue[side as usize][line];
+                if clue == 0 {
+                    continue;
+                }
+                let mask = if side.along_column() { geometry.column_mask[line] } else { geometry.row_mask[line] };
+                let filled = self.filled & mask;
+                if filled == 0 {
+                    if self.open & mask == 0 {
+                        return Some(RULE_VIEW);
+                    }
+                    continue;
+                }
+                let first = first_from(side, filled);
+                if self.open & geometry.before[side as usize][first] == 0 && self.value[first] != clue {
+                    return Some(RULE_VIEW);
+                }
+            }
+        }
+        let mut filled = self.filled;
+        while filled != 0 {
+            let cell = filled.trailing_zeros() as usize;
+            filled &= filled - 1;
+            if geometry.completes_block(cell, self.filled) {
+                return Some(RULE_TWO_BY_TWO);
+            }
+        }
+        if !geometry.board.may_still_connect(self.filled, self.open) {
+            return Some(RULE_CONNECTIVITY);
+        }
+        None
+    }
+
+    /// The rules a `strict` search checks after a move: the complete 2x2 blocks and the
+    /// rows and columns whose last cell the move decided.
+    fn check_strict<C: RuleCounter>(&self, cell: usize, value: u8, counters: &mut C) -> Result<(), RuleId> {
+        let geometry = &self.plan.geometry;
+        if value != 0 {
+            counters.check(RULE_TWO_BY_TWO);
+            if geometry.completes_block(cell, self.filled) {
+                return Err(RULE_TWO_BY_TWO);
+            }
+        }
+        let row = geometry.row_of[cell] as usize;
+        if self.row_open[row] == 0 {
+            self.check_complete_line(row, self.row_count[row], self.row_sum[row], [Side::West, Side::East], counters)?;
+        }
+        let column = geometry.column_of[cell] as usize;
+        if self.column_open[column] == 0 {
+            let (count, sum) = (self.column_count[column], self.column_sum[column]);
+            self.check_complete_line(column, count, sum, [Side::North, Side::South], counters)?;
+        }
+        Ok(())
+    }
+
+    /// Checks a line with no open cell: its count, its sum and the clues at its two ends.
+    fn check_complete_line<C: RuleCounter>(
+        &self,
+        line: usize,
+        count: i32,
+        sum: i32,
+        ends: [Side; 2],
+        counters: &mut C,
+    ) -> Result<(), RuleId> {
+        let plan = &*self.plan;
+        counters.check(RULE_LINE_COUNT);
+        if count != plan.line_filled {
+            return Err(RULE_LINE_COUNT);
+        }
+        counters.check(RULE_LINE_SUM);
+        if sum != plan.line_sum {
+            return Err(RULE_LINE_SUM);
+        }
+        for side in ends {
+            let clue = plan.clue[side as usize][line];
+            if clue == 0 {
+                continue;
+            }
+            counters.check(RULE_VIEW);
+            let mask = if side.along_column() { plan.geometry.column_mask[line] } else { plan.geometry.row_mask[line] };
+            let filled = self.filled & mask;
+            if filled == 0 || self.value[first_from(side, filled)] != clue {
+                return Err(RULE_VIEW);
+            }
+        }
+        Ok(())
+    }
+
+    /// The connectivity rule after deciding `cell`, at the moments the knob asks for.
+    #[inline]
+    fn check_connectivity<C: RuleCounter>(&mut self, cell: usize, value: u8, counters: &mut C) -> Result<(), RuleId> {
+        let whole_grid = match self.plan.config.connectivity {
+            ConnectivityCheck::Incremental => {
+                counters.check(RULE_CONNECTIVITY);
+                return if self.keep_connected(cell, value) { Ok(()) } else { Err(RULE_CONNECTIVITY) };
+            }
+            ConnectivityCheck::EveryNode => true,
+            // The complete grid is always checked: the knob only says how early.
+            ConnectivityCheck::Periodic(period) => self.open == 0 || self.depth.is_multiple_of(period as usize),
+            ConnectivityCheck::Leaves => self.open == 0,
+        };
+        if whole_grid {
+            counters.check(RULE_CONNECTIVITY);
+            if !self.plan.geometry.board.may_still_connect(self.filled, self.open) {
+                return Err(RULE_CONNECTIVITY);
+            }
+        }
+        Ok(())
+    }
+
+    /// The cell to decide next and its candidate values.
+    #[inline]
+    fn next_decision<C: RuleCounter>(&self, counters: &mut C) -> (usize, ValueSet) {
+        let plan = &*self.plan;
+        match (plan.config.order, plan.config.rules) {
+            (VisitOrder::MostConstrained, Rules::Derived) => self.most_constrained(counters),
+            // Under strict rules every open cell has the same candidates: the first one.
+            (VisitOrder::MostConstrained, Rules::Strict) => (self.open.trailing_zeros() as usize, self.available),
+            (_, Rules::Strict) => (plan.visit[self.depth] as usize, self.available),
+            (_, Rules::Derived) => {
+                let cell = plan.visit[self.depth] as usize;
+                (cell, self.candidates(cell, counters))
+            }
+        }
+    }
+}
+
+impl Model for GridModel {
+    type Move = Placement;
+    type Solution = Vec<u8>;
+
+    fn rule_names(&self) -> &[&'static str] {
+        RULE_NAMES
+    }
+
+    fn max_depth(&self) -> usize {
+        self.plan.visit.len()
+    }
+
+    #[inline]
+    fn branch<C: RuleCounter>(&mut self, moves: &mut Vec<Placement>, counters: &mut C) -> Branch {
+        if let Some(rule) = self.root_failure {
+            return Branch::DeadEnd(rule);
+        }
+        if self.open == 0 {
+            // Every rule was checked as the cells were decided (and the givens at the root).
+            return Branch::Solution;
+        }
+        let (cell, mut values) = self.next_decision(counters);
+        if values == 0 {
+            return Branch::DeadEnd(RULE_NO_CANDIDATE);
+        }
+        while values != 0 {
+            let value = values.trailing_zeros() as u8;
+            values &= values - 1;
+            moves.push(Placement { cell: cell as u8, value });
+        }
+        Branch::Moves
+    }
+
+    #[inline]
+    fn apply<C: RuleCounter>(&mut self, mv: Placement, counters: &mut C) -> Result<(), RuleId> {
+        let cell = mv.cell as usize;
+        self.place(cell, mv.value);
+        self.saved_reach[self.depth] = self.reach;
+        self.depth += 1;
+        if self.plan.config.rules == Rules::Strict {
+            self.check_strict(cell, mv.value, counters)?;
+        }
+        self.check_connectivity(cell, mv.value, counters)
+    }
+
+    #[inline]
+    fn undo(&mut self, mv: Placement) {
+        self.unplace(mv.cell as usize, mv.value);
+        self.depth -= 1;
+        self.reach = self.saved_reach[self.depth];
+    }
+
+    fn solution(&self) -> Vec<u8> {
+        let cells = self.plan.geometry.size * self.plan.geometry.size;
+        self.value[..cells].to_vec()
+    }
+}

@@ -1,0 +1,105 @@
+//! Reading the `data` block of a Twenty Four Seven instance into plain vectors.
+
+use super::geometry::Side;
+use crate::puzzles::data::{integers_in, Fields};
+use crate::puzzles::grid::Board;
+use crate::puzzles::DataError;
+use serde_json::Value;
+
+/// The only `answer_type` this family defines.
+pub const ANSWER_TYPE: &str = "sum_of_squares_of_grid_sum";
+
+/// The largest `max_value` accepted; a consistent instance has at most 15 (the digit supply
+/// `m (m + 1) / 2` fills at most the 121 cells of an 11x11 grid).
+pub const MAX_VALUE_LIMIT: i64 = 1000;
+
+/// One grid of an instance, as written in the file.
+#[derive(Debug, Clone)]
+pub struct GridData {
+    /// The grid's name (its component name).
+    pub name: String,
+    /// Given values, row-major, 0 = no given.
+    pub givens: Vec<u16>,
+    /// `clues[side as usize][line]`: the view clue (0 = none); north and south indexed by
+    /// column, west and east by row.
+    pub clues: [Vec<u16>; 4],
+}
+
+/// The instance: shared line rules and digit supply, and independent grids.
+#[derive(Debug, Clone)]
+pub struct Instance {
+    /// Side `n` of every grid.
+    pub size: usize,
+    /// Filled cells in every row and column.
+    pub line_filled: usize,
+    /// Sum of the filled cells of every row and column.
+    pub line_sum: i64,
+    /// `m`: each grid holds one 1, two 2s, ..., `m` copies of `m`.
+    pub max_value: usize,
+    /// The grids.
+    pub grids: Vec<GridData>,
+}
+
+impl Instance {
+    /// Whether the digit supply can fill the lines at all: `m (m + 1) / 2` digits must be
+    /// `n * line_filled` cells and their total `1 + 2*2 + ... + m*m` must be `n * line_sum`.
+    /// An instance where it cannot is valid data with no solution.
+    pub fn supply_fits_lines(&self) -> bool {
+        let m = self.max_value as i64;
+        let n = self.size as i64;
+        let copies = m * (m + 1) / 2;
+        let total: i64 = (1..=m).map(|digit| digit * digit).sum();
+        copies == n * self.line_filled as i64 && total == n * self.line_sum
+    }
+}
+
+/// Parses `data`; every error names the offending key.
+pub fn parse(data: &Value) -> Result<Instance, DataError> {
+    let fields = Fields::of(data, "")?;
+    let size = fields.integer("size", 1..=i64::MAX)?;
+    if size > Board::MAX_SIZE as i64 {
+        return Err(DataError::new(
+            "size",
+            format!(
+                "{size} is too large: grids of up to {0}x{0} are supported (cells are 128-bit masks)",
+                Board::MAX_SIZE
+            ),
+        ));
+    }
+    let size = size as usize;
+    let line_filled = fields.integer("line_filled", 0..=size as i64)? as usize;
+    let line_sum = fields.integer("line_sum", 0..=1_000_000)?;
+    let max_value = fields.integer("max_value", 1..=MAX_VALUE_LIMIT)? as usize;
+    let answer_type = fields.string("answer_type")?;
+    if answer_type != ANSWER_TYPE {
+        return Err(DataError::new(
+            "answer_type",
+            format!("`{answer_type}` is not an answer type of twenty_four_seven; expected `{ANSWER_TYPE}`"),
+        ));
+    }
+    let grid_values = fields.array("grids")?;
+    if grid_values.is_empty() {
+        return Err(DataError::new("grids", "expected at least one grid"));
+    }
+    let values = 0..=max_value as i64;
+    let mut grids = Vec::with_capacity(grid_values.len());
+    for (index, grid_value) in grid_values.iter().enumerate() {
+        let path = format!("grids[{index}]");
+        let grid = Fields::of(grid_value, &path)?;
+        let name = grid.string("name")?.to_string();
+        let givens =
+            grid.matrix("givens", size, size, values.clone())?.into_iter().flatten().map(|v| v as u16).collect();
+        let mut clues: [Vec<u16>; 4] = Default::default();
+        for (side, key) in Side::ALL.into_iter().zip(["north", "south", "west", "east"]) {
+            clues[side as usize] = match grid.get_optional(key) {
+                None => vec![0; size],
+                Some(list) => integers_in(list, &grid.key_path(key), Some(size), values.clone())?
+                    .into_iter()
+                    .map(|v| v as u16)
+                    .collect(),
+            };
+        }
+        grids.push(GridData { name, givens, clues });
+    }
+    Ok(Instance { size, line_filled, line_sum, max_value, grids })
+}
