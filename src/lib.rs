@@ -15,5 +15,6 @@
 //! - [`watch`]: terminal rendering of a search step by step.
 #![deny(missing_docs)]
 
+pub mod parallel;
 pub mod puzzles;
 pub mod search;
