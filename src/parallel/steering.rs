@@ -161,12 +161,13 @@ fn split<Mv: Copy>(open: &mut OpenBranches<'_, Mv>, queue: &TaskQueue<Task<Mv>>,
 
 impl<M: Model, T: Tally> Steering<M> for WorkerSteering<'_, M::Move, T> {
     #[inline(always)]
-    fn at_node(&mut self, nodes: u64, open: &mut OpenBranches<'_, M::Move>) -> SteeringAction {
+    fn wants_node(&mut self, nodes: u64) -> bool {
         self.tally.count_node();
-        let signal = self.control.signal();
-        if signal == 0 && nodes < self.next_check {
-            return SteeringAction::Continue;
-        }
-        self.attend(nodes, signal, open)
+        self.control.signal() != 0 || nodes >= self.next_check
+    }
+
+    #[inline(always)]
+    fn at_node(&mut self, nodes: u64, open: &mut OpenBranches<'_, M::Move>) -> SteeringAction {
+        self.attend(nodes, self.control.signal(), open)
     }
 }
