@@ -201,6 +201,9 @@ fn first_solution_runs_return_valid_solutions_and_stop_early() {
             if outcome.run.frontier_nodes < outcome.stats.nodes {
                 assert!(outcome.run.stop_latency.is_some(), "{context}");
             }
+            // Workers poll the stop flag at every node, so each enters at most one node
+            // after the stop: the one at which it sees the flag.
+            assert!(outcome.run.nodes_after_stop <= pool.threads() as u64, "{context}");
         }
     }
 }
