@@ -15,6 +15,12 @@
 //! - [`watch`]: terminal rendering of a search step by step.
 #![deny(missing_docs)]
 
+pub mod cli;
+pub mod explain;
+pub mod instance;
 pub mod parallel;
+pub mod probe;
 pub mod puzzles;
 pub mod search;
+pub mod solve;
+pub mod watch;

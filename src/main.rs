@@ -1,1 +1,5 @@
-fn main() {}
+//! The `backtrack-bench` command: parses the command line and dispatches (see `cli`).
+
+fn main() -> std::process::ExitCode {
+    backtrack_bench::cli::main()
+}

@@ -76,10 +76,12 @@ impl<'a> KnobReader<'a> {
     }
 
     fn invalid(&self, spec: &KnobSpec, text: &str) -> KnobError {
+        let parameter_note =
+            if spec.values.iter().any(|value| value.ends_with(":K")) { " (K a positive integer)" } else { "" };
         KnobError {
             family: self.family,
             message: format!(
-                "`{text}` is not a value of knob `{}`; allowed: {} (K a positive integer)",
+                "`{text}` is not a value of knob `{}`; allowed: {}{parameter_note}",
                 spec.name,
                 spec.values.join(", ")
             ),

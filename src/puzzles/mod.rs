@@ -9,6 +9,7 @@ pub mod data;
 pub mod grid;
 pub mod knobs;
 pub mod rings;
+pub mod view;
 
 use crate::search::Model;
 use knobs::{KnobError, KnobSpec, KnobValues};
@@ -66,6 +67,8 @@ pub trait Puzzle: Sized + Send + Sync {
     fn models(&self, config: &Self::Config) -> Vec<Self::Model>;
     /// A solution as one line of text (row-major digits for grids, `0` = empty).
     fn solution_text(&self, solution: &<Self::Model as Model>::Solution) -> String;
+    /// What a viewer may see of `model`'s current state.
+    fn view(&self, model: &Self::Model) -> view::View;
     /// A solution drawn for a person (several lines).
     fn render(&self, solution: &<Self::Model as Model>::Solution) -> String;
     /// Checks a solution of component `component` against the puzzle's rules as written,

@@ -7,6 +7,7 @@
 
 use super::data::{integer_in, Fields};
 use super::knobs::{KnobError, KnobReader, KnobSpec, KnobValues};
+use super::view::{CellView, RingsView, View};
 use super::{DataError, Puzzle};
 use crate::search::{Branch, Model, RuleCounter, RuleId};
 use serde_json::{json, Value};
@@ -207,6 +208,22 @@ impl Puzzle for OlympicRings {
             used: vec![false; self.pool.len()],
             filled: 0,
         }]
+    }
+
+    fn view(&self, model: &RingsModel) -> View {
+        let spots = (0..self.spot_names.len())
+            .map(|spot| match (self.fixed[spot], model.value[spot]) {
+                (Some(value), _) => CellView::Given(value.unsigned_abs()),
+                (None, Some(value)) => CellView::Placed(value.unsigned_abs()),
+                (None, None) => CellView::Open,
+            })
+            .collect();
+        View::Rings(RingsView {
+            ring_names: self.ring_names.clone(),
+            rings: self.rings.clone(),
+            spot_names: self.spot_names.clone(),
+            spots,
+        })
     }
 
     fn solution_text(&self, solution: &Vec<i32>) -> String {

@@ -7,12 +7,14 @@
 
 mod counters;
 mod engine;
+mod estimate;
 mod hooks;
 mod model;
 mod stats;
 
 pub use counters::{FullCounters, NoCounters, RuleCounter};
 pub use engine::{search_sequentially, Engine, Limits, SearchResult, StopReason};
+pub use estimate::{estimate_tree_size, ProbeRng, TreeEstimate};
 pub use hooks::{Event, NoObserver, NoSteering, Observer, OpenBranches, Steering, SteeringAction};
 pub use model::{Branch, Model, RuleId};
 pub use stats::Stats;

@@ -1,0 +1,186 @@
+//! The command line: flags, their parsing into run settings, and the commands' output.
+//!
+//! `main.rs` only calls [`main`]. Exit codes: 0 success, 1 a run or I/O failure, 2 bad
+//! input (flags, instance file, knob values).
+
+mod estimate_command;
+mod knob_args;
+mod output;
+mod solve_command;
+mod watch_command;
+
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Exit code for bad input: flags, instance files, knob values.
+pub const EXIT_BAD_INPUT: u8 = 2;
+/// Exit code for a failure while running (I/O, a failed sweep).
+pub const EXIT_FAILURE: u8 = 1;
+
+#[derive(Parser)]
+#[command(
+    name = "backtrack-bench",
+    version,
+    about = "A workbench for backtracking puzzle solvers: exact node counts, toggleable pruning, parallel strategies, sweeps.",
+    long_about = "A workbench for backtracking puzzle solvers.\n\n\
+        It runs the puzzles of the seed posts (Olympic Rings, a 3x3 prime grid, Jane Street's Hooks #7 and \
+        Twenty Four Seven) on one depth-first engine, with every optimization behind a knob, and reports exact \
+        node counts, per-rule prune counts and wall time.\n\n\
+        INSTANCE is a built-in short name (rings, prime-grid, hooks7, 247) or a path to a puzzle-instance/v1 \
+        JSON file (see instances/README.md).\n\n\
+        Exit codes: 0 success; 1 a run or I/O failure; 2 bad input (flags, instance file, knob values)."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve one instance and print the solutions, the answer, the counts and the time.
+    Solve(SolveArgs),
+    /// Animate the search step by step in the terminal (plain frames when not a terminal).
+    Watch(WatchArgs),
+    /// Estimate the tree size and search time with Knuth's random probes, without searching.
+    Estimate(EstimateArgs),
+    /// List the built-in instances and every family's knobs.
+    List,
+}
+
+/// Flags of `watch`; the knob flags are added from the families' specs.
+#[derive(Args, Debug)]
+pub struct WatchArgs {
+    /// Built-in short name (rings, prime-grid, hooks7, 247) or path to an instance file.
+    #[arg(value_name = "INSTANCE")]
+    pub instance: String,
+    /// Pause after each frame, in milliseconds (terminal only).
+    #[arg(long, value_name = "MS", default_value_t = 80)]
+    pub delay: u64,
+    /// Stop each component after this many nodes.
+    #[arg(long, value_name = "N", default_value_t = 2_000)]
+    pub max_steps: u64,
+    /// Ring radius in terminal columns (Olympic Rings).
+    #[arg(long, default_value_t = 10)]
+    pub radius: i64,
+    /// Height/width of a terminal cell's drawing: 0.5 for cells twice as tall as wide
+    /// (the Olympic Rings post used 0.66 for its font).
+    #[arg(long, default_value_t = 0.5)]
+    pub aspect: f64,
+    /// Print plain frames without colours even on a terminal.
+    #[arg(long)]
+    pub plain: bool,
+}
+
+/// Flags of `estimate`; the knob flags are added from the families' specs.
+#[derive(Args, Debug)]
+pub struct EstimateArgs {
+    /// Built-in short name (rings, prime-grid, hooks7, 247) or path to an instance file.
+    #[arg(value_name = "INSTANCE")]
+    pub instance: String,
+    /// Random probes per component.
+    #[arg(long, value_name = "K", default_value_t = 1_000)]
+    pub probes: usize,
+    /// Seed of the probes' random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Also run the full search and print the actual node count and the ratio.
+    #[arg(long)]
+    pub compare: bool,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Flags of `solve`. The knob flags (`--order`, `--rules`, ...) are added from the
+/// families' specs; see `backtrack-bench solve --help`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// Built-in short name (rings, prime-grid, hooks7, 247) or path to an instance file.
+    #[arg(value_name = "INSTANCE")]
+    pub instance: String,
+    /// Find every solution (the default): the whole tree is searched, uniqueness proven.
+    #[arg(long, conflicts_with = "first")]
+    pub all: bool,
+    /// Stop at the first solution of each component.
+    #[arg(long)]
+    pub first: bool,
+    /// Stop each component's search after this many nodes; the run is reported as incomplete.
+    #[arg(long, value_name = "N")]
+    pub node_limit: Option<u64>,
+    /// Do not count checks and prunes per rule or nodes per depth (those counters compile away).
+    #[arg(long)]
+    pub no_rule_counts: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Parses the command line and runs the command.
+pub fn main() -> ExitCode {
+    let command = knob_args::add_knob_flags(Cli::command());
+    let matches = command.get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(error) => error.exit(),
+    };
+    let outcome = match cli.command {
+        Some(Command::Solve(args)) => {
+            let sub = matches.subcommand_matches("solve").expect("clap matched the solve subcommand");
+            solve_command::run(&args, knob_args::knob_values(sub))
+        }
+        Some(Command::Watch(args)) => {
+            let sub = matches.subcommand_matches("watch").expect("clap matched the watch subcommand");
+            watch_command::run(&args, knob_args::knob_values(sub))
+        }
+        Some(Command::Estimate(args)) => {
+            let sub = matches.subcommand_matches("estimate").expect("clap matched the estimate subcommand");
+            estimate_command::run(&args, knob_args::knob_values(sub))
+        }
+        Some(Command::List) => output::print_list(),
+        None => {
+            let _ = Cli::command().print_help();
+            Ok(())
+        }
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => failure.report(),
+    }
+}
+
+/// A command's failure: the message printed and the exit code.
+#[derive(Debug)]
+pub struct Failure {
+    message: String,
+    code: u8,
+}
+
+impl Failure {
+    /// Bad input (exit code 2).
+    pub fn bad_input(message: impl std::fmt::Display) -> Failure {
+        Failure { message: message.to_string(), code: EXIT_BAD_INPUT }
+    }
+
+    /// A failure while running (exit code 1).
+    pub fn failed(message: impl std::fmt::Display) -> Failure {
+        Failure { message: message.to_string(), code: EXIT_FAILURE }
+    }
+
+    fn report(self) -> ExitCode {
+        if !self.message.is_empty() {
+            eprintln!("backtrack-bench: error: {}", self.message);
+        }
+        ExitCode::from(self.code)
+    }
+}
+
+impl From<std::io::Error> for Failure {
+    /// A closed pipe (`| head`) is not an error: stop quietly with success.
+    fn from(error: std::io::Error) -> Failure {
+        if error.kind() == std::io::ErrorKind::BrokenPipe {
+            Failure { message: String::new(), code: 0 }
+        } else {
+            Failure::failed(error)
+        }
+    }
+}

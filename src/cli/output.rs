@@ -1,0 +1,116 @@
+//! Text output for people: reports, tables, numbers with thousands separators.
+
+use super::Failure;
+use crate::instance::{self, Instance};
+use crate::puzzles::Family;
+use crate::solve::RunReport;
+use std::io::{self, Write};
+
+/// `1234567` as `1,234,567`.
+pub fn format_count(count: u64) -> String {
+    let digits = count.to_string();
+    let mut grouped = String::new();
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    grouped
+}
+
+/// A duration in nanoseconds in the most readable unit.
+pub fn format_duration(nanoseconds: u64) -> String {
+    let value = nanoseconds as f64;
+    if value >= 1e9 {
+        format!("{:.3} s", value / 1e9)
+    } else if value >= 1e6 {
+        format!("{:.3} ms", value / 1e6)
+    } else if value >= 1e3 {
+        format!("{:.1} µs", value / 1e3)
+    } else {
+        format!("{nanoseconds} ns")
+    }
+}
+
+/// Nodes per second as `12.3 M nodes/s`.
+pub fn format_rate(nodes: u64, nanoseconds: u64) -> String {
+    if nanoseconds == 0 {
+        return "-".to_string();
+    }
+    format!("{:.1} M nodes/s", nodes as f64 / nanoseconds as f64 * 1e3)
+}
+
+/// Writes a run report for a person.
+pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunReport) -> io::Result<()> {
+    let title = if instance.title.is_empty() { &instance.id } else { &instance.title };
+    writeln!(out, "{title}")?;
+    writeln!(out, "instance: {} ({}), family {}", report.source, report.instance, report.puzzle)?;
+    writeln!(out, "knobs:    {}", report.knob_text())?;
+    writeln!(out)?;
+    for component in &report.components {
+        if report.components.len() > 1 {
+            writeln!(
+                out,
+                "{}: {} solution(s), {} nodes, {}",
+                component.name,
+                format_count(component.solutions),
+                format_count(component.nodes),
+                format_duration(component.elapsed_ns)
+            )?;
+        }
+        for drawing in &component.rendered {
+            writeln!(out, "{drawing}")?;
+            writeln!(out)?;
+        }
+        if component.solutions as usize > component.rendered.len() {
+            writeln!(out, "({} more not drawn)", format_count(component.solutions - component.rendered.len() as u64))?;
+            writeln!(out)?;
+        }
+    }
+    let search = match report.mode {
+        crate::solve::SearchMode::All => "all solutions",
+        crate::solve::SearchMode::First => "first solution",
+    };
+    writeln!(
+        out,
+        "solutions: {} ({search}{})",
+        format_count(report.solutions),
+        if report.complete { "" } else { ", stopped by the node limit: incomplete" }
+    )?;
+    writeln!(out, "answer:    {}", report.answer)?;
+    writeln!(
+        out,
+        "nodes:     {}   time: {}   ({})",
+        format_count(report.nodes),
+        format_duration(report.elapsed_ns),
+        format_rate(report.nodes, report.elapsed_ns)
+    )?;
+    if !report.rules.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "{:<24} {:>14} {:>14}", "rule", "checks", "prunes")?;
+        for rule in &report.rules {
+            writeln!(out, "{:<24} {:>14} {:>14}", rule.name, format_count(rule.checks), format_count(rule.prunes))?;
+        }
+    }
+    Ok(())
+}
+
+/// `list`: the built-in instances and every family's knobs.
+pub fn print_list() -> Result<(), Failure> {
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    writeln!(out, "Built-in instances (short name -> file):")?;
+    for (name, file, _) in instance::BUILTIN {
+        writeln!(out, "  {name:<12} instances/{file}")?;
+    }
+    for family in Family::ALL {
+        writeln!(out)?;
+        writeln!(out, "Knobs of {}:", family.name())?;
+        for spec in family.knobs() {
+            writeln!(out, "  --{} <{}>  [default: {}]", spec.name, spec.values.join("|"), spec.default)?;
+            writeln!(out, "      {}", spec.help)?;
+        }
+    }
+    Ok(())
+}

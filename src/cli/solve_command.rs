@@ -1,0 +1,33 @@
+//! `solve`: run one instance and print the report as text or JSON.
+
+use super::output::write_report;
+use super::{Failure, SolveArgs};
+use crate::instance;
+use crate::puzzles::knobs::KnobValues;
+use crate::solve::{self, RunSettings, SearchMode};
+use std::io::Write;
+
+/// Runs `solve` with the parsed flags and knob values.
+pub fn run(args: &SolveArgs, knobs: KnobValues) -> Result<(), Failure> {
+    let instance = instance::load(&args.instance).map_err(Failure::bad_input)?;
+    let settings = RunSettings {
+        knobs,
+        mode: if args.first { SearchMode::First } else { SearchMode::All },
+        node_limit: args.node_limit.unwrap_or(u64::MAX),
+        rule_counts: !args.no_rule_counts,
+        ..RunSettings::default()
+    };
+    let report = solve::run(&instance, &settings).map_err(Failure::bad_input)?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if args.json {
+        let text = serde_json::to_string_pretty(&report).map_err(Failure::failed)?;
+        writeln!(out, "{text}")?;
+    } else {
+        write_report(&mut out, &instance, &report)?;
+    }
+    if report.components.iter().any(|component| !component.verify_failures.is_empty()) {
+        return Err(Failure::failed("a solution failed the independent check (a model bug): see verify_failures"));
+    }
+    Ok(())
+}

@@ -1,0 +1,100 @@
+//! End-to-end tests of the `solve` command: published answers, exit codes, error messages.
+
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn run(arguments: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_backtrack-bench")).args(arguments).output().expect("the binary runs")
+}
+
+fn solve_json(arguments: &[&str]) -> Value {
+    let mut all = vec!["solve", "--json"];
+    all.extend_from_slice(arguments);
+    let output = run(&all);
+    assert!(output.status.success(), "{:?}: {}", all, String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).expect("--json prints one JSON object")
+}
+
+fn expected(file: &str) -> Value {
+    let text = std::fs::read_to_string(format!("instances/{file}")).expect("instance file");
+    let instance: Value = serde_json::from_str(&text).expect("instance JSON");
+    instance["expected"].clone()
+}
+
+#[test]
+fn olympic_rings_answer_matches_the_instance_file() {
+    let report = solve_json(&["rings"]);
+    let expected = expected("olympic_rings.json");
+    assert_eq!(report["solutions"], expected["solution_count"]);
+    assert_eq!(report["answer"], expected["answer"]);
+}
+
+#[test]
+fn prime_grid_has_four_solutions_and_smallest_total_541() {
+    let report = solve_json(&["prime-grid"]);
+    let expected = expected("prime_grid.json");
+    assert_eq!(report["solutions"], expected["solution_count"]);
+    assert_eq!(report["answer"]["total"], expected["answer"]["total"]);
+    assert_eq!(report["answer"]["grid"], expected["answer"]["grid"]);
+}
+
+#[test]
+fn hooks7_has_unique_solution_2200() {
+    let report = solve_json(&["hooks7"]);
+    let expected = expected("hooks_7.json");
+    assert_eq!(report["solutions"], 1);
+    assert_eq!(report["answer"], expected["answer"]);
+    assert_eq!(report["components"][0]["solution_texts"], expected["solutions"]);
+}
+
+#[test]
+fn twenty_four_seven_grids_are_unique_and_answer_8520() {
+    let report = solve_json(&["247"]);
+    let expected = expected("twenty_four_seven_2x2_2.json");
+    assert_eq!(report["solutions"], 1);
+    assert_eq!(report["answer"], expected["answer"]);
+    let components = report["components"].as_array().expect("components");
+    assert_eq!(components.len(), 4);
+    for (component, solutions) in components.iter().zip(expected["per_grid_solutions"].as_array().expect("list")) {
+        assert_eq!(component["solutions"], 1);
+        assert_eq!(&component["solution_texts"], solutions);
+    }
+}
+
+#[test]
+fn json_report_carries_the_documented_keys() {
+    let report = solve_json(&["rings", "--pruning", "rings", "--first"]);
+    for key in ["puzzle", "instance", "knobs", "solutions", "answer", "nodes", "rules", "elapsed_ns"] {
+        assert!(report.get(key).is_some(), "missing key {key}");
+    }
+    assert_eq!(report["nodes"], 16);
+}
+
+fn assert_bad_input(arguments: &[&str], expected_in_message: &str) {
+    let output = run(arguments);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{arguments:?}: {stderr}");
+    assert!(stderr.contains(expected_in_message), "{arguments:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{arguments:?}: {stderr}");
+}
+
+#[test]
+fn bad_input_exits_with_code_2_and_says_what_is_wrong() {
+    let directory = tempfile::tempdir().expect("temp dir");
+    let write = |name: &str, text: &str| {
+        let path = directory.path().join(name);
+        std::fs::write(&path, text).expect("write fixture");
+        path.to_string_lossy().into_owned()
+    };
+    let missing = directory.path().join("missing.json").to_string_lossy().into_owned();
+    assert_bad_input(&["solve", &missing], "missing.json: cannot read the file");
+    let malformed = write("malformed.json", "{\n \"schema\": \"puzzle-instance/v1\",\n \"family\": \n}");
+    assert_bad_input(&["solve", &malformed], "malformed.json:4:1: not valid JSON");
+    let unknown = write("unknown.json", "{\"schema\": \"puzzle-instance/v1\", \"family\": \"sudoku\", \"data\": {}}");
+    assert_bad_input(&["solve", &unknown], "unknown family `sudoku`");
+    let rings = include_str!("../instances/olympic_rings.json");
+    let short_pool = write("short_pool.json", &rings.replace("\"pool\": [1, 2, 3, 4, 6]", "\"pool\": [1, 2, 3, 4]"));
+    assert_bad_input(&["solve", &short_pool], "data.pool: has 4 values for 5 unknowns");
+    assert_bad_input(&["solve", "rings", "--pruning", "sometimes"], "`sometimes` is not a value of knob `pruning`");
+    assert_bad_input(&["solve", "rings", "--placement", "two-phase"], "olympic_rings: has no knob `placement`");
+}
