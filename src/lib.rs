@@ -18,6 +18,7 @@
 pub mod cli;
 pub mod explain;
 pub mod instance;
+pub mod parallel;
 pub mod probe;
 pub mod puzzles;
 pub mod search;

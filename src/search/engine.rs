@@ -152,6 +152,9 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             self.stop = Some(StopReason::NodeLimit);
             return false;
         }
+        if !self.steering.wants_node(self.nodes) {
+            return true;
+        }
         let mut open = OpenBranches { path: &self.path, candidates: &self.candidates, levels: &mut self.levels };
         if self.steering.at_node(self.nodes, &mut open) == SteeringAction::Stop {
             self.stop = Some(StopReason::Steered);
@@ -161,6 +164,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     }
 
     /// Visits the child reached by `mv` from the current node.
+    #[inline(always)]
     fn visit_child(&mut self, mv: M::Move) {
         let depth = self.path.len() + 1;
         if depth == self.frontier_depth {

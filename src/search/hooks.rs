@@ -59,7 +59,15 @@ impl<Mv: Copy> OpenBranches<'_, Mv> {
 
 /// A scheduler's hook, polled once at every node before the node's move is applied.
 pub trait Steering<M: Model> {
-    /// Called with the node count so far (this engine's) and the open branches.
+    /// The cheap per-node poll, with the node count so far (this engine's): false lets the
+    /// engine skip [`Steering::at_node`] at this node, and the building of its arguments.
+    #[inline(always)]
+    fn wants_node(&mut self, _nodes: u64) -> bool {
+        true
+    }
+
+    /// Called with the node count so far (this engine's) and the open branches, at every
+    /// node where [`Steering::wants_node`] returned true.
     #[inline(always)]
     fn at_node(&mut self, _nodes: u64, _open: &mut OpenBranches<'_, M::Move>) -> SteeringAction {
         SteeringAction::Continue

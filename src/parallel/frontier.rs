@@ -1,0 +1,142 @@
+//! `depth:D` and `auto`: the calling thread lists the open subproblems at one depth (and
+//! counts the nodes above it), then every subproblem becomes one rayon task, searched by
+//! plain depth-first search on the state of whichever pool thread runs it.
+
+use super::accounting::RunClock;
+use super::assemble::{assemble, FrontierPart, RunParts};
+use super::control::{remaining_budget, Control};
+use super::steering::Splitting;
+use super::tally::Tally;
+use super::worker::Worker;
+use super::{ParallelOutcome, Pool, Strategy};
+use crate::search::{Engine, Limits, Model, NoObserver, NoSteering, RuleCounter};
+use std::sync::{Mutex, PoisonError};
+
+/// How the frontier depth is chosen.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum DepthChoice {
+    /// This depth.
+    Fixed(usize),
+    /// The shallowest depth with at least this many subproblems in all.
+    AtLeast(usize),
+}
+
+/// The frontier and what listing it counted.
+pub(crate) struct Listing<M: Model> {
+    pub(crate) part: FrontierPart<M::Solution>,
+    pub(crate) frontier: Vec<Vec<M::Move>>,
+}
+
+/// Lists the subproblems at `depth` with a plain engine on this thread.
+pub(crate) fn list<M: Model, C: RuleCounter>(model: &M, limits: &Limits, depth: usize) -> Listing<M> {
+    let mut engine: Engine<M, C, NoSteering, NoObserver> =
+        Engine::new(model.clone(), NoSteering, NoObserver, limits.clone());
+    let frontier = engine.enumerate_frontier(depth);
+    let part = FrontierPart {
+        depth,
+        stats: engine.stats(),
+        solutions: engine.take_solutions(),
+        stop: engine.stop_reason(),
+        probe_nodes: 0,
+    };
+    Listing { part, frontier }
+}
+
+/// Lists the frontier the way `choice` says. For a target count, tries depths 1, 2, ...
+/// and keeps the first listing that reaches it (or that stopped, or that is empty: the
+/// tree ended above it); when none does, the largest one. Nodes of the listings not kept
+/// are reported as probe nodes.
+pub(crate) fn choose<M: Model, C: RuleCounter>(model: &M, limits: &Limits, choice: DepthChoice) -> Listing<M> {
+    let wanted = match choice {
+        DepthChoice::Fixed(depth) => return list::<M, C>(model, limits, depth),
+        DepthChoice::AtLeast(wanted) => wanted,
+    };
+    let mut probe_nodes = 0;
+    let mut best: Option<Listing<M>> = None;
+    for depth in 1..=model.max_depth().max(1) {
+        let listing = list::<M, C>(model, limits, depth);
+        let enough = listing.frontier.len() >= wanted || listing.frontier.is_empty() || listing.part.stop.is_some();
+        let better = best.as_ref().is_none_or(|best| listing.frontier.len() > best.frontier.len());
+        if enough || better {
+            if let Some(replaced) = best.replace(listing) {
+                probe_nodes += replaced.part.stats.nodes;
+            }
+        } else {
+            probe_nodes += listing.part.stats.nodes;
+        }
+        if enough {
+            break;
+        }
+    }
+    let mut listing = best.unwrap_or_else(|| list::<M, C>(model, limits, 1));
+    listing.part.probe_nodes = probe_nodes;
+    listing
+}
+
+/// Runs `depth:D` or `auto` with tallies made by `tally_for(worker)`.
+pub(crate) fn search<M, C, T>(
+    model: M,
+    limits: Limits,
+    pool: &Pool,
+    strategy: Strategy,
+    choice: DepthChoice,
+    tally_for: impl Fn(usize) -> T,
+) -> ParallelOutcome<M::Solution>
+where
+    M: Model,
+    C: RuleCounter + Send,
+    T: Tally,
+{
+    let clock = RunClock::start();
+    let Listing { part, frontier } = choose::<M, C>(&model, &limits, choice);
+    let node_budget = remaining_budget(limits.node_limit, part.stats.nodes);
+    let control = Control::new(clock.start, node_budget, frontier.len());
+    let subproblems = frontier.len() as u64;
+    let listing_stopped = part.stop.is_some();
+    let slots: Vec<Mutex<Worker<'_, M, C, T>>> = (0..pool.threads())
+        .map(|index| {
+            let worker = Worker::new(
+                index,
+                model.clone(),
+                limits.clone(),
+                &control,
+                tally_for(index),
+                Splitting::Never,
+                clock.start,
+            );
+            Mutex::new(worker)
+        })
+        .collect();
+    if !listing_stopped {
+        let slots = &slots;
+        let control = &control;
+        pool.rayon().scope(|scope| {
+            for task in frontier {
+                scope.spawn(move |_| {
+                    if control.stopped() {
+                        return;
+                    }
+                    // Tasks never block inside rayon, so a pool thread runs one task at a
+                    // time and its slot's lock is never contended.
+                    let index = rayon::current_thread_index().unwrap_or(0) % slots.len();
+                    let mut worker = slots[index].lock().unwrap_or_else(PoisonError::into_inner);
+                    worker.run_task(&task);
+                });
+            }
+        });
+    }
+    let (end, wall, cpu) = clock.stop();
+    let workers =
+        slots.into_iter().map(|slot| slot.into_inner().unwrap_or_else(PoisonError::into_inner).finish(end)).collect();
+    let parts = RunParts {
+        strategy,
+        threads: pool.threads(),
+        wall,
+        cpu,
+        frontier: Some(part),
+        subproblems,
+        stop: control.stop_reason(),
+        collected_solutions: Vec::new(),
+    };
+    assemble(workers, parts, limits.solutions_to_keep)
+}

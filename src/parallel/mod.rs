@@ -1,0 +1,121 @@
+//! Parallel strategies that run any [`Model`] on many threads, with per-worker accounting.
+//!
+//! One entry point, [`search`], takes a model, a [`ParallelPlan`] (the strategy and the
+//! knobs that switch on classic slowdowns), a [`Pool`] built beforehand, and the engine's
+//! [`Limits`]; it returns a [`ParallelOutcome`] whose counts equal the sequential run's for
+//! an exhaustive search, whatever the strategy and the thread count.
+//!
+//! A subproblem is the path of moves from the root (small, `Send`), replayed on the state
+//! of whichever worker runs it, so no model state is shared and every count stays
+//! thread-local until the run is over. The only thing a worker reads at every node is one
+//! shared word (the stop flag and the number of hungry workers), with a relaxed load.
+//! This layer knows no puzzle: it sees models only through the engine. See `README.md`
+//! beside this file for how runs end and how work is split.
+
+mod accounting;
+mod assemble;
+mod budget;
+mod control;
+mod frontier;
+mod naive;
+mod pool;
+mod sequential;
+mod steal;
+mod steering;
+mod strategy;
+mod tally;
+mod worker;
+
+#[cfg(test)]
+mod test_models;
+#[cfg(test)]
+mod tests;
+
+pub use accounting::{CpuTimes, RunAccounting, WorkerReport};
+pub use pool::{Pool, PoolError, MAX_THREADS};
+pub use strategy::{CounterLayout, KnobForm, KnobParseError, StateRestore, Strategy, DEFAULT_SUBPROBLEMS_PER_THREAD};
+
+use crate::search::{Limits, Model, RuleCounter, Stats, StopReason};
+use frontier::DepthChoice;
+use tally::{CounterBoard, Tally};
+
+/// How one run is parallelised: the strategy and the knobs that switch on slowdowns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ParallelPlan {
+    /// How the tree is shared out among threads.
+    pub strategy: Strategy,
+    /// Where workers keep their node counters (ignored by `sequential`, which has none).
+    pub counters: CounterLayout,
+    /// How the model state is restored after a child; it sets [`Limits::clone_state`].
+    pub state: StateRestore,
+}
+
+/// What a run returns.
+#[derive(Debug, Clone)]
+pub struct ParallelOutcome<Solution> {
+    /// Counts merged over every worker (and the frontier listing, if any).
+    pub stats: Stats,
+    /// The solutions kept, sorted; all of them up to [`Limits::solutions_to_keep`]. A
+    /// first-solution run may keep more than one when several workers found one at once.
+    pub solutions: Vec<Solution>,
+    /// Why the run ended early, if it did.
+    pub stop: Option<StopReason>,
+    /// One report per worker, in pool order (one for `sequential`).
+    pub workers: Vec<WorkerReport>,
+    /// Numbers about the whole run.
+    pub run: RunAccounting,
+}
+
+/// Searches `model` as `plan` says, on `pool` (unused by `sequential`), within `limits`.
+///
+/// The clock starts inside, after the pool exists. An exhaustive search finds the same
+/// solutions and nodes as the sequential one for every strategy and thread count. A node
+/// limit is shared by all workers and is exact to within 1024 nodes per worker.
+pub fn search<M, C>(model: M, plan: &ParallelPlan, pool: &Pool, limits: Limits) -> ParallelOutcome<M::Solution>
+where
+    M: Model,
+    C: RuleCounter + Send,
+{
+    let limits = Limits { clone_state: plan.state == StateRestore::Clone, ..limits };
+    if plan.strategy == Strategy::Sequential {
+        return sequential::search::<M, C>(model, limits);
+    }
+    let board = CounterBoard::new(pool.threads());
+    let mut outcome = match plan.counters {
+        CounterLayout::Padded => run_with::<M, C, _>(model, plan.strategy, pool, limits, |i| board.padded(i)),
+        CounterLayout::Unpadded => run_with::<M, C, _>(model, plan.strategy, pool, limits, |i| board.unpadded(i)),
+        CounterLayout::Shared => run_with::<M, C, _>(model, plan.strategy, pool, limits, |_| board.shared()),
+    };
+    outcome.run.published_nodes = board.total(plan.counters);
+    outcome
+}
+
+/// Dispatches a parallel strategy with the tallies of one counter layout.
+fn run_with<M, C, T>(
+    model: M,
+    strategy: Strategy,
+    pool: &Pool,
+    limits: Limits,
+    tally_for: impl Fn(usize) -> T,
+) -> ParallelOutcome<M::Solution>
+where
+    M: Model,
+    C: RuleCounter + Send,
+    T: Tally,
+{
+    match strategy {
+        Strategy::Sequential => sequential::search::<M, C>(model, limits),
+        Strategy::Depth(depth) => {
+            frontier::search::<M, C, T>(model, limits, pool, strategy, DepthChoice::Fixed(depth), tally_for)
+        }
+        Strategy::Auto { per_thread } => {
+            let wanted = per_thread.saturating_mul(pool.threads());
+            frontier::search::<M, C, T>(model, limits, pool, strategy, DepthChoice::AtLeast(wanted), tally_for)
+        }
+        Strategy::Steal => {
+            steal::search::<M, C, T>(model, limits, pool, strategy, steal::SplitRule::WhenHungry, tally_for)
+        }
+        Strategy::Budget(budget) => budget::search::<M, C, T>(model, limits, pool, budget, tally_for),
+        Strategy::Naive => naive::search::<M, C, T>(model, limits, pool, tally_for),
+    }
+}

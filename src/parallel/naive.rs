@@ -1,0 +1,93 @@
+//! `naive`: a deliberately poor baseline, shaped like the Perl 6 `.race()` of seed post
+//! 003. The calling thread lists every leaf candidate (the subproblems at the model's
+//! maximum depth, counting all the nodes above them) before any worker starts; workers then
+//! pull batches of [`BATCH`] leaves from one shared iterator behind a lock, and push each
+//! leaf's solutions into one shared collection behind another lock. It exists to be
+//! measured, and it must be correct.
+
+use super::accounting::RunClock;
+use super::assemble::{assemble, RunParts};
+use super::control::{remaining_budget, Control};
+use super::frontier;
+use super::steering::Splitting;
+use super::tally::Tally;
+use super::worker::{Flow, Worker};
+use super::{ParallelOutcome, Pool, Strategy};
+use crate::search::{Limits, Model, RuleCounter};
+use std::sync::{Mutex, PoisonError};
+
+/// Leaves per batch: the default batch size of Perl 6's `.race()`.
+pub(crate) const BATCH: usize = 64;
+
+/// Runs the whole tree the naive way.
+pub(crate) fn search<M, C, T>(
+    model: M,
+    limits: Limits,
+    pool: &Pool,
+    tally_for: impl Fn(usize) -> T,
+) -> ParallelOutcome<M::Solution>
+where
+    M: Model,
+    C: RuleCounter + Send,
+    T: Tally,
+{
+    let clock = RunClock::start();
+    let frontier::Listing { part, frontier } = frontier::list::<M, C>(&model, &limits, model.max_depth());
+    let control = Control::new(clock.start, remaining_budget(limits.node_limit, part.stats.nodes), 0);
+    let subproblems = frontier.len() as u64;
+    let listing_stopped = part.stop.is_some();
+    let leaves = Mutex::new(frontier.into_iter());
+    let results: Mutex<Vec<M::Solution>> = Mutex::new(Vec::new());
+    let slots: Vec<Mutex<Worker<'_, M, C, T>>> = (0..pool.threads())
+        .map(|index| {
+            let worker = Worker::new(
+                index,
+                model.clone(),
+                limits.clone(),
+                &control,
+                tally_for(index),
+                Splitting::Never,
+                clock.start,
+            );
+            Mutex::new(worker)
+        })
+        .collect();
+    if !listing_stopped {
+        pool.rayon().broadcast(|context| {
+            // Each pool thread runs this once, with its own index: this lock is uncontended.
+            let mut worker = slots[context.index()].lock().unwrap_or_else(PoisonError::into_inner);
+            while !control.stopped() {
+                let batch: Vec<Vec<M::Move>> =
+                    leaves.lock().unwrap_or_else(PoisonError::into_inner).by_ref().take(BATCH).collect();
+                if batch.is_empty() {
+                    break;
+                }
+                let flow = worker.run_timed(|engine| {
+                    for leaf in &batch {
+                        engine.run_subproblem(leaf);
+                        let found = engine.take_solutions();
+                        results.lock().unwrap_or_else(PoisonError::into_inner).extend(found);
+                    }
+                });
+                if flow == Flow::Stop {
+                    break;
+                }
+            }
+            worker.mark_idle_until_now();
+        });
+    }
+    let (end, wall, cpu) = clock.stop();
+    let workers =
+        slots.into_iter().map(|slot| slot.into_inner().unwrap_or_else(PoisonError::into_inner).finish(end)).collect();
+    let parts = RunParts {
+        strategy: Strategy::Naive,
+        threads: pool.threads(),
+        wall,
+        cpu,
+        frontier: Some(part),
+        subproblems,
+        stop: control.stop_reason(),
+        collected_solutions: results.into_inner().unwrap_or_else(PoisonError::into_inner),
+    };
+    assemble(workers, parts, limits.solutions_to_keep)
+}

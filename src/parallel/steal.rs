@@ -1,0 +1,196 @@
+//! `steal` (and the pool `budget` shares): one long-lived worker per pool thread, each with
+//! its own task queue (crossbeam-deque). A worker that runs dry announces that it is
+//! hungry and steals the oldest task of another queue; a busy worker whose queue is empty
+//! answers by moving its shallowest open branches into its queue (stack stealing, as in
+//! YewPar). The run ends when every task made has finished (see `README.md`).
+
+use super::accounting::RunClock;
+use super::assemble::{assemble, RunParts};
+use super::control::{remaining_budget, Control};
+use super::steering::{Splitting, Task};
+use super::tally::Tally;
+use super::worker::{Flow, Worker};
+use super::{ParallelOutcome, Pool, Strategy};
+use crate::search::{Limits, Model, RuleCounter};
+use crossbeam_deque::{Injector, Steal, Stealer, Worker as TaskQueue};
+use crossbeam_utils::Backoff;
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
+
+/// How long a worker that has found nothing for a while sleeps between two looks.
+const IDLE_SLEEP: Duration = Duration::from_micros(50);
+
+/// How the workers of a queue pool split their trees.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum SplitRule {
+    /// When another worker is hungry (`steal`).
+    WhenHungry,
+    /// Every this many nodes (`budget`).
+    Budget(u64),
+}
+
+/// One worker's life on its pool thread, with the tasks it stole from each victim.
+struct Slot<'run, M: Model, C: RuleCounter, T: Tally> {
+    worker: Worker<'run, M, C, T>,
+    thefts: Vec<u64>,
+}
+
+/// Runs the whole tree, from the root task, on a pool of queue-owning workers.
+pub(crate) fn search<M, C, T>(
+    model: M,
+    limits: Limits,
+    pool: &Pool,
+    strategy: Strategy,
+    rule: SplitRule,
+    tally_for: impl Fn(usize) -> T,
+) -> ParallelOutcome<M::Solution>
+where
+    M: Model,
+    C: RuleCounter + Send,
+    T: Tally,
+{
+    let threads = pool.threads();
+    let clock = RunClock::start();
+    let control = Control::new(clock.start, remaining_budget(limits.node_limit, 0), 1);
+    let injector: Injector<Task<M::Move>> = Injector::new();
+    injector.push(Vec::new());
+    let queues: Vec<TaskQueue<Task<M::Move>>> = (0..threads).map(|_| TaskQueue::new_lifo()).collect();
+    let stealers: Vec<Stealer<Task<M::Move>>> = queues.iter().map(TaskQueue::stealer).collect();
+    let slots: Vec<Mutex<Slot<'_, M, C, T>>> = queues
+        .into_iter()
+        .enumerate()
+        .map(|(index, queue)| {
+            let splitting = match rule {
+                SplitRule::WhenHungry => Splitting::WhenHungry { queue, retry_at: 0 },
+                SplitRule::Budget(interval) => Splitting::Budget { queue, interval, next_at: interval },
+            };
+            let worker =
+                Worker::new(index, model.clone(), limits.clone(), &control, tally_for(index), splitting, clock.start);
+            Mutex::new(Slot { worker, thefts: vec![0; threads] })
+        })
+        .collect();
+    let announce_hunger = matches!(rule, SplitRule::WhenHungry);
+    pool.rayon().broadcast(|context| {
+        // Each pool thread runs this once, with its own index: the lock is never contended.
+        let mut slot = slots[context.index()].lock().unwrap_or_else(PoisonError::into_inner);
+        let Slot { worker, thefts } = &mut *slot;
+        let thief = Thief { me: context.index(), stealers: &stealers, injector: &injector, control: &control };
+        work(worker, &thief, thefts, announce_hunger);
+    });
+    let (end, wall, cpu) = clock.stop();
+    let mut given_away = vec![0; threads];
+    let mut workers = Vec::with_capacity(threads);
+    for slot in slots {
+        let Slot { worker, thefts } = slot.into_inner().unwrap_or_else(PoisonError::into_inner);
+        let mut output = worker.finish(end);
+        output.report.tasks_stolen = thefts.iter().sum();
+        for (victim, count) in thefts.iter().enumerate() {
+            given_away[victim] += count;
+        }
+        workers.push(output);
+    }
+    for (output, given) in workers.iter_mut().zip(given_away) {
+        output.report.tasks_given_away = given;
+    }
+    let subproblems = 1 + workers.iter().map(|output| output.report.tasks_split_off).sum::<u64>();
+    let parts = RunParts {
+        strategy,
+        threads,
+        wall,
+        cpu,
+        frontier: None,
+        subproblems,
+        stop: control.stop_reason(),
+        collected_solutions: Vec::new(),
+    };
+    assemble(workers, parts, limits.solutions_to_keep)
+}
+
+/// A worker's loop: its own queue first (newest task first), then other queues.
+fn work<M: Model, C: RuleCounter, T: Tally>(
+    worker: &mut Worker<'_, M, C, T>,
+    thief: &Thief<'_, M::Move>,
+    thefts: &mut [u64],
+    announce_hunger: bool,
+) {
+    loop {
+        if thief.control.stopped() {
+            break;
+        }
+        let own = worker.engine.steering_mut().queue().and_then(TaskQueue::pop);
+        let Some(task) = own.or_else(|| thief.find_work(thefts, announce_hunger)) else {
+            break;
+        };
+        let flow = worker.run_task(&task);
+        thief.control.task_finished();
+        if flow == Flow::Stop {
+            break;
+        }
+    }
+    worker.mark_idle_until_now();
+}
+
+/// What a worker needs to take tasks from the others.
+struct Thief<'run, Mv> {
+    me: usize,
+    stealers: &'run [Stealer<Task<Mv>>],
+    injector: &'run Injector<Task<Mv>>,
+    control: &'run Control,
+}
+
+impl<Mv> Thief<'_, Mv> {
+    /// Looks for a task until it finds one, the run stops, or every task has finished.
+    fn find_work(&self, thefts: &mut [u64], announce_hunger: bool) -> Option<Task<Mv>> {
+        if announce_hunger {
+            self.control.become_hungry();
+        }
+        let backoff = Backoff::new();
+        let found = loop {
+            if self.control.stopped() {
+                break None;
+            }
+            if let Some(task) = self.steal_once(thefts) {
+                break Some(task);
+            }
+            if self.control.all_tasks_finished() {
+                break None;
+            }
+            if backoff.is_completed() {
+                std::thread::sleep(IDLE_SLEEP);
+            } else {
+                backoff.snooze();
+            }
+        };
+        if announce_hunger {
+            self.control.stop_being_hungry();
+        }
+        found
+    }
+
+    /// One round over the root queue and the other workers' queues, nearest first.
+    fn steal_once(&self, thefts: &mut [u64]) -> Option<Task<Mv>> {
+        loop {
+            let mut contended = false;
+            match self.injector.steal() {
+                Steal::Success(task) => return Some(task),
+                Steal::Retry => contended = true,
+                Steal::Empty => {}
+            }
+            let workers = self.stealers.len();
+            for offset in 1..workers {
+                let victim = (self.me + offset) % workers;
+                match self.stealers[victim].steal() {
+                    Steal::Success(task) => {
+                        thefts[victim] += 1;
+                        return Some(task);
+                    }
+                    Steal::Retry => contended = true,
+                    Steal::Empty => {}
+                }
+            }
+            if !contended {
+                return None;
+            }
+        }
+    }
+}

@@ -1,0 +1,284 @@
+//! The knobs of a parallel run as text: the strategy (`--parallel`), the counter layout and
+//! the state-restoring mode, each parsed from and displayed as the same short forms.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Subproblems per thread that `auto` aims for; the Embarrassingly Parallel Search papers
+/// find that 30 to 100 per worker balance well.
+pub const DEFAULT_SUBPROBLEMS_PER_THREAD: usize = 32;
+
+/// One accepted form of a knob's value, with a one-line explanation for `--help`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KnobForm {
+    /// The form as typed (`depth:D` stands for `depth:` followed by a number).
+    pub form: &'static str,
+    /// What it does, in one line.
+    pub help: &'static str,
+}
+
+/// How the search tree is shared out among threads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Strategy {
+    /// The plain engine on the calling thread: no pool, no atomics. The baseline.
+    #[default]
+    Sequential,
+    /// Every open subproblem at this depth becomes one rayon task.
+    Depth(usize),
+    /// Like [`Strategy::Depth`], at the shallowest depth that yields at least this many
+    /// subproblems per thread.
+    Auto {
+        /// Subproblems wanted per thread.
+        per_thread: usize,
+    },
+    /// Work stealing: a busy worker gives away its shallowest open branches when another
+    /// worker is idle.
+    Steal,
+    /// A worker splits off its shallowest open branches every this many nodes, hungry
+    /// workers or not.
+    Budget(u64),
+    /// A deliberately poor baseline: the leaves are listed on one thread and handed out in
+    /// small batches through a lock, results collected through another lock.
+    Naive,
+}
+
+impl Strategy {
+    /// Every accepted form, in the order `--help` lists them.
+    pub const FORMS: &'static [KnobForm] = &[
+        KnobForm { form: "sequential", help: "the plain engine on one thread, no pool and no atomics (the baseline)" },
+        KnobForm { form: "depth:D", help: "one rayon task per open subproblem at depth D" },
+        KnobForm {
+            form: "auto",
+            help: "like depth:D at the shallowest depth giving at least 32 subproblems per thread",
+        },
+        KnobForm { form: "auto:K", help: "like auto, with at least K subproblems per thread" },
+        KnobForm { form: "steal", help: "work stealing: a busy worker gives its shallowest open branches to idle ones" },
+        KnobForm { form: "budget:B", help: "a worker splits off its shallowest open branches every B nodes" },
+        KnobForm {
+            form: "naive",
+            help: "poor baseline: leaves listed on one thread, batches of 64 handed out and results collected through locks",
+        },
+    ];
+
+    /// The strategy's name without its parameter (`depth`, `auto`, ...).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Strategy::Sequential => "sequential",
+            Strategy::Depth(_) => "depth",
+            Strategy::Auto { .. } => "auto",
+            Strategy::Steal => "steal",
+            Strategy::Budget(_) => "budget",
+            Strategy::Naive => "naive",
+        }
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Strategy::Depth(depth) => write!(f, "depth:{depth}"),
+            Strategy::Auto { per_thread } if *per_thread != DEFAULT_SUBPROBLEMS_PER_THREAD => {
+                write!(f, "auto:{per_thread}")
+            }
+            Strategy::Budget(nodes) => write!(f, "budget:{nodes}"),
+            other => f.write_str(other.kind()),
+        }
+    }
+}
+
+impl FromStr for Strategy {
+    type Err = KnobParseError;
+
+    fn from_str(text: &str) -> Result<Strategy, KnobParseError> {
+        let error = || KnobParseError::new("parallel strategy", text, Strategy::FORMS);
+        let (kind, parameter) = match text.split_once(':') {
+            Some((kind, parameter)) => (kind, Some(parameter)),
+            None => (text, None),
+        };
+        match (kind, parameter) {
+            ("sequential", None) => Ok(Strategy::Sequential),
+            ("steal", None) => Ok(Strategy::Steal),
+            ("naive", None) => Ok(Strategy::Naive),
+            ("auto", None) => Ok(Strategy::Auto { per_thread: DEFAULT_SUBPROBLEMS_PER_THREAD }),
+            ("depth", Some(depth)) => depth.parse().map(Strategy::Depth).map_err(|_| error()),
+            ("auto", Some(count)) => match count.parse::<usize>() {
+                Ok(per_thread) if per_thread >= 1 => Ok(Strategy::Auto { per_thread }),
+                _ => Err(error().because("K must be a whole number of at least 1")),
+            },
+            ("budget", Some(nodes)) => match nodes.parse::<u64>() {
+                Ok(nodes) if nodes >= 1 => Ok(Strategy::Budget(nodes)),
+                _ => Err(error().because("B must be a whole number of at least 1")),
+            },
+            _ => Err(error()),
+        }
+    }
+}
+
+/// Where the workers keep their node counters: the knob that switches on the classic
+/// cache slowdowns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CounterLayout {
+    /// One counter per worker on its own cache line, published once per task.
+    #[default]
+    Padded,
+    /// One shared atomic counter that every worker increments at every node (contention).
+    Shared,
+    /// One counter per worker, side by side in a plain array and written at every node,
+    /// so that neighbours share cache lines (false sharing).
+    Unpadded,
+}
+
+impl CounterLayout {
+    /// Every accepted form, in the order `--help` lists them.
+    pub const FORMS: &'static [KnobForm] = &[
+        KnobForm { form: "padded", help: "per-worker counters on their own cache lines, published per task (default)" },
+        KnobForm { form: "shared", help: "one atomic counter incremented by every worker at every node" },
+        KnobForm { form: "unpadded", help: "per-worker counters side by side in one array, written at every node" },
+    ];
+
+    /// The form this value is written as.
+    pub fn name(self) -> &'static str {
+        match self {
+            CounterLayout::Padded => "padded",
+            CounterLayout::Shared => "shared",
+            CounterLayout::Unpadded => "unpadded",
+        }
+    }
+}
+
+impl fmt::Display for CounterLayout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for CounterLayout {
+    type Err = KnobParseError;
+
+    fn from_str(text: &str) -> Result<CounterLayout, KnobParseError> {
+        [CounterLayout::Padded, CounterLayout::Shared, CounterLayout::Unpadded]
+            .into_iter()
+            .find(|layout| layout.name() == text)
+            .ok_or_else(|| KnobParseError::new("counter layout", text, CounterLayout::FORMS))
+    }
+}
+
+/// How the model state is restored after a child has been searched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StateRestore {
+    /// The model's `undo` (do/undo on one state).
+    #[default]
+    Undo,
+    /// A clone of the whole state at every node, put back afterwards: shows what
+    /// allocation and copying cost (the engine's `Limits::clone_state`).
+    Clone,
+}
+
+impl StateRestore {
+    /// Every accepted form, in the order `--help` lists them.
+    pub const FORMS: &'static [KnobForm] = &[
+        KnobForm { form: "undo", help: "undo each move on one state (default)" },
+        KnobForm { form: "clone", help: "clone the whole state at every node instead of undoing" },
+    ];
+
+    /// The form this value is written as.
+    pub fn name(self) -> &'static str {
+        match self {
+            StateRestore::Undo => "undo",
+            StateRestore::Clone => "clone",
+        }
+    }
+}
+
+impl fmt::Display for StateRestore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for StateRestore {
+    type Err = KnobParseError;
+
+    fn from_str(text: &str) -> Result<StateRestore, KnobParseError> {
+        [StateRestore::Undo, StateRestore::Clone]
+            .into_iter()
+            .find(|mode| mode.name() == text)
+            .ok_or_else(|| KnobParseError::new("state mode", text, StateRestore::FORMS))
+    }
+}
+
+/// A knob value that is not one of the accepted forms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KnobParseError {
+    /// Which knob (`parallel strategy`, `counter layout`, `state mode`).
+    pub knob: &'static str,
+    /// The text given.
+    pub input: String,
+    /// What in particular was wrong, when more can be said than "unknown".
+    pub reason: Option<&'static str>,
+    /// The accepted forms.
+    pub forms: &'static [KnobForm],
+}
+
+impl KnobParseError {
+    fn new(knob: &'static str, input: &str, forms: &'static [KnobForm]) -> KnobParseError {
+        KnobParseError { knob, input: input.to_string(), reason: None, forms }
+    }
+
+    fn because(self, reason: &'static str) -> KnobParseError {
+        KnobParseError { reason: Some(reason), ..self }
+    }
+}
+
+impl fmt::Display for KnobParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid {} `{}`", self.knob, self.input)?;
+        if let Some(reason) = self.reason {
+            write!(f, " ({reason})")?;
+        }
+        let forms: Vec<&str> = self.forms.iter().map(|form| form.form).collect();
+        write!(f, "; expected one of: {}", forms.join(", "))
+    }
+}
+
+impl std::error::Error for KnobParseError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_documented_strategy_form_round_trips_through_text() {
+        for text in ["sequential", "depth:0", "depth:4", "auto", "auto:64", "steal", "budget:2000", "naive"] {
+            let strategy: Strategy = text.parse().expect(text);
+            assert_eq!(strategy.to_string(), text);
+        }
+        assert_eq!("auto".parse::<Strategy>(), Ok(Strategy::Auto { per_thread: DEFAULT_SUBPROBLEMS_PER_THREAD }));
+        assert_eq!("auto:32".parse::<Strategy>().map(|s| s.to_string()), Ok("auto".to_string()));
+    }
+
+    #[test]
+    fn malformed_strategies_are_refused_with_the_accepted_forms() {
+        for text in ["", "Sequential", "depth", "depth:", "depth:-1", "auto:0", "budget:0", "steal:3", "race"] {
+            let error = text.parse::<Strategy>().expect_err(text);
+            let message = error.to_string();
+            assert!(message.contains("sequential, depth:D, auto, auto:K, steal, budget:B, naive"), "{message}");
+        }
+        let message = "budget:0".parse::<Strategy>().unwrap_err().to_string();
+        assert!(message.contains("at least 1"), "{message}");
+    }
+
+    #[test]
+    fn counter_layouts_and_state_modes_round_trip_and_refuse_others() {
+        for text in ["padded", "shared", "unpadded"] {
+            assert_eq!(text.parse::<CounterLayout>().map(|layout| layout.to_string()), Ok(text.to_string()));
+        }
+        for text in ["undo", "clone"] {
+            assert_eq!(text.parse::<StateRestore>().map(|mode| mode.to_string()), Ok(text.to_string()));
+        }
+        assert!("false-sharing".parse::<CounterLayout>().unwrap_err().to_string().contains("padded, shared, unpadded"));
+        assert!("copy".parse::<StateRestore>().unwrap_err().to_string().contains("undo, clone"));
+        assert_eq!(CounterLayout::default(), CounterLayout::Padded);
+        assert_eq!(StateRestore::default(), StateRestore::Undo);
+    }
+}
