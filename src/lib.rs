@@ -16,6 +16,7 @@
 #![deny(missing_docs)]
 
 pub mod cli;
+pub mod harness;
 pub mod instance;
 pub mod puzzles;
 pub mod search;
