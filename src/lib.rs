@@ -16,8 +16,11 @@
 #![deny(missing_docs)]
 
 pub mod cli;
+pub mod explain;
 pub mod harness;
 pub mod instance;
+pub mod probe;
 pub mod puzzles;
 pub mod search;
 pub mod solve;
+pub mod watch;

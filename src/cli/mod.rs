@@ -3,11 +3,13 @@
 //! `main.rs` only calls [`main`]. Exit codes: 0 success, 1 a run or I/O failure, 2 bad
 //! input (flags, instance file, knob values).
 
+mod estimate_command;
 mod knob_args;
 mod output;
 mod report_command;
 mod solve_command;
 mod sweep_command;
+mod watch_command;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
@@ -39,6 +41,10 @@ struct Cli {
 enum Command {
     /// Solve one instance and print the solutions, the answer, the counts and the time.
     Solve(SolveArgs),
+    /// Animate the search step by step in the terminal (plain frames when not a terminal).
+    Watch(WatchArgs),
+    /// Estimate the tree size and search time with Knuth's random probes, without searching.
+    Estimate(EstimateArgs),
     /// List the built-in instances and every family's knobs.
     List,
     /// Run a sweep (a preset or a TOML spec) and append one CSV row per run to the results folder.
@@ -105,6 +111,50 @@ pub struct ReportArgs {
     pub quiet: bool,
 }
 
+/// Flags of `watch`; the knob flags are added from the families' specs.
+#[derive(Args, Debug)]
+pub struct WatchArgs {
+    /// Built-in short name (rings, prime-grid, hooks7, 247) or path to an instance file.
+    #[arg(value_name = "INSTANCE")]
+    pub instance: String,
+    /// Pause after each frame, in milliseconds (terminal only).
+    #[arg(long, value_name = "MS", default_value_t = 80)]
+    pub delay: u64,
+    /// Stop each component after this many nodes.
+    #[arg(long, value_name = "N", default_value_t = 2_000)]
+    pub max_steps: u64,
+    /// Ring radius in terminal columns (Olympic Rings).
+    #[arg(long, default_value_t = 10)]
+    pub radius: i64,
+    /// Height/width of a terminal cell's drawing: 0.5 for cells twice as tall as wide
+    /// (the Olympic Rings post used 0.66 for its font).
+    #[arg(long, default_value_t = 0.5)]
+    pub aspect: f64,
+    /// Print plain frames without colours even on a terminal.
+    #[arg(long)]
+    pub plain: bool,
+}
+
+/// Flags of `estimate`; the knob flags are added from the families' specs.
+#[derive(Args, Debug)]
+pub struct EstimateArgs {
+    /// Built-in short name (rings, prime-grid, hooks7, 247) or path to an instance file.
+    #[arg(value_name = "INSTANCE")]
+    pub instance: String,
+    /// Random probes per component.
+    #[arg(long, value_name = "K", default_value_t = 1_000)]
+    pub probes: usize,
+    /// Seed of the probes' random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Also run the full search and print the actual node count and the ratio.
+    #[arg(long)]
+    pub compare: bool,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// Flags of `solve`. The knob flags (`--order`, `--rules`, ...) are added from the
 /// families' specs; see `backtrack-bench solve --help`.
 #[derive(Args, Debug)]
@@ -141,6 +191,14 @@ pub fn main() -> ExitCode {
         Some(Command::Solve(args)) => {
             let sub = matches.subcommand_matches("solve").expect("clap matched the solve subcommand");
             solve_command::run(&args, knob_args::knob_values(sub))
+        }
+        Some(Command::Watch(args)) => {
+            let sub = matches.subcommand_matches("watch").expect("clap matched the watch subcommand");
+            watch_command::run(&args, knob_args::knob_values(sub))
+        }
+        Some(Command::Estimate(args)) => {
+            let sub = matches.subcommand_matches("estimate").expect("clap matched the estimate subcommand");
+            estimate_command::run(&args, knob_args::knob_values(sub))
         }
         Some(Command::List) => output::print_list(),
         Some(Command::Sweep(args)) => match sweep_command::run(&args) {

@@ -125,7 +125,7 @@ mod tests {
         }
         fn apply<C: RuleCounter>(&mut self, mv: u64, _c: &mut C) -> Result<(), RuleId> {
             self.path.push(mv);
-            if self.uniform_branching.is_none() && hash(&self.path) % 5 == 0 {
+            if self.uniform_branching.is_none() && hash(&self.path).is_multiple_of(5) {
                 Err(0)
             } else {
                 Ok(())

@@ -118,7 +118,7 @@ impl Board {
     /// Whether some 2x2 block containing `cell` lies wholly inside `filled`.
     #[inline]
     pub fn completes_full_block(&self, cell: usize, filled: CellSet) -> bool {
-        self.blocks_of[cell].iter().any(|&block| block & filled == block)
+        self.blocks_of[cell].iter().any(|&block| block & !filled == 0)
     }
 }
 

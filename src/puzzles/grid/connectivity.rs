@@ -37,7 +37,7 @@ impl ConnectivityCheck {
     pub fn checks_partial_at(self, depth: usize) -> bool {
         match self {
             ConnectivityCheck::Leaves => false,
-            ConnectivityCheck::Periodic(k) => depth % k as usize == 0,
+            ConnectivityCheck::Periodic(k) => depth.is_multiple_of(k as usize),
             ConnectivityCheck::EveryNode | ConnectivityCheck::Incremental => true,
         }
     }

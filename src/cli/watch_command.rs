@@ -1,0 +1,71 @@
+//! `watch`: animate a search in the terminal; plain frames when stdout is not one.
+
+use super::{Failure, WatchArgs};
+use crate::instance;
+use crate::puzzles::knobs::KnobValues;
+use crate::watch::{watch, WatchOptions};
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+const HIDE_CURSOR: &str = "\x1b[?25l";
+const SHOW_CURSOR: &str = "\x1b[?25h";
+
+/// Shows the cursor again however the session ends (normally, by Ctrl-C, by a panic).
+struct CursorGuard(bool);
+
+impl Drop for CursorGuard {
+    fn drop(&mut self) {
+        if self.0 {
+            let mut out = std::io::stdout();
+            let _ = write!(out, "{SHOW_CURSOR}");
+            let _ = out.flush();
+        }
+    }
+}
+
+/// Runs `watch` with the parsed flags and knob values.
+pub fn run(args: &WatchArgs, knobs: KnobValues) -> Result<(), Failure> {
+    let instance = instance::load(&args.instance).map_err(Failure::bad_input)?;
+    if !(0.1..=4.0).contains(&args.aspect) {
+        return Err(Failure::bad_input(format!("--aspect {} is out of range; use 0.1 to 4.0", args.aspect)));
+    }
+    if !(2..=40).contains(&args.radius) {
+        return Err(Failure::bad_input(format!("--radius {} is out of range; use 2 to 40", args.radius)));
+    }
+    let terminal = std::io::stdout().is_terminal() && !args.plain;
+    let options = WatchOptions {
+        knobs,
+        delay: Duration::from_millis(if terminal { args.delay } else { 0 }),
+        max_steps: args.max_steps,
+        radius: args.radius,
+        aspect: args.aspect,
+        terminal,
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let handler_flag = Arc::clone(&stop);
+    // A second Ctrl-C while stopping ends the process at once.
+    let _ = ctrlc::set_handler(move || {
+        if handler_flag.swap(true, Ordering::Relaxed) {
+            let _ = write!(std::io::stdout(), "{SHOW_CURSOR}");
+            std::process::exit(130);
+        }
+    });
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let _guard = CursorGuard(terminal);
+    if terminal {
+        write!(out, "{HIDE_CURSOR}")?;
+    }
+    let summary = watch(&instance, &options, &mut out, &stop).map_err(Failure::bad_input)??;
+    writeln!(
+        out,
+        "{} frames, {} nodes, {} solutions{}",
+        summary.frames,
+        summary.nodes,
+        summary.solutions,
+        if summary.interrupted { " (interrupted)" } else { "" }
+    )?;
+    Ok(())
+}

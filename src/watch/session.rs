@@ -1,0 +1,297 @@
+//! One watch session: an observer that draws a frame per engine event, and the loop
+//! that runs each component of an instance under it.
+
+use super::canvas::{Canvas, Style};
+use super::grid_art::draw_grid;
+use super::rings_art::draw_rings;
+use crate::instance::Instance;
+use crate::puzzles::knobs::KnobValues;
+use crate::puzzles::view::{CellView, View};
+use crate::puzzles::{with_puzzle, Puzzle, PuzzleVisitor};
+use crate::search::{Engine, Event, Limits, Model, NoCounters, Observer, OpenBranches, Steering, SteeringAction};
+use crate::solve::RunError;
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// How to animate.
+#[derive(Debug, Clone)]
+pub struct WatchOptions {
+    /// Knob values of the family.
+    pub knobs: KnobValues,
+    /// Pause after each frame.
+    pub delay: Duration,
+    /// Stop each component after this many nodes.
+    pub max_steps: u64,
+    /// Ring radius in terminal columns.
+    pub radius: i64,
+    /// Row height over column width of a terminal cell's drawing (0.5 for cells twice as
+    /// tall as wide; the Olympic Rings post used 0.66).
+    pub aspect: f64,
+    /// Draw with ANSI colours and redraw in place (a terminal); else plain frames.
+    pub terminal: bool,
+}
+
+/// The status lines under a frame.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FrameStatus {
+    /// Component being searched (a grid name).
+    pub component: String,
+    /// Frames so far in this component.
+    pub step: u64,
+    /// Depth of the node shown.
+    pub depth: usize,
+    /// Nodes entered so far.
+    pub nodes: u64,
+    /// Solutions found so far.
+    pub solutions: u64,
+    /// What the last step did (`placed`, `pruned by ring-sum`, `solution`).
+    pub last: String,
+    /// Prunes so far per rule (name, count), rules that never pruned left out.
+    pub prunes: Vec<(String, u64)>,
+}
+
+/// What a watch session saw.
+#[derive(Debug, Clone, Default)]
+pub struct WatchSummary {
+    /// Frames drawn.
+    pub frames: u64,
+    /// Nodes entered.
+    pub nodes: u64,
+    /// Solutions found.
+    pub solutions: u64,
+    /// Whether Ctrl-C (the stop flag) ended it.
+    pub interrupted: bool,
+}
+
+/// The cell or spot that differs between two views of the same puzzle.
+fn changed_cell(view: &View, previous: Option<&View>) -> Option<usize> {
+    let cells = |view: &View| -> Vec<CellView> {
+        match view {
+            View::Grid(grid) => grid.cells.clone(),
+            View::Rings(rings) => rings.spots.clone(),
+        }
+    };
+    let now = cells(view);
+    let before = cells(previous?);
+    now.iter().zip(&before).position(|(a, b)| a != b)
+}
+
+/// Draws one frame: the picture, then the status lines.
+pub fn render_frame(view: &View, previous: Option<&View>, status: &FrameStatus, options: &WatchOptions) -> Canvas {
+    let changed = changed_cell(view, previous);
+    let rejected = status.last.starts_with("pruned") || status.last.starts_with("dead end");
+    let mut canvas = match view {
+        View::Rings(rings) => draw_rings(rings, options.radius, options.aspect, changed, rejected),
+        View::Grid(grid) => draw_grid(grid, changed, rejected),
+    };
+    canvas.push_line("", Style::Plain);
+    let heading = if status.component.is_empty() { String::new() } else { format!("{}  ", status.component) };
+    canvas.push_line(
+        &format!(
+            "{heading}step {}  depth {}  nodes {}  solutions {}  last: {}",
+            status.step, status.depth, status.nodes, status.solutions, status.last
+        ),
+        Style::Dim,
+    );
+    if !status.prunes.is_empty() {
+        let prunes: Vec<String> = status.prunes.iter().map(|(rule, count)| format!("{rule} {count}")).collect();
+        canvas.push_line(&format!("prunes: {}", prunes.join(", ")), Style::Dim);
+    }
+    canvas
+}
+
+struct FrameObserver<'a, P: Puzzle> {
+    puzzle: &'a P,
+    options: &'a WatchOptions,
+    out: &'a mut dyn Write,
+    rule_names: Vec<String>,
+    prunes: Vec<u64>,
+    status: FrameStatus,
+    previous: Option<View>,
+    frames: u64,
+    failure: Option<io::Error>,
+}
+
+impl<P: Puzzle> Observer<P::Model> for FrameObserver<'_, P> {
+    fn observe(&mut self, event: Event<<P::Model as Model>::Move>, model: &P::Model) {
+        if self.failure.is_some() {
+            return;
+        }
+        let (depth, last) = match event {
+            Event::Enter { depth, .. } => {
+                self.status.nodes += 1;
+                (depth, "placed".to_string())
+            }
+            Event::Pruned { depth, rule, .. } => {
+                self.status.nodes += 1;
+                self.prunes[rule] += 1;
+                (depth, format!("pruned by {}", self.rule_names[rule]))
+            }
+            Event::DeadEnd { depth, rule } => {
+                self.prunes[rule] += 1;
+                (depth, format!("dead end: {}", self.rule_names[rule]))
+            }
+            Event::Solution { depth } => {
+                self.status.solutions += 1;
+                (depth, "solution".to_string())
+            }
+            Event::Undo { .. } => return,
+        };
+        self.status.step += 1;
+        self.status.depth = depth;
+        self.status.last = last;
+        self.status.prunes = self
+            .rule_names
+            .iter()
+            .zip(&self.prunes)
+            .filter(|(_, count)| **count > 0)
+            .map(|(name, count)| (name.clone(), *count))
+            .collect();
+        let view = self.puzzle.view(model);
+        let frame = render_frame(&view, self.previous.as_ref(), &self.status, self.options);
+        self.previous = Some(view);
+        self.frames += 1;
+        if let Err(error) = self.show(&frame) {
+            self.failure = Some(error);
+        }
+    }
+}
+
+impl<P: Puzzle> FrameObserver<'_, P> {
+    fn show(&mut self, frame: &Canvas) -> io::Result<()> {
+        if self.options.terminal {
+            write!(self.out, "\x1b[H\x1b[J{}", frame.to_text(true))?;
+        } else {
+            writeln!(self.out, "--- frame {}", self.frames)?;
+            write!(self.out, "{}", frame.to_text(false))?;
+        }
+        self.out.flush()?;
+        if !self.options.delay.is_zero() {
+            std::thread::sleep(self.options.delay);
+        }
+        Ok(())
+    }
+}
+
+/// Stops the search when the stop flag (Ctrl-C) is raised.
+struct StopFlag<'a>(&'a AtomicBool);
+
+impl<M: Model> Steering<M> for StopFlag<'_> {
+    fn at_node(&mut self, _nodes: u64, _open: &mut OpenBranches<'_, M::Move>) -> SteeringAction {
+        if self.0.load(Ordering::Relaxed) {
+            SteeringAction::Stop
+        } else {
+            SteeringAction::Continue
+        }
+    }
+}
+
+/// Animates the search of every component of `instance` into `out`, until each ends,
+/// reaches `max_steps` nodes, or `stop` is raised.
+pub fn watch(
+    instance: &Instance,
+    options: &WatchOptions,
+    out: &mut dyn Write,
+    stop: &AtomicBool,
+) -> Result<io::Result<WatchSummary>, RunError> {
+    struct Watch<'a> {
+        instance: &'a Instance,
+        options: &'a WatchOptions,
+        out: &'a mut dyn Write,
+        stop: &'a AtomicBool,
+    }
+    impl PuzzleVisitor for Watch<'_> {
+        type Output = Result<io::Result<WatchSummary>, RunError>;
+        fn visit<P: Puzzle>(self) -> Self::Output {
+            let puzzle = P::parse(&self.instance.data).map_err(RunError::Data)?;
+            let config = P::config(&self.options.knobs).map_err(RunError::Knob)?;
+            let mut summary = WatchSummary::default();
+            let limits = Limits { node_limit: self.options.max_steps, ..Limits::exhaustive() };
+            for (model, component) in puzzle.models(&config).into_iter().zip(puzzle.component_names()) {
+                let rule_names: Vec<String> = model.rule_names().iter().map(|name| name.to_string()).collect();
+                let root_view = puzzle.view(&model);
+                let observer = FrameObserver {
+                    puzzle: &puzzle,
+                    options: self.options,
+                    out: &mut *self.out,
+                    prunes: vec![0; rule_names.len()],
+                    rule_names,
+                    // The root is the first node; the first frame shows its first child.
+                    status: FrameStatus { component, nodes: 1, ..FrameStatus::default() },
+                    previous: Some(root_view),
+                    frames: 0,
+                    failure: None,
+                };
+                let mut engine: Engine<P::Model, NoCounters, StopFlag, FrameObserver<P>> =
+                    Engine::new(model, StopFlag(self.stop), observer, limits.clone());
+                engine.run();
+                let stats = engine.stats();
+                let (_, observer) = engine.into_hooks();
+                if let Some(error) = observer.failure {
+                    return Ok(Err(error));
+                }
+                summary.frames += observer.frames;
+                summary.nodes += stats.nodes;
+                summary.solutions += stats.solutions;
+                if self.stop.load(Ordering::Relaxed) {
+                    summary.interrupted = true;
+                    break;
+                }
+            }
+            Ok(Ok(summary))
+        }
+    }
+    with_puzzle(instance.family, Watch { instance, options, out, stop })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options() -> WatchOptions {
+        WatchOptions {
+            knobs: KnobValues::new(),
+            delay: Duration::ZERO,
+            max_steps: 4,
+            radius: 10,
+            aspect: 0.5,
+            terminal: false,
+        }
+    }
+
+    #[test]
+    fn first_rings_frames_match_the_stored_frames() {
+        let instance = crate::instance::load("rings").expect("built-in instance");
+        let mut options = options();
+        options.knobs.insert("pruning".to_string(), "rings".to_string());
+        let mut out = Vec::new();
+        let summary =
+            watch(&instance, &options, &mut out, &AtomicBool::new(false)).expect("valid").expect("no I/O error");
+        assert_eq!(summary.frames, 3);
+        let text = String::from_utf8(out).expect("frames are text");
+        assert_eq!(text, include_str!("../../tests/fixtures/rings_watch_frames.txt"));
+    }
+
+    #[test]
+    fn grid_frame_marks_the_rejected_cell() {
+        use crate::puzzles::view::GridView;
+        let before = View::Grid(GridView {
+            size: 2,
+            cells: vec![CellView::Given(3), CellView::Open, CellView::Open, CellView::Open],
+            groups: None,
+        });
+        let after = View::Grid(GridView {
+            size: 2,
+            cells: vec![CellView::Given(3), CellView::Open, CellView::Open, CellView::Placed(12)],
+            groups: None,
+        });
+        let status = FrameStatus { step: 1, nodes: 2, last: "pruned by sum".to_string(), ..FrameStatus::default() };
+        let frame = render_frame(&after, Some(&before), &status, &options());
+        assert_eq!(
+            frame.to_text(false),
+            "   3   ·\n   ·  12\n\nstep 1  depth 0  nodes 2  solutions 0  last: pruned by sum\n"
+        );
+        assert!(frame.to_text(true).contains("\x1b[1;37;41m12"), "the rejected value is drawn in the rejected style");
+    }
+}
