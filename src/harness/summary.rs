@@ -92,8 +92,8 @@ pub struct SummaryRow {
     pub idle_share: f64,
     /// Busiest worker over the mean (median).
     pub imbalance: f64,
-    /// EXPLAIN HOOK: why more threads were slower, from `slowdown::why_slower` (empty until
-    /// an analysis fills it in).
+    /// EXPLAIN HOOK: why more threads were slower (the largest causes of the lost time),
+    /// from `slowdown::why_slower`; empty when the configuration was not slower.
     pub why_slower: String,
     /// Commit(s) the runs were built from (` | `-joined when they differ).
     pub git_commit: String,
@@ -298,13 +298,12 @@ impl WallQuantiles {
         for &value in values {
             histogram.record(value).expect("an auto-resizing histogram records any value");
         }
-        // The histogram's min and max are bucket bounds; the exact extremes are at hand.
-        WallQuantiles {
-            min: values.iter().copied().min().unwrap_or(0),
-            median: histogram.value_at_quantile(0.5),
-            p90: histogram.value_at_quantile(0.9),
-            max: values.iter().copied().max().unwrap_or(0),
-        }
+        // The histogram reports bucket bounds; the exact extremes are at hand, and the
+        // quantiles are kept inside them.
+        let min = values.iter().copied().min().unwrap_or(0);
+        let max = values.iter().copied().max().unwrap_or(0);
+        let quantile = |q: f64| histogram.value_at_quantile(q).clamp(min, max);
+        WallQuantiles { min, median: quantile(0.5), p90: quantile(0.9), max }
     }
 }
 
