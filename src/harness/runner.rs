@@ -24,6 +24,9 @@ use std::time::{Duration, Instant};
 /// Solutions kept per component for the independent check (all are counted).
 const SOLUTIONS_CHECKED: usize = 16;
 
+/// A warm-up run at least this long makes further warm-ups of the configuration pointless.
+const LONG_WARMUP: Duration = Duration::from_secs(1);
+
 /// How a sweep runs, apart from its plan.
 #[derive(Debug, Clone)]
 pub struct SweepOptions {
@@ -187,6 +190,7 @@ fn run_configuration(
     let runs = (0..config.warmup).map(|_| None).chain((0..remaining).map(|offset| Some(done.next_repeat + offset)));
     let total = u64::from(config.warmup + remaining);
     let mut counted = 0;
+    let mut warmed_up = false;
     for repeat in runs {
         if context.stop.load(Ordering::Relaxed) {
             result.interrupted = true;
@@ -196,12 +200,16 @@ fn run_configuration(
             result.over_budget = true;
             break;
         }
+        if repeat.is_none() && warmed_up {
+            continue;
+        }
         let record = run_once(context, instance, repeat.unwrap_or(0));
         counted += 1;
         progress.advance(1);
         let Some(_) = repeat else {
             // A warm-up that fails would fail the timed runs too: record it once and stop.
             if record.measured() {
+                warmed_up = record.wall_ns >= LONG_WARMUP.as_nanos() as u64;
                 continue;
             }
             let record = RunRecord { repeat: done.next_repeat, ..record };
