@@ -32,7 +32,7 @@ const BENCH_NODE_LIMIT: u64 = 100_000_000;
 /// Loads an instance by short name or by a path relative to the crate.
 fn load(source: &str) -> Option<Instance> {
     instance::load(source)
-        .or_else(|_| instance::load(&format!("{}/{source}", env!("CARGO_MANIFEST_DIR"))))
+        .or_else(|error| instance::load(&format!("{}/{source}", env!("CARGO_MANIFEST_DIR"))).map_err(|_| error))
         .map_err(|error| eprintln!("bench: skipping {source}: {error}"))
         .ok()
 }
