@@ -131,8 +131,9 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<Plan, HarnessError> {
     let mut configurations = Vec::new();
     let mut seen = HashSet::new();
     for (block_index, block) in spec.blocks.iter().enumerate() {
-        check_listed_knobs(spec, block, block_index, &mut instances)?;
-        for source in &block.instances {
+        let sources = choose_instances(block, &mut instances);
+        check_listed_knobs(spec, block, block_index, &sources, &instances)?;
+        for source in &sources {
             let loaded = instances.entry(source.clone()).or_insert_with(|| load_instance(source)).clone();
             let knob_sets = match &loaded {
                 Ok(instance) => knob_sets(spec, block, instance.family),
@@ -201,20 +202,33 @@ fn load_instance(source: &str) -> Result<Instance, String> {
     }
 }
 
+/// The block's instances: of each entry's alternatives, the first that loads (else the
+/// first, whose error its configurations will record). Every instance tried is cached.
+fn choose_instances(block: &Block, instances: &mut BTreeMap<String, Result<Instance, String>>) -> Vec<String> {
+    block
+        .instances
+        .iter()
+        .map(|alternatives| {
+            let loads = |source: &String, instances: &mut BTreeMap<String, Result<Instance, String>>| {
+                instances.entry(source.clone()).or_insert_with(|| load_instance(source)).is_ok()
+            };
+            alternatives.iter().find(|source| loads(source, instances)).unwrap_or(&alternatives[0]).clone()
+        })
+        .collect()
+}
+
 /// Rejects a listed knob that no family of the block has (a typo would otherwise vanish).
 fn check_listed_knobs(
     spec: &SweepSpec,
     block: &Block,
     block_index: usize,
-    instances: &mut BTreeMap<String, Result<Instance, String>>,
+    sources: &[String],
+    instances: &BTreeMap<String, Result<Instance, String>>,
 ) -> Result<(), HarnessError> {
     let KnobSelection::Listed { values, .. } = &block.knobs else { return Ok(()) };
-    let families: Vec<Family> = block
-        .instances
+    let families: Vec<Family> = sources
         .iter()
-        .filter_map(|source| {
-            instances.entry(source.clone()).or_insert_with(|| load_instance(source)).as_ref().ok().map(|i| i.family)
-        })
+        .filter_map(|source| instances.get(source).and_then(|loaded| loaded.as_ref().ok()).map(|i| i.family))
         .collect();
     if families.is_empty() {
         return Ok(());
@@ -440,6 +454,14 @@ mod tests {
         let plan = plan("name = \"t\"\n[[block]]\ninstances = [\"no/such/file.json\"]\nknobs = \"each\"\n");
         assert_eq!(plan.configurations.len(), 1);
         assert!(plan.instances["no/such/file.json"].is_err());
+    }
+
+    #[test]
+    fn the_first_alternative_that_loads_is_run() {
+        let plan =
+            plan("name = \"t\"\n[[block]]\ninstances = [[\"no/such.json\", \"rings\"], [\"a.json\", \"b.json\"]]\n");
+        let sources: Vec<&str> = plan.configurations.iter().map(|config| config.source.as_str()).collect();
+        assert_eq!(sources, ["rings", "a.json"]);
     }
 
     #[test]

@@ -207,8 +207,9 @@ fn run_configuration(
         counted += 1;
         progress.advance(1);
         let Some(_) = repeat else {
-            // A warm-up that fails would fail the timed runs too: record it once and stop.
-            if record.measured() {
+            // A warm-up that fails or reaches the node limit would do the same when timed:
+            // record it as the one timed run and stop.
+            if record.status == status::OK {
                 warmed_up = record.wall_ns >= LONG_WARMUP.as_nanos() as u64;
                 continue;
             }

@@ -46,8 +46,9 @@ pub struct SweepSpec {
 /// One block of a sweep: the cross product of its lists.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Block {
-    /// Built-in short names or instance file paths.
-    pub instances: Vec<String>,
+    /// Built-in short names or instance file paths; each entry lists alternatives, of
+    /// which the first that loads is run (a plain string is a single alternative).
+    pub instances: Vec<Vec<String>>,
     /// Which knob settings to run.
     pub knobs: KnobSelection,
     /// Also run the family's baseline configuration (from the spec's `baselines`).
@@ -396,7 +397,15 @@ fn parse_block(value: &Value, index: usize, repeats: u32, warmup: u32, node_limi
         ],
     )?;
     let instances = match table.get("instances") {
-        Some(value) => string_list(value, &key("instances"))?,
+        Some(Value::Array(entries)) if !entries.is_empty() => entries
+            .iter()
+            .map(|entry| match entry {
+                Value::String(source) => Ok(vec![source.clone()]),
+                list @ Value::Array(_) => string_list(list, &key("instances")),
+                _ => Err(format!("{}: expected strings, or lists of alternative strings", key("instances"))),
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        Some(_) => return Err(format!("{}: expected a non-empty list of instances", key("instances"))),
         None => return Err(format!("{}: missing; built-in short names or instance file paths", key("instances"))),
     };
     let cross = match table.get("vary").map(|value| value.as_str()) {
