@@ -12,7 +12,7 @@ use backtrack_bench::instance::{self, Instance};
 use backtrack_bench::puzzles::knobs::KnobValues;
 use backtrack_bench::solve::{self, RunSettings};
 use criterion::measurement::WallTime;
-use criterion::{black_box, criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkGroup, Criterion, SamplingMode, Throughput};
 use std::time::{Duration, Instant};
 
 /// The seed instances, by short name.
@@ -27,7 +27,7 @@ const ENUMERATION_WORKLOADS: [&str; 3] = [
 
 /// Node limit of a benched run: a naive baseline that would run for minutes is timed over
 /// its first this-many nodes (its throughput in nodes per second is still meaningful).
-const BENCH_NODE_LIMIT: u64 = 100_000_000;
+const BENCH_NODE_LIMIT: u64 = 20_000_000;
 
 /// Loads an instance by short name or by a path relative to the crate.
 fn load(source: &str) -> Option<Instance> {
@@ -63,12 +63,14 @@ fn bench_run(group: &mut BenchmarkGroup<WallTime>, name: &str, instance: &Instan
     let once = started.elapsed();
     let name = if report.complete { name.to_string() } else { format!("{name}-first-{BENCH_NODE_LIMIT}-nodes") };
     group.throughput(Throughput::Elements(report.nodes.max(1)));
-    // Fast cases: many samples in a short time; slow ones: ten samples, about 1.2 s each
-    // at most (criterion extends the time when a sample needs more).
+    // Fast cases: 50 samples in 2 s. Slow ones: 10 samples of one run each (flat sampling;
+    // the default linear sampling would run 1 + 2 + ... + 10 = 55 times).
     if once < Duration::from_millis(20) {
+        group.sampling_mode(SamplingMode::Auto);
         group.sample_size(50).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
     } else {
-        let measurement = (once * 12).clamp(Duration::from_secs(2), Duration::from_secs(20));
+        group.sampling_mode(SamplingMode::Flat);
+        let measurement = (once * 11).clamp(Duration::from_secs(2), Duration::from_secs(60));
         group.sample_size(10).warm_up_time(Duration::from_millis(1)).measurement_time(measurement);
     }
     group.bench_function(&name, |bencher| bencher.iter(|| solve::run(black_box(instance), black_box(settings))));

@@ -99,7 +99,7 @@ fn report_rebuilds_tables_and_plots_from_the_fixture_alone() {
         "## Sweep `fixture`",
         "7 configurations, 21 measured runs.",
         "ratios are to the `baseline` configuration.",
-        "| defaults | ok | 1 | 20 | 1.1 µs | 9.1% | 3 | 0.061 | 0.134 |",
+        "| defaults | ok | 1 | 20 | 1.1 µs | 9.1% | 3 | 0.0613 | 0.134 |",
         "| baseline | ok | 1 | 326 | 8.2 µs | 2.4% | 3 | 1.00 | 1.00 |",
         "| defaults | auto | 2 | 600 ns | 1.83 | 92% | 1.00 | 1.10 | 8.0 | 1 | 10% | 2.00 |  |",
         "(plots/fixture-speedup-rings.svg)",

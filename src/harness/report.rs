@@ -237,12 +237,14 @@ fn write_configuration_table(text: &mut String, rows: &[&SummaryRow]) {
         text.push_str("| configuration | status | solutions | nodes | median time | rsd | runs | nodes / reference | time / reference |\n");
         text.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for row in members {
+            // A search cut short by the node limit would have taken at least this much.
+            let at_least = if row.status == status::LIMIT { "≥ " } else { "" };
             let (node_ratio, time_ratio) = match reference {
                 Some(reference) if reference.nodes > 0 && reference.wall_ns_median > 0 => (
-                    ratio(row.nodes as f64 / reference.nodes as f64),
-                    ratio(row.wall_ns_median as f64 / reference.wall_ns_median as f64),
+                    format!("{at_least}{}", ratio(row.nodes as f64 / reference.nodes as f64)),
+                    format!("{at_least}{}", ratio(row.wall_ns_median as f64 / reference.wall_ns_median as f64)),
                 ),
-                _ => ("".to_string(), "".to_string()),
+                _ => (String::new(), String::new()),
             };
             let status = if row.status == status::OK { row.status.clone() } else { format!("*{}*", row.status) };
             let _ = writeln!(
@@ -387,8 +389,11 @@ fn ratio(value: f64) -> String {
         format!("{value:.1}")
     } else if value >= 1.0 {
         format!("{value:.2}")
+    } else if value > 0.0 {
+        let decimals = (2.0 - value.log10().floor()) as usize;
+        format!("{value:.decimals$}")
     } else {
-        format!("{value:.3}")
+        "0".to_string()
     }
 }
 
@@ -406,7 +411,8 @@ mod tests {
         assert_eq!(count(1234567), "1,234,567");
         assert_eq!(duration(1_500), "1.5 µs");
         assert_eq!(duration(2_345_678_901), "2.346 s");
-        assert_eq!((ratio(0.01234), ratio(1.5), ratio(2400.4)), ("0.012".into(), "1.50".into(), "2,400".into()));
+        assert_eq!((ratio(0.01234), ratio(1.5), ratio(2400.4)), ("0.0123".into(), "1.50".into(), "2,400".into()));
+        assert_eq!((ratio(0.000186), ratio(0.5)), ("0.000186".into(), "0.500".into()));
         assert_eq!(escape("a|b\nc"), "a\\|b c");
     }
 }
