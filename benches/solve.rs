@@ -30,11 +30,9 @@ const ENUMERATION_WORKLOADS: [&str; 3] = [
 const BENCH_NODE_LIMIT: u64 = 20_000_000;
 
 /// Loads an instance by short name or by a path relative to the crate.
-fn load(source: &str) -> Option<Instance> {
+fn load(source: &str) -> Result<Instance, instance::InstanceError> {
     instance::load(source)
         .or_else(|error| instance::load(&format!("{}/{source}", env!("CARGO_MANIFEST_DIR"))).map_err(|_| error))
-        .map_err(|error| eprintln!("bench: skipping {source}: {error}"))
-        .ok()
 }
 
 fn settings(knobs: KnobValues, strategy: &str, threads: usize) -> RunSettings {
@@ -79,7 +77,13 @@ fn bench_run(group: &mut BenchmarkGroup<WallTime>, name: &str, instance: &Instan
 fn seed_instances(criterion: &mut Criterion) {
     let baselines = SweepSpec::preset("quick").map(|spec| spec.baselines).unwrap_or_default();
     for source in SEED_INSTANCES {
-        let Some(instance) = load(source) else { continue };
+        let instance = match load(source) {
+            Ok(instance) => instance,
+            Err(error) => {
+                eprintln!("bench: skipping {source}: {error}");
+                continue;
+            }
+        };
         let mut group = criterion.benchmark_group(source);
         if let Some(baseline) = baselines.get(instance.family.name()) {
             bench_run(&mut group, "baseline", &instance, &settings(baseline.clone(), "sequential", 1));
@@ -92,8 +96,8 @@ fn seed_instances(criterion: &mut Criterion) {
 }
 
 fn enumeration(criterion: &mut Criterion) {
-    let Some(instance) = ENUMERATION_WORKLOADS.iter().find_map(|source| load(source)) else {
-        eprintln!("bench: no enumeration workload found; skipping sequential vs auto");
+    let Some(instance) = ENUMERATION_WORKLOADS.iter().find_map(|source| load(source).ok()) else {
+        eprintln!("bench: none of {ENUMERATION_WORKLOADS:?} loads; skipping sequential vs auto");
         return;
     };
     let threads = std::thread::available_parallelism().map_or(2, |count| count.get()).max(2);
