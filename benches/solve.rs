@@ -1,1 +1,111 @@
-fn main() {}
+//! criterion benches of the solve call: each seed instance in its baseline configuration
+//! (the most naive knobs, from the `quick` preset's `[baselines]`) and in its defaults (the
+//! best), with throughput in nodes; and sequential against `auto` on an enumeration workload.
+//!
+//! One untimed run first measures the node count (the throughput) and the time, which sets
+//! the sample size so that the whole `cargo bench` stays within about five minutes. Only
+//! `solve::run` is timed. Compare with an earlier state:
+//! `cargo bench --bench solve -- --save-baseline before`, then `-- --baseline before`.
+
+use backtrack_bench::harness::spec::SweepSpec;
+use backtrack_bench::instance::{self, Instance};
+use backtrack_bench::puzzles::knobs::KnobValues;
+use backtrack_bench::solve::{self, RunSettings};
+use criterion::measurement::WallTime;
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkGroup, Criterion, SamplingMode, Throughput};
+use std::time::{Duration, Instant};
+
+/// The seed instances, by short name.
+const SEED_INSTANCES: [&str; 4] = ["rings", "prime-grid", "hooks7", "247"];
+
+/// Enumeration workloads to compare sequential and `auto` on, the first that loads.
+const ENUMERATION_WORKLOADS: [&str; 3] = [
+    "instances/twenty_four_seven_enumeration.json",
+    "instances/hooks_enumeration.json",
+    "instances/prime_grid_enumeration.json",
+];
+
+/// Node limit of a benched run: a naive baseline that would run for minutes is timed over
+/// its first this-many nodes (its throughput in nodes per second is still meaningful).
+const BENCH_NODE_LIMIT: u64 = 20_000_000;
+
+/// Loads an instance by short name or by a path relative to the crate.
+fn load(source: &str) -> Result<Instance, instance::InstanceError> {
+    instance::load(source)
+        .or_else(|error| instance::load(&format!("{}/{source}", env!("CARGO_MANIFEST_DIR"))).map_err(|_| error))
+}
+
+fn settings(knobs: KnobValues, strategy: &str, threads: usize) -> RunSettings {
+    RunSettings {
+        knobs,
+        node_limit: BENCH_NODE_LIMIT,
+        rule_counts: false,
+        solutions_to_keep: 1,
+        strategy: strategy.to_string(),
+        threads,
+        ..RunSettings::default()
+    }
+}
+
+/// Times `settings` on `instance` as benchmark `name` of `group`, after one untimed run
+/// that gives the node count and sizes the sample.
+fn bench_run(group: &mut BenchmarkGroup<WallTime>, name: &str, instance: &Instance, settings: &RunSettings) {
+    let started = Instant::now();
+    let report = match solve::run(instance, settings) {
+        Ok(report) => report,
+        Err(error) => {
+            eprintln!("bench: skipping {}/{name}: {error}", instance.source);
+            return;
+        }
+    };
+    let once = started.elapsed();
+    let name = if report.complete { name.to_string() } else { format!("{name}-first-{BENCH_NODE_LIMIT}-nodes") };
+    group.throughput(Throughput::Elements(report.nodes.max(1)));
+    // Fast cases: 50 samples in 2 s. Slow ones: 10 samples of one run each (flat sampling;
+    // the default linear sampling would run 1 + 2 + ... + 10 = 55 times).
+    if once < Duration::from_millis(20) {
+        group.sampling_mode(SamplingMode::Auto);
+        group.sample_size(50).warm_up_time(Duration::from_millis(500)).measurement_time(Duration::from_secs(2));
+    } else {
+        group.sampling_mode(SamplingMode::Flat);
+        let measurement = (once * 11).clamp(Duration::from_secs(2), Duration::from_secs(60));
+        group.sample_size(10).warm_up_time(Duration::from_millis(1)).measurement_time(measurement);
+    }
+    group.bench_function(&name, |bencher| bencher.iter(|| solve::run(black_box(instance), black_box(settings))));
+}
+
+fn seed_instances(criterion: &mut Criterion) {
+    let baselines = SweepSpec::preset("quick").map(|spec| spec.baselines).unwrap_or_default();
+    for source in SEED_INSTANCES {
+        let instance = match load(source) {
+            Ok(instance) => instance,
+            Err(error) => {
+                eprintln!("bench: skipping {source}: {error}");
+                continue;
+            }
+        };
+        let mut group = criterion.benchmark_group(source);
+        if let Some(baseline) = baselines.get(instance.family.name()) {
+            bench_run(&mut group, "baseline", &instance, &settings(baseline.clone(), "sequential", 1));
+        } else {
+            eprintln!("bench: no baseline knobs for {} in scripts/sweeps/quick.toml", instance.family.name());
+        }
+        bench_run(&mut group, "defaults", &instance, &settings(KnobValues::new(), "sequential", 1));
+        group.finish();
+    }
+}
+
+fn enumeration(criterion: &mut Criterion) {
+    let Some(instance) = ENUMERATION_WORKLOADS.iter().find_map(|source| load(source).ok()) else {
+        eprintln!("bench: none of {ENUMERATION_WORKLOADS:?} loads; skipping sequential vs auto");
+        return;
+    };
+    let threads = std::thread::available_parallelism().map_or(2, |count| count.get()).max(2);
+    let mut group = criterion.benchmark_group(format!("enumeration-{}", instance.id));
+    bench_run(&mut group, "sequential", &instance, &settings(KnobValues::new(), "sequential", 1));
+    bench_run(&mut group, &format!("auto-{threads}-threads"), &instance, &settings(KnobValues::new(), "auto", threads));
+    group.finish();
+}
+
+criterion_group!(benches, seed_instances, enumeration);
+criterion_main!(benches);

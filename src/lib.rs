@@ -17,6 +17,7 @@
 
 pub mod cli;
 pub mod explain;
+pub mod harness;
 pub mod instance;
 pub mod parallel;
 pub mod probe;

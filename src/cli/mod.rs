@@ -6,7 +6,9 @@
 mod estimate_command;
 mod knob_args;
 mod output;
+mod report_command;
 mod solve_command;
+mod sweep_command;
 mod watch_command;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -45,6 +47,68 @@ enum Command {
     Estimate(EstimateArgs),
     /// List the built-in instances and every family's knobs.
     List,
+    /// Run a sweep (a preset or a TOML spec) and append one CSV row per run to the results folder.
+    Sweep(SweepArgs),
+    /// Regenerate the summaries, plots and README.md of a results folder from its CSV files alone.
+    Report(ReportArgs),
+}
+
+/// Flags of `sweep`.
+#[derive(Args, Debug)]
+pub struct SweepArgs {
+    /// A built-in preset: quick (the default), full, scaling.
+    #[arg(long, value_name = "NAME", conflicts_with = "spec")]
+    pub preset: Option<String>,
+    /// A sweep spec file (TOML; see scripts/sweeps/ and docs/harness.md).
+    #[arg(long, value_name = "FILE")]
+    pub spec: Option<std::path::PathBuf>,
+    /// Thread counts for the parallel strategies, replacing the spec's: `1,2,4`, `cores`, `cores*2`, `1..cores`.
+    #[arg(long, value_name = "LIST")]
+    pub threads: Option<String>,
+    /// Timed runs per configuration, replacing the spec's.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub repeats: Option<u32>,
+    /// Untimed warm-up runs per configuration, replacing the spec's.
+    #[arg(long, value_name = "N")]
+    pub warmup: Option<u32>,
+    /// Per-run node limit (per component), replacing the spec's; a run reaching it is recorded as `limit`.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub node_limit: Option<u64>,
+    /// Name the sweep (and its files) NAME instead of the spec's name.
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// The results folder.
+    #[arg(long, value_name = "DIR", default_value = "results")]
+    pub out: std::path::PathBuf,
+    /// Keep the folder's run log and run only the configurations (and repeats) not yet recorded.
+    #[arg(long)]
+    pub resume: bool,
+    /// Run only slice K of N (configurations whose index is K-1 modulo N), e.g. for Slurm job arrays.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Print the configurations (of the shard, if given) and exit without running.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// No progress bar and no per-configuration lines.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Flags of `report`.
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// The results folder: reads its *-runs.csv files, writes the summaries, plots/ and README.md there.
+    #[arg(long, value_name = "DIR", default_value = "results")]
+    pub out: std::path::PathBuf,
+    /// An older *-summary.csv to compare with: configurations whose time changed beyond the measured noise, or whose node count changed, are flagged.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<std::path::PathBuf>,
+    /// With --baseline: exit with code 1 when a configuration is flagged.
+    #[arg(long, requires = "baseline")]
+    pub fail_on_change: bool,
+    /// Print nothing but errors and the comparison.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// Flags of `watch`; the knob flags are added from the families' specs.
@@ -137,15 +201,38 @@ pub fn main() -> ExitCode {
             estimate_command::run(&args, knob_args::knob_values(sub))
         }
         Some(Command::List) => output::print_list(),
-        None => {
-            let _ = Cli::command().print_help();
-            Ok(())
-        }
+        Some(Command::Sweep(args)) => match sweep_command::run(&args) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(Failure { message: String::new(), code: sweep_command::EXIT_INTERRUPTED }),
+            Err(failure) => Err(failure),
+        },
+        Some(Command::Report(args)) => report_command::run(&args),
+        None => run_quick_sweep_and_report(),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => failure.report(),
     }
+}
+
+/// No arguments: the `quick` sweep into `results/`, then `report` (the README's main job).
+/// The report is written even when a configuration failed; an interrupted sweep skips it.
+fn run_quick_sweep_and_report() -> Result<(), Failure> {
+    let sweep = Cli::parse_from(["backtrack-bench", "sweep", "--preset", "quick"]);
+    let report = Cli::parse_from(["backtrack-bench", "report"]);
+    let (Some(Command::Sweep(sweep)), Some(Command::Report(report))) = (sweep.command, report.command) else {
+        unreachable!("the fixed argument lists parse as sweep and report")
+    };
+    eprintln!(
+        "backtrack-bench: no command given: running the `quick` sweep, then `report` (see --help for the commands)"
+    );
+    let swept = match sweep_command::run(&sweep) {
+        Ok(true) => Ok(()),
+        Ok(false) => return Err(Failure { message: String::new(), code: sweep_command::EXIT_INTERRUPTED }),
+        Err(failure) => Err(failure),
+    };
+    report_command::run(&report)?;
+    swept
 }
 
 /// A command's failure: the message printed and the exit code.

@@ -1,0 +1,40 @@
+//! `report`: regenerate the summaries, plots and `README.md` of a results folder from its
+//! CSV files, and optionally compare with an older summary.
+
+use super::{Failure, ReportArgs};
+use crate::harness::report::regenerate;
+use std::io::Write;
+
+/// Runs `report`.
+pub fn run(args: &ReportArgs) -> Result<(), Failure> {
+    let outcome = regenerate(&args.out, args.baseline.as_deref()).map_err(|error| {
+        if error.is_bad_input() {
+            Failure::bad_input(error)
+        } else {
+            Failure::failed(error)
+        }
+    })?;
+    for note in &outcome.notes {
+        eprintln!("backtrack-bench: {note}");
+    }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if !outcome.comparison_text.is_empty() {
+        write!(out, "{}", outcome.comparison_text)?;
+    }
+    if !args.quiet {
+        writeln!(
+            out,
+            "report: {} with {} summary file(s) and {} plot(s)",
+            outcome.readme.display(),
+            outcome.summaries.len(),
+            outcome.plots.len()
+        )?;
+    }
+    if let (Some((_, flagged)), true) = (outcome.compared, args.fail_on_change) {
+        if flagged > 0 {
+            return Err(Failure::failed(format!("{flagged} configuration(s) changed beyond the noise")));
+        }
+    }
+    Ok(())
+}

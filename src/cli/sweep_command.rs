@@ -1,0 +1,158 @@
+//! `sweep`: expand a spec into configurations and run them, appending to the results folder.
+
+use super::{Failure, SweepArgs};
+use crate::harness::plan::{self, Shard};
+use crate::harness::runner::{run_sweep, SweepOptions, SweepOutcome};
+use crate::harness::spec::{parse_thread_list, Overrides, SweepSpec};
+use crate::harness::HarnessError;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::OnceLock;
+
+/// Exit code of a sweep stopped by Ctrl-C (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// Set by the first Ctrl-C: the runner stops after the run in progress.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Installs the Ctrl-C handler once: the first press asks the sweep to stop after the
+/// current run; the second exits at once (every recorded line is already complete).
+fn install_interrupt_handler() -> &'static AtomicBool {
+    static INSTALLED: OnceLock<()> = OnceLock::new();
+    static PRESSES: AtomicUsize = AtomicUsize::new(0);
+    INSTALLED.get_or_init(|| {
+        let result = ctrlc::set_handler(|| {
+            if PRESSES.fetch_add(1, Ordering::SeqCst) == 0 {
+                STOP.store(true, Ordering::SeqCst);
+                eprintln!("\nbacktrack-bench: stopping after the current run (Ctrl-C again to quit now)");
+            } else {
+                std::process::exit(i32::from(EXIT_INTERRUPTED));
+            }
+        });
+        if let Err(error) = result {
+            eprintln!("backtrack-bench: warning: Ctrl-C will not stop the sweep cleanly: {error}");
+        }
+    });
+    &STOP
+}
+
+/// The spec with the command line's overrides applied.
+pub fn resolve_spec(args: &SweepArgs) -> Result<SweepSpec, Failure> {
+    let bad = |error: HarnessError| Failure::bad_input(error);
+    let mut spec = match (&args.preset, &args.spec) {
+        (_, Some(path)) => SweepSpec::load(path).map_err(bad)?,
+        (Some(name), None) => SweepSpec::preset(name).map_err(bad)?,
+        (None, None) => SweepSpec::preset("quick").map_err(bad)?,
+    };
+    let threads = match &args.threads {
+        Some(text) => {
+            Some(parse_thread_list(text).map_err(|message| Failure::bad_input(format!("--threads: {message}")))?)
+        }
+        None => None,
+    };
+    if let Some(name) = &args.name {
+        if !crate::harness::spec::valid_sweep_name(name) {
+            return Err(Failure::bad_input(format!(
+                "--name: `{name}` is not a valid sweep name; use letters, digits, `_` and `-`"
+            )));
+        }
+    }
+    spec.apply(&Overrides {
+        threads,
+        repeats: args.repeats,
+        warmup: args.warmup,
+        node_limit: args.node_limit,
+        name: args.name.clone(),
+    });
+    Ok(spec)
+}
+
+/// Runs `sweep`; `Ok(true)` when it ran to the end, `Ok(false)` when Ctrl-C stopped it.
+pub fn run(args: &SweepArgs) -> Result<bool, Failure> {
+    let spec = resolve_spec(args)?;
+    let shard = args.shard.as_deref().map(Shard::parse).transpose().map_err(Failure::bad_input)?;
+    let cores = std::thread::available_parallelism().map_or(1, |count| count.get());
+    let plan = plan::expand(&spec, cores).map_err(Failure::bad_input)?;
+    if args.dry_run {
+        return print_plan(&plan, shard).map(|()| true);
+    }
+    let options = SweepOptions { out_dir: args.out.clone(), resume: args.resume, shard, quiet: args.quiet };
+    let stop = install_interrupt_handler();
+    let outcome = run_sweep(&plan, &options, stop).map_err(|error| {
+        if error.is_bad_input() {
+            Failure::bad_input(error)
+        } else {
+            Failure::failed(error)
+        }
+    })?;
+    print_outcome(&outcome, &options.out_dir, args.quiet);
+    if outcome.interrupted {
+        return Ok(false);
+    }
+    if outcome.failed > 0 {
+        return Err(Failure::failed(format!(
+            "{} configuration(s) failed; their rows say why (status error/panic/verify-failed)",
+            outcome.failed
+        )));
+    }
+    Ok(true)
+}
+
+fn print_plan(plan: &plan::Plan, shard: Option<Shard>) -> Result<(), Failure> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    writeln!(
+        out,
+        "index\tconfig_id\tsource\tvariant\tmode\tstrategy\tthreads\tcounters\tstate\trepeats\twarmup\tnode_limit"
+    )?;
+    for config in plan.slice(shard) {
+        writeln!(
+            out,
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            config.index,
+            config.id,
+            config.source,
+            config.variant,
+            crate::harness::record::mode_name(config.mode),
+            config.strategy,
+            config.threads,
+            config.counters,
+            config.state,
+            config.repeats,
+            config.warmup,
+            config.node_limit
+        )?;
+    }
+    Ok(())
+}
+
+fn print_outcome(outcome: &SweepOutcome, out_dir: &std::path::Path, quiet: bool) {
+    for note in &outcome.notes {
+        eprintln!("backtrack-bench: {note}");
+    }
+    if quiet {
+        return;
+    }
+    let mut line = format!(
+        "sweep: {} configurations ({} already recorded), {} runs recorded in {:.1} s -> {}",
+        outcome.configurations,
+        outcome.already_recorded,
+        outcome.runs_recorded,
+        outcome.elapsed.as_secs_f64(),
+        outcome.runs_file.display()
+    );
+    if outcome.limited > 0 {
+        line.push_str(&format!("; {} stopped by the node limit", outcome.limited));
+    }
+    if outcome.over_budget > 0 {
+        line.push_str(&format!("; {} cut short by the time budget", outcome.over_budget));
+    }
+    if outcome.interrupted {
+        line.push_str("; interrupted: run again with --resume to finish");
+    }
+    eprintln!("{line}");
+    match &outcome.summary_file {
+        Some(summary) => eprintln!("summary: {}", summary.display()),
+        None => eprintln!("shard done; merge the shards with `backtrack-bench report --out {}`", out_dir.display()),
+    }
+}

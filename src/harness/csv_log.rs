@@ -1,0 +1,224 @@
+//! CSV files that are never left half-written.
+//!
+//! Run logs grow by whole lines: each row is serialized in memory and handed to the OS in
+//! one `write` on a file opened for appending, so a Ctrl-C or a `kill -9` leaves every line
+//! complete. Derived files (summaries, reports, plots) are written to a temporary file in the
+//! same folder and renamed over the old one, so a reader sees the old or the new file, never
+//! a mix. Readers drop a trailing line without its newline (which only a crash of the
+//! machine itself could leave) and say so.
+
+use super::error::HarnessError;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// An append-only CSV log of rows of one type.
+#[derive(Debug)]
+pub struct CsvAppender {
+    file: File,
+    path: PathBuf,
+}
+
+impl CsvAppender {
+    /// Opens `path` for appending rows under `header`. A new or empty file gets the header.
+    /// With `keep`, an existing file must have exactly this header and is continued (a
+    /// trailing partial line is cut off); without it, the file is replaced by one holding
+    /// only the header.
+    pub fn open(path: &Path, header: &str, keep: bool) -> Result<CsvAppender, HarnessError> {
+        let io_error = |source| HarnessError::io(path, source);
+        if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|source| HarnessError::io(parent, source))?;
+        }
+        let existing = if keep && path.exists() { std::fs::read(path).map_err(io_error)? } else { Vec::new() };
+        if existing.is_empty() {
+            write_atomically(path, format!("{header}\n").as_bytes())?;
+        } else {
+            let first_line = existing.split(|&byte| byte == b'\n').next().unwrap_or_default();
+            if String::from_utf8_lossy(first_line).trim_end_matches('\r') != header {
+                return Err(HarnessError::Csv {
+                    path: path.to_path_buf(),
+                    message: "its header differs from the columns this build writes (an older format?); \
+                              move the file away or run without --resume to start it anew"
+                        .to_string(),
+                });
+            }
+            if existing.last() != Some(&b'\n') {
+                let complete = existing.iter().rposition(|&byte| byte == b'\n').map_or(0, |end| end + 1);
+                eprintln!("backtrack-bench: {}: dropping an incomplete last line", path.display());
+                OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .and_then(|file| file.set_len(complete as u64))
+                    .map_err(io_error)?;
+            }
+        }
+        let file = OpenOptions::new().append(true).open(path).map_err(io_error)?;
+        Ok(CsvAppender { file, path: path.to_path_buf() })
+    }
+
+    /// Appends one row as one whole line and hands it to the OS before returning.
+    pub fn append<T: Serialize>(&mut self, row: &T) -> Result<(), HarnessError> {
+        let line = serialize_line(row).map_err(|message| HarnessError::Csv { path: self.path.clone(), message })?;
+        self.file
+            .write_all(&line)
+            .and_then(|()| self.file.flush())
+            .map_err(|source| HarnessError::io(&self.path, source))
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+fn serialize_line<T: Serialize>(row: &T) -> Result<Vec<u8>, String> {
+    let mut writer = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
+    writer.serialize(row).map_err(|error| error.to_string())?;
+    writer.into_inner().map_err(|error| error.to_string())
+}
+
+/// Writes `contents` to `path` through a temporary file in the same folder and a rename.
+pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), HarnessError> {
+    let folder = path.parent().filter(|parent| !parent.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(folder).map_err(|source| HarnessError::io(folder, source))?;
+    let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+    // Unique per process and moment: shards on several hosts may share the folder.
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().subsec_nanos();
+    let temporary = folder.join(format!(".{name}.{}-{nanos}.tmp", std::process::id()));
+    let result = File::create(&temporary)
+        .and_then(|mut file| file.write_all(contents).and_then(|()| file.sync_all()))
+        .and_then(|()| std::fs::rename(&temporary, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    result.map_err(|source| HarnessError::io(path, source))
+}
+
+/// Writes `rows` under their header to `path`, atomically.
+pub fn write_rows<T: Serialize>(path: &Path, rows: &[T], header: &str) -> Result<(), HarnessError> {
+    let mut contents = format!("{header}\n").into_bytes();
+    for row in rows {
+        contents
+            .extend(serialize_line(row).map_err(|message| HarnessError::Csv { path: path.to_path_buf(), message })?);
+    }
+    write_atomically(path, &contents)
+}
+
+/// Rows read from a CSV file, with notes about lines that were skipped.
+#[derive(Debug)]
+pub struct ReadRows<T> {
+    /// The rows that parsed.
+    pub rows: Vec<T>,
+    /// One message per skipped line (file and line number).
+    pub skipped: Vec<String>,
+}
+
+/// Reads every row of `path` under `expected_header`; a different header is an error, a line
+/// that does not parse is skipped with a note.
+pub fn read_rows<T: DeserializeOwned>(path: &Path, expected_header: &str) -> Result<ReadRows<T>, HarnessError> {
+    let mut text = std::fs::read_to_string(path).map_err(|source| HarnessError::io(path, source))?;
+    let mut skipped = Vec::new();
+    if !text.is_empty() && !text.ends_with('\n') {
+        let complete = text.rfind('\n').map_or(0, |end| end + 1);
+        skipped.push(format!("{}: the last line has no newline (cut off); ignored", path.display()));
+        text.truncate(complete);
+    }
+    let header = text.lines().next().unwrap_or_default().trim_end_matches('\r');
+    if header.is_empty() {
+        return Ok(ReadRows { rows: Vec::new(), skipped });
+    }
+    if header != expected_header {
+        return Err(HarnessError::Csv {
+            path: path.to_path_buf(),
+            message: format!(
+                "unexpected header; this build reads the columns\n  {expected_header}\nbut the file has\n  {header}"
+            ),
+        });
+    }
+    let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(text.as_bytes());
+    let headers = reader
+        .headers()
+        .map_err(|error| HarnessError::Csv { path: path.to_path_buf(), message: error.to_string() })?
+        .clone();
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        let parsed = record.map_err(|error| error.to_string()).and_then(|record| {
+            if record.len() != headers.len() {
+                return Err(format!("{} fields instead of {}", record.len(), headers.len()));
+            }
+            let line = record.position().map_or(0, |position| position.line());
+            record.deserialize::<T>(Some(&headers)).map_err(|error| format!("line {line}: {error}"))
+        });
+        match parsed {
+            Ok(row) => rows.push(row),
+            Err(message) => skipped.push(format!("{}: skipped a row: {message}", path.display())),
+        }
+    }
+    Ok(ReadRows { rows, skipped })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Serialize, Deserialize, PartialEq)]
+    struct Row {
+        name: String,
+        count: u64,
+    }
+
+    #[test]
+    fn appended_rows_read_back_and_a_cut_line_is_dropped() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("runs.csv");
+        let mut log = CsvAppender::open(&path, "name,count", false).unwrap();
+        log.append(&Row { name: "a,b".into(), count: 1 }).unwrap();
+        log.append(&Row { name: "c".into(), count: 2 }).unwrap();
+        drop(log);
+        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
+        file.write_all(b"d,3").unwrap();
+        let read: ReadRows<Row> = read_rows(&path, "name,count").unwrap();
+        assert_eq!(read.rows, [Row { name: "a,b".into(), count: 1 }, Row { name: "c".into(), count: 2 }]);
+        assert_eq!(read.skipped.len(), 1);
+        // Continuing the log cuts the partial line first.
+        let mut log = CsvAppender::open(&path, "name,count", true).unwrap();
+        log.append(&Row { name: "e".into(), count: 4 }).unwrap();
+        let read: ReadRows<Row> = read_rows(&path, "name,count").unwrap();
+        assert_eq!(read.rows.len(), 3);
+        assert!(read.skipped.is_empty());
+    }
+
+    #[test]
+    fn a_different_header_is_refused() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("runs.csv");
+        std::fs::write(&path, "old,columns\n1,2\n").unwrap();
+        assert!(CsvAppender::open(&path, "name,count", true).unwrap_err().to_string().contains("header differs"));
+        assert!(read_rows::<Row>(&path, "name,count").is_err());
+        // Without keep, the file starts anew.
+        CsvAppender::open(&path, "name,count", false).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "name,count\n");
+    }
+
+    #[test]
+    fn a_row_with_bad_fields_is_skipped_with_a_note() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("runs.csv");
+        std::fs::write(&path, "name,count\na,1\nb,x\nc\n").unwrap();
+        let read: ReadRows<Row> = read_rows(&path, "name,count").unwrap();
+        assert_eq!(read.rows.len(), 1);
+        assert_eq!(read.skipped.len(), 2);
+    }
+
+    #[test]
+    fn atomic_writes_leave_no_temporary_file() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("summary.csv");
+        write_rows(&path, &[Row { name: "a".into(), count: 1 }], "name,count").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "name,count\na,1\n");
+        assert_eq!(std::fs::read_dir(folder.path()).unwrap().count(), 1);
+    }
+}

@@ -1,0 +1,132 @@
+//! The environment every record carries: git commit, crate and compiler versions, CPU,
+//! core count, host, and the time of the run.
+//!
+//! The commit and the compiler version are captured at build time by `build.rs`; the rest
+//! is read once per process.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Where and with what a sweep ran.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Environment {
+    /// `git rev-parse --short=12 HEAD` at build time, `-dirty` appended for uncommitted
+    /// changes; `unknown` outside a git checkout.
+    pub git_commit: String,
+    /// The crate's version (`Cargo.toml`).
+    pub crate_version: String,
+    /// `rustc --version` of the compiler that built the binary.
+    pub rustc_version: String,
+    /// The CPU model (`/proc/cpuinfo`), `unknown` where it cannot be read.
+    pub cpu_model: String,
+    /// `std::thread::available_parallelism()` (1 when unknown).
+    pub available_parallelism: usize,
+    /// The machine's host name (tells shards apart).
+    pub hostname: String,
+}
+
+impl Environment {
+    /// Reads the environment of this process.
+    pub fn detect() -> Environment {
+        Environment {
+            git_commit: env!("BACKTRACK_BENCH_GIT_COMMIT").to_string(),
+            crate_version: env!("CARGO_PKG_VERSION").to_string(),
+            rustc_version: env!("BACKTRACK_BENCH_RUSTC_VERSION").to_string(),
+            cpu_model: cpu_model(),
+            available_parallelism: std::thread::available_parallelism().map_or(1, |count| count.get()),
+            hostname: hostname(),
+        }
+    }
+}
+
+fn cpu_model() -> String {
+    let text = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    text.lines()
+        .find_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            matches!(key.trim(), "model name" | "Model" | "cpu model" | "Hardware").then(|| value.trim().to_string())
+        })
+        .filter(|model| !model.is_empty())
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
+fn hostname() -> String {
+    #[cfg(unix)]
+    {
+        let mut buffer = [0u8; 256];
+        // SAFETY: the buffer is valid for its length; gethostname writes at most that many bytes.
+        let status = unsafe { libc::gethostname(buffer.as_mut_ptr().cast(), buffer.len()) };
+        if status == 0 {
+            let end = buffer.iter().position(|&byte| byte == 0).unwrap_or(buffer.len());
+            return String::from_utf8_lossy(&buffer[..end]).into_owned();
+        }
+    }
+    std::env::var("HOSTNAME").or_else(|_| std::env::var("COMPUTERNAME")).unwrap_or_else(|_| "unknown".to_string())
+}
+
+/// The current time as RFC 3339 UTC with milliseconds (`2026-11-22T04:29:57.123Z`); such
+/// strings sort chronologically.
+pub fn timestamp_now() -> String {
+    let since_epoch = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+    format_timestamp(since_epoch.as_secs(), since_epoch.subsec_millis())
+}
+
+/// Formats seconds since the Unix epoch as RFC 3339 UTC.
+pub fn format_timestamp(seconds: u64, millis: u32) -> String {
+    let days = (seconds / 86_400) as i64;
+    let second_of_day = seconds % 86_400;
+    let (year, month, day) = civil_from_days(days);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z",
+        second_of_day / 3600,
+        second_of_day / 60 % 60,
+        second_of_day % 60
+    )
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let shifted = days + 719_468;
+    let era = shifted.div_euclid(146_097);
+    let day_of_era = shifted.rem_euclid(146_097);
+    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = (day_of_year - (153 * month_index + 2) / 5 + 1) as u32;
+    let month = if month_index < 10 { month_index + 3 } else { month_index - 9 } as u32;
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+/// User and system CPU time of this process so far, in nanoseconds (zeros where unknown).
+pub fn process_cpu_ns() -> (u64, u64) {
+    #[cfg(unix)]
+    {
+        // SAFETY: getrusage fills the zeroed struct it is given; RUSAGE_SELF is always valid.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } == 0 {
+            let nanos = |time: libc::timeval| time.tv_sec as u64 * 1_000_000_000 + time.tv_usec as u64 * 1000;
+            return (nanos(usage.ru_utime), nanos(usage.ru_stime));
+        }
+    }
+    (0, 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_are_rfc3339_utc() {
+        assert_eq!(format_timestamp(0, 0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(format_timestamp(951_782_400, 5), "2000-02-29T00:00:00.005Z");
+        assert_eq!(format_timestamp(1_795_321_797, 123), "2026-11-22T04:29:57.123Z");
+    }
+
+    #[test]
+    fn the_environment_is_filled_in() {
+        let environment = Environment::detect();
+        assert!(!environment.git_commit.is_empty() && !environment.rustc_version.is_empty());
+        assert!(environment.rustc_version.starts_with("rustc"), "{}", environment.rustc_version);
+        assert!(environment.available_parallelism >= 1);
+    }
+}

@@ -1,0 +1,82 @@
+//! The harness's one error type: what went wrong, with the file, line or key involved.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// Why a sweep or a report could not go on.
+#[derive(Debug)]
+pub enum HarnessError {
+    /// A sweep spec is invalid: the file (or preset), the key and what was expected.
+    Spec {
+        /// The spec file or `preset NAME`.
+        origin: String,
+        /// What was wrong, starting with the key (`block[1].threads: ...`).
+        message: String,
+    },
+    /// A command-line value is invalid (`--shard`, `--threads`, ...).
+    Argument {
+        /// The flag.
+        flag: &'static str,
+        /// What was wrong and what is allowed.
+        message: String,
+    },
+    /// Reading or writing a file failed.
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// A CSV file is not what the harness wrote (another header, a bad row).
+    Csv {
+        /// The file.
+        path: PathBuf,
+        /// What was wrong (with the line when known) and what to do.
+        message: String,
+    },
+    /// A plot could not be drawn.
+    Plot {
+        /// The SVG file.
+        path: PathBuf,
+        /// The plotting library's message.
+        message: String,
+    },
+}
+
+impl HarnessError {
+    /// An I/O error about `path`.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> HarnessError {
+        HarnessError::Io { path: path.into(), source }
+    }
+
+    /// A spec error from `origin` with `message` (which starts with the key).
+    pub fn spec(origin: impl Into<String>, message: impl Into<String>) -> HarnessError {
+        HarnessError::Spec { origin: origin.into(), message: message.into() }
+    }
+
+    /// Whether the error is the user's input (spec, flags) rather than a failure while running.
+    pub fn is_bad_input(&self) -> bool {
+        matches!(self, HarnessError::Spec { .. } | HarnessError::Argument { .. })
+    }
+}
+
+impl fmt::Display for HarnessError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HarnessError::Spec { origin, message } => write!(f, "{origin}: {message}"),
+            HarnessError::Argument { flag, message } => write!(f, "{flag}: {message}"),
+            HarnessError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            HarnessError::Csv { path, message } => write!(f, "{}: {message}", path.display()),
+            HarnessError::Plot { path, message } => write!(f, "{}: cannot draw the plot: {message}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for HarnessError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            HarnessError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,474 @@
+//! A sweep's plan: the spec expanded into an ordered list of configurations, each with a
+//! stable id, and the deterministic slice of it that one shard runs.
+//!
+//! The order and the ids depend only on the spec, the instances' families and the core
+//! count (for `cores` thread expressions), so every machine of a sharded sweep computes the
+//! same plan and `--resume` recognises what a previous run recorded.
+
+use super::error::HarnessError;
+use super::spec::{Block, KnobSelection, KnobValueList, SweepSpec};
+use crate::instance::{self, Instance};
+use crate::puzzles::knobs::{KnobSpec, KnobValues};
+use crate::puzzles::Family;
+use crate::solve::SearchMode;
+use std::collections::{BTreeMap, HashSet};
+use std::fmt;
+
+/// One configuration: everything that defines a run except the repeat number.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Configuration {
+    /// Position in the whole sweep (0-based); shards slice by it.
+    pub index: usize,
+    /// Stable id: a hash of every field below that changes what runs (16 hex digits).
+    pub id: String,
+    /// The instance as the spec names it (short name or path).
+    pub source: String,
+    /// Every knob of the family with its value (defaults filled in).
+    pub knobs: KnobValues,
+    /// `defaults`, `baseline`, or the knobs that differ from the defaults (`order=listed`).
+    pub variant: String,
+    /// All solutions or the first.
+    pub mode: SearchMode,
+    /// Parallel strategy.
+    pub strategy: String,
+    /// Worker threads.
+    pub threads: usize,
+    /// Counter layout.
+    pub counters: String,
+    /// State restoration.
+    pub state: String,
+    /// Per-run node limit (per component).
+    pub node_limit: u64,
+    /// Timed runs.
+    pub repeats: u32,
+    /// Untimed warm-up runs.
+    pub warmup: u32,
+}
+
+impl Configuration {
+    /// The knobs as `name=value` joined by `;` (the CSV form).
+    pub fn knob_text(&self) -> String {
+        knob_text(&self.knobs)
+    }
+
+    /// A one-line description for progress output.
+    pub fn label(&self) -> String {
+        let threads = if self.strategy == "sequential" { String::new() } else { format!(" x{}", self.threads) };
+        format!("{} {} {}{threads}", self.source, self.variant, self.strategy)
+    }
+}
+
+/// `name=value` pairs joined by `;`.
+pub fn knob_text(knobs: &KnobValues) -> String {
+    knobs.iter().map(|(name, value)| format!("{name}={value}")).collect::<Vec<_>>().join(";")
+}
+
+/// A sweep expanded into configurations, with its instances loaded once.
+#[derive(Debug)]
+pub struct Plan {
+    /// The sweep's name.
+    pub sweep: String,
+    /// The spec's description.
+    pub description: String,
+    /// Every configuration, in order, without duplicates.
+    pub configurations: Vec<Configuration>,
+    /// Instances by source; an instance that failed to load holds its error message, and its
+    /// configurations are recorded as errors when run.
+    pub instances: BTreeMap<String, Result<Instance, String>>,
+    /// Per-configuration time budget in seconds.
+    pub config_budget_s: f64,
+    /// Whether runs count per-rule and per-depth statistics.
+    pub rule_counts: bool,
+}
+
+/// A slice `K/N` of a sweep: configurations whose index is `K-1` modulo `N`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// 1-based shard number.
+    pub number: usize,
+    /// Number of shards.
+    pub count: usize,
+}
+
+impl Shard {
+    /// Parses `K/N` with 1 <= K <= N.
+    pub fn parse(text: &str) -> Result<Shard, HarnessError> {
+        let invalid = || HarnessError::Argument {
+            flag: "--shard",
+            message: format!("`{text}` is not a shard; expected K/N with 1 <= K <= N, e.g. 3/8"),
+        };
+        let (number, count) = text.split_once('/').ok_or_else(invalid)?;
+        let number: usize = number.trim().parse().map_err(|_| invalid())?;
+        let count: usize = count.trim().parse().map_err(|_| invalid())?;
+        if number == 0 || number > count {
+            return Err(invalid());
+        }
+        Ok(Shard { number, count })
+    }
+
+    /// Whether configuration `index` belongs to this shard.
+    pub fn contains(self, index: usize) -> bool {
+        index % self.count == self.number - 1
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.number, self.count)
+    }
+}
+
+impl Plan {
+    /// The configurations a shard runs (all of them without a shard).
+    pub fn slice(&self, shard: Option<Shard>) -> Vec<&Configuration> {
+        self.configurations.iter().filter(|config| shard.is_none_or(|shard| shard.contains(config.index))).collect()
+    }
+}
+
+/// Expands `spec` for a machine with `cores` available threads, loading each instance once.
+pub fn expand(spec: &SweepSpec, cores: usize) -> Result<Plan, HarnessError> {
+    let mut instances: BTreeMap<String, Result<Instance, String>> = BTreeMap::new();
+    let mut configurations = Vec::new();
+    let mut seen = HashSet::new();
+    for (block_index, block) in spec.blocks.iter().enumerate() {
+        let sources = choose_instances(block, &mut instances);
+        check_listed_knobs(spec, block, block_index, &sources, &instances)?;
+        for source in &sources {
+            let loaded = instances.entry(source.clone()).or_insert_with(|| load_instance(source)).clone();
+            let knob_sets = match &loaded {
+                Ok(instance) => knob_sets(spec, block, instance.family),
+                Err(_) => vec![("defaults".to_string(), KnobValues::new())],
+            };
+            for (variant, knobs) in knob_sets {
+                for &mode in &block.modes {
+                    for state in &block.states {
+                        for strategy in &block.strategies {
+                            for (threads, counters) in thread_settings(block, strategy, cores) {
+                                let mut config = Configuration {
+                                    index: 0,
+                                    id: String::new(),
+                                    source: source.clone(),
+                                    knobs: knobs.clone(),
+                                    variant: variant.clone(),
+                                    mode,
+                                    strategy: strategy.clone(),
+                                    threads,
+                                    counters,
+                                    state: state.clone(),
+                                    node_limit: block.node_limit,
+                                    repeats: block.repeats,
+                                    warmup: block.warmup,
+                                };
+                                config.id = configuration_id(&config);
+                                if seen.insert(config.id.clone()) {
+                                    config.index = configurations.len();
+                                    configurations.push(config);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(Plan {
+        sweep: spec.name.clone(),
+        description: spec.description.clone(),
+        configurations,
+        instances,
+        config_budget_s: spec.config_budget_s,
+        rule_counts: spec.rule_counts,
+    })
+}
+
+/// Loads an instance by short name or path; a relative path missing from the working
+/// directory is also looked up in the crate's source folder (so presets work from anywhere).
+fn load_instance(source: &str) -> Result<Instance, String> {
+    match instance::load(source) {
+        Ok(instance) => Ok(instance),
+        Err(error) => {
+            let fallback = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(source);
+            if std::path::Path::new(source).is_relative() && !std::path::Path::new(source).exists() && fallback.exists()
+            {
+                instance::load(&fallback.to_string_lossy()).map(|mut instance| {
+                    instance.source = source.to_string();
+                    instance
+                })
+            } else {
+                Err(error)
+            }
+            .map_err(|error| error.to_string())
+        }
+    }
+}
+
+/// The block's instances: of each entry's alternatives, the first that loads (else the
+/// first, whose error its configurations will record). Every instance tried is cached.
+fn choose_instances(block: &Block, instances: &mut BTreeMap<String, Result<Instance, String>>) -> Vec<String> {
+    block
+        .instances
+        .iter()
+        .map(|alternatives| {
+            let loads = |source: &String, instances: &mut BTreeMap<String, Result<Instance, String>>| {
+                instances.entry(source.clone()).or_insert_with(|| load_instance(source)).is_ok()
+            };
+            alternatives.iter().find(|source| loads(source, instances)).unwrap_or(&alternatives[0]).clone()
+        })
+        .collect()
+}
+
+/// Rejects a listed knob that no family of the block has (a typo would otherwise vanish).
+fn check_listed_knobs(
+    spec: &SweepSpec,
+    block: &Block,
+    block_index: usize,
+    sources: &[String],
+    instances: &BTreeMap<String, Result<Instance, String>>,
+) -> Result<(), HarnessError> {
+    let KnobSelection::Listed { values, .. } = &block.knobs else { return Ok(()) };
+    let families: Vec<Family> = sources
+        .iter()
+        .filter_map(|source| instances.get(source).and_then(|loaded| loaded.as_ref().ok()).map(|i| i.family))
+        .collect();
+    if families.is_empty() {
+        return Ok(());
+    }
+    for knob in values.keys() {
+        if !families.iter().any(|family| family.knobs().iter().any(|spec| spec.name == knob)) {
+            let names: Vec<&str> = families.iter().map(|family| family.name()).collect();
+            return Err(HarnessError::spec(
+                &spec.origin,
+                format!(
+                    "block[{block_index}].knobs.{knob}: no family of this block ({}) has this knob",
+                    names.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The (threads, counters) pairs a strategy runs with: `sequential` runs once on one thread.
+fn thread_settings(block: &Block, strategy: &str, cores: usize) -> Vec<(usize, String)> {
+    if strategy == "sequential" {
+        return vec![(1, block.counters[0].clone())];
+    }
+    let mut counts: Vec<usize> = block.threads.iter().flat_map(|count| count.resolve(cores)).collect();
+    let mut seen = HashSet::new();
+    counts.retain(|count| seen.insert(*count));
+    counts.iter().flat_map(|&threads| block.counters.iter().map(move |counters| (threads, counters.clone()))).collect()
+}
+
+/// The values of a knob to try: `periodic:K` becomes one value per K (the default's K first).
+fn expand_values(spec: &KnobSpec, values: &[&str], k_values: &[u32]) -> Vec<String> {
+    let mut expanded = Vec::new();
+    for value in values {
+        match value.strip_suffix(":K") {
+            Some(head) => {
+                let default_k = spec.default.strip_prefix(head).and_then(|rest| rest.strip_prefix(':'));
+                match default_k {
+                    Some(k) => expanded.push(format!("{head}:{k}")),
+                    None => expanded.extend(k_values.iter().map(|k| format!("{head}:{k}"))),
+                }
+            }
+            None => expanded.push(value.to_string()),
+        }
+    }
+    let mut seen = HashSet::new();
+    expanded.retain(|value| seen.insert(value.clone()));
+    expanded
+}
+
+/// The knob sets of a block for one family, each with its variant label; the defaults first.
+fn knob_sets(spec: &SweepSpec, block: &Block, family: Family) -> Vec<(String, KnobValues)> {
+    let specs = family.knobs();
+    let defaults: KnobValues = specs.iter().map(|spec| (spec.name.to_string(), spec.default.to_string())).collect();
+    let baseline = spec.baselines.get(family.name()).map(|values| {
+        let mut knobs = defaults.clone();
+        knobs.extend(values.iter().map(|(name, value)| (name.clone(), value.clone())));
+        knobs
+    });
+    let all_values = |knob: &KnobSpec| expand_values(knob, knob.values, &block.k_values);
+    // Per knob of the family, in spec order: the values to vary (None: keep the default).
+    let varied: Vec<(&KnobSpec, Vec<String>)> = match &block.knobs {
+        KnobSelection::Defaults => Vec::new(),
+        KnobSelection::Each | KnobSelection::Cross => specs.iter().map(|knob| (knob, all_values(knob))).collect(),
+        KnobSelection::Listed { values, .. } => specs
+            .iter()
+            .filter_map(|knob| {
+                values.get(knob.name).map(|list| match list {
+                    KnobValueList::Each => (knob, all_values(knob)),
+                    KnobValueList::Values(list) => (knob, list.clone()),
+                })
+            })
+            .collect(),
+    };
+    let cross = matches!(block.knobs, KnobSelection::Cross | KnobSelection::Listed { cross: true, .. });
+    let mut sets: Vec<KnobValues> = vec![defaults.clone()];
+    if let Some(baseline) = baseline.as_ref().filter(|_| block.include_baseline) {
+        sets.push(baseline.clone());
+    }
+    if cross {
+        let mut product = vec![defaults.clone()];
+        for (knob, values) in &varied {
+            product = product
+                .iter()
+                .flat_map(|partial| {
+                    values.iter().map(move |value| {
+                        let mut knobs = partial.clone();
+                        knobs.insert(knob.name.to_string(), value.clone());
+                        knobs
+                    })
+                })
+                .collect();
+        }
+        sets.extend(product);
+    } else {
+        for (knob, values) in &varied {
+            for value in values {
+                let mut knobs = defaults.clone();
+                knobs.insert(knob.name.to_string(), value.clone());
+                sets.push(knobs);
+            }
+        }
+    }
+    let mut seen = HashSet::new();
+    sets.retain(|knobs| seen.insert(knob_text(knobs)));
+    sets.into_iter().map(|knobs| (variant_label(&knobs, &defaults, baseline.as_ref()), knobs)).collect()
+}
+
+/// `defaults`, `baseline`, or the changed knobs (`order=listed+pruning=none`).
+fn variant_label(knobs: &KnobValues, defaults: &KnobValues, baseline: Option<&KnobValues>) -> String {
+    if knobs == defaults {
+        return "defaults".to_string();
+    }
+    if Some(knobs) == baseline {
+        return "baseline".to_string();
+    }
+    knobs
+        .iter()
+        .filter(|(name, value)| defaults.get(*name) != Some(*value))
+        .map(|(name, value)| format!("{name}={value}"))
+        .collect::<Vec<_>>()
+        .join("+")
+}
+
+/// The stable id of a configuration: FNV-1a over its defining fields.
+fn configuration_id(config: &Configuration) -> String {
+    let mode = match config.mode {
+        SearchMode::All => "all",
+        SearchMode::First => "first",
+    };
+    let key = format!(
+        "{}|{}|{mode}|{}|{}|{}|{}|{}",
+        config.source,
+        config.knob_text(),
+        config.strategy,
+        config.threads,
+        config.counters,
+        config.state,
+        config.node_limit
+    );
+    format!("{:016x}", fnv1a(key.as_bytes()))
+}
+
+/// 64-bit FNV-1a: a small hash whose value never changes between Rust versions.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in bytes {
+        hash ^= u64::from(*byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::spec::SweepSpec;
+
+    fn plan(text: &str) -> Plan {
+        expand(&SweepSpec::parse(text, "test").unwrap(), 4).unwrap()
+    }
+
+    #[test]
+    fn fnv_matches_the_published_test_vector() {
+        assert_eq!(fnv1a(b"a"), 0xaf63dc4c8601ec8c);
+    }
+
+    #[test]
+    fn each_varies_one_knob_at_a_time_from_the_defaults() {
+        let plan = plan("name = \"t\"\n[baselines.olympic_rings]\npruning = \"none\"\norder = \"listed\"\n[[block]]\ninstances = [\"rings\"]\nknobs = \"each\"\n");
+        let variants: Vec<&str> = plan.configurations.iter().map(|config| config.variant.as_str()).collect();
+        assert_eq!(
+            variants,
+            ["defaults", "baseline", "order=listed", "order=most-constrained", "pruning=none", "pruning=rings"]
+        );
+        assert_eq!(plan.configurations[1].knob_text(), "order=listed;pruning=none");
+    }
+
+    #[test]
+    fn cross_runs_every_combination_once() {
+        let plan = plan("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\nknobs = \"cross\"\n");
+        assert_eq!(plan.configurations.len(), 9);
+    }
+
+    #[test]
+    fn sequential_runs_once_and_parallel_strategies_at_each_thread_count() {
+        let plan = plan(
+            "name = \"t\"\n[[block]]\ninstances = [\"rings\"]\nstrategies = [\"sequential\", \"auto\"]\nthreads = [1, \"cores\", \"cores*2\"]\n",
+        );
+        let runs: Vec<(String, usize)> =
+            plan.configurations.iter().map(|config| (config.strategy.clone(), config.threads)).collect();
+        let expected = [("sequential", 1), ("auto", 1), ("auto", 4), ("auto", 8)];
+        assert_eq!(runs, expected.map(|(strategy, threads)| (strategy.to_string(), threads)));
+    }
+
+    #[test]
+    fn shards_partition_the_plan() {
+        let plan = plan("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\nknobs = \"cross\"\nstrategies = [\"sequential\", \"auto\"]\nthreads = [1, 2]\n");
+        let mut union: Vec<usize> = (1..=4)
+            .flat_map(|number| plan.slice(Some(Shard { number, count: 4 })).into_iter().map(|config| config.index))
+            .collect();
+        union.sort();
+        assert_eq!(union, (0..plan.configurations.len()).collect::<Vec<_>>());
+        assert!(Shard::parse("0/3").is_err() && Shard::parse("4/3").is_err() && Shard::parse("x").is_err());
+        assert_eq!(Shard::parse("2/3").unwrap(), Shard { number: 2, count: 3 });
+    }
+
+    #[test]
+    fn ids_are_stable_and_distinct() {
+        let plan = plan("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\nknobs = \"each\"\n");
+        let ids: HashSet<&str> = plan.configurations.iter().map(|config| config.id.as_str()).collect();
+        assert_eq!(ids.len(), plan.configurations.len());
+        // Pinned: a change here breaks `--resume` of existing CSV files.
+        assert_eq!(plan.configurations[0].id, configuration_id(&plan.configurations[0]));
+        assert_eq!(
+            format!("{:016x}", fnv1a(b"rings|order=rings;pruning=bounds|all|sequential|1|padded|undo|20000000000")),
+            plan.configurations[0].id
+        );
+    }
+
+    #[test]
+    fn a_missing_instance_becomes_one_configuration_that_will_fail() {
+        let plan = plan("name = \"t\"\n[[block]]\ninstances = [\"no/such/file.json\"]\nknobs = \"each\"\n");
+        assert_eq!(plan.configurations.len(), 1);
+        assert!(plan.instances["no/such/file.json"].is_err());
+    }
+
+    #[test]
+    fn the_first_alternative_that_loads_is_run() {
+        let plan =
+            plan("name = \"t\"\n[[block]]\ninstances = [[\"no/such.json\", \"rings\"], [\"a.json\", \"b.json\"]]\n");
+        let sources: Vec<&str> = plan.configurations.iter().map(|config| config.source.as_str()).collect();
+        assert_eq!(sources, ["rings", "a.json"]);
+    }
+
+    #[test]
+    fn a_listed_knob_no_family_has_is_an_error() {
+        let spec =
+            SweepSpec::parse("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\nknobs = { colour = [\"red\"] }\n", "s")
+                .unwrap();
+        assert!(expand(&spec, 2).unwrap_err().to_string().contains("block[0].knobs.colour"));
+    }
+}

@@ -1,0 +1,92 @@
+//! The results folder's file names, and reading every run log in it (shards merged).
+//!
+//! A sweep `S` writes `S-runs.csv`, or `S-runs.shard-K-of-N.csv` when it runs as shard K of
+//! N; `S-summary.csv`, `README.md` and `plots/` are derived from all of them.
+
+use super::csv_log::{read_rows, write_rows};
+use super::error::HarnessError;
+use super::plan::Shard;
+use super::record::RunRecord;
+use super::summary::{summarize, SummaryRow};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The run log a sweep (or one shard of it) appends to.
+pub fn runs_file(folder: &Path, sweep: &str, shard: Option<Shard>) -> PathBuf {
+    match shard {
+        None => folder.join(format!("{sweep}-runs.csv")),
+        Some(shard) => folder.join(format!("{sweep}-runs.shard-{}-of-{}.csv", shard.number, shard.count)),
+    }
+}
+
+/// The summary of a sweep.
+pub fn summary_file(folder: &Path, sweep: &str) -> PathBuf {
+    folder.join(format!("{sweep}-summary.csv"))
+}
+
+/// The sweep a run log belongs to, from its file name (`None`: not a run log).
+fn sweep_of(file_name: &str) -> Option<&str> {
+    let stem = file_name.strip_suffix(".csv")?;
+    let (sweep, rest) = stem.split_once("-runs")?;
+    let is_shard = rest.strip_prefix(".shard-").and_then(|rest| rest.split_once("-of-")).is_some_and(|(k, n)| {
+        !k.is_empty() && !n.is_empty() && k.chars().chain(n.chars()).all(|character| character.is_ascii_digit())
+    });
+    (!sweep.is_empty() && (rest.is_empty() || is_shard)).then_some(sweep)
+}
+
+/// Every run log in `folder`, by sweep, in file-name order.
+pub fn find_runs_files(folder: &Path) -> Result<BTreeMap<String, Vec<PathBuf>>, HarnessError> {
+    let mut files: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+    let entries = std::fs::read_dir(folder).map_err(|source| HarnessError::io(folder, source))?;
+    for entry in entries {
+        let entry = entry.map_err(|source| HarnessError::io(folder, source))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if let Some(sweep) = sweep_of(&name) {
+            files.entry(sweep.to_string()).or_default().push(entry.path());
+        }
+    }
+    for paths in files.values_mut() {
+        paths.sort();
+    }
+    Ok(files)
+}
+
+/// The records of `files`, with a note per skipped line.
+pub fn read_runs(files: &[PathBuf]) -> Result<(Vec<RunRecord>, Vec<String>), HarnessError> {
+    let header = RunRecord::header();
+    let mut records = Vec::new();
+    let mut notes = Vec::new();
+    for file in files {
+        let read = read_rows::<RunRecord>(file, &header)?;
+        records.extend(read.rows);
+        notes.extend(read.skipped);
+    }
+    Ok((records, notes))
+}
+
+/// Summarizes one sweep from all its run logs in `folder` and writes `S-summary.csv`.
+pub fn write_summary(folder: &Path, sweep: &str) -> Result<(PathBuf, Vec<SummaryRow>, Vec<String>), HarnessError> {
+    let files = find_runs_files(folder)?.remove(sweep).unwrap_or_default();
+    let (records, notes) = read_runs(&files)?;
+    let rows: Vec<SummaryRow> = summarize(records).into_iter().filter(|row| row.sweep == sweep).collect();
+    let path = summary_file(folder, sweep);
+    write_rows(&path, &rows, &SummaryRow::header())?;
+    Ok((path, rows, notes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_logs_are_recognised_by_name() {
+        assert_eq!(sweep_of("quick-runs.csv"), Some("quick"));
+        assert_eq!(sweep_of("full-runs.shard-3-of-8.csv"), Some("full"));
+        assert_eq!(sweep_of("quick-summary.csv"), None);
+        assert_eq!(sweep_of("quick-runs.shard-x-of-8.csv"), None);
+        assert_eq!(sweep_of("quick-runs.csv.tmp"), None);
+        assert_eq!(sweep_of("-runs.csv"), None);
+        let folder = Path::new("r");
+        assert_eq!(runs_file(folder, "s", Some(Shard { number: 2, count: 5 })), folder.join("s-runs.shard-2-of-5.csv"));
+    }
+}

@@ -1,0 +1,319 @@
+//! The sweep loop: runs each configuration of a plan (warm-ups, then repeats), appends one
+//! record per run, and stops cleanly between runs when asked.
+//!
+//! Failures are outcomes, not aborts: a configuration that cannot start, panics, or reaches
+//! its node limit is recorded as such and the sweep goes on. `--resume` reads the folder's
+//! run logs of the sweep and runs only what is missing. The stop flag (set by Ctrl-C) is
+//! checked before every run; the run in progress finishes and is recorded.
+
+use super::csv_log::CsvAppender;
+use super::environment::{process_cpu_ns, timestamp_now, Environment};
+use super::error::HarnessError;
+use super::plan::{Configuration, Plan, Shard};
+use super::progress::Progress;
+use super::record::{status, RunRecord};
+use super::results_folder::{find_runs_files, read_runs, runs_file, write_summary};
+use crate::instance::Instance;
+use crate::solve::{self, RunSettings};
+use std::collections::HashMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Solutions kept per component for the independent check (all are counted).
+const SOLUTIONS_CHECKED: usize = 16;
+
+/// A warm-up run at least this long makes further warm-ups of the configuration pointless.
+const LONG_WARMUP: Duration = Duration::from_secs(1);
+
+/// How a sweep runs, apart from its plan.
+#[derive(Debug, Clone)]
+pub struct SweepOptions {
+    /// The results folder.
+    pub out_dir: PathBuf,
+    /// Continue the folder's run logs, running only configurations not yet recorded.
+    pub resume: bool,
+    /// Run only this slice of the plan.
+    pub shard: Option<Shard>,
+    /// No progress bar and no per-configuration lines.
+    pub quiet: bool,
+}
+
+/// What a sweep did.
+#[derive(Debug, Clone)]
+pub struct SweepOutcome {
+    /// The run log written.
+    pub runs_file: PathBuf,
+    /// The summary written (none for a shard: `report` merges the shards).
+    pub summary_file: Option<PathBuf>,
+    /// Configurations in this slice.
+    pub configurations: usize,
+    /// Configurations skipped because `--resume` found them recorded.
+    pub already_recorded: usize,
+    /// Records appended.
+    pub runs_recorded: usize,
+    /// Configurations with an `error`, `panic` or `verify-failed` run.
+    pub failed: usize,
+    /// Configurations stopped by their node limit.
+    pub limited: usize,
+    /// Configurations whose repeats were cut short by the time budget.
+    pub over_budget: usize,
+    /// Whether the stop flag ended the sweep early.
+    pub interrupted: bool,
+    /// Wall time of the whole sweep.
+    pub elapsed: Duration,
+    /// Notes about skipped CSV lines.
+    pub notes: Vec<String>,
+}
+
+/// What the run logs already hold for one configuration.
+#[derive(Debug, Clone, Copy, Default)]
+struct Recorded {
+    /// Measured runs.
+    runs: u32,
+    /// The next repeat number.
+    next_repeat: u32,
+    /// A failure or a node-limit stop: no further repeats.
+    final_outcome: bool,
+}
+
+/// Runs the plan's slice, appending to the folder's run log; returns what happened.
+pub fn run_sweep(plan: &Plan, options: &SweepOptions, stop: &AtomicBool) -> Result<SweepOutcome, HarnessError> {
+    let started = Instant::now();
+    let environment = Environment::detect();
+    let path = runs_file(&options.out_dir, &plan.sweep, options.shard);
+    let (recorded, notes) = if options.resume { recorded_runs(plan, options)? } else { (HashMap::new(), Vec::new()) };
+    let mut log = CsvAppender::open(&path, &RunRecord::header(), options.resume)?;
+    let slice = plan.slice(options.shard);
+    let shard_text = options.shard.map(|shard| shard.to_string()).unwrap_or_default();
+    let mut outcome = SweepOutcome {
+        runs_file: path,
+        summary_file: None,
+        configurations: slice.len(),
+        already_recorded: 0,
+        runs_recorded: 0,
+        failed: 0,
+        limited: 0,
+        over_budget: 0,
+        interrupted: false,
+        elapsed: Duration::ZERO,
+        notes,
+    };
+    let pending: Vec<(&Configuration, Recorded)> = slice
+        .into_iter()
+        .filter_map(|config| {
+            let done = recorded.get(&config.id).copied().unwrap_or_default();
+            if done.final_outcome || done.runs >= config.repeats {
+                outcome.already_recorded += 1;
+                None
+            } else {
+                Some((config, done))
+            }
+        })
+        .collect();
+    let total_runs: u64 =
+        pending.iter().map(|(config, done)| u64::from(config.warmup + config.repeats - done.runs)).sum();
+    let progress = Progress::start(total_runs, options.quiet);
+    let count = pending.len();
+    for (position, (config, done)) in pending.into_iter().enumerate() {
+        if stop.load(Ordering::Relaxed) {
+            outcome.interrupted = true;
+            break;
+        }
+        progress.set_label(&config.label());
+        let context = RunContext { plan, config, shard: &shard_text, environment: &environment, stop };
+        let result = run_configuration(&context, done, &mut log, &progress)?;
+        outcome.runs_recorded += result.records.len();
+        outcome.interrupted |= result.interrupted;
+        let last = result.records.last();
+        match last.map(|record| record.status.as_str()) {
+            Some(status::ERROR | status::PANIC | status::VERIFY_FAILED) => outcome.failed += 1,
+            Some(status::LIMIT) => outcome.limited += 1,
+            _ => {}
+        }
+        outcome.over_budget += usize::from(result.over_budget);
+        if let Some(record) = last {
+            progress.log(&describe(position + 1, count, config, &result.records, record));
+        }
+        if outcome.interrupted {
+            break;
+        }
+    }
+    progress.finish();
+    if options.shard.is_none() {
+        let (summary, _, notes) = write_summary(&options.out_dir, &plan.sweep)?;
+        outcome.summary_file = Some(summary);
+        outcome.notes.extend(notes);
+    }
+    outcome.elapsed = started.elapsed();
+    Ok(outcome)
+}
+
+/// What every run of one configuration needs.
+struct RunContext<'a> {
+    plan: &'a Plan,
+    config: &'a Configuration,
+    shard: &'a str,
+    environment: &'a Environment,
+    stop: &'a AtomicBool,
+}
+
+struct ConfigurationResult {
+    records: Vec<RunRecord>,
+    interrupted: bool,
+    over_budget: bool,
+}
+
+fn run_configuration(
+    context: &RunContext,
+    done: Recorded,
+    log: &mut CsvAppender,
+    progress: &Progress,
+) -> Result<ConfigurationResult, HarnessError> {
+    let config = context.config;
+    let mut result = ConfigurationResult { records: Vec::new(), interrupted: false, over_budget: false };
+    let budget = Duration::from_secs_f64(context.plan.config_budget_s);
+    let started = Instant::now();
+    let instance = match context.plan.instances.get(&config.source) {
+        Some(Ok(instance)) => instance,
+        Some(Err(message)) => {
+            let record = failed_record(context, done.next_repeat, status::ERROR, message);
+            log.append(&record)?;
+            result.records.push(record);
+            progress.advance(u64::from(config.warmup + config.repeats - done.runs));
+            return Ok(result);
+        }
+        None => unreachable!("the plan loaded every instance it names"),
+    };
+    let remaining = config.repeats - done.runs;
+    let runs = (0..config.warmup).map(|_| None).chain((0..remaining).map(|offset| Some(done.next_repeat + offset)));
+    let total = u64::from(config.warmup + remaining);
+    let mut counted = 0;
+    let mut warmed_up = false;
+    for repeat in runs {
+        if context.stop.load(Ordering::Relaxed) {
+            result.interrupted = true;
+            break;
+        }
+        if started.elapsed() > budget && !result.records.is_empty() {
+            result.over_budget = true;
+            break;
+        }
+        if repeat.is_none() && warmed_up {
+            continue;
+        }
+        let record = run_once(context, instance, repeat.unwrap_or(0));
+        counted += 1;
+        progress.advance(1);
+        let Some(_) = repeat else {
+            // A warm-up that fails or reaches the node limit would do the same when timed:
+            // record it as the one timed run and stop.
+            if record.status == status::OK {
+                warmed_up = record.wall_ns >= LONG_WARMUP.as_nanos() as u64;
+                continue;
+            }
+            let record = RunRecord { repeat: done.next_repeat, ..record };
+            log.append(&record)?;
+            result.records.push(record);
+            break;
+        };
+        log.append(&record)?;
+        let stop_repeating = record.status != status::OK;
+        result.records.push(record);
+        if stop_repeating {
+            break;
+        }
+    }
+    progress.advance(total - counted);
+    Ok(result)
+}
+
+/// One run, measured and recorded, whatever happens.
+fn run_once(context: &RunContext, instance: &Instance, repeat: u32) -> RunRecord {
+    let config = context.config;
+    let mut record = RunRecord::start(&context.plan.sweep, config, repeat, context.shard, context.environment);
+    record.puzzle = instance.family.name().to_string();
+    record.instance = instance.id.clone();
+    let settings = RunSettings {
+        knobs: config.knobs.clone(),
+        mode: config.mode,
+        node_limit: config.node_limit,
+        rule_counts: context.plan.rule_counts,
+        solutions_to_keep: SOLUTIONS_CHECKED,
+        strategy: config.strategy.clone(),
+        threads: config.threads,
+        counters: config.counters.clone(),
+        state: config.state.clone(),
+    };
+    let cpu_before = process_cpu_ns();
+    let outcome = catch_unwind(AssertUnwindSafe(|| solve::run(instance, &settings)));
+    let cpu_after = process_cpu_ns();
+    let cpu_used = (cpu_after.0.saturating_sub(cpu_before.0), cpu_after.1.saturating_sub(cpu_before.1));
+    match outcome {
+        Ok(Ok(report)) => record.finish(&report, cpu_used),
+        Ok(Err(error)) => record.fail(status::ERROR, &error.to_string()),
+        Err(panic) => record.fail(status::PANIC, &panic_message(panic.as_ref())),
+    }
+    record.timestamp = timestamp_now();
+    record
+}
+
+fn failed_record(context: &RunContext, repeat: u32, status: &str, message: &str) -> RunRecord {
+    let mut record = RunRecord::start(&context.plan.sweep, context.config, repeat, context.shard, context.environment);
+    record.fail(status, message);
+    record.timestamp = timestamp_now();
+    record
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    let text = payload
+        .downcast_ref::<&str>()
+        .map(|text| text.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_string());
+    format!("panicked: {text}")
+}
+
+/// What the folder's run logs of this sweep already hold, per configuration id.
+fn recorded_runs(
+    plan: &Plan,
+    options: &SweepOptions,
+) -> Result<(HashMap<String, Recorded>, Vec<String>), HarnessError> {
+    let files = match find_runs_files(&options.out_dir) {
+        Ok(mut files) => files.remove(&plan.sweep).unwrap_or_default(),
+        Err(HarnessError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(error) => return Err(error),
+    };
+    let (records, notes) = read_runs(&files)?;
+    let mut recorded: HashMap<String, Recorded> = HashMap::new();
+    for record in records.iter().filter(|record| record.sweep == plan.sweep) {
+        let entry = recorded.entry(record.config_id.clone()).or_default();
+        entry.next_repeat = entry.next_repeat.max(record.repeat + 1);
+        if record.measured() {
+            entry.runs += 1;
+        }
+        if record.status != status::OK {
+            entry.final_outcome = true;
+        }
+    }
+    Ok((recorded, notes))
+}
+
+/// One line about a finished configuration.
+fn describe(position: usize, count: usize, config: &Configuration, records: &[RunRecord], last: &RunRecord) -> String {
+    let head = format!("[{position}/{count}] {}", config.label());
+    if !last.measured() {
+        return format!("{head}: {} ({})", last.status, last.error);
+    }
+    let mut times: Vec<u64> = records.iter().filter(|record| record.measured()).map(|record| record.wall_ns).collect();
+    times.sort_unstable();
+    let median = times.get(times.len().saturating_sub(1) / 2).copied().unwrap_or(0);
+    format!(
+        "{head}: {}, {} nodes, median {:.3} ms over {} run(s)",
+        last.status,
+        last.nodes,
+        median as f64 / 1e6,
+        times.len()
+    )
+}

@@ -1,0 +1,582 @@
+//! Sweep specs: the TOML format of `scripts/sweeps/*.toml`, the built-in presets, and the
+//! command-line overrides applied on top.
+//!
+//! A spec says *what* to run (instances x knob values x strategies x threads x repeats);
+//! `plan` turns it into the list of configurations. The format is documented in
+//! `docs/harness.md`; every key is checked and an error names the key.
+
+use super::error::HarnessError;
+use crate::puzzles::knobs::KnobValues;
+use crate::solve::SearchMode;
+use std::collections::BTreeMap;
+use toml::Value;
+
+/// The built-in presets (`--preset NAME`), embedded so they work from any directory.
+pub const PRESETS: &[(&str, &str)] = &[
+    ("quick", include_str!("../../scripts/sweeps/quick.toml")),
+    ("full", include_str!("../../scripts/sweeps/full.toml")),
+    ("scaling", include_str!("../../scripts/sweeps/scaling.toml")),
+];
+
+/// Default per-run node limit (per component) when a spec gives none: nothing runs forever.
+pub const DEFAULT_NODE_LIMIT: u64 = 20_000_000_000;
+
+/// Default time budget of one configuration's repeats, in seconds.
+pub const DEFAULT_CONFIG_BUDGET_S: f64 = 120.0;
+
+/// A parsed sweep spec.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SweepSpec {
+    /// The sweep's name: the prefix of its CSV files (`quick` -> `quick-runs.csv`).
+    pub name: String,
+    /// What the sweep is for (shown in the report).
+    pub description: String,
+    /// Where the spec came from (`preset quick` or the file path), for messages.
+    pub origin: String,
+    /// Once a configuration's runs have taken this long, its remaining repeats are skipped.
+    pub config_budget_s: f64,
+    /// Count checks and prunes per rule and nodes per depth (costs a little time).
+    pub rule_counts: bool,
+    /// Per family: the knob values of its baseline (most naive) configuration.
+    pub baselines: BTreeMap<String, KnobValues>,
+    /// The blocks; the sweep is their concatenation.
+    pub blocks: Vec<Block>,
+}
+
+/// One block of a sweep: the cross product of its lists.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    /// Built-in short names or instance file paths; each entry lists alternatives, of
+    /// which the first that loads is run (a plain string is a single alternative).
+    pub instances: Vec<Vec<String>>,
+    /// Which knob settings to run.
+    pub knobs: KnobSelection,
+    /// Also run the family's baseline configuration (from the spec's `baselines`).
+    pub include_baseline: bool,
+    /// Parallel strategies (`sequential` always runs on one thread).
+    pub strategies: Vec<String>,
+    /// Thread counts for the parallel strategies.
+    pub threads: Vec<ThreadCount>,
+    /// Search modes.
+    pub modes: Vec<SearchMode>,
+    /// Counter layouts (`padded`, `shared`, `unpadded`); only parallel strategies vary them.
+    pub counters: Vec<String>,
+    /// State restoration (`undo`, `clone`).
+    pub states: Vec<String>,
+    /// The integers substituted for `K` in knob values like `periodic:K`.
+    pub k_values: Vec<u32>,
+    /// Timed runs per configuration.
+    pub repeats: u32,
+    /// Untimed, unrecorded runs before the timed ones.
+    pub warmup: u32,
+    /// Per-run node limit (per component); a run that reaches it is recorded as `limit`.
+    pub node_limit: u64,
+}
+
+/// Which knob settings a block runs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum KnobSelection {
+    /// Only the family's defaults.
+    Defaults,
+    /// The defaults, then every other value of every knob, one knob at a time.
+    Each,
+    /// Every combination of every knob's values.
+    Cross,
+    /// The listed knobs' values: one knob at a time from the defaults, or their cross product.
+    Listed {
+        /// Knob name -> its values.
+        values: BTreeMap<String, KnobValueList>,
+        /// Cross product instead of one at a time.
+        cross: bool,
+    },
+}
+
+/// The values of one listed knob.
+#[derive(Debug, Clone, PartialEq)]
+pub enum KnobValueList {
+    /// Every value the family accepts.
+    Each,
+    /// These values.
+    Values(Vec<String>),
+}
+
+/// One entry of a `threads` list: a number, an expression of the core count, or a range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ThreadCount {
+    /// One thread count.
+    Single(ThreadTerm),
+    /// Powers of two from the first term below the second, then the second term.
+    Range(ThreadTerm, ThreadTerm),
+}
+
+/// A thread count: `4`, `cores`, `cores*2`, `cores+1`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ThreadTerm {
+    /// A fixed number.
+    Fixed(usize),
+    /// `cores * times + plus`, where `cores` is `available_parallelism`.
+    Cores {
+        /// Multiplier.
+        times: usize,
+        /// Addend.
+        plus: usize,
+    },
+}
+
+impl ThreadTerm {
+    fn resolve(self, cores: usize) -> usize {
+        match self {
+            ThreadTerm::Fixed(count) => count,
+            ThreadTerm::Cores { times, plus } => cores * times + plus,
+        }
+    }
+
+    fn parse(text: &str) -> Option<ThreadTerm> {
+        let text = text.trim();
+        if let Ok(count) = text.parse::<usize>() {
+            return (count > 0).then_some(ThreadTerm::Fixed(count));
+        }
+        let rest = text.strip_prefix("cores")?;
+        if rest.is_empty() {
+            return Some(ThreadTerm::Cores { times: 1, plus: 0 });
+        }
+        if let Some(times) = rest.strip_prefix('*') {
+            let times = times.trim().parse::<usize>().ok().filter(|&times| times > 0)?;
+            return Some(ThreadTerm::Cores { times, plus: 0 });
+        }
+        let plus = rest.strip_prefix('+')?.trim().parse::<usize>().ok()?;
+        Some(ThreadTerm::Cores { times: 1, plus })
+    }
+}
+
+impl ThreadCount {
+    /// Parses `4`, `cores`, `cores*2`, `cores+1` or a range `1..cores`.
+    pub fn parse(text: &str) -> Result<ThreadCount, String> {
+        let parsed = match text.split_once("..") {
+            Some((from, to)) => {
+                ThreadTerm::parse(from).zip(ThreadTerm::parse(to)).map(|(a, b)| ThreadCount::Range(a, b))
+            }
+            None => ThreadTerm::parse(text).map(ThreadCount::Single),
+        };
+        parsed.ok_or_else(|| {
+            format!("`{text}` is not a thread count; expected a positive integer, `cores`, `cores*N`, `cores+N` or a range `A..B` of those")
+        })
+    }
+
+    /// The thread counts for a machine with `cores` available threads, ascending.
+    pub fn resolve(self, cores: usize) -> Vec<usize> {
+        match self {
+            ThreadCount::Single(term) => vec![term.resolve(cores)],
+            ThreadCount::Range(from, to) => {
+                let (from, to) = (from.resolve(cores), to.resolve(cores));
+                let mut counts = Vec::new();
+                let mut count = from.max(1);
+                while count < to {
+                    counts.push(count);
+                    count *= 2;
+                }
+                counts.push(to.max(from));
+                counts
+            }
+        }
+    }
+}
+
+/// Parses a comma-separated thread list (`1,2,cores*2`), as `--threads` takes it.
+pub fn parse_thread_list(text: &str) -> Result<Vec<ThreadCount>, String> {
+    text.split(',').map(ThreadCount::parse).collect()
+}
+
+/// Values given on the command line that replace the spec's, in every block.
+#[derive(Debug, Clone, Default)]
+pub struct Overrides {
+    /// `--threads`.
+    pub threads: Option<Vec<ThreadCount>>,
+    /// `--repeats`.
+    pub repeats: Option<u32>,
+    /// `--warmup`.
+    pub warmup: Option<u32>,
+    /// `--node-limit`.
+    pub node_limit: Option<u64>,
+    /// `--name`: write `NAME-runs.csv` instead of the spec's name.
+    pub name: Option<String>,
+}
+
+impl SweepSpec {
+    /// The built-in preset `name`.
+    pub fn preset(name: &str) -> Result<SweepSpec, HarnessError> {
+        match PRESETS.iter().find(|(preset, _)| *preset == name) {
+            Some((_, text)) => SweepSpec::parse(text, &format!("preset {name}")),
+            None => Err(HarnessError::Argument {
+                flag: "--preset",
+                message: format!("no preset `{name}`; presets: {}", preset_names().join(", ")),
+            }),
+        }
+    }
+
+    /// Reads a spec file.
+    pub fn load(path: &std::path::Path) -> Result<SweepSpec, HarnessError> {
+        let text = std::fs::read_to_string(path).map_err(|source| HarnessError::io(path, source))?;
+        SweepSpec::parse(&text, &path.display().to_string())
+    }
+
+    /// Parses spec text; `origin` names it in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<SweepSpec, HarnessError> {
+        let root: toml::Table = text
+            .parse()
+            .map_err(|error: toml::de::Error| HarnessError::spec(origin, error.to_string().trim_end().to_string()))?;
+        let fail = |message: String| HarnessError::spec(origin, message);
+        check_keys(
+            &root,
+            "",
+            &[
+                "name",
+                "description",
+                "repeats",
+                "warmup",
+                "node_limit",
+                "config_budget_s",
+                "rule_counts",
+                "baselines",
+                "block",
+            ],
+        )
+        .map_err(fail)?;
+        let name = match root.get("name") {
+            Some(Value::String(name)) if valid_sweep_name(name) => name.clone(),
+            Some(Value::String(name)) => return Err(fail(format!("name: `{name}` {SWEEP_NAME_RULE}"))),
+            Some(_) => return Err(fail("name: expected a string".into())),
+            None => return Err(fail("name: missing; the sweep's name, used in its file names".into())),
+        };
+        let description = optional_string(&root, "description").map_err(fail)?.unwrap_or_default();
+        let repeats = optional_integer(&root, "repeats", 1).map_err(fail)?.unwrap_or(1) as u32;
+        let warmup = optional_integer(&root, "warmup", 0).map_err(fail)?.unwrap_or(0) as u32;
+        let node_limit = optional_integer(&root, "node_limit", 1).map_err(fail)?.unwrap_or(DEFAULT_NODE_LIMIT);
+        let config_budget_s = match root.get("config_budget_s") {
+            None => DEFAULT_CONFIG_BUDGET_S,
+            Some(Value::Integer(seconds)) if *seconds > 0 => *seconds as f64,
+            Some(Value::Float(seconds)) if *seconds > 0.0 => *seconds,
+            Some(_) => return Err(fail("config_budget_s: expected a positive number of seconds".into())),
+        };
+        let rule_counts = match root.get("rule_counts") {
+            None => true,
+            Some(Value::Boolean(flag)) => *flag,
+            Some(_) => return Err(fail("rule_counts: expected true or false".into())),
+        };
+        let baselines = parse_baselines(root.get("baselines")).map_err(fail)?;
+        let blocks = match root.get("block") {
+            Some(Value::Array(blocks)) if !blocks.is_empty() => blocks
+                .iter()
+                .enumerate()
+                .map(|(index, block)| parse_block(block, index, repeats, warmup, node_limit))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(fail)?,
+            _ => return Err(fail("block: missing; add at least one [[block]] table with `instances`".into())),
+        };
+        Ok(SweepSpec { name, description, origin: origin.to_string(), config_budget_s, rule_counts, baselines, blocks })
+    }
+
+    /// Applies command-line overrides to every block.
+    pub fn apply(&mut self, overrides: &Overrides) {
+        if let Some(name) = &overrides.name {
+            self.name = name.clone();
+        }
+        for block in &mut self.blocks {
+            if let Some(threads) = &overrides.threads {
+                block.threads = threads.clone();
+            }
+            if let Some(repeats) = overrides.repeats {
+                block.repeats = repeats;
+            }
+            if let Some(warmup) = overrides.warmup {
+                block.warmup = warmup;
+            }
+            if let Some(node_limit) = overrides.node_limit {
+                block.node_limit = node_limit;
+            }
+        }
+    }
+}
+
+/// The names of the built-in presets.
+pub fn preset_names() -> Vec<&'static str> {
+    PRESETS.iter().map(|(name, _)| *name).collect()
+}
+
+const SWEEP_NAME_RULE: &str = "is not a valid sweep name; use letters, digits, `_` and `-` (it names files)";
+
+/// Whether `name` can name a sweep's files.
+pub fn valid_sweep_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name.chars().all(|character| character.is_ascii_alphanumeric() || character == '_' || character == '-')
+        && !name.contains("-runs")
+}
+
+fn check_keys(table: &toml::Table, prefix: &str, allowed: &[&str]) -> Result<(), String> {
+    for key in table.keys() {
+        if !allowed.contains(&key.as_str()) {
+            return Err(format!("{prefix}{key}: unknown key; allowed: {}", allowed.join(", ")));
+        }
+    }
+    Ok(())
+}
+
+fn optional_string(table: &toml::Table, key: &str) -> Result<Option<String>, String> {
+    match table.get(key) {
+        None => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text.clone())),
+        Some(_) => Err(format!("{key}: expected a string")),
+    }
+}
+
+fn optional_integer(table: &toml::Table, key: &str, minimum: i64) -> Result<Option<u64>, String> {
+    match table.get(key) {
+        None => Ok(None),
+        Some(Value::Integer(value)) if *value >= minimum => Ok(Some(*value as u64)),
+        Some(_) => Err(format!("{key}: expected an integer >= {minimum}")),
+    }
+}
+
+fn string_list(value: &Value, key: &str) -> Result<Vec<String>, String> {
+    let Value::Array(items) = value else {
+        return Err(format!("{key}: expected a list of strings"));
+    };
+    let list = items
+        .iter()
+        .map(|item| item.as_str().map(str::to_string).ok_or_else(|| format!("{key}: expected a list of strings")))
+        .collect::<Result<Vec<_>, _>>()?;
+    if list.is_empty() {
+        return Err(format!("{key}: the list is empty"));
+    }
+    Ok(list)
+}
+
+fn parse_baselines(value: Option<&Value>) -> Result<BTreeMap<String, KnobValues>, String> {
+    let mut baselines = BTreeMap::new();
+    let Some(value) = value else { return Ok(baselines) };
+    let Value::Table(families) = value else {
+        return Err("baselines: expected a table of families, e.g. [baselines.hooks]".into());
+    };
+    for (family, knobs) in families {
+        let Value::Table(knobs) = knobs else {
+            return Err(format!("baselines.{family}: expected a table of knob = \"value\""));
+        };
+        let mut values = KnobValues::new();
+        for (knob, value) in knobs {
+            let text = value.as_str().ok_or_else(|| format!("baselines.{family}.{knob}: expected a string"))?;
+            values.insert(knob.clone(), text.to_string());
+        }
+        baselines.insert(family.clone(), values);
+    }
+    Ok(baselines)
+}
+
+fn parse_block(value: &Value, index: usize, repeats: u32, warmup: u32, node_limit: u64) -> Result<Block, String> {
+    let key = |name: &str| format!("block[{index}].{name}");
+    let Value::Table(table) = value else {
+        return Err(format!("block[{index}]: expected a table"));
+    };
+    check_keys(
+        table,
+        &format!("block[{index}]."),
+        &[
+            "instances",
+            "knobs",
+            "vary",
+            "baseline",
+            "strategies",
+            "threads",
+            "modes",
+            "counters",
+            "states",
+            "k_values",
+            "repeats",
+            "warmup",
+            "node_limit",
+        ],
+    )?;
+    let instances = match table.get("instances") {
+        Some(Value::Array(entries)) if !entries.is_empty() => entries
+            .iter()
+            .map(|entry| match entry {
+                Value::String(source) => Ok(vec![source.clone()]),
+                list @ Value::Array(_) => string_list(list, &key("instances")),
+                _ => Err(format!("{}: expected strings, or lists of alternative strings", key("instances"))),
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        Some(_) => return Err(format!("{}: expected a non-empty list of instances", key("instances"))),
+        None => return Err(format!("{}: missing; built-in short names or instance file paths", key("instances"))),
+    };
+    let cross = match table.get("vary").map(|value| value.as_str()) {
+        None | Some(Some("one-at-a-time")) => false,
+        Some(Some("cross")) => true,
+        Some(_) => return Err(format!("{}: expected \"one-at-a-time\" or \"cross\"", key("vary"))),
+    };
+    let knobs = parse_knob_selection(table.get("knobs"), &key("knobs"), cross)?;
+    let include_baseline = match table.get("baseline") {
+        None => true,
+        Some(Value::Boolean(flag)) => *flag,
+        Some(_) => return Err(format!("{}: expected true or false", key("baseline"))),
+    };
+    let list_or = |name: &str, default: &str| -> Result<Vec<String>, String> {
+        match table.get(name) {
+            Some(value) => string_list(value, &key(name)),
+            None => Ok(vec![default.to_string()]),
+        }
+    };
+    let strategies = list_or("strategies", "sequential")?;
+    let counters = list_or("counters", "padded")?;
+    let states = list_or("states", "undo")?;
+    let modes = list_or("modes", "all")?
+        .iter()
+        .map(|mode| match mode.as_str() {
+            "all" => Ok(SearchMode::All),
+            "first" => Ok(SearchMode::First),
+            other => Err(format!("{}: `{other}` is not a mode; expected \"all\" or \"first\"", key("modes"))),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let threads = match table.get("threads") {
+        None => vec![ThreadCount::Single(ThreadTerm::Fixed(1))],
+        Some(Value::Array(items)) if !items.is_empty() => items
+            .iter()
+            .map(|item| match item {
+                Value::Integer(count) if *count > 0 => Ok(ThreadCount::Single(ThreadTerm::Fixed(*count as usize))),
+                Value::String(text) => {
+                    ThreadCount::parse(text).map_err(|message| format!("{}: {message}", key("threads")))
+                }
+                _ => Err(format!("{}: expected positive integers or strings like \"cores*2\"", key("threads"))),
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        Some(_) => return Err(format!("{}: expected a non-empty list", key("threads"))),
+    };
+    let k_values = match table.get("k_values") {
+        None => vec![4],
+        Some(Value::Array(items)) if !items.is_empty() => items
+            .iter()
+            .map(|item| match item {
+                Value::Integer(k) if *k > 0 && *k <= u32::MAX as i64 => Ok(*k as u32),
+                _ => Err(format!("{}: expected positive integers", key("k_values"))),
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        Some(_) => return Err(format!("{}: expected a non-empty list of integers", key("k_values"))),
+    };
+    Ok(Block {
+        instances,
+        knobs,
+        include_baseline,
+        strategies,
+        threads,
+        modes,
+        counters,
+        states,
+        k_values,
+        repeats: optional_integer(table, "repeats", 1)
+            .map_err(|message| format!("block[{index}].{message}"))?
+            .map_or(repeats, |value| value as u32),
+        warmup: optional_integer(table, "warmup", 0)
+            .map_err(|message| format!("block[{index}].{message}"))?
+            .map_or(warmup, |value| value as u32),
+        node_limit: optional_integer(table, "node_limit", 1)
+            .map_err(|message| format!("block[{index}].{message}"))?
+            .unwrap_or(node_limit),
+    })
+}
+
+fn parse_knob_selection(value: Option<&Value>, key: &str, cross: bool) -> Result<KnobSelection, String> {
+    match value {
+        None => Ok(KnobSelection::Defaults),
+        Some(Value::String(keyword)) => match keyword.as_str() {
+            "defaults" => Ok(KnobSelection::Defaults),
+            "each" => Ok(if cross { KnobSelection::Cross } else { KnobSelection::Each }),
+            "cross" => Ok(KnobSelection::Cross),
+            other => Err(format!("{key}: `{other}` is not a knob selection; expected \"defaults\", \"each\", \"cross\" or a table knob = [values]")),
+        },
+        Some(Value::Table(table)) => {
+            let mut values = BTreeMap::new();
+            for (knob, list) in table {
+                let list = match list {
+                    Value::String(keyword) if keyword == "each" => KnobValueList::Each,
+                    other => KnobValueList::Values(
+                        string_list(other, &format!("{key}.{knob}"))
+                            .map_err(|message| format!("{message} (or \"each\")"))?,
+                    ),
+                };
+                values.insert(knob.clone(), list);
+            }
+            Ok(KnobSelection::Listed { values, cross })
+        }
+        Some(_) => Err(format!("{key}: expected \"defaults\", \"each\", \"cross\" or a table knob = [values]")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_parses() {
+        for name in preset_names() {
+            let spec = SweepSpec::preset(name).unwrap_or_else(|error| panic!("{error}"));
+            assert_eq!(spec.name, name);
+        }
+    }
+
+    #[test]
+    fn thread_expressions_resolve_against_the_core_count() {
+        let resolve = |text: &str| -> Vec<usize> {
+            parse_thread_list(text).unwrap().into_iter().flat_map(|count| count.resolve(6)).collect()
+        };
+        assert_eq!(resolve("1,2,cores"), vec![1, 2, 6]);
+        assert_eq!(resolve("cores*2,cores+1"), vec![12, 7]);
+        assert_eq!(resolve("1..cores"), vec![1, 2, 4, 6]);
+        assert_eq!(resolve("1..cores*4"), vec![1, 2, 4, 8, 16, 24]);
+        assert!(parse_thread_list("0").is_err());
+        assert!(parse_thread_list("cores*0").is_err());
+        assert!(parse_thread_list("many").unwrap_err().contains("`many` is not a thread count"));
+    }
+
+    #[test]
+    fn block_settings_inherit_and_override_the_top_level() {
+        let spec = SweepSpec::parse(
+            "name = \"t\"\nrepeats = 3\nwarmup = 1\n[[block]]\ninstances = [\"rings\"]\n[[block]]\ninstances = [\"rings\"]\nrepeats = 5\nknobs = { order = \"each\", pruning = [\"none\"] }\nvary = \"cross\"\n",
+            "test",
+        )
+        .unwrap();
+        assert_eq!((spec.blocks[0].repeats, spec.blocks[0].warmup), (3, 1));
+        assert_eq!(spec.blocks[1].repeats, 5);
+        let KnobSelection::Listed { values, cross } = &spec.blocks[1].knobs else { panic!("listed knobs") };
+        assert!(*cross);
+        assert_eq!(values["order"], KnobValueList::Each);
+        assert_eq!(values["pruning"], KnobValueList::Values(vec!["none".into()]));
+    }
+
+    #[test]
+    fn errors_name_the_key() {
+        let error = |text: &str| SweepSpec::parse(text, "s.toml").unwrap_err().to_string();
+        assert_eq!(
+            error("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\nthreads = [\"lots\"]"),
+            "s.toml: block[0].threads: `lots` is not a thread count; expected a positive integer, `cores`, `cores*N`, `cores+N` or a range `A..B` of those"
+        );
+        assert!(error("name = \"t\"\n[[block]]\ninstance = [\"rings\"]")
+            .starts_with("s.toml: block[0].instance: unknown key"));
+        assert!(error("name = \"a b\"\n[[block]]\ninstances = [\"rings\"]").contains("not a valid sweep name"));
+        assert!(error("name = \"t\"").contains("block: missing"));
+        assert!(
+            error("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\nmodes = [\"some\"]").contains("block[0].modes")
+        );
+    }
+
+    #[test]
+    fn overrides_replace_every_block() {
+        let mut spec = SweepSpec::preset("quick").unwrap();
+        spec.apply(&Overrides {
+            threads: Some(parse_thread_list("1,4").unwrap()),
+            repeats: Some(7),
+            name: Some("mine".into()),
+            ..Overrides::default()
+        });
+        assert_eq!(spec.name, "mine");
+        assert!(spec.blocks.iter().all(|block| block.repeats == 7 && block.threads.len() == 2));
+    }
+}

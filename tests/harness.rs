@@ -1,0 +1,361 @@
+//! End-to-end tests of `sweep` and `report` through the binary: pinned CSV headers, the
+//! report from a committed fixture, `--resume`, shards, failures recorded, and sweeps
+//! killed with SIGINT and SIGKILL leaving every CSV parseable. All on the tiny rings
+//! instance, so the file runs in a few seconds.
+
+use backtrack_bench::harness::csv_log::{read_rows, write_rows};
+use backtrack_bench::harness::summary::SummaryRow;
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// The run log's columns. Changing them breaks `--resume` and `report` on older files:
+/// change deliberately, and document the column in docs/harness.md.
+const RUNS_HEADER: &str = "sweep,config_id,config_index,repeat,shard,status,error,puzzle,instance,source,variant,knobs,mode,strategy,threads,counters,state,node_limit,complete,solutions,answer,verify_failures,nodes,wall_ns,user_cpu_ns,system_cpu_ns,prunes_total,rule_checks,rule_prunes,nodes_per_depth,subproblems,steals,imbalance,idle_share,task_ns_median,task_ns_p90,task_nodes_median,first_solution_ns,stop_latency_ns,nodes_after_first,worker_nodes,worker_tasks,worker_idle_ns,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,timestamp";
+
+/// The summary's columns (same rule).
+const SUMMARY_HEADER: &str = "sweep,config_id,config_index,puzzle,instance,source,variant,knobs,mode,strategy,threads,counters,state,node_limit,status,runs,error,solutions,nodes,wall_ns_min,wall_ns_median,wall_ns_p90,wall_ns_max,wall_rsd,user_cpu_ns_median,system_cpu_ns_median,cpu_per_wall,prunes_total,rule_prunes,nodes_per_depth,speedup,efficiency,search_overhead,parallel_overhead,subproblems_per_worker,steals,idle_share,imbalance,why_slower,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,first_timestamp,last_timestamp";
+
+/// Five configurations of the rings instance (defaults and each other knob value), twice.
+const RINGS_SPEC: &str = "name = \"t\"\nrepeats = 2\n[[block]]\ninstances = [\"rings\"]\nknobs = \"each\"\n";
+
+fn binary() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_backtrack-bench"))
+}
+
+fn run(arguments: &[&str]) -> Output {
+    binary().args(arguments).output().expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A temporary folder holding `spec.toml` with `spec`.
+fn folder_with_spec(spec: &str) -> (tempfile::TempDir, String) {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("spec.toml");
+    std::fs::write(&path, spec).unwrap();
+    let path = path.to_string_lossy().into_owned();
+    (folder, path)
+}
+
+fn sweep(spec: &str, out: &Path, extra: &[&str]) -> Output {
+    let out = out.to_string_lossy().into_owned();
+    let mut arguments = vec!["sweep", "--spec", spec, "--out", &out, "--quiet"];
+    arguments.extend_from_slice(extra);
+    run(&arguments)
+}
+
+/// Every row of a CSV file, as field maps; panics on any line that does not parse.
+fn rows_of(path: &Path) -> Vec<HashMap<String, String>> {
+    let contents = std::fs::read_to_string(path).unwrap();
+    assert!(contents.ends_with('\n'), "{}: the last line is cut off", path.display());
+    let mut reader = csv::Reader::from_reader(contents.as_bytes());
+    let headers = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|record| {
+            let record = record.unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+            assert_eq!(record.len(), headers.len(), "{}: a row with missing fields", path.display());
+            headers.iter().zip(record.iter()).map(|(name, value)| (name.to_string(), value.to_string())).collect()
+        })
+        .collect()
+}
+
+fn first_line(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap().lines().next().unwrap_or_default().to_string()
+}
+
+#[test]
+fn runs_and_summary_headers_are_pinned() {
+    let (folder, spec) = folder_with_spec(RINGS_SPEC);
+    let output = sweep(&spec, folder.path(), &["--repeats", "1"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert_eq!(first_line(&folder.path().join("t-runs.csv")), RUNS_HEADER);
+    assert_eq!(first_line(&folder.path().join("t-summary.csv")), SUMMARY_HEADER);
+    let rows = rows_of(&folder.path().join("t-runs.csv"));
+    assert_eq!(rows.len(), 5);
+    let defaults = &rows[0];
+    assert_eq!((defaults["variant"].as_str(), defaults["status"].as_str()), ("defaults", "ok"));
+    assert_eq!((defaults["solutions"].as_str(), defaults["nodes"].as_str()), ("1", "20"));
+    assert_eq!(defaults["rule_prunes"], "ring-sum=11;ring-bounds=1");
+    assert!(!defaults["git_commit"].is_empty() && defaults["rustc_version"].starts_with("rustc"));
+    assert!(defaults["timestamp"].ends_with('Z'));
+}
+
+#[test]
+fn report_rebuilds_tables_and_plots_from_the_fixture_alone() {
+    let folder = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/report/fixture-runs.csv");
+    std::fs::copy(&fixture, folder.path().join("fixture-runs.csv")).unwrap();
+    let out = folder.path().to_string_lossy().into_owned();
+    let output = run(&["report", "--out", &out]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let readme = std::fs::read_to_string(folder.path().join("README.md")).unwrap();
+    for expected in [
+        "| CPU | Fixture CPU @ 1 GHz |",
+        "## Sweep `fixture`",
+        "7 configurations, 21 measured runs.",
+        "ratios are to the `baseline` configuration.",
+        "| defaults | ok | 1 | 20 | 1.1 µs | 9.1% | 3 | 0.0613 | 0.134 |",
+        "| baseline | ok | 1 | 326 | 8.2 µs | 2.4% | 3 | 1.00 | 1.00 |",
+        "| defaults | auto | 2 | 600 ns | 1.83 | 92% | 1.00 | 1.10 | 8.0 | 1 | 10% | 2.00 |  |",
+        "(plots/fixture-speedup-rings.svg)",
+        "(plots/fixture-nodes-per-knob-rings.svg)",
+        "(plots/fixture-nodes-per-depth-rings.svg)",
+    ] {
+        assert!(readme.contains(expected), "README.md lacks `{expected}`:\n{readme}");
+    }
+    // Four threads were slower than sequential: the explain hook says why.
+    let four = readme.lines().find(|line| line.starts_with("| defaults | auto | 4 |")).unwrap();
+    assert!(four.contains("slower than sequential: "), "{four}");
+    let summary = read_rows::<SummaryRow>(&folder.path().join("fixture-summary.csv"), SUMMARY_HEADER).unwrap().rows;
+    assert_eq!(summary.len(), 7);
+    let two = summary.iter().find(|row| row.strategy == "auto" && row.threads == 2).unwrap();
+    assert_eq!((two.wall_ns_min, two.wall_ns_median, two.wall_ns_max), (550, 600, 700));
+    assert!((two.speedup.unwrap() - 1100.0 / 600.0).abs() < 1e-9);
+    assert!((two.parallel_overhead.unwrap() - 1.1).abs() < 1e-9);
+    assert_eq!(two.subproblems_per_worker, Some(8.0));
+    for plot in ["fixture-speedup-rings.svg", "fixture-nodes-per-knob-rings.svg", "fixture-nodes-per-depth-rings.svg"] {
+        let svg = std::fs::read_to_string(folder.path().join("plots").join(plot)).unwrap();
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{plot}");
+    }
+}
+
+#[test]
+fn report_with_a_baseline_flags_changes_beyond_the_noise() {
+    let folder = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/report/fixture-runs.csv");
+    std::fs::copy(&fixture, folder.path().join("fixture-runs.csv")).unwrap();
+    let out = folder.path().to_string_lossy().into_owned();
+    assert!(run(&["report", "--out", &out, "--quiet"]).status.success());
+    // The baseline: the same summary with the baseline configuration three times faster.
+    let summary_path = folder.path().join("fixture-summary.csv");
+    let mut old = read_rows::<SummaryRow>(&summary_path, SUMMARY_HEADER).unwrap().rows;
+    let baseline_row = old.iter_mut().find(|row| row.variant == "baseline").unwrap();
+    for time in [&mut baseline_row.wall_ns_min, &mut baseline_row.wall_ns_median, &mut baseline_row.wall_ns_max] {
+        *time /= 3;
+    }
+    let baseline = folder.path().join("old-summary.csv");
+    write_rows(&baseline, &old, SUMMARY_HEADER).unwrap();
+    let baseline_text = baseline.to_string_lossy().into_owned();
+    let output = run(&["report", "--out", &out, "--baseline", &baseline_text, "--fail-on-change"]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("7 configurations in both, 1 flagged"), "{stdout}");
+    assert!(
+        stdout.contains("| fixture | `rings` | baseline | sequential | 1 |") && stdout.contains("**slower**"),
+        "{stdout}"
+    );
+    let readme = std::fs::read_to_string(folder.path().join("README.md")).unwrap();
+    assert!(readme.contains("## Changes against"), "{readme}");
+}
+
+#[test]
+fn resume_runs_only_what_is_missing() {
+    let (folder, spec) = folder_with_spec(RINGS_SPEC);
+    let runs = folder.path().join("t-runs.csv");
+    assert!(sweep(&spec, folder.path(), &[]).status.success());
+    assert_eq!(rows_of(&runs).len(), 10);
+    // Everything recorded: nothing runs.
+    let output = sweep(&spec, folder.path(), &["--resume"]);
+    assert!(output.status.success());
+    assert_eq!(rows_of(&runs).len(), 10);
+    // Keep the header and five rows: the five missing runs are run again, each once.
+    let contents = std::fs::read_to_string(&runs).unwrap();
+    let kept: Vec<&str> = contents.lines().take(6).collect();
+    std::fs::write(&runs, format!("{}\n", kept.join("\n"))).unwrap();
+    assert!(sweep(&spec, folder.path(), &["--resume"]).status.success());
+    let rows = rows_of(&runs);
+    let runs_recorded: BTreeSet<(String, String)> =
+        rows.iter().map(|row| (row["config_id"].clone(), row["repeat"].clone())).collect();
+    assert_eq!((rows.len(), runs_recorded.len()), (10, 10));
+    // Without --resume the log starts anew.
+    assert!(sweep(&spec, folder.path(), &["--repeats", "1"]).status.success());
+    assert_eq!(rows_of(&runs).len(), 5);
+}
+
+#[test]
+fn shards_split_the_sweep_without_overlap_and_report_merges_them() {
+    let (folder, spec) = folder_with_spec(RINGS_SPEC);
+    let out = folder.path().to_string_lossy().into_owned();
+    let listing = run(&["sweep", "--spec", &spec, "--dry-run"]);
+    let all: BTreeSet<String> =
+        text(&listing.stdout).lines().skip(1).map(|line| line.split('\t').nth(1).unwrap().to_string()).collect();
+    assert_eq!(all.len(), 5);
+    let mut union = BTreeSet::new();
+    for shard in ["1/4", "2/4", "3/4", "4/4"] {
+        let output = sweep(&spec, folder.path(), &["--shard", shard, "--repeats", "1"]);
+        assert!(output.status.success(), "{}", text(&output.stderr));
+        let file = folder.path().join(format!("t-runs.shard-{}-of-4.csv", &shard[..1]));
+        for row in rows_of(&file) {
+            assert_eq!(row["shard"], shard);
+            assert!(union.insert(row["config_id"].clone()), "configuration {} ran in two shards", row["config_id"]);
+        }
+    }
+    assert_eq!(union, all);
+    assert!(!folder.path().join("t-summary.csv").exists(), "a shard leaves the summary to report");
+    assert!(run(&["report", "--out", &out, "--quiet"]).status.success());
+    let summary = rows_of(&folder.path().join("t-summary.csv"));
+    assert_eq!(summary.iter().map(|row| row["config_id"].clone()).collect::<BTreeSet<_>>(), all);
+}
+
+#[test]
+fn failures_and_limits_are_recorded_and_the_sweep_goes_on() {
+    let spec = "name = \"t\"\n[[block]]\ninstances = [\"no/such/instance.json\", \"rings\"]\n[[block]]\ninstances = [\"rings\"]\nknobs = { order = [\"sideways\"] }\n[[block]]\ninstances = [\"rings\"]\nknobs = { pruning = [\"none\"] }\nnode_limit = 10\n";
+    let (folder, spec) = folder_with_spec(spec);
+    let output = sweep(&spec, folder.path(), &[]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("2 configuration(s) failed"), "{}", text(&output.stderr));
+    let rows = rows_of(&folder.path().join("t-runs.csv"));
+    let outcome: Vec<(&str, &str)> = rows.iter().map(|row| (row["variant"].as_str(), row["status"].as_str())).collect();
+    assert_eq!(
+        outcome,
+        [
+            ("defaults", "error"),
+            ("defaults", "ok"),
+            ("order=sideways", "error"),
+            ("defaults", "limit"),
+            ("pruning=none", "limit")
+        ]
+    );
+    assert!(rows[0]["error"].contains("no/such/instance.json"), "{}", rows[0]["error"]);
+    assert!(rows[2]["error"].contains("`sideways` is not a value of knob `order`"), "{}", rows[2]["error"]);
+    assert_eq!((rows[4]["complete"].as_str(), rows[4]["node_limit"].as_str()), ("false", "10"));
+    let summary = rows_of(&folder.path().join("t-summary.csv"));
+    let statuses: Vec<&str> = summary.iter().map(|row| row["status"].as_str()).collect();
+    assert_eq!(statuses, ["error", "ok", "error", "limit", "limit"]);
+}
+
+#[test]
+fn bad_specs_and_flags_are_bad_input() {
+    let (folder, spec) = folder_with_spec("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\nthreads = [0]\n");
+    let output = sweep(&spec, folder.path(), &[]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("block[0].threads"), "{}", text(&output.stderr));
+    let (folder, spec) = folder_with_spec(RINGS_SPEC);
+    for flags in [&["--shard", "5/4"][..], &["--threads", "lots"], &["--name", "a/b"]] {
+        let output = sweep(&spec, folder.path(), flags);
+        assert_eq!(output.status.code(), Some(2), "{flags:?}: {}", text(&output.stderr));
+    }
+    assert_eq!(run(&["sweep", "--preset", "nope", "--dry-run"]).status.code(), Some(2));
+    let empty = tempfile::tempdir().unwrap();
+    let output = run(&["report", "--out", &empty.path().to_string_lossy()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(text(&output.stderr).contains("no run logs"), "{}", text(&output.stderr));
+}
+
+#[test]
+fn the_quick_preset_covers_every_seed_instance() {
+    let output = run(&["sweep", "--preset", "quick", "--dry-run"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let listing = text(&output.stdout);
+    for instance in ["rings", "prime-grid", "hooks7", "247"] {
+        assert!(
+            listing.lines().any(|line| line.split('\t').nth(2) == Some(instance)),
+            "{instance} missing:\n{listing}"
+        );
+    }
+    assert!(listing.lines().any(|line| line.split('\t').nth(5) == Some("sequential")));
+    assert!(listing.lines().any(|line| line.split('\t').nth(6) == Some("2")));
+}
+
+/// A sweep of many short runs, started in the background.
+fn start_long_sweep(folder: &Path) -> (Child, PathBuf) {
+    let spec = folder.join("long.toml");
+    std::fs::write(
+        &spec,
+        "name = \"long\"\nrepeats = 1000000\nconfig_budget_s = 600\n[[block]]\ninstances = [\"rings\"]\n",
+    )
+    .unwrap();
+    let child = binary()
+        .args(["sweep", "--spec", &spec.to_string_lossy(), "--out", &folder.to_string_lossy(), "--quiet"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    (child, folder.join("long-runs.csv"))
+}
+
+/// Waits until `path` holds at least `lines` lines.
+fn wait_for_lines(path: &Path, lines: usize) {
+    let started = Instant::now();
+    while std::fs::read_to_string(path).map_or(0, |contents| contents.lines().count()) < lines {
+        assert!(started.elapsed() < Duration::from_secs(30), "the sweep wrote no rows");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Waits for the child to exit (killing it after 30 s).
+fn wait_for_exit(child: &mut Child) -> std::process::ExitStatus {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if started.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("the sweep did not stop");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn send_signal(child: &Child, signal: libc::c_int) {
+    // SAFETY: kill with a child's pid and a valid signal number has no memory effects.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+}
+
+#[test]
+fn ctrl_c_stops_after_the_current_run_and_keeps_every_row() {
+    let folder = tempfile::tempdir().unwrap();
+    let (mut child, runs) = start_long_sweep(folder.path());
+    wait_for_lines(&runs, 20);
+    send_signal(&child, libc::SIGINT);
+    let status = wait_for_exit(&mut child);
+    assert_eq!(status.code(), Some(130));
+    let rows = rows_of(&runs);
+    assert!(rows.len() >= 19 && rows.iter().all(|row| row["status"] == "ok"));
+    let repeats: Vec<usize> = rows.iter().map(|row| row["repeat"].parse().unwrap()).collect();
+    assert_eq!(repeats, (0..rows.len()).collect::<Vec<_>>());
+    // The graceful stop also wrote the summary of what was recorded.
+    let summary = rows_of(&folder.path().join("long-summary.csv"));
+    assert_eq!(summary[0]["runs"], rows.len().to_string());
+}
+
+#[test]
+fn sigkill_mid_sweep_leaves_complete_lines_and_resume_continues() {
+    let folder = tempfile::tempdir().unwrap();
+    let (mut child, runs) = start_long_sweep(folder.path());
+    wait_for_lines(&runs, 20);
+    send_signal(&child, libc::SIGKILL);
+    wait_for_exit(&mut child);
+    let before = rows_of(&runs).len();
+    assert!(before >= 19);
+    // Resume the same log for a little while, then stop it: the repeats continue.
+    let spec = folder.path().join("long.toml");
+    let mut resumed = binary()
+        .args([
+            "sweep",
+            "--spec",
+            &spec.to_string_lossy(),
+            "--out",
+            &folder.path().to_string_lossy(),
+            "--quiet",
+            "--resume",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_lines(&runs, before + 20);
+    send_signal(&resumed, libc::SIGKILL);
+    wait_for_exit(&mut resumed);
+    let rows = rows_of(&runs);
+    let repeats: Vec<usize> = rows.iter().map(|row| row["repeat"].parse().unwrap()).collect();
+    assert_eq!(repeats, (0..rows.len()).collect::<Vec<_>>());
+    let out = folder.path().to_string_lossy().into_owned();
+    assert!(run(&["report", "--out", &out, "--quiet"]).status.success());
+}
