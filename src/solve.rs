@@ -5,13 +5,14 @@
 //! JSON, CSV, reports) works on the flat report.
 
 use crate::instance::Instance;
+use crate::parallel::{self, CounterLayout, KnobParseError, ParallelPlan, Pool, PoolError, StateRestore, Strategy};
 use crate::puzzles::knobs::{KnobError, KnobValues};
 use crate::puzzles::{with_puzzle, DataError, Puzzle, PuzzleVisitor};
-use crate::search::{search_sequentially, FullCounters, Limits, Model, NoCounters, RuleCounter, Stats};
+use crate::search::{FullCounters, Limits, Model, NoCounters, RuleCounter, Stats, StopReason};
+use hdrhistogram::Histogram;
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
-use std::time::Instant;
 
 /// What to search for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -69,6 +70,10 @@ pub enum RunError {
     Knob(KnobError),
     /// The instance data is invalid (normally caught when loading).
     Data(DataError),
+    /// A parallel knob (strategy, counter layout, state mode) that does not parse.
+    Parallel(KnobParseError),
+    /// The thread pool could not be built.
+    Pool(PoolError),
 }
 
 impl fmt::Display for RunError {
@@ -76,6 +81,8 @@ impl fmt::Display for RunError {
         match self {
             RunError::Knob(error) => write!(f, "{error}"),
             RunError::Data(error) => write!(f, "{error}"),
+            RunError::Parallel(error) => write!(f, "{error}"),
+            RunError::Pool(error) => write!(f, "{error}"),
         }
     }
 }
@@ -163,6 +170,10 @@ pub struct ParallelSummary {
     pub stop_latency_ns: u64,
     /// First-solution mode: nodes entered after the first solution was found.
     pub nodes_after_first: u64,
+    /// Nodes `auto` spent on trial frontiers it did not use (not part of `nodes`).
+    pub probe_nodes: u64,
+    /// Nodes above the frontier, counted while listing it (part of `nodes`).
+    pub frontier_nodes: u64,
 }
 
 /// Everything one run measured, as plain data.
@@ -223,13 +234,29 @@ impl RunReport {
 }
 
 /// Runs `instance` with `settings`.
+///
+/// The parallel knobs are parsed and the thread pool is built before any clock starts.
 pub fn run(instance: &Instance, settings: &RunSettings) -> Result<RunReport, RunError> {
-    with_puzzle(instance.family, RunFamily { instance, settings })
+    let plan = parallel_plan(settings)?;
+    let threads = if plan.strategy == Strategy::Sequential { 1 } else { settings.threads };
+    let pool = Pool::new(threads).map_err(RunError::Pool)?;
+    with_puzzle(instance.family, RunFamily { instance, settings, plan, pool: &pool })
+}
+
+/// The settings' strategy, counter layout and state mode, parsed.
+pub fn parallel_plan(settings: &RunSettings) -> Result<ParallelPlan, RunError> {
+    Ok(ParallelPlan {
+        strategy: settings.strategy.parse::<Strategy>().map_err(RunError::Parallel)?,
+        counters: settings.counters.parse::<CounterLayout>().map_err(RunError::Parallel)?,
+        state: settings.state.parse::<StateRestore>().map_err(RunError::Parallel)?,
+    })
 }
 
 struct RunFamily<'a> {
     instance: &'a Instance,
     settings: &'a RunSettings,
+    plan: ParallelPlan,
+    pool: &'a Pool,
 }
 
 impl PuzzleVisitor for RunFamily<'_> {
@@ -238,88 +265,181 @@ impl PuzzleVisitor for RunFamily<'_> {
     fn visit<P: Puzzle>(self) -> Self::Output {
         let puzzle = P::parse(&self.instance.data).map_err(RunError::Data)?;
         let config = P::config(&self.settings.knobs).map_err(RunError::Knob)?;
+        let run =
+            ComponentRunner { instance: self.instance, settings: self.settings, plan: self.plan, pool: self.pool };
         if self.settings.rule_counts {
-            Ok(run_puzzle::<P, FullCounters>(&puzzle, &config, self.instance, self.settings))
+            Ok(run.run_puzzle::<P, FullCounters>(&puzzle, &config))
         } else {
-            Ok(run_puzzle::<P, NoCounters>(&puzzle, &config, self.instance, self.settings))
+            Ok(run.run_puzzle::<P, NoCounters>(&puzzle, &config))
         }
     }
 }
 
-fn run_puzzle<P: Puzzle, C: RuleCounter>(
-    puzzle: &P,
-    config: &P::Config,
-    instance: &Instance,
-    settings: &RunSettings,
-) -> RunReport {
-    let limits = Limits {
-        first_solution: settings.mode == SearchMode::First,
-        node_limit: settings.node_limit,
-        solutions_to_keep: settings.solutions_to_keep,
-        clone_state: false,
-    };
-    let models = puzzle.models(config);
-    let rule_names: Vec<String> = models
-        .first()
-        .map(|model| model.rule_names().iter().map(|name| name.to_string()).collect())
-        .unwrap_or_default();
-    let mut total = Stats::default();
-    let mut components = Vec::new();
-    let mut all_solutions = Vec::new();
-    let mut complete = true;
-    for (index, (model, name)) in models.into_iter().zip(puzzle.component_names()).enumerate() {
-        let started = Instant::now();
-        let result = search_sequentially::<P::Model, C>(model, limits.clone());
-        let elapsed_ns = started.elapsed().as_nanos() as u64;
-        complete &= result.stop != Some(crate::search::StopReason::NodeLimit);
-        let mut solutions = result.solutions;
-        solutions.sort();
-        components.push(ComponentReport {
-            name,
-            solutions: result.stats.solutions,
-            nodes: result.stats.nodes,
-            elapsed_ns,
-            solution_texts: solutions.iter().map(|solution| puzzle.solution_text(solution)).collect(),
-            rendered: solutions.iter().take(4).map(|solution| puzzle.render(solution)).collect(),
-            verify_failures: solutions.iter().filter_map(|solution| puzzle.verify(index, solution).err()).collect(),
-        });
-        total.merge(&result.stats);
-        all_solutions.push(solutions);
+/// Runs the components of one puzzle one after the other, each on the whole pool.
+struct ComponentRunner<'a> {
+    instance: &'a Instance,
+    settings: &'a RunSettings,
+    plan: ParallelPlan,
+    pool: &'a Pool,
+}
+
+impl ComponentRunner<'_> {
+    fn run_puzzle<P: Puzzle, C: RuleCounter + Send>(&self, puzzle: &P, config: &P::Config) -> RunReport {
+        let settings = self.settings;
+        let limits = Limits {
+            first_solution: settings.mode == SearchMode::First,
+            node_limit: settings.node_limit,
+            solutions_to_keep: settings.solutions_to_keep,
+            clone_state: false,
+        };
+        let models = puzzle.models(config);
+        let rule_names: Vec<String> = models
+            .first()
+            .map(|model| model.rule_names().iter().map(|name| name.to_string()).collect())
+            .unwrap_or_default();
+        let mut total = Stats::default();
+        let mut components = Vec::new();
+        let mut all_solutions = Vec::new();
+        let mut complete = true;
+        let mut workers = WorkerMerge::default();
+        let mut summary = ParallelSummary::default();
+        for (index, (model, name)) in models.into_iter().zip(puzzle.component_names()).enumerate() {
+            let outcome = parallel::search::<P::Model, C>(model, &self.plan, self.pool, limits.clone());
+            let elapsed_ns = nanos(outcome.run.wall);
+            complete &= outcome.stop != Some(StopReason::NodeLimit);
+            summarize_component(&mut summary, &outcome.run, outcome.stop);
+            workers.add(&outcome.workers);
+            let solutions = outcome.solutions;
+            components.push(ComponentReport {
+                name,
+                solutions: outcome.stats.solutions,
+                nodes: outcome.stats.nodes,
+                elapsed_ns,
+                solution_texts: solutions.iter().map(|solution| puzzle.solution_text(solution)).collect(),
+                rendered: solutions.iter().take(4).map(|solution| puzzle.render(solution)).collect(),
+                verify_failures: solutions.iter().filter_map(|solution| puzzle.verify(index, solution).err()).collect(),
+            });
+            total.merge(&outcome.stats);
+            all_solutions.push(solutions);
+        }
+        workers.finish(&mut summary);
+        let solutions = components.iter().map(|component| component.solutions).product();
+        let knobs =
+            P::describe(config).into_iter().map(|(name, value)| (name.to_string(), Value::String(value))).collect();
+        RunReport {
+            puzzle: P::FAMILY.to_string(),
+            instance: self.instance.id.clone(),
+            source: self.instance.source.clone(),
+            knobs,
+            mode: settings.mode,
+            solutions,
+            answer: puzzle.answer(&all_solutions),
+            nodes: total.nodes,
+            rules: if total.counted {
+                rule_names
+                    .iter()
+                    .enumerate()
+                    .map(|(rule, name)| RuleReport {
+                        name: name.clone(),
+                        checks: total.rule_checks.get(rule).copied().unwrap_or(0),
+                        prunes: total.rule_prunes.get(rule).copied().unwrap_or(0),
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            nodes_per_depth: total.nodes_per_depth,
+            prunes_per_depth: total.prunes_per_depth,
+            elapsed_ns: components.iter().map(|component| component.elapsed_ns).sum(),
+            complete,
+            components,
+            strategy: self.plan.strategy.to_string(),
+            threads: self.pool.threads(),
+            counters: self.plan.counters.to_string(),
+            state: self.plan.state.to_string(),
+            parallel: summary,
+            workers: workers.reports,
+        }
     }
-    let solutions = components.iter().map(|component| component.solutions).product();
-    let knobs = P::describe(config).into_iter().map(|(name, value)| (name.to_string(), Value::String(value))).collect();
-    RunReport {
-        puzzle: P::FAMILY.to_string(),
-        instance: instance.id.clone(),
-        source: instance.source.clone(),
-        knobs,
-        mode: settings.mode,
-        solutions,
-        answer: puzzle.answer(&all_solutions),
-        nodes: total.nodes,
-        rules: if total.counted {
-            rule_names
-                .iter()
-                .enumerate()
-                .map(|(rule, name)| RuleReport {
-                    name: name.clone(),
-                    checks: total.rule_checks.get(rule).copied().unwrap_or(0),
-                    prunes: total.rule_prunes.get(rule).copied().unwrap_or(0),
-                })
-                .collect()
-        } else {
-            Vec::new()
-        },
-        nodes_per_depth: total.nodes_per_depth,
-        prunes_per_depth: total.prunes_per_depth,
-        elapsed_ns: components.iter().map(|component| component.elapsed_ns).sum(),
-        complete,
-        components,
-        strategy: settings.strategy.clone(),
-        threads: settings.threads,
-        counters: settings.counters.clone(),
-        state: settings.state.clone(),
-        parallel: ParallelSummary::default(),
-        workers: Vec::new(),
+}
+
+fn nanos(duration: std::time::Duration) -> u64 {
+    u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// Adds one component's run-level accounting to the run's summary.
+fn summarize_component(summary: &mut ParallelSummary, run: &parallel::RunAccounting, stop: Option<StopReason>) {
+    summary.subproblems += run.subproblems;
+    summary.steals += run.steals;
+    summary.user_cpu_ns += nanos(run.cpu.user);
+    summary.system_cpu_ns += nanos(run.cpu.system);
+    summary.probe_nodes += run.probe_nodes;
+    summary.frontier_nodes += run.frontier_nodes;
+    summary.nodes_after_first += run.nodes_after_stop;
+    if stop == Some(StopReason::FirstSolution) {
+        // The stop is raised by the first solution, so the time to it is the wall time
+        // less the time the workers took to notice the stop.
+        let latency = run.stop_latency.unwrap_or_default();
+        summary.first_solution_ns += nanos(run.wall.saturating_sub(latency));
+        summary.stop_latency_ns += nanos(latency);
     }
+}
+
+#[derive(Default)]
+/// Per-worker accounting summed over the components of a run (worker `i` of every
+/// component's run adds into report `i`), and the task histograms of all workers.
+struct WorkerMerge {
+    reports: Vec<WorkerReport>,
+    per_worker_durations: Vec<Histogram<u64>>,
+    per_worker_sizes: Vec<Histogram<u64>>,
+}
+
+impl WorkerMerge {
+    fn add(&mut self, workers: &[parallel::WorkerReport]) {
+        for worker in workers {
+            let index = worker.worker;
+            while self.reports.len() <= index {
+                self.reports.push(WorkerReport { worker: self.reports.len(), ..WorkerReport::default() });
+                self.per_worker_durations.push(new_histogram());
+                self.per_worker_sizes.push(new_histogram());
+            }
+            let report = &mut self.reports[index];
+            report.nodes += worker.nodes;
+            report.tasks += worker.tasks_run;
+            report.stolen += worker.tasks_stolen;
+            report.given_away += worker.tasks_given_away + worker.tasks_split_off;
+            report.busy_ns += nanos(worker.busy);
+            report.idle_ns += nanos(worker.idle);
+            // Same precision on both sides, so adding cannot fail; saturate if it ever did.
+            let _ = self.per_worker_durations[index].add(&worker.task_durations_ns);
+            let _ = self.per_worker_sizes[index].add(&worker.task_sizes_nodes);
+        }
+    }
+
+    /// Fills the medians of each worker and the run's imbalance, idle share and task
+    /// percentiles.
+    fn finish(&mut self, summary: &mut ParallelSummary) {
+        let mut all_durations = new_histogram();
+        let mut all_sizes = new_histogram();
+        for ((report, durations), sizes) in
+            self.reports.iter_mut().zip(&self.per_worker_durations).zip(&self.per_worker_sizes)
+        {
+            report.task_ns_median = durations.value_at_quantile(0.5);
+            report.task_nodes_median = sizes.value_at_quantile(0.5);
+            let _ = all_durations.add(durations);
+            let _ = all_sizes.add(sizes);
+        }
+        summary.task_ns_median = all_durations.value_at_quantile(0.5);
+        summary.task_ns_p90 = all_durations.value_at_quantile(0.9);
+        summary.task_nodes_median = all_sizes.value_at_quantile(0.5);
+        let busy: u64 = self.reports.iter().map(|report| report.busy_ns).sum();
+        let idle: u64 = self.reports.iter().map(|report| report.idle_ns).sum();
+        let busiest = self.reports.iter().map(|report| report.busy_ns).max().unwrap_or(0);
+        summary.imbalance = if busy == 0 { 1.0 } else { busiest as f64 * self.reports.len() as f64 / busy as f64 };
+        summary.idle_share = if busy + idle == 0 { 0.0 } else { idle as f64 / (busy + idle) as f64 };
+    }
+}
+
+fn new_histogram() -> Histogram<u64> {
+    Histogram::new(3).expect("three significant figures are within the accepted 0..=5")
 }

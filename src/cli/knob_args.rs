@@ -37,7 +37,9 @@ fn knob_help(name: &str) -> String {
 
 /// Adds the knob flags to every subcommand that takes an instance.
 pub fn add_knob_flags(command: Command) -> Command {
-    ["solve", "watch", "estimate"].into_iter().fold(command, |command, name| command.mut_subcommand(name, add_to))
+    ["solve", "watch", "estimate", "explain"]
+        .into_iter()
+        .fold(command, |command, name| command.mut_subcommand(name, add_to))
 }
 
 fn add_to(mut command: Command) -> Command {

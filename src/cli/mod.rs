@@ -4,8 +4,10 @@
 //! input (flags, instance file, knob values).
 
 mod estimate_command;
+mod explain_command;
 mod knob_args;
 mod output;
+mod parallel_args;
 mod report_command;
 mod solve_command;
 mod sweep_command;
@@ -45,6 +47,8 @@ enum Command {
     Watch(WatchArgs),
     /// Estimate the tree size and search time with Knuth's random probes, without searching.
     Estimate(EstimateArgs),
+    /// Measure why a parallel run is slower than it should be: reruns and a ranked verdict.
+    Explain(explain_command::ExplainArgs),
     /// List the built-in instances and every family's knobs.
     List,
     /// Run a sweep (a preset or a TOML spec) and append one CSV row per run to the results folder.
@@ -177,11 +181,19 @@ pub struct SolveArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Write the per-depth profile (nodes, and prunes per rule, at each depth) to FILE as
+    /// CSV, and its plot beside it as FILE with the extension `.svg`.
+    #[arg(long, value_name = "FILE")]
+    pub profile: Option<std::path::PathBuf>,
+    /// How the search is spread over threads.
+    #[command(flatten)]
+    pub parallel: parallel_args::ParallelArgs,
 }
 
 /// Parses the command line and runs the command.
 pub fn main() -> ExitCode {
     let command = knob_args::add_knob_flags(Cli::command());
+    let command = ["solve", "explain"].into_iter().fold(command, parallel_args::document);
     let matches = command.get_matches();
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
@@ -199,6 +211,10 @@ pub fn main() -> ExitCode {
         Some(Command::Estimate(args)) => {
             let sub = matches.subcommand_matches("estimate").expect("clap matched the estimate subcommand");
             estimate_command::run(&args, knob_args::knob_values(sub))
+        }
+        Some(Command::Explain(args)) => {
+            let sub = matches.subcommand_matches("explain").expect("clap matched the explain subcommand");
+            explain_command::run(&args, knob_args::knob_values(sub))
         }
         Some(Command::List) => output::print_list(),
         Some(Command::Sweep(args)) => match sweep_command::run(&args) {

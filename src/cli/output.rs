@@ -41,6 +41,24 @@ pub fn format_rate(nodes: u64, nanoseconds: u64) -> String {
     format!("{:.1} M nodes/s", nodes as f64 / nanoseconds as f64 * 1e3)
 }
 
+/// Answers shown before a long list of them is cut (`--json` prints them all).
+const ANSWERS_SHOWN: usize = 12;
+
+/// The answer, with a long list of answers (one per solution) cut to its first few.
+fn answer_text(answer: &serde_json::Value) -> String {
+    match answer.as_array() {
+        Some(answers) if answers.len() > ANSWERS_SHOWN => {
+            let shown: Vec<String> = answers.iter().take(ANSWERS_SHOWN).map(|value| value.to_string()).collect();
+            format!(
+                "[{}, ...] ({} answers, one per solution; --json prints all)",
+                shown.join(","),
+                format_count(answers.len() as u64)
+            )
+        }
+        _ => answer.to_string(),
+    }
+}
+
 /// Writes a run report for a person.
 pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunReport) -> io::Result<()> {
     let title = if instance.title.is_empty() { &instance.id } else { &instance.title };
@@ -78,7 +96,7 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
         format_count(report.solutions),
         if report.complete { "" } else { ", stopped by the node limit: incomplete" }
     )?;
-    writeln!(out, "answer:    {}", report.answer)?;
+    writeln!(out, "answer:    {}", answer_text(&report.answer))?;
     writeln!(
         out,
         "nodes:     {}   time: {}   ({})",
@@ -86,12 +104,79 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
         format_duration(report.elapsed_ns),
         format_rate(report.nodes, report.elapsed_ns)
     )?;
+    if report.strategy != "sequential" {
+        write_parallel(out, report)?;
+    }
     if !report.rules.is_empty() {
         writeln!(out)?;
         writeln!(out, "{:<24} {:>14} {:>14}", "rule", "checks", "prunes")?;
         for rule in &report.rules {
             writeln!(out, "{:<24} {:>14} {:>14}", rule.name, format_count(rule.checks), format_count(rule.prunes))?;
         }
+    }
+    Ok(())
+}
+
+/// The parallel accounting of a run: one line for the run, one row per worker.
+fn write_parallel(out: &mut impl Write, report: &RunReport) -> io::Result<()> {
+    let parallel = &report.parallel;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "parallel:  {} on {} thread(s), counters {}, state {}",
+        report.strategy, report.threads, report.counters, report.state
+    )?;
+    writeln!(
+        out,
+        "           {} subproblems, {} steals, imbalance {:.2}, idle {:.1}%, cpu user {} system {}",
+        format_count(parallel.subproblems),
+        format_count(parallel.steals),
+        parallel.imbalance,
+        parallel.idle_share * 100.0,
+        format_duration(parallel.user_cpu_ns),
+        format_duration(parallel.system_cpu_ns)
+    )?;
+    writeln!(
+        out,
+        "           task time median {} p90 {}, task size median {} nodes{}",
+        format_duration(parallel.task_ns_median),
+        format_duration(parallel.task_ns_p90),
+        format_count(parallel.task_nodes_median),
+        if parallel.probe_nodes > 0 {
+            format!(", {} nodes spent choosing the frontier depth", format_count(parallel.probe_nodes))
+        } else {
+            String::new()
+        }
+    )?;
+    if report.mode == crate::solve::SearchMode::First {
+        writeln!(
+            out,
+            "           first solution after {}, all stopped {} later, {} nodes after the first",
+            format_duration(parallel.first_solution_ns),
+            format_duration(parallel.stop_latency_ns),
+            format_count(parallel.nodes_after_first)
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{:>6} {:>14} {:>8} {:>8} {:>8} {:>12} {:>12} {:>12} {:>12}",
+        "worker", "nodes", "tasks", "stolen", "given", "busy", "idle", "task median", "task nodes"
+    )?;
+    for worker in &report.workers {
+        writeln!(
+            out,
+            "{:>6} {:>14} {:>8} {:>8} {:>8} {:>12} {:>12} {:>12} {:>12}",
+            worker.worker,
+            format_count(worker.nodes),
+            format_count(worker.tasks),
+            format_count(worker.stolen),
+            format_count(worker.given_away),
+            format_duration(worker.busy_ns),
+            format_duration(worker.idle_ns),
+            format_duration(worker.task_ns_median),
+            format_count(worker.task_nodes_median)
+        )?;
     }
     Ok(())
 }

@@ -10,13 +10,14 @@ use std::io::Write;
 /// Runs `solve` with the parsed flags and knob values.
 pub fn run(args: &SolveArgs, knobs: KnobValues) -> Result<(), Failure> {
     let instance = instance::load(&args.instance).map_err(Failure::bad_input)?;
-    let settings = RunSettings {
+    let mut settings = RunSettings {
         knobs,
         mode: if args.first { SearchMode::First } else { SearchMode::All },
         node_limit: args.node_limit.unwrap_or(u64::MAX),
         rule_counts: !args.no_rule_counts,
         ..RunSettings::default()
     };
+    args.parallel.apply(&mut settings);
     let report = solve::run(&instance, &settings).map_err(Failure::bad_input)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

@@ -17,6 +17,14 @@ pub(crate) fn new_histogram() -> Histogram<u64> {
     Histogram::new(HISTOGRAM_PRECISION).expect("three significant figures are within the accepted 0..=5")
 }
 
+/// Records `value`, growing the histogram to fit it. (`saturating_record` clamps to the
+/// current highest trackable value instead of growing, which on a fresh histogram is 2.)
+fn record_growing(histogram: &mut Histogram<u64>, value: u64) {
+    if histogram.record(value).is_err() {
+        histogram.saturating_record(value);
+    }
+}
+
 /// One worker's share of a run.
 #[derive(Debug, Clone)]
 pub struct WorkerReport {
@@ -67,8 +75,8 @@ impl WorkerReport {
     pub(crate) fn record_task(&mut self, duration: Duration, nodes: u64) {
         self.tasks_run += 1;
         self.busy += duration;
-        self.task_durations_ns.saturating_record(u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX));
-        self.task_sizes_nodes.saturating_record(nodes);
+        record_growing(&mut self.task_durations_ns, u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX));
+        record_growing(&mut self.task_sizes_nodes, nodes);
     }
 }
 
@@ -206,5 +214,7 @@ mod tests {
         assert_eq!(report.task_sizes_nodes.len(), 2);
         assert_eq!(report.task_sizes_nodes.max(), 40);
         assert_eq!(report.task_durations_ns.len(), 2);
+        assert!(report.task_durations_ns.equivalent(report.task_durations_ns.max(), 15_000));
+        assert!(report.task_durations_ns.equivalent(report.task_durations_ns.value_at_quantile(0.5), 5_000));
     }
 }
