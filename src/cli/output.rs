@@ -44,18 +44,24 @@ pub fn format_rate(nodes: u64, nanoseconds: u64) -> String {
 /// Answers shown before a long list of them is cut (`--json` prints them all).
 const ANSWERS_SHOWN: usize = 12;
 
-/// The answer, with a long list of answers (one per solution) cut to its first few.
+/// The answer as JSON text, with every long list in it (one answer per solution, say)
+/// cut to its first few values and its length.
 fn answer_text(answer: &serde_json::Value) -> String {
-    match answer.as_array() {
-        Some(answers) if answers.len() > ANSWERS_SHOWN => {
-            let shown: Vec<String> = answers.iter().take(ANSWERS_SHOWN).map(|value| value.to_string()).collect();
-            format!(
-                "[{}, ...] ({} answers, one per solution; --json prints all)",
-                shown.join(","),
-                format_count(answers.len() as u64)
-            )
+    use serde_json::Value;
+    match answer {
+        Value::Array(values) if values.len() > ANSWERS_SHOWN => {
+            let shown: Vec<String> = values.iter().take(ANSWERS_SHOWN).map(answer_text).collect();
+            format!("[{}, ... {} in all]", shown.join(","), format_count(values.len() as u64))
         }
-        _ => answer.to_string(),
+        Value::Array(values) => format!("[{}]", values.iter().map(answer_text).collect::<Vec<_>>().join(",")),
+        Value::Object(fields) => {
+            let shown: Vec<String> = fields
+                .iter()
+                .map(|(name, value)| format!("{}:{}", Value::from(name.as_str()), answer_text(value)))
+                .collect();
+            format!("{{{}}}", shown.join(","))
+        }
+        other => other.to_string(),
     }
 }
 
