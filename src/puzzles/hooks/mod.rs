@@ -198,7 +198,7 @@ impl Puzzle for Hooks {
             name: "order",
             values: &["row-major", "bottom-up", "spiral", "most-constrained"],
             default: "most-constrained",
-            help: "next cell: row by row, outside in, or a cell the rules settle (else one of the region with fewest open cells)",
+            help: "next cell: row-major (row by row from the top), bottom-up (rows from the bottom, the OCaml post's order), spiral (outside in), or most-constrained (a cell the rules settle, else one of the region with fewest open cells)",
         },
         KnobSpec {
             name: "rules",
