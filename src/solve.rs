@@ -131,7 +131,9 @@ pub struct WorkerReport {
     pub tasks: u64,
     /// Tasks it took from another worker.
     pub stolen: u64,
-    /// Tasks it gave away.
+    /// Subproblems it split off its own open branches (`steal`, `budget`).
+    pub split_off: u64,
+    /// Tasks other workers took from its queue.
     pub given_away: u64,
     /// Time spent running tasks.
     pub busy_ns: u64,
@@ -189,8 +191,12 @@ pub struct RunReport {
     pub knobs: serde_json::Map<String, Value>,
     /// All solutions or the first.
     pub mode: SearchMode,
-    /// Solutions of the instance: the product of the components' counts.
+    /// Solutions of the instance: the product of the components' counts, saturated at
+    /// `u64::MAX` (see [`RunReport::solutions_overflow`]).
     pub solutions: u64,
+    /// True when the product of the components' counts does not fit in 64 bits, so
+    /// `solutions` holds `u64::MAX` and only the per-component counts are exact.
+    pub solutions_overflow: bool,
     /// The answer as the instance defines it (`null` when undefined).
     pub answer: Value,
     /// Nodes over all components.
@@ -323,7 +329,7 @@ impl ComponentRunner<'_> {
             all_solutions.push(solutions);
         }
         workers.finish(&mut summary);
-        let solutions = components.iter().map(|component| component.solutions).product();
+        let solutions = product_of_counts(components.iter().map(|component| component.solutions));
         let knobs =
             P::describe(config).into_iter().map(|(name, value)| (name.to_string(), Value::String(value))).collect();
         RunReport {
@@ -332,7 +338,8 @@ impl ComponentRunner<'_> {
             source: self.instance.source.clone(),
             knobs,
             mode: settings.mode,
-            solutions,
+            solutions: solutions.unwrap_or(u64::MAX),
+            solutions_overflow: solutions.is_none(),
             answer: puzzle.answer(&all_solutions),
             nodes: total.nodes,
             rules: if total.counted {
@@ -361,6 +368,12 @@ impl ComponentRunner<'_> {
             workers: workers.reports,
         }
     }
+}
+
+/// The product of independent components' solution counts, `None` when it overflows 64
+/// bits (an instance of many grids can have more combinations than that).
+fn product_of_counts(counts: impl Iterator<Item = u64>) -> Option<u64> {
+    counts.fold(Some(1u64), |product, count| product?.checked_mul(count))
 }
 
 fn nanos(duration: std::time::Duration) -> u64 {
@@ -407,7 +420,8 @@ impl WorkerMerge {
             report.nodes += worker.nodes;
             report.tasks += worker.tasks_run;
             report.stolen += worker.tasks_stolen;
-            report.given_away += worker.tasks_given_away + worker.tasks_split_off;
+            report.split_off += worker.tasks_split_off;
+            report.given_away += worker.tasks_given_away;
             report.busy_ns += nanos(worker.busy);
             report.idle_ns += nanos(worker.idle);
             // Same precision on both sides, so adding cannot fail; saturate if it ever did.

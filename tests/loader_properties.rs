@@ -89,3 +89,34 @@ proptest! {
         load_and_search(&String::from_utf8_lossy(&bytes));
     }
 }
+
+/// Sets `data.<key>` of the seed instance `file` to `value` and loads the result.
+fn load_with(file: &str, key: &str, value: u64) -> Result<(), String> {
+    let text = BUILTIN.iter().find(|(_, name, _)| *name == file).map(|(_, _, text)| *text).expect("a built-in file");
+    let mut json: serde_json::Value = serde_json::from_str(text).expect("the seed file is JSON");
+    json["data"][key] = serde_json::Value::from(value);
+    instance::parse(&json.to_string(), Path::new("large.json"), "large.json")
+        .map(|_| ())
+        .map_err(|error| error.to_string())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Sizes beyond what the engine supports (grids are 128-bit cell sets: 11 x 11 at most;
+    /// prime-grid bounds up to 1,000,000) are refused with the limit, never searched.
+    #[test]
+    fn sizes_beyond_the_engine_limits_are_refused_with_the_limit(excess in 1u64..1_000_000_000_000) {
+        for (file, key, limit) in [
+            ("hooks_7.json", "size", 11),
+            ("twenty_four_seven_2x2_2.json", "size", 11),
+            ("prime_grid.json", "cell_bound_exclusive", 1_000_000),
+            ("prime_grid.json", "sum_bound_exclusive", 1_000_000),
+        ] {
+            let error = load_with(file, key, limit + excess).expect_err("an oversized instance is refused");
+            prop_assert!(error.starts_with("large.json"), "names the file: {}", error);
+            prop_assert!(error.contains(&format!("data.{key}")), "names the key: {}", error);
+            prop_assert!(error.contains(&limit.to_string()), "states the limit {}: {}", limit, error);
+        }
+    }
+}

@@ -98,8 +98,9 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
     };
     writeln!(
         out,
-        "solutions: {} ({search}{})",
+        "solutions: {}{} ({search}{})",
         format_count(report.solutions),
+        if report.solutions_overflow { " or more: the product of the grids' counts overflows 64 bits" } else { "" },
         if report.complete { "" } else { ", stopped by the node limit: incomplete" }
     )?;
     writeln!(out, "answer:    {}", answer_text(&report.answer))?;
@@ -166,17 +167,18 @@ fn write_parallel(out: &mut impl Write, report: &RunReport) -> io::Result<()> {
     writeln!(out)?;
     writeln!(
         out,
-        "{:>6} {:>14} {:>8} {:>8} {:>8} {:>12} {:>12} {:>12} {:>12}",
-        "worker", "nodes", "tasks", "stolen", "given", "busy", "idle", "task median", "task nodes"
+        "{:>6} {:>14} {:>8} {:>8} {:>9} {:>8} {:>12} {:>12} {:>12} {:>12}",
+        "worker", "nodes", "tasks", "stolen", "split off", "given", "busy", "idle", "task median", "task nodes"
     )?;
     for worker in &report.workers {
         writeln!(
             out,
-            "{:>6} {:>14} {:>8} {:>8} {:>8} {:>12} {:>12} {:>12} {:>12}",
+            "{:>6} {:>14} {:>8} {:>8} {:>9} {:>8} {:>12} {:>12} {:>12} {:>12}",
             worker.worker,
             format_count(worker.nodes),
             format_count(worker.tasks),
             format_count(worker.stolen),
+            format_count(worker.split_off),
             format_count(worker.given_away),
             format_duration(worker.busy_ns),
             format_duration(worker.idle_ns),

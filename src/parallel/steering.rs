@@ -4,7 +4,7 @@
 
 use super::control::{Control, NODE_FLUSH_INTERVAL, STOP_BIT};
 use super::tally::Tally;
-use crate::search::{Model, OpenBranches, Steering, SteeringAction};
+use crate::search::{Model, OpenBranches, Steering, SteeringAction, StopReason};
 use crossbeam_deque::Worker as TaskQueue;
 
 /// A subproblem: the moves from the root (see [`crate::search::Engine::run_subproblem`]).
@@ -169,5 +169,15 @@ impl<M: Model, T: Tally> Steering<M> for WorkerSteering<'_, M::Move, T> {
     #[inline(always)]
     fn at_node(&mut self, nodes: u64, open: &mut OpenBranches<'_, M::Move>) -> SteeringAction {
         self.attend(nodes, self.control.signal(), open)
+    }
+
+    /// A first solution stops the run here and now: the other workers see the stop at
+    /// their next node, so the time to stop and the nodes after it measure the stop's
+    /// propagation alone, not this engine's unwinding.
+    #[inline]
+    fn solution_found(&mut self, stops_search: bool) {
+        if stops_search {
+            self.control.stop(StopReason::FirstSolution);
+        }
     }
 }

@@ -108,6 +108,16 @@ impl Puzzle for PrimeGrid {
         }
         let cell_bound = read_bound(&fields, "cell_bound_exclusive")?;
         let sum_bound = read_bound(&fields, "sum_bound_exclusive")?;
+        // A given no cell may hold is a typo in the file, not a puzzle without solutions.
+        // (A given that is in range but not prime is left to the search: 0 solutions.)
+        for (cell, &given) in givens.iter().enumerate() {
+            if given >= cell_bound {
+                return Err(DataError::new(
+                    format!("givens[{}][{}]", cell / 3, cell % 3),
+                    format!("{given} is out of range: cells hold numbers below cell_bound_exclusive = {cell_bound} (0 = blank)"),
+                ));
+            }
+        }
         if let Some(answer_type) = fields.get_optional("answer_type") {
             if answer_type.as_str() != Some("min_total_solution") {
                 return Err(DataError::new(
@@ -150,8 +160,9 @@ impl Puzzle for PrimeGrid {
         vec![PrimeGridModel::new(self, config.mode)]
     }
 
-    fn solution_text(&self, solution: &[u32; CELLS]) -> String {
+    fn solution_text(&self, solution: &PrimeGridSolution) -> String {
         solution
+            .cells
             .chunks(3)
             .map(|row| row.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
             .collect::<Vec<_>>()
@@ -171,7 +182,8 @@ impl Puzzle for PrimeGrid {
 
     /// The Perl post's drawing: row sums at the right, then the anti-diagonal, the column
     /// sums and the main diagonal below, and the total under the middle column.
-    fn render(&self, solution: &[u32; CELLS]) -> String {
+    fn render(&self, solution: &PrimeGridSolution) -> String {
+        let solution = &solution.cells;
         let sums = line_sums_of(solution);
         let total = total_of(solution);
         let width = total.to_string().len().max(3);
@@ -195,7 +207,14 @@ impl Puzzle for PrimeGrid {
         lines.join("\n")
     }
 
-    fn verify(&self, _component: usize, solution: &[u32; CELLS]) -> Result<(), String> {
+    fn verify(&self, _component: usize, solution: &PrimeGridSolution) -> Result<(), String> {
+        let PrimeGridSolution { total, cells: solution } = solution;
+        if *total != total_of(solution) {
+            return Err(format!(
+                "the solution records a total of {total}, but its numbers add up to {}",
+                total_of(solution)
+            ));
+        }
         for (cell, (&value, &given)) in solution.iter().zip(&self.givens).enumerate() {
             if given != 0 && value != given {
                 return Err(format!("cell {} holds {value}, but its given is {given}", cell_name(cell)));
@@ -226,18 +245,21 @@ impl Puzzle for PrimeGrid {
     }
 
     /// `{"total", "grid", "all_totals"}`: the solution with the smallest total (ties broken
-    /// by the smaller grid, row-major), and every solution's total, ascending.
-    fn answer(&self, solutions: &[Vec<[u32; CELLS]>]) -> Value {
+    /// by the smaller grid, row-major), and the totals of the solutions kept, ascending.
+    /// The search keeps the smallest solutions in that same order, so the answer is exact
+    /// however many solutions there are; `all_totals` lists every total only when every
+    /// solution was kept (`solve` keeps 1000).
+    fn answer(&self, solutions: &[Vec<PrimeGridSolution>]) -> Value {
         let Some(solutions) = solutions.first() else {
             return Value::Null;
         };
-        let Some(best) = solutions.iter().min_by_key(|solution| (total_of(solution), **solution)) else {
+        let Some(best) = solutions.iter().min() else {
             return Value::Null;
         };
-        let mut all_totals: Vec<u32> = solutions.iter().map(total_of).collect();
+        let mut all_totals: Vec<u32> = solutions.iter().map(|solution| solution.total).collect();
         all_totals.sort_unstable();
-        let grid: Vec<&[u32]> = best.chunks(3).collect();
-        json!({"total": total_of(best), "grid": grid, "all_totals": all_totals})
+        let grid: Vec<&[u32]> = best.cells.chunks(3).collect();
+        json!({"total": best.total, "grid": grid, "all_totals": all_totals})
     }
 }
 
@@ -656,9 +678,19 @@ fn smallest_completion(smallest: &[u32; 3], count: u8, excluded: u32) -> u32 {
         .fold(0u32, |sum, &value| sum.saturating_add(value))
 }
 
+/// A filled grid, ordered by its 17-number total first and then by the cells row-major,
+/// so that the solutions a search keeps (the smallest) always include the answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct PrimeGridSolution {
+    /// The total of the 9 cells and the 8 line sums.
+    pub total: u32,
+    /// The cells, row-major.
+    pub cells: [u32; CELLS],
+}
+
 impl Model for PrimeGridModel {
     type Move = Placement;
-    type Solution = [u32; CELLS];
+    type Solution = PrimeGridSolution;
 
     fn rule_names(&self) -> &[&'static str] {
         RULE_NAMES
@@ -725,8 +757,8 @@ impl Model for PrimeGridModel {
         self.decided -= 1;
     }
 
-    fn solution(&self) -> [u32; CELLS] {
-        self.cells
+    fn solution(&self) -> PrimeGridSolution {
+        PrimeGridSolution { total: total_of(&self.cells), cells: self.cells }
     }
 }
 
@@ -749,11 +781,16 @@ mod tests {
 
     const MODES: [&str; 3] = ["brute", "incremental", "derived"];
 
+    /// A filled grid as the search reports it.
+    fn filled(cells: [u32; CELLS]) -> PrimeGridSolution {
+        PrimeGridSolution { total: total_of(&cells), cells }
+    }
+
     /// Every solution of `grid` in `mode`, sorted, with the counts.
     fn solve(grid: &PrimeGrid, mode: &str) -> (Vec<[u32; CELLS]>, Stats) {
         let model = grid.models(&config(mode)).remove(0);
         let result = search_sequentially::<_, FullCounters>(model, Limits::exhaustive());
-        let mut solutions = result.solutions;
+        let mut solutions: Vec<[u32; CELLS]> = result.solutions.iter().map(|solution| solution.cells).collect();
         solutions.sort_unstable();
         (solutions, result.stats)
     }
@@ -810,7 +847,7 @@ mod tests {
         let grid = seed();
         let (solutions, _) = solve(&grid, "derived");
         assert_eq!(solutions.len() as u64, file["expected"]["solution_count"].as_u64().unwrap());
-        let answer = grid.answer(&[solutions]);
+        let answer = grid.answer(&[solutions.into_iter().map(filled).collect()]);
         assert_eq!(answer["total"], file["expected"]["answer"]["total"]);
         assert_eq!(answer["grid"], file["expected"]["answer"]["grid"]);
         assert_eq!(answer["all_totals"], file["expected"]["all_totals"]);
@@ -828,10 +865,15 @@ mod tests {
             assert_eq!(solutions, expected, "mode {mode}");
             assert_eq!(stats.solutions, 4, "mode {mode}");
             for solution in &solutions {
-                assert_eq!(grid.verify(0, solution), Ok(()), "mode {mode}: {}", grid.solution_text(solution));
+                assert_eq!(
+                    grid.verify(0, &filled(*solution)),
+                    Ok(()),
+                    "mode {mode}: {}",
+                    grid.solution_text(&filled(*solution))
+                );
             }
         }
-        let text = grid.solution_text(&expected.iter().min_by_key(|s| total_of(s)).copied().unwrap());
+        let text = grid.solution_text(&filled(expected.iter().min_by_key(|s| total_of(s)).copied().unwrap()));
         assert_eq!(text, "41,3,17/5,23,19/13,11,7");
     }
 
@@ -898,7 +940,7 @@ mod tests {
             for mode in MODES {
                 let (solutions, _) = solve(&grid, mode);
                 assert_eq!(solutions, expected, "mode {mode}, instance {grid:?}");
-                assert!(solutions.iter().all(|solution| grid.verify(0, solution).is_ok()));
+                assert!(solutions.iter().all(|solution| grid.verify(0, &filled(*solution)).is_ok()));
             }
         }
         assert!(solved_instances >= 8, "only {solved_instances} generated instances have solutions");
@@ -916,7 +958,7 @@ mod tests {
             let (incremental, _) = solve(&grid, "incremental");
             let (derived, _) = solve(&grid, "derived");
             assert_eq!(derived, incremental, "instance {grid:?}");
-            assert!(derived.iter().all(|solution| grid.verify(0, solution).is_ok()));
+            assert!(derived.iter().all(|solution| grid.verify(0, &filled(*solution)).is_ok()));
             counts.push(derived.len());
         }
         assert_eq!(counts, vec![42, 21, 0]);
@@ -942,7 +984,7 @@ mod tests {
         // Incremental mode agrees (16 solutions, 2,138,313 nodes; too slow for a debug test).
         assert_eq!((solutions.len(), stats.nodes), (16, 161_704));
         for solution in &solutions {
-            assert_eq!(grid.verify(0, solution), Ok(()));
+            assert_eq!(grid.verify(0, &filled(*solution)), Ok(()));
             for map in &SYMMETRIES {
                 let image: [u32; CELLS] = std::array::from_fn(|cell| solution[map[cell]]);
                 assert!(solutions.binary_search(&image).is_ok(), "{image:?} is missing");
@@ -963,14 +1005,14 @@ mod tests {
             .flat_map(|row| row.as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u32))
             .collect();
         let best: [u32; CELLS] = best.try_into().expect("a 3x3 grid");
-        assert_eq!(grid.verify(0, &best), Ok(()));
+        assert_eq!(grid.verify(0, &filled(best)), Ok(()));
         assert_eq!(json!(total_of(&best)), expected["answer"]["total"]);
         assert_eq!(expected["solution_count"].as_u64().unwrap() % 8, 0, "the centre-only given is symmetric");
         // The 8 images of the best grid tie; the smallest of them is the answer.
         let images: Vec<[u32; CELLS]> =
             SYMMETRIES.iter().map(|map| std::array::from_fn(|cell| best[map[cell]])).collect();
         assert_eq!(images.iter().min(), Some(&best));
-        assert!(images.iter().all(|image| grid.verify(0, image).is_ok()));
+        assert!(images.iter().all(|image| grid.verify(0, &filled(*image)).is_ok()));
     }
 
     #[test]
@@ -1063,7 +1105,7 @@ mod tests {
 
     #[test]
     fn render_draws_the_post_layout() {
-        let drawing = seed().render(&[41, 3, 17, 5, 23, 19, 13, 11, 7]);
+        let drawing = seed().render(&filled([41, 3, 17, 5, 23, 19, 13, 11, 7]));
         let expected = [
             "     |  41 |   3 |  17 |    61",
             "     +-----+-----+-----+",
@@ -1081,9 +1123,9 @@ mod tests {
     #[test]
     fn verify_names_the_broken_rule() {
         let grid = seed();
-        assert_eq!(grid.verify(0, &[41, 3, 17, 5, 23, 19, 13, 11, 7]), Ok(()));
-        assert!(grid.verify(0, &[43, 3, 17, 5, 23, 19, 13, 11, 7]).unwrap_err().contains("row 1"));
-        assert!(grid.verify(0, &[41, 3, 17, 5, 23, 19, 13, 11, 9]).unwrap_err().contains("given"));
+        assert_eq!(grid.verify(0, &filled([41, 3, 17, 5, 23, 19, 13, 11, 7])), Ok(()));
+        assert!(grid.verify(0, &filled([43, 3, 17, 5, 23, 19, 13, 11, 7])).unwrap_err().contains("row 1"));
+        assert!(grid.verify(0, &filled([41, 3, 17, 5, 23, 19, 13, 11, 9])).unwrap_err().contains("given"));
         assert_eq!(grid.answer(&[Vec::new()]), Value::Null);
     }
 

@@ -1,6 +1,7 @@
 //! The depth-first engine: do/undo recursion over a [`Model`], with counters and limits.
 
 use super::hooks::Level;
+use super::keeper::SolutionKeeper;
 use super::{Branch, Event, Model, NoCounters, Observer, OpenBranches, RuleCounter, Stats, Steering, SteeringAction};
 
 /// When a search stops before it has seen the whole tree.
@@ -10,7 +11,9 @@ pub struct Limits {
     pub first_solution: bool,
     /// Stop once this many nodes were entered (`u64::MAX`: no limit).
     pub node_limit: u64,
-    /// Keep at most this many solutions (all are counted).
+    /// Keep at most this many solutions, the smallest in the model's solution order (all
+    /// are counted). Keeping the smallest, not the first found, makes the kept set the
+    /// same for every visiting order, strategy and thread count.
     pub solutions_to_keep: usize,
     /// Restore the state by cloning it at every node instead of calling `undo`: a
     /// deliberately slow mode that shows what allocation and copying cost.
@@ -62,7 +65,7 @@ pub struct Engine<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> {
     frontier: Vec<Vec<M::Move>>,
     nodes: u64,
     solution_count: u64,
-    solutions: Vec<M::Solution>,
+    solutions: SolutionKeeper<M::Solution>,
     stop: Option<StopReason>,
 }
 
@@ -70,6 +73,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     /// An engine at the root of `model`.
     pub fn new(model: M, steering: S, observer: O, limits: Limits) -> Self {
         let depth = model.max_depth() + 1;
+        let solutions_to_keep = limits.solutions_to_keep;
         Engine {
             counters: C::sized(model.rule_names().len(), model.max_depth()),
             model,
@@ -83,7 +87,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             frontier: Vec::new(),
             nodes: 0,
             solution_count: 0,
-            solutions: Vec::new(),
+            solutions: SolutionKeeper::new(solutions_to_keep),
             stop: None,
         }
     }
@@ -246,12 +250,13 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     #[cold]
     fn record_solution(&mut self, depth: usize) {
         self.solution_count += 1;
-        if self.solutions.len() < self.limits.solutions_to_keep {
-            self.solutions.push(self.model.solution());
+        if self.solutions.wants_any() {
+            self.solutions.offer(self.model.solution());
         }
         if O::ACTIVE {
             self.observer.observe(Event::Solution { depth }, &self.model);
         }
+        self.steering.solution_found(self.limits.first_solution);
         if self.limits.first_solution {
             self.stop = Some(StopReason::FirstSolution);
         }
@@ -287,9 +292,9 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         &mut self.observer
     }
 
-    /// Solutions kept so far (taken out of the engine).
+    /// Solutions kept so far, in ascending order (taken out of the engine).
     pub fn take_solutions(&mut self) -> Vec<M::Solution> {
-        std::mem::take(&mut self.solutions)
+        self.solutions.take_sorted()
     }
 
     /// Node and solution counts, with per-rule and per-depth detail when `C` keeps it.
@@ -308,7 +313,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
 pub struct SearchResult<Solution> {
     /// The counts.
     pub stats: Stats,
-    /// The solutions kept, in the order found.
+    /// The solutions kept, in ascending order.
     pub solutions: Vec<Solution>,
     /// Why it ended early, if it did.
     pub stop: Option<StopReason>,

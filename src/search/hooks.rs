@@ -72,6 +72,12 @@ pub trait Steering<M: Model> {
     fn at_node(&mut self, _nodes: u64, _open: &mut OpenBranches<'_, M::Move>) -> SteeringAction {
         SteeringAction::Continue
     }
+
+    /// Called when the engine records a solution; `stops_search` is true when that
+    /// solution ends the search (first-solution mode), so a scheduler can tell the other
+    /// workers at once rather than after this engine has unwound.
+    #[inline(always)]
+    fn solution_found(&mut self, _stops_search: bool) {}
 }
 
 /// The steering of a plain sequential search: never stops, never splits.

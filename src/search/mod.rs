@@ -9,6 +9,7 @@ mod counters;
 mod engine;
 mod estimate;
 mod hooks;
+mod keeper;
 mod model;
 mod stats;
 

@@ -23,7 +23,7 @@ pub struct Given {
 /// Parses and validates `data` (see `instances/README.md`).
 pub fn parse(data: &Value) -> Result<Hooks, DataError> {
     let fields = Fields::of(data, "")?;
-    let size = fields.integer("size", 1..=1_000_000)? as u64;
+    let size = fields.integer("size", 1..=i64::MAX)? as u64;
     if size > Board::MAX_SIZE as u64 {
         return Err(DataError::new(
             "size",

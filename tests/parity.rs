@@ -1,0 +1,276 @@
+//! Equal results across every knob setting, parallel strategy and thread count, on every
+//! instance file in `instances/`.
+//!
+//! An exhaustive parallel search must find exactly what the sequential one finds: the same
+//! solutions, the same nodes, the same per-rule and per-depth counts. A knob may change the
+//! counts but never the solutions. Instances whose sequential search ends within
+//! [`QUICK_NODE_CAP`] nodes run in the default `cargo test`; the enumeration workloads
+//! (seconds each) run in the `#[ignore]`d tests, which CI runs in release mode:
+//! `cargo test --release --test parity -- --ignored`.
+
+use backtrack_bench::instance::{self, Instance};
+use backtrack_bench::puzzles::knobs::KnobValues;
+use backtrack_bench::solve::{self, RunReport, RunSettings, SearchMode};
+use std::path::PathBuf;
+
+/// Instances whose sequential search takes more nodes than this are left to the ignored tests.
+const QUICK_NODE_CAP: u64 = 2_000_000;
+
+/// The thread counts.
+const THREAD_COUNTS: [usize; 5] = [1, 2, 3, 4, 8];
+
+/// Every parallel strategy, with split parameters small enough to split the seed trees.
+const STRATEGIES: [&str; 6] = ["depth:1", "depth:3", "auto", "steal", "budget:64", "naive"];
+
+fn instance_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir("instances")
+        .expect("the instances folder")
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|extension| extension == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 7, "the four seed instances and three enumeration workloads, found {files:?}");
+    files
+}
+
+fn load(path: &PathBuf) -> Instance {
+    instance::load(path.to_str().expect("a UTF-8 path")).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
+}
+
+fn settings(knobs: &KnobValues, strategy: &str, threads: usize) -> RunSettings {
+    RunSettings {
+        knobs: knobs.clone(),
+        mode: SearchMode::All,
+        solutions_to_keep: 2_000,
+        strategy: strategy.to_string(),
+        threads,
+        ..RunSettings::default()
+    }
+}
+
+fn run(instance: &Instance, settings: &RunSettings) -> RunReport {
+    solve::run(instance, settings).unwrap_or_else(|error| panic!("{}: {error}", instance.id))
+}
+
+/// Everything an exhaustive run finds and counts, apart from times.
+#[derive(Debug, PartialEq)]
+struct Findings {
+    solutions: u64,
+    per_component: Vec<(u64, u64, Vec<String>)>,
+    answer: serde_json::Value,
+    nodes: u64,
+    rules: Vec<(String, u64, u64)>,
+    nodes_per_depth: Vec<u64>,
+    prunes_per_depth: Vec<Vec<u64>>,
+}
+
+fn findings(report: &RunReport) -> Findings {
+    assert!(report.complete, "{} {}: stopped by a node limit", report.instance, report.strategy);
+    for component in &report.components {
+        assert!(component.verify_failures.is_empty(), "{}: {:?}", report.instance, component.verify_failures);
+    }
+    Findings {
+        solutions: report.solutions,
+        per_component: report
+            .components
+            .iter()
+            .map(|component| (component.solutions, component.nodes, component.solution_texts.clone()))
+            .collect(),
+        answer: report.answer.clone(),
+        nodes: report.nodes,
+        rules: report.rules.iter().map(|rule| (rule.name.clone(), rule.checks, rule.prunes)).collect(),
+        nodes_per_depth: report.nodes_per_depth.clone(),
+        prunes_per_depth: report.prunes_per_depth.clone(),
+    }
+}
+
+/// Whether the instance's default search ends within [`QUICK_NODE_CAP`] nodes.
+fn is_quick(instance: &Instance) -> bool {
+    let probe = RunSettings { node_limit: QUICK_NODE_CAP, ..settings(&KnobValues::new(), "sequential", 1) };
+    run(instance, &probe).complete
+}
+
+/// Every strategy at every thread count gives the sequential findings; then the counter
+/// layouts and state restore knobs, which must not change them either.
+fn assert_parallel_parity(instance: &Instance) {
+    let defaults = KnobValues::new();
+    let sequential = findings(&run(instance, &settings(&defaults, "sequential", 1)));
+    assert!(sequential.solutions > 0, "{}: every instance file has solutions", instance.id);
+    for strategy in STRATEGIES {
+        for threads in THREAD_COUNTS {
+            let parallel = findings(&run(instance, &settings(&defaults, strategy, threads)));
+            assert_eq!(parallel, sequential, "{} {strategy} on {threads} threads", instance.id);
+        }
+    }
+    for (counters, state) in [("shared", "undo"), ("unpadded", "undo"), ("padded", "clone")] {
+        let knobs =
+            RunSettings { counters: counters.to_string(), state: state.to_string(), ..settings(&defaults, "steal", 2) };
+        assert_eq!(findings(&run(instance, &knobs)), sequential, "{} counters {counters}, state {state}", instance.id);
+    }
+}
+
+/// The first solution found by any strategy is a solution: every worker's kept solutions
+/// pass the independent checker, and at least one was found.
+fn assert_first_solution_is_valid(instance: &Instance) {
+    for strategy in ["sequential", "auto", "steal", "naive"] {
+        let report =
+            run(instance, &RunSettings { mode: SearchMode::First, ..settings(&KnobValues::new(), strategy, 2) });
+        for component in &report.components {
+            assert!(component.solutions >= 1, "{} {strategy}: no first solution in {}", instance.id, component.name);
+            assert!(
+                component.verify_failures.is_empty(),
+                "{} {strategy}: {:?}",
+                instance.id,
+                component.verify_failures
+            );
+        }
+    }
+}
+
+#[test]
+fn every_quick_instance_file_gives_the_sequential_results_under_every_strategy_and_thread_count() {
+    let mut checked = Vec::new();
+    for path in instance_files() {
+        let instance = load(&path);
+        if !is_quick(&instance) {
+            continue;
+        }
+        assert_parallel_parity(&instance);
+        assert_first_solution_is_valid(&instance);
+        checked.push(instance.id);
+    }
+    assert!(checked.len() >= 4, "the four seed instances are quick; checked only {checked:?}");
+}
+
+#[test]
+#[ignore = "the enumeration workloads: minutes in release (cargo test --release --test parity -- --ignored)"]
+fn every_enumeration_workload_gives_the_sequential_results_under_every_strategy_and_thread_count() {
+    let mut checked = 0;
+    for path in instance_files() {
+        let instance = load(&path);
+        if is_quick(&instance) {
+            continue;
+        }
+        assert_parallel_parity(&instance);
+        checked += 1;
+    }
+    assert!(checked >= 3, "three enumeration workloads, checked {checked}");
+}
+
+/// Every combination of a family's knob values (`:K` knobs at K = 1 and 4).
+fn knob_combinations(instance: &Instance) -> Vec<KnobValues> {
+    let mut combinations = vec![KnobValues::new()];
+    for spec in instance.family.knobs() {
+        let values: Vec<String> = spec
+            .values
+            .iter()
+            .flat_map(|value| match value.strip_suffix(":K") {
+                Some(head) => vec![format!("{head}:1"), format!("{head}:4")],
+                None => vec![value.to_string()],
+            })
+            .collect();
+        combinations = combinations
+            .into_iter()
+            .flat_map(|partial| {
+                values.iter().map(move |value| {
+                    let mut knobs = partial.clone();
+                    knobs.insert(spec.name.to_string(), value.clone());
+                    knobs
+                })
+            })
+            .collect();
+    }
+    combinations
+}
+
+/// Solutions and answer of every knob combination equal the defaults', for combinations
+/// whose search ends within `node_limit` nodes per component; returns (finished, skipped).
+fn assert_knobs_keep_the_solutions(instance: &Instance, node_limit: u64) -> (usize, Vec<String>) {
+    let reference = run(instance, &settings(&KnobValues::new(), "sequential", 1));
+    let expected = (reference.solutions, texts_of(&reference), reference.answer.clone());
+    let mut finished = 0;
+    let mut skipped = Vec::new();
+    for knobs in knob_combinations(instance) {
+        let report = run(instance, &RunSettings { node_limit, ..settings(&knobs, "sequential", 1) });
+        let name = format!("{:?}", knobs);
+        if !report.complete {
+            skipped.push(name);
+            continue;
+        }
+        let found = (report.solutions, texts_of(&report), report.answer.clone());
+        assert_eq!(found, expected, "{} with {name}", instance.id);
+        finished += 1;
+    }
+    (finished, skipped)
+}
+
+fn texts_of(report: &RunReport) -> Vec<Vec<String>> {
+    report.components.iter().map(|component| component.solution_texts.clone()).collect()
+}
+
+#[test]
+fn every_knob_combination_that_ends_within_a_million_nodes_keeps_the_seed_solutions() {
+    let mut finished_in_all = 0;
+    for path in instance_files() {
+        let instance = load(&path);
+        if !is_quick(&instance) {
+            continue;
+        }
+        let (finished, skipped) = assert_knobs_keep_the_solutions(&instance, 1_000_000);
+        assert!(finished >= 3, "{}: only {finished} combinations finished; skipped {skipped:?}", instance.id);
+        println!("{}: {finished} combinations agree; {} beyond a million nodes", instance.id, skipped.len());
+        finished_in_all += finished;
+    }
+    // 9 rings + 3 prime-grid combinations, and most of Hooks' and 24/7's.
+    assert!(finished_in_all >= 60, "{finished_in_all} combinations finished");
+}
+
+#[test]
+#[ignore = "every knob combination up to 200 M nodes per grid: minutes in release"]
+fn every_knob_combination_that_ends_within_200m_nodes_keeps_the_seed_solutions() {
+    for path in instance_files() {
+        let instance = load(&path);
+        if !is_quick(&instance) {
+            continue;
+        }
+        let (finished, skipped) = assert_knobs_keep_the_solutions(&instance, 200_000_000);
+        println!("{}: {finished} combinations agree; {} beyond 200 M nodes: {skipped:?}", instance.id, skipped.len());
+    }
+}
+
+/// The recorded counts of the enumeration workloads hold, and every solution (all of them
+/// kept) passes the family's checker, which shares no code with the search's pruning.
+#[test]
+#[ignore = "the enumeration workloads with every solution kept and checked: a minute in release"]
+fn enumeration_workloads_have_their_recorded_counts_and_every_solution_passes_the_checker() {
+    for path in instance_files() {
+        let instance = load(&path);
+        if is_quick(&instance) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("the instance file");
+        let file: serde_json::Value = serde_json::from_str(&text).expect("instance JSON");
+        let expected = &file["expected"];
+        let all = RunSettings { solutions_to_keep: usize::MAX, ..settings(&KnobValues::new(), "sequential", 1) };
+        let report = run(&instance, &all);
+        let found = findings(&report);
+        assert_eq!(json_count(report.solutions), expected["solution_count"], "{}", instance.id);
+        if let Some(per_grid) = expected.get("per_grid_solution_counts") {
+            let counts: Vec<serde_json::Value> =
+                found.per_component.iter().map(|(count, _, _)| json_count(*count)).collect();
+            assert_eq!(&serde_json::Value::from(counts), per_grid, "{}", instance.id);
+        }
+        for (count, _, texts) in &found.per_component {
+            assert_eq!(texts.len() as u64, *count, "{}: every solution kept and checked", instance.id);
+        }
+        if let Some(answer) = expected.get("answer").filter(|answer| answer.is_object()) {
+            for (key, value) in answer.as_object().expect("an object") {
+                assert_eq!(&report.answer[key], value, "{}: answer.{key}", instance.id);
+            }
+        }
+    }
+}
+
+fn json_count(count: u64) -> serde_json::Value {
+    serde_json::Value::from(count)
+}
