@@ -13,16 +13,18 @@ use crate::solve::{self, RunSettings, SearchMode};
 use clap::Args;
 use std::path::{Path, PathBuf};
 
-/// Flags of `explain`; the knob flags are added from the families' specs.
-#[derive(Args, Debug)]
-#[command(long_about = "Measure why a parallel run is slower than it should be.\n\n\
+/// The long help of `explain`: what it runs and what it writes.
+pub const LONG_ABOUT: &str = "Measure why a parallel run is slower than it should be.\n\n\
     Runs the search sequentially, with the --parallel strategy at 1 thread and at --threads, and the A/B \
     reruns: the other counter layouts (padded, shared, unpadded) at --threads, the other state mode (undo or \
     clone) sequentially and at --threads, and, when --threads exceeds the available CPUs, the strategy at as \
     many threads as CPUs. Every configuration runs --repeats times in rounds; the run with the median wall \
     time stands for it. The lost time (wall time at N threads minus sequential / N) is split into measured \
     causes, printed ranked with their share and the number behind each, and written as a Markdown report \
-    with an SVG plot beside it. See docs/why-slower.md.")]
+    with an SVG plot beside it. See docs/why-slower.md.";
+
+/// Flags of `explain`; the knob flags are added from the families' specs.
+#[derive(Args, Debug)]
 pub struct ExplainArgs {
     /// Built-in short name (rings, prime-grid, hooks7, 247) or path to an instance file.
     #[arg(value_name = "INSTANCE")]

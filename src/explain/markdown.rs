@@ -100,6 +100,15 @@ pub fn report(context: &ReportContext) -> String {
     for bug in &context.verdict.bugs {
         let _ = writeln!(text, "> **BUG:** {bug}\n");
     }
+    let busy: u64 = explained.workers.iter().map(|worker| worker.busy_ns).sum();
+    let _ = writeln!(
+        text,
+        "Load check: the workers of the explained run were busy {} in all and the process used {} of CPU. \
+         On a quiet machine the CPU time is at least the busy time; when it is less, the operating system \
+         ran something else while a worker was in a task, and that time shows up as busy or tail time here.\n",
+        millis(busy as f64),
+        millis(context.measurements.parallel.cpu_ns)
+    );
     text.push_str("## Runs\n\n");
     text.push_str(
         "| configuration | wall median | wall min-max | nodes (median) | CPU | CPU ns/node | idle | speedup |\n\
