@@ -20,10 +20,11 @@ fn milliseconds(cell: &str) -> f64 {
     cell.trim_end_matches(" ms").parse().unwrap_or_else(|_| panic!("not a time in ms: {cell}"))
 }
 
-const CAUSES: [&str; 11] = [
+const CAUSES: [&str; 12] = [
     "parallel overhead",
     "search overhead",
     "per-node cost",
+    "descheduled",
     "waiting for first task",
     "granularity",
     "steals",

@@ -9,12 +9,15 @@
 //!   (path replay, per-task setup), spread over `N` workers;
 //! - search overhead: `(nodes_N - nodes_1) * busy_1 / nodes_1 / N`, extra nodes (first-solution
 //!   searches only; an exhaustive search with a node ratio other than 1 is a bug);
-//! - per-node cost: the rest of `busy_N - busy_1`, work that got dearer per node with more
-//!   threads, less what the A/B reruns below attribute to a named cause;
+//! - per-node cost: the growth of CPU time per node with more threads (cache lines moving,
+//!   locks), less what the A/B reruns below attribute to contention or allocation;
+//! - descheduled: the rest of the growth of busy time per node, time a worker was in a
+//!   task but not on a CPU (a loaded machine), less what the oversubscription A/B explains;
 //! - waiting for the first task, granularity or steals (idle between tasks), tail: the idle
 //!   worker time split by when it happened;
 //! - oversubscription, contention, allocation: from A/B reruns (at the available CPUs, with
-//!   padded counters, restoring by undo), carved out of the per-node cost they inflate.
+//!   padded counters, restoring by undo), carved out of the per-node and descheduled time
+//!   they inflate.
 //!
 //! Every cause is always listed, marked when it could not be measured. What the causes do
 //! not cover is reported as unexplained, never hidden, so the causes sum to the lost time.
@@ -177,10 +180,11 @@ pub const SUBPROBLEMS_PER_WORKER_GUIDE: (f64, f64) = (30.0, 100.0);
 const FINE_TASK_NS: f64 = 20_000.0;
 
 /// The name of every cause, in the order they are computed (`unexplained` last).
-pub const CAUSE_NAMES: [&str; 11] = [
+pub const CAUSE_NAMES: [&str; 12] = [
     "parallel overhead",
     "search overhead",
     "per-node cost",
+    "descheduled",
     "waiting for first task",
     "granularity",
     "steals",
@@ -208,9 +212,13 @@ pub fn decompose(m: &Measurements) -> Verdict {
     let oversubscription = oversubscription(m, ideal_ns);
     let contention = contention(m);
     let allocation = allocation(m, threads);
-    let carved: f64 = [&oversubscription, &contention, &allocation].iter().map(|cause| cause.lost_ns).sum();
-    let per_node_lost =
-        (busy_parallel - m.one_thread.nodes as f64 * busy_per_node_one) / threads - search_lost - carved;
+    // Busy time per node grew by `busy_growth`; the CPU clock says how much of that the
+    // nodes really cost, the rest is time a busy worker was not on a CPU.
+    let busy_growth = (busy_parallel - m.one_thread.nodes as f64 * busy_per_node_one) / threads - search_lost;
+    let cpu_growth =
+        (m.parallel.cpu_ns_per_node() - m.one_thread.cpu_ns_per_node()) * m.parallel.nodes as f64 / threads;
+    let per_node_lost = cpu_growth - contention.lost_ns - allocation.lost_ns;
+    let descheduled_lost = busy_growth - cpu_growth - oversubscription.lost_ns;
     let mut causes = vec![
         Cause {
             name: "parallel overhead",
@@ -245,6 +253,18 @@ pub fn decompose(m: &Measurements) -> Verdict {
                 m.threads
             ),
             advice: "look for shared writes per node (counters, locks, an allocator): keep per-node state thread-local",
+        },
+        Cause {
+            name: "descheduled",
+            lost_ns: descheduled_lost,
+            share: 0.0,
+            measured: true,
+            number: format!("busy {} vs CPU {}", millis(busy_parallel), millis(m.parallel.cpu_ns)),
+            evidence: format!(
+                "worker busy time grew by {} per worker more than the CPU time per node explains: time in tasks without a CPU (other processes, more threads than CPUs)",
+                millis(busy_growth - cpu_growth)
+            ),
+            advice: "measure on a quiet machine; use no more threads than free CPUs",
         },
     ];
     causes.extend(idle_causes(m));
@@ -643,7 +663,8 @@ mod tests {
         assert_close(lost(&verdict, "tail"), 200.0);
         assert_close(lost(&verdict, "granularity"), 40.0);
         assert_close(lost(&verdict, "steals"), 0.0);
-        assert_close(lost(&verdict, "per-node cost"), -20.0);
+        assert_close(lost(&verdict, "per-node cost"), 0.0);
+        assert_close(lost(&verdict, "descheduled"), -20.0);
         assert_close(lost(&verdict, "unexplained"), 0.0);
         assert_eq!(verdict.causes[0].name, "tail");
         assert!(verdict.causes[0].number.contains("last 0.00 ms with fewer than 2 busy"));
@@ -662,6 +683,18 @@ mod tests {
         assert_close(lost(&verdict, "granularity"), 0.0);
         assert_eq!(verdict.causes[0].name, "steals");
         assert_eq!(verdict.causes[0].number, "12 steals");
+    }
+
+    #[test]
+    fn busy_time_without_cpu_time_is_descheduled_not_per_node_cost() {
+        // 2 threads, all busy for 700 ns each, but the nodes cost the same CPU as at 1
+        // thread: the 200 ns lost were spent in tasks without a CPU.
+        let m = Measurements { parallel: run(700.0, 1000.0, 1000, 0.0), ..base() };
+        let verdict = decompose(&m);
+        assert_close(lost(&verdict, "descheduled"), 200.0);
+        assert_close(lost(&verdict, "per-node cost"), 0.0);
+        assert_eq!(verdict.causes[0].name, "descheduled");
+        assert_eq!(verdict.causes[0].number, "busy 0.00 ms vs CPU 0.00 ms");
     }
 
     #[test]
@@ -720,6 +753,7 @@ mod tests {
         let verdict = decompose(&m);
         assert_close(verdict.lost_ns, 450.0);
         assert_close(lost(&verdict, "oversubscription"), 400.0);
+        assert_close(lost(&verdict, "descheduled"), 50.0);
         assert_eq!(verdict.causes[0].name, "oversubscription");
         let sum: f64 = verdict.causes.iter().map(|cause| cause.lost_ns).sum();
         assert_close(sum, verdict.lost_ns);
