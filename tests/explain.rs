@@ -1,5 +1,6 @@
 //! End-to-end tests of `explain`: a real run on a small instance, its report, and bad input.
 
+use backtrack_bench::explain::CAUSE_NAMES;
 use std::process::{Command, Output};
 
 fn run(arguments: &[&str]) -> Output {
@@ -19,21 +20,6 @@ fn table(text: &str, header: &str) -> Vec<Vec<String>> {
 fn milliseconds(cell: &str) -> f64 {
     cell.trim_end_matches(" ms").parse().unwrap_or_else(|_| panic!("not a time in ms: {cell}"))
 }
-
-const CAUSES: [&str; 12] = [
-    "parallel overhead",
-    "search overhead",
-    "per-node cost",
-    "descheduled",
-    "waiting for first task",
-    "granularity",
-    "steals",
-    "tail",
-    "oversubscription",
-    "contention",
-    "allocation",
-    "unexplained",
-];
 
 #[test]
 fn explaining_exhaustive_prime_grid_at_two_threads_writes_a_complete_report() {
@@ -70,7 +56,7 @@ fn explaining_exhaustive_prime_grid_at_two_threads_writes_a_complete_report() {
     let mut names: Vec<&str> = causes.iter().map(|row| row[1].as_str()).collect();
     assert_eq!(names.last(), Some(&"unexplained"));
     names.sort_unstable();
-    let mut expected = CAUSES.to_vec();
+    let mut expected = CAUSE_NAMES.to_vec();
     expected.sort_unstable();
     assert_eq!(names, expected);
     let search = causes.iter().find(|row| row[1] == "search overhead").expect("listed");
