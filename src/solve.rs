@@ -143,6 +143,11 @@ pub struct WorkerReport {
     pub task_ns_median: u64,
     /// Median task size in nodes.
     pub task_nodes_median: u64,
+    /// Idle time before its first task (frontier listing, pool wake-up); part of `idle_ns`.
+    pub before_first_task_ns: u64,
+    /// Idle time after its last task while others were still busy (the tail); part of
+    /// `idle_ns`.
+    pub after_last_task_ns: u64,
 }
 
 /// The run-level accounting of a parallel strategy (zeros for `sequential`).
@@ -424,6 +429,8 @@ impl WorkerMerge {
             report.given_away += worker.tasks_given_away;
             report.busy_ns += nanos(worker.busy);
             report.idle_ns += nanos(worker.idle);
+            report.before_first_task_ns += nanos(worker.before_first_task);
+            report.after_last_task_ns += nanos(worker.after_last_task);
             // Same precision on both sides, so adding cannot fail; saturate if it ever did.
             let _ = self.per_worker_durations[index].add(&worker.task_durations_ns);
             let _ = self.per_worker_sizes[index].add(&worker.task_sizes_nodes);

@@ -1,10 +1,27 @@
-//! `explain`: reruns a search sequentially and in parallel and ranks the measured causes
-//! of lost time.
+//! `explain`: reruns a search sequentially and in parallel, ranks the measured causes of
+//! lost time, and writes a Markdown report with a plot.
 
-use super::parallel_args::ParallelArgs;
+use super::parallel_args::{available_cpus, ParallelArgs};
 use super::Failure;
+use crate::explain::markdown::{self, ReportContext};
+use crate::explain::measure::{self, ExplainPlan};
+use crate::explain::{decompose, plot};
+use crate::harness::csv_log::write_atomically;
+use crate::instance;
 use crate::puzzles::knobs::KnobValues;
+use crate::solve::{self, RunSettings, SearchMode};
 use clap::Args;
+use std::path::{Path, PathBuf};
+
+/// The long help of `explain`: what it runs and what it writes.
+pub const LONG_ABOUT: &str = "Measure why a parallel run is slower than it should be.\n\n\
+    Runs the search sequentially, with the --parallel strategy at 1 thread and at --threads, and the A/B \
+    reruns: the other counter layouts (padded, shared, unpadded) at --threads, the other state mode (undo or \
+    clone) sequentially and at --threads, and, when --threads exceeds the available CPUs, the strategy at as \
+    many threads as CPUs. Every configuration runs --repeats times in rounds; the run with the median wall \
+    time stands for it. The lost time (wall time at N threads minus sequential / N) is split into measured \
+    causes, printed ranked with their share and the number behind each, and written as a Markdown report \
+    with an SVG plot beside it. See docs/why-slower.md.";
 
 /// Flags of `explain`; the knob flags are added from the families' specs.
 #[derive(Args, Debug)]
@@ -12,12 +29,89 @@ pub struct ExplainArgs {
     /// Built-in short name (rings, prime-grid, hooks7, 247) or path to an instance file.
     #[arg(value_name = "INSTANCE")]
     pub instance: String,
-    /// The parallel run to explain.
+    /// Explain the search for the first solution of each component (default: all solutions).
+    #[arg(long)]
+    pub first: bool,
+    /// Timed runs per configuration; the median run is used (at least 1).
+    #[arg(long, value_name = "R", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub repeats: u32,
+    /// The Markdown report to write (the plot goes beside it, with the extension .svg);
+    /// default: results/explain/<instance>[-<knobs>]-<strategy>-<threads>t[-first].md.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// The parallel run to explain (--parallel must name a parallel strategy).
     #[command(flatten)]
     pub parallel: ParallelArgs,
 }
 
 /// Runs `explain`.
-pub fn run(_args: &ExplainArgs, _knobs: KnobValues) -> Result<(), Failure> {
-    Err(Failure::failed("explain is being built"))
+pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
+    if args.parallel.strategy == "sequential" {
+        return Err(Failure::bad_input(
+            "explain needs a parallel strategy to explain: --parallel auto, steal, depth:D, budget:B or naive (see --help)",
+        ));
+    }
+    let instance = instance::load(&args.instance).map_err(Failure::bad_input)?;
+    let knob_slug: Vec<String> = knobs.values().map(|value| file_safe(value)).collect();
+    let mut run = RunSettings {
+        knobs,
+        mode: if args.first { SearchMode::First } else { SearchMode::All },
+        ..RunSettings::default()
+    };
+    args.parallel.apply(&mut run);
+    solve::parallel_plan(&run).map_err(Failure::bad_input)?;
+    if run.threads == 0 {
+        return Err(Failure::bad_input("--threads must be at least 1"));
+    }
+    let plan = ExplainPlan { run, repeats: args.repeats as usize, available_cpus: available_cpus() };
+    let mut configs = measure::configurations(&plan);
+    eprintln!(
+        "explain: {} configurations x {} repeats on {} (the first is the explained run)",
+        configs.len(),
+        plan.repeats,
+        instance.source
+    );
+    measure::run_all(&instance, &mut configs, plan.repeats, |_, _| {}).map_err(Failure::bad_input)?;
+    let measurements = measure::measurements(&plan, &configs);
+    let verdict = decompose(&measurements);
+    println!("{}", markdown::verdict_text(&verdict, &measurements));
+    let report_path = args.out.clone().unwrap_or_else(|| default_report_path(&instance.id, &knob_slug, &plan));
+    let plot_path = report_path.with_extension("svg");
+    let plot_file = plot_path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+    let command = std::iter::once("backtrack-bench".to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>();
+    let context = ReportContext {
+        command: command.join(" "),
+        configs: &configs,
+        measurements: &measurements,
+        verdict: &verdict,
+        plot_file,
+    };
+    let svg = plot::svg(&verdict, configs[0].median_run()).map_err(Failure::failed)?;
+    write_atomically(&plot_path, svg.as_bytes()).map_err(Failure::failed)?;
+    write_atomically(&report_path, markdown::report(&context).as_bytes()).map_err(Failure::failed)?;
+    println!("report: {}\nplot:   {}", report_path.display(), plot_path.display());
+    if verdict.bugs.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure::failed("the measurements show a bug in the parallel strategy (see BUG above)"))
+    }
+}
+
+/// `results/explain/<instance>[-<knob values>]-<strategy>-<threads>t[-first].md`.
+fn default_report_path(instance_id: &str, knob_values: &[String], plan: &ExplainPlan) -> PathBuf {
+    let mut parts = vec![file_safe(instance_id)];
+    parts.extend(knob_values.iter().cloned());
+    parts.push(file_safe(&plan.run.strategy));
+    parts.push(format!("{}t", plan.run.threads));
+    if plan.run.mode == SearchMode::First {
+        parts.push("first".to_string());
+    }
+    Path::new("results").join("explain").join(format!("{}.md", parts.join("-")))
+}
+
+/// `text` with every character but ASCII letters, digits and `_` replaced by `-`.
+fn file_safe(text: &str) -> String {
+    text.chars()
+        .map(|character| if character.is_ascii_alphanumeric() || character == '_' { character } else { '-' })
+        .collect()
 }

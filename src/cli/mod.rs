@@ -48,6 +48,7 @@ enum Command {
     /// Estimate the tree size and search time with Knuth's random probes, without searching.
     Estimate(EstimateArgs),
     /// Measure why a parallel run is slower than it should be: reruns and a ranked verdict.
+    #[command(long_about = explain_command::LONG_ABOUT)]
     Explain(explain_command::ExplainArgs),
     /// List the built-in instances and every family's knobs.
     List,

@@ -10,7 +10,7 @@
 //! data): keep the signature.
 
 use super::summary::SummaryRow;
-use crate::explain::{decompose, Measurements};
+use crate::explain::{decompose, CounterComparison, Measurements, RunMeasure};
 
 /// Causes below this share of the lost time are not named.
 const MIN_SHARE_NAMED: f64 = 0.10;
@@ -33,42 +33,51 @@ pub fn why_slower(row: &SummaryRow, group: &[&SummaryRow]) -> String {
         return String::new();
     }
     let one_thread = group.iter().filter(same_strategy).find(|other| other.threads == 1).copied().unwrap_or(sequential);
-    let cpu = |other: &SummaryRow| (other.user_cpu_ns_median + other.system_cpu_ns_median) as f64;
+    let measure = |other: &SummaryRow| RunMeasure {
+        wall_ns: other.wall_ns_median as f64,
+        cpu_ns: (other.user_cpu_ns_median + other.system_cpu_ns_median) as f64,
+        nodes: other.nodes,
+        idle_share: other.idle_share,
+    };
     let cores = row.available_parallelism;
+    let at_threads = |counters: &str| {
+        group
+            .iter()
+            .find(|other| {
+                other.strategy == row.strategy
+                    && other.threads == row.threads
+                    && other.counters == counters
+                    && other.runs > 0
+            })
+            .map(|other| other.wall_ns_median as f64)
+    };
+    let strategy_kind = row.strategy.split(':').next().unwrap_or_default();
     let measurements = Measurements {
         threads: row.threads,
         available_cpus: cores,
         exhaustive: row.mode == "all",
-        sequential_ns: sequential.wall_ns_median as f64,
-        sequential_nodes: sequential.nodes,
-        sequential_cpu_ns: cpu(sequential),
-        one_thread_ns: one_thread.wall_ns_median as f64,
-        one_thread_cpu_ns: cpu(one_thread),
-        one_thread_nodes: one_thread.nodes,
-        parallel_ns: row.wall_ns_median as f64,
-        parallel_nodes: row.nodes,
-        parallel_cpu_ns: cpu(row),
-        idle_share: row.idle_share,
+        splits_on_demand: matches!(strategy_kind, "steal" | "budget"),
+        sequential: measure(sequential),
+        one_thread: measure(one_thread),
+        parallel: measure(row),
+        // The summary keeps neither per-worker timing nor task durations: not measured.
+        idle_timing: None,
         imbalance: row.imbalance,
-        task_ns_median: 0.0,
-        subproblems_per_worker: row.subproblems_per_worker.unwrap_or(0.0),
+        task_ns_median: None,
+        subproblems_per_worker: row.subproblems_per_worker,
         steals: row.steals,
         at_available_cpus_ns: (row.threads > cores)
             .then(|| group.iter().filter(same_strategy).find(|other| other.threads == cores))
             .flatten()
             .map(|other| other.wall_ns_median as f64),
-        with_padded_counters_ns: (row.counters != "padded")
-            .then(|| {
-                group.iter().find(|other| {
-                    other.strategy == row.strategy
-                        && other.threads == row.threads
-                        && other.counters == "padded"
-                        && other.runs > 0
-                })
-            })
-            .flatten()
-            .map(|other| other.wall_ns_median as f64),
-        with_undo_ns: None,
+        counters: at_threads("padded").map(|padded_ns| CounterComparison {
+            used: row.counters.clone(),
+            padded_ns,
+            shared_ns: at_threads("shared"),
+            unpadded_ns: at_threads("unpadded"),
+        }),
+        // Undo and clone runs fall into different groups: the A/B is not in `group`.
+        state: None,
     };
     let verdict = decompose(&measurements);
     let mut parts: Vec<String> = verdict.bugs.iter().map(|bug| format!("BUG: {bug}")).collect();
@@ -77,13 +86,15 @@ pub fn why_slower(row: &SummaryRow, group: &[&SummaryRow]) -> String {
             .causes
             .iter()
             .filter(|cause| cause.share >= MIN_SHARE_NAMED)
-            .map(|cause| format!("{} {:.0}%", cause.name, cause.share * 100.0)),
+            .map(|cause| format!("{} {:.0}% ({})", cause.name, cause.share * 100.0, cause.number)),
     );
     if parts.is_empty() {
         parts.push("no cause above 10% of the lost time".to_string());
     }
+    let not_measured: Vec<&str> =
+        verdict.causes.iter().filter(|cause| !cause.measured).map(|cause| cause.name).collect();
     let scope = if slower_than_sequential { "slower than sequential" } else { "slower than fewer threads" };
-    format!("{scope}: {}", parts.join(", "))
+    format!("{scope}: {}; not measured here: {}", parts.join(", "), not_measured.join(", "))
 }
 
 #[cfg(test)]
@@ -118,6 +129,9 @@ mod tests {
         let one = row("auto", 1, 1000, 0.0);
         let two = row("auto", 2, 1200, 0.6);
         let why = why_slower(&two, &[&sequential, &one, &two]);
-        assert!(why.starts_with("slower than sequential: idle workers"), "{why}");
+        // Idle 60% of 2 x 1200 ns, not split by time in a summary: all between tasks.
+        assert!(why.starts_with("slower than sequential: granularity 103% (not measured per task"), "{why}");
+        assert!(why.ends_with("not measured here: waiting for first task, tail, allocation"), "{why}");
+        assert!(!why.contains("task 0"), "a missing task time must not read as zero: {why}");
     }
 }

@@ -51,6 +51,12 @@ pub struct WorkerReport {
     pub task_sizes_nodes: Histogram<u64>,
     /// Nodes at which this worker found the run already stopped (entered, not expanded).
     pub nodes_after_stop: u64,
+    /// Time from the start of the run to this worker's first task (the whole run when it
+    /// got none): the frontier listing, the pool waking up. Part of `idle`.
+    pub before_first_task: Duration,
+    /// Time from the end of this worker's last task to the end of the run, while others
+    /// were still busy: the tail. Part of `idle`.
+    pub after_last_task: Duration,
 }
 
 impl WorkerReport {
@@ -68,6 +74,8 @@ impl WorkerReport {
             task_durations_ns: new_histogram(),
             task_sizes_nodes: new_histogram(),
             nodes_after_stop: 0,
+            before_first_task: Duration::ZERO,
+            after_last_task: Duration::ZERO,
         }
     }
 

@@ -27,6 +27,10 @@ pub(crate) struct Worker<'run, M: Model, C: RuleCounter, T: Tally> {
     control: &'run Control,
     /// When the worker last stopped being busy (the run's start at first).
     last_end: Instant,
+    /// When the run started and when this worker's last task ended, for the time before its
+    /// first task and after its last one.
+    run_start: Instant,
+    last_task_end: Option<Instant>,
 }
 
 /// What a worker hands back when the run is over.
@@ -53,6 +57,8 @@ impl<'run, M: Model, C: RuleCounter, T: Tally> Worker<'run, M, C, T> {
             report: WorkerReport::new(index),
             control,
             last_end: start,
+            run_start: start,
+            last_task_end: None,
         }
     }
 
@@ -66,6 +72,9 @@ impl<'run, M: Model, C: RuleCounter, T: Tally> Worker<'run, M, C, T> {
     pub(crate) fn run_timed(&mut self, work: impl FnOnce(&mut WorkerEngine<'run, M, C, T>)) -> Flow {
         let start = Instant::now();
         self.report.idle += start.saturating_duration_since(self.last_end);
+        if self.last_task_end.is_none() {
+            self.report.before_first_task = start.saturating_duration_since(self.run_start);
+        }
         let nodes_before = self.engine.nodes();
         self.engine.steering_mut().begin_task(nodes_before);
         work(&mut self.engine);
@@ -74,6 +83,7 @@ impl<'run, M: Model, C: RuleCounter, T: Tally> Worker<'run, M, C, T> {
         let end = Instant::now();
         self.report.record_task(end - start, nodes - nodes_before);
         self.last_end = end;
+        self.last_task_end = Some(end);
         match self.engine.stop_reason() {
             None => Flow::Continue,
             Some(StopReason::Steered) => Flow::Stop,
@@ -94,6 +104,10 @@ impl<'run, M: Model, C: RuleCounter, T: Tally> Worker<'run, M, C, T> {
     /// Ends the worker at `end` (when the whole run was over): the rest is idle time.
     pub(crate) fn finish(mut self, end: Instant) -> WorkerOutput<M::Solution> {
         self.report.idle += end.saturating_duration_since(self.last_end);
+        match self.last_task_end {
+            Some(last) => self.report.after_last_task = end.saturating_duration_since(last),
+            None => self.report.before_first_task = end.saturating_duration_since(self.run_start),
+        }
         let stats = self.engine.stats();
         self.report.nodes = stats.nodes;
         let steering = self.engine.steering_mut();

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Regenerates the measured examples of docs/why-slower.md: one `explain` report (Markdown +
+# SVG) per example in results/explain/. Run it on a quiet machine; the numbers in the doc
+# were taken on a loaded 2-core machine. REPEATS (default 9) sets the runs per configuration.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+bench=target/release/backtrack-bench
+repeats="${REPEATS:-9}"
+explain() { "$bench" explain "$@" --repeats "$repeats"; }
+
+# The seed's story: the prime-grid brute force through a .race()-like strategy, then the
+# same work with the good strategies.
+explain prime-grid --mode brute --parallel naive --threads 2
+explain prime-grid --mode brute --parallel auto --threads 2
+explain prime-grid --mode brute --parallel steal --threads 2
+# More threads than CPUs (oversubscription) on the same work.
+explain prime-grid --mode brute --parallel steal --threads "$(( $(nproc) * 2 ))"
+# First-solution anomalies: 2 threads after more nodes than 1 thread (depth:2), and a
+# report whose runs table shows the 1-thread and 2-thread node counts side by side.
+explain hooks7 --first --parallel depth:2 --threads 2
+# A longer exhaustive search where the good strategies have room to scale.
+explain hooks7 --parallel steal --threads 2
