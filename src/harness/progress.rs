@@ -48,7 +48,7 @@ impl Progress {
     pub fn start(remaining_ns: u64, quiet: bool) -> Progress {
         let visible = Progress::would_draw(quiet);
         let bar = if visible {
-            ProgressBar::with_draw_target(Some(remaining_ns / UNIT_NS), ProgressDrawTarget::stderr_with_hz(4))
+            ProgressBar::with_draw_target(Some((remaining_ns / UNIT_NS).max(1)), ProgressDrawTarget::stderr_with_hz(4))
         } else {
             ProgressBar::hidden()
         };
@@ -132,7 +132,7 @@ impl Shared {
         let running_for = self.current_run_started.lock().map_or(0, |started| started.elapsed().as_nanos() as u64);
         let into_run = running_for.min(current);
         let left = remaining.saturating_sub(into_run);
-        bar.set_length((done + remaining).max(1) / UNIT_NS);
+        bar.set_length(((done + remaining) / UNIT_NS).max(1));
         bar.set_position((done + into_run) / UNIT_NS);
         let label = self.label.lock().map(|label| label.clone()).unwrap_or_default();
         bar.set_message(format!("ETA {}  {label}", eta_text(left)));

@@ -11,8 +11,9 @@ use super::plan::{Configuration, Plan};
 use super::record::{mode_name, BATCH_TARGET_NS};
 use std::collections::HashMap;
 
-/// Random probes per (instance, knobs): enough for an order of magnitude, in milliseconds.
-const PROBES: usize = 256;
+/// Random probes per (instance, knobs): cheap next to the timing search `probe` runs, and
+/// the estimator is heavy-tailed, so more probes pay.
+const PROBES: usize = 1000;
 
 /// The probes' random seed (fixed, so that the same sweep gets the same prediction).
 const PROBE_SEED: u64 = 1;
@@ -35,7 +36,9 @@ struct Expected {
     predicted_ns: f64,
     measured_ns: Option<f64>,
     runs_left: u64,
-    /// First-solution searches stop early: their full-tree prediction corrects nothing.
+    /// Whether its measured time says something about the estimates of the others: not for
+    /// first-solution searches (they stop early) nor for runs predicted at the batch length
+    /// (their time is the batch's, not the estimate's).
     corrects_others: bool,
 }
 
@@ -58,8 +61,9 @@ impl WorkEstimate {
                     .entry(key)
                     .or_insert_with(|| predict_sequential_ns(plan, config).unwrap_or(FALLBACK_RUN_NS));
                 let parallel_share = config.threads.clamp(1, cores.max(1)) as f64;
-                let per_run = (sequential / parallel_share).max(BATCH_TARGET_NS as f64);
-                (per_run, runs, mode_name(config.mode) == "all")
+                let per_run = sequential / parallel_share;
+                let batched = per_run < BATCH_TARGET_NS as f64;
+                (per_run.max(BATCH_TARGET_NS as f64), runs, mode_name(config.mode) == "all" && !batched)
             })
             .collect();
         WorkEstimate::from_predictions(predictions)
