@@ -1,6 +1,12 @@
 //! criterion benches of the solve call: each seed instance in its baseline configuration
 //! (the most naive knobs, from the `quick` preset's `[baselines]`) and in its defaults (the
-//! best), with throughput in nodes; and sequential against `auto` on an enumeration workload.
+//! best), with throughput in nodes; sequential against `auto` on an enumeration workload;
+//! and the cost of per-rule counting on the 24/7 seed instance (counters compiled in against
+//! compiled out, in the defaults).
+//!
+//! Bench names are stable across machines and code changes (no core counts, no
+//! completeness in them), so that `--baseline` always finds its counterpart; what varies is
+//! printed instead.
 //!
 //! One untimed run first measures the node count (the throughput) and the time, which sets
 //! the sample size so that the whole `cargo bench` stays within about five minutes. Only
@@ -59,7 +65,9 @@ fn bench_run(group: &mut BenchmarkGroup<WallTime>, name: &str, instance: &Instan
         }
     };
     let once = started.elapsed();
-    let name = if report.complete { name.to_string() } else { format!("{name}-first-{BENCH_NODE_LIMIT}-nodes") };
+    if !report.complete {
+        eprintln!("bench: {}/{name} is timed over its first {BENCH_NODE_LIMIT} nodes per component", instance.source);
+    }
     group.throughput(Throughput::Elements(report.nodes.max(1)));
     // Fast cases: 50 samples in 2 s. Slow ones: 10 samples of one run each (flat sampling;
     // the default linear sampling would run 1 + 2 + ... + 10 = 55 times).
@@ -71,7 +79,7 @@ fn bench_run(group: &mut BenchmarkGroup<WallTime>, name: &str, instance: &Instan
         let measurement = (once * 11).clamp(Duration::from_secs(2), Duration::from_secs(60));
         group.sample_size(10).warm_up_time(Duration::from_millis(1)).measurement_time(measurement);
     }
-    group.bench_function(&name, |bencher| bencher.iter(|| solve::run(black_box(instance), black_box(settings))));
+    group.bench_function(name, |bencher| bencher.iter(|| solve::run(black_box(instance), black_box(settings))));
 }
 
 fn seed_instances(criterion: &mut Criterion) {
@@ -101,11 +109,31 @@ fn enumeration(criterion: &mut Criterion) {
         return;
     };
     let threads = std::thread::available_parallelism().map_or(2, |count| count.get()).max(2);
-    let mut group = criterion.benchmark_group(format!("enumeration-{}", instance.id));
+    eprintln!("bench: enumeration/auto-all-cores runs {threads} threads on {}", instance.id);
+    let mut group = criterion.benchmark_group("enumeration");
     bench_run(&mut group, "sequential", &instance, &settings(KnobValues::new(), "sequential", 1));
-    bench_run(&mut group, &format!("auto-{threads}-threads"), &instance, &settings(KnobValues::new(), "auto", threads));
+    bench_run(&mut group, "auto-all-cores", &instance, &settings(KnobValues::new(), "auto", threads));
     group.finish();
 }
 
-criterion_group!(benches, seed_instances, enumeration);
+/// The cost of per-rule counting (issue 2 allows at most 3%): the 24/7 seed instance in its
+/// defaults (the best configuration), sequential, with the counters compiled in
+/// (`rule_counts: true`, a monomorphized search that counts) and compiled out.
+fn rule_counting(criterion: &mut Criterion) {
+    let instance = match load("247") {
+        Ok(instance) => instance,
+        Err(error) => {
+            eprintln!("bench: skipping rule-counts: {error}");
+            return;
+        }
+    };
+    let mut group = criterion.benchmark_group("rule-counts-247");
+    for (name, rule_counts) in [("counters-compiled-out", false), ("counters-compiled-in", true)] {
+        let settings = RunSettings { rule_counts, ..settings(KnobValues::new(), "sequential", 1) };
+        bench_run(&mut group, name, &instance, &settings);
+    }
+    group.finish();
+}
+
+criterion_group!(benches, seed_instances, enumeration, rule_counting);
 criterion_main!(benches);

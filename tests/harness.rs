@@ -12,10 +12,10 @@ use std::time::{Duration, Instant};
 
 /// The run log's columns. Changing them breaks `--resume` and `report` on older files:
 /// change deliberately, and document the column in docs/harness.md.
-const RUNS_HEADER: &str = "sweep,config_id,config_index,repeat,shard,status,error,puzzle,instance,source,variant,knobs,mode,strategy,threads,counters,state,node_limit,complete,solutions,answer,verify_failures,nodes,wall_ns,user_cpu_ns,system_cpu_ns,prunes_total,rule_checks,rule_prunes,nodes_per_depth,subproblems,steals,imbalance,idle_share,task_ns_median,task_ns_p90,task_nodes_median,first_solution_ns,stop_latency_ns,nodes_after_first,worker_nodes,worker_tasks,worker_idle_ns,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,timestamp";
+const RUNS_HEADER: &str = "sweep,spec,config_id,config_index,repeat,shard,status,error,puzzle,instance,source,instance_title,variant,knobs,mode,strategy,threads,counters,state,node_limit,repeats_planned,warmup,complete,solutions,answer,verify_failures,nodes,wall_ns,batch,user_cpu_ns,system_cpu_ns,prunes_total,rule_checks,rule_prunes,nodes_per_depth,prunes_per_depth,subproblems,steals,imbalance,idle_share,task_ns_median,task_ns_p90,task_nodes_median,first_solution_ns,stop_latency_ns,nodes_after_first,worker_nodes,worker_tasks,worker_idle_ns,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,timestamp";
 
 /// The summary's columns (same rule).
-const SUMMARY_HEADER: &str = "sweep,config_id,config_index,puzzle,instance,source,variant,knobs,mode,strategy,threads,counters,state,node_limit,status,runs,error,solutions,nodes,wall_ns_min,wall_ns_median,wall_ns_p90,wall_ns_max,wall_rsd,user_cpu_ns_median,system_cpu_ns_median,cpu_per_wall,prunes_total,rule_prunes,nodes_per_depth,speedup,efficiency,search_overhead,parallel_overhead,subproblems_per_worker,steals,idle_share,imbalance,why_slower,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,first_timestamp,last_timestamp";
+const SUMMARY_HEADER: &str = "sweep,spec,config_id,config_index,puzzle,instance,source,instance_title,variant,knobs,mode,strategy,threads,counters,state,node_limit,repeats_planned,warmup,status,runs,error,solutions,nodes,wall_ns_min,wall_ns_median,wall_ns_p90,wall_ns_max,wall_rsd,batch,user_cpu_ns_median,system_cpu_ns_median,cpu_per_wall,prunes_total,rule_prunes,nodes_per_depth,prunes_per_depth,speedup,efficiency,search_overhead,parallel_overhead,subproblems_per_worker,steals,idle_share,imbalance,why_slower,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,first_timestamp,last_timestamp";
 
 /// Five configurations of the rings instance (defaults and each other knob value), twice.
 const RINGS_SPEC: &str = "name = \"t\"\nrepeats = 2\n[[block]]\ninstances = [\"rings\"]\nknobs = \"each\"\n";
@@ -81,6 +81,20 @@ fn runs_and_summary_headers_are_pinned() {
     assert_eq!((defaults["variant"].as_str(), defaults["status"].as_str()), ("defaults", "ok"));
     assert_eq!((defaults["solutions"].as_str(), defaults["nodes"].as_str()), ("1", "20"));
     assert_eq!(defaults["rule_prunes"], "ring-sum=11;ring-bounds=1");
+    // The per-depth profile adds up to the per-rule totals.
+    let per_depth_total: u64 = defaults["prunes_per_depth"]
+        .split(';')
+        .map(|rule| rule.split_once('=').unwrap().1.split('/').map(|n| n.parse::<u64>().unwrap()).sum::<u64>())
+        .sum();
+    assert_eq!(per_depth_total, 12, "{}", defaults["prunes_per_depth"]);
+    assert!(defaults["prunes_per_depth"].starts_with("ring-sum="), "{}", defaults["prunes_per_depth"]);
+    // A 20-node search takes microseconds: it is timed as a batch of calls of at least 1 ms.
+    let batch: u64 = defaults["batch"].parse().unwrap();
+    let wall: u64 = defaults["wall_ns"].parse().unwrap();
+    assert!(batch > 1 && batch * wall >= 900_000, "batch {batch} x {wall} ns");
+    assert_eq!(defaults["instance_title"], "Perl Weekly Challenge 043, task 1: Olympic Rings");
+    assert_eq!((defaults["repeats_planned"].as_str(), defaults["warmup"].as_str()), ("1", "0"));
+    assert!(defaults["spec"].ends_with("spec.toml"), "{}", defaults["spec"]);
     assert!(!defaults["git_commit"].is_empty() && defaults["rustc_version"].starts_with("rustc"));
     assert!(defaults["timestamp"].ends_with('Z'));
 }
@@ -98,10 +112,16 @@ fn report_rebuilds_tables_and_plots_from_the_fixture_alone() {
         "| CPU | Fixture CPU @ 1 GHz |",
         "## Sweep `fixture`",
         "7 configurations, 21 measured runs.",
+        "Spec `preset fixture`. 3 timed run(s) per configuration after 1 untimed warm-up run(s). Node limit 20,000,000,000 per run and per component",
+        "### Perl Weekly Challenge 043, task 1: Olympic Rings (`rings`, olympic_rings)",
+        "Baseline (the most naive knobs): `order=listed;pruning=none`.",
         "ratios are to the `baseline` configuration.",
-        "| defaults | ok | 1 | 20 | 1.1 µs | 9.1% | 3 | 0.0613 | 0.134 |",
-        "| baseline | ok | 1 | 326 | 8.2 µs | 2.4% | 3 | 1.00 | 1.00 |",
-        "| defaults | auto | 2 | 600 ns | 1.83 | 92% | 1.00 | 1.10 | 8.0 | 1 | 10% | 2.00 |  |",
+        "[docs/harness.md](../docs/harness.md)",
+        "| defaults | ok | 1 | 20 | 1.0 µs | 1.1 µs | 1.2 µs | 1.2 µs | 9.1% | 3 | 0.0613 | 0.134 |",
+        "| baseline | ok | 1 | 326 | 8.0 µs | 8.2 µs | 8.4 µs | 8.4 µs | 2.4% | 3 | 1.00 | 1.00 |",
+        "| pruning=none | ok | 1 | 326 | 7.9 µs | 8.0 µs | 8.1 µs | 8.1 µs | 1.2% | 3 × 40 | 1.00 | 0.975 |",
+        // Microsecond runs: the CPU clock cannot tell how many cores were busy.
+        "| defaults | auto | 2 | 600 ns | 1.83 | 92% | 1.00 | 1.10 | 8.0 | 1 | 10% | n/a |  |",
         "(plots/fixture-speedup-rings.svg)",
         "(plots/fixture-nodes-per-knob-rings.svg)",
         "(plots/fixture-nodes-per-depth-rings.svg)",
@@ -118,6 +138,9 @@ fn report_rebuilds_tables_and_plots_from_the_fixture_alone() {
     assert!((two.speedup.unwrap() - 1100.0 / 600.0).abs() < 1e-9);
     assert!((two.parallel_overhead.unwrap() - 1.1).abs() < 1e-9);
     assert_eq!(two.subproblems_per_worker, Some(8.0));
+    assert_eq!(two.cpu_per_wall, None);
+    let defaults = summary.iter().find(|row| row.variant == "defaults" && row.strategy == "sequential").unwrap();
+    assert_eq!(defaults.prunes_per_depth, "ring-sum=0/3/5/3;ring-bounds=0/0/1");
     for plot in ["fixture-speedup-rings.svg", "fixture-nodes-per-knob-rings.svg", "fixture-nodes-per-depth-rings.svg"] {
         let svg = std::fs::read_to_string(folder.path().join("plots").join(plot)).unwrap();
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{plot}");
@@ -144,13 +167,94 @@ fn report_with_a_baseline_flags_changes_beyond_the_noise() {
     let output = run(&["report", "--out", &out, "--baseline", &baseline_text, "--fail-on-change"]);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
     let stdout = text(&output.stdout);
-    assert!(stdout.contains("7 configurations in both, 1 flagged"), "{stdout}");
+    assert!(stdout.contains("7 configurations in both, 1 flagged, 1 regression(s)"), "{stdout}");
     assert!(
         stdout.contains("| fixture | `rings` | baseline | sequential | 1 |") && stdout.contains("**slower**"),
         "{stdout}"
     );
     let readme = std::fs::read_to_string(folder.path().join("README.md")).unwrap();
     assert!(readme.contains("## Changes against"), "{readme}");
+}
+
+/// The fixture's summary with the baseline configuration's times multiplied by `factor`.
+fn fixture_summary_scaled(folder: &Path, factor: f64) -> Vec<SummaryRow> {
+    let out = folder.to_string_lossy().into_owned();
+    assert!(run(&["report", "--out", &out, "--quiet"]).status.success());
+    let mut rows = read_rows::<SummaryRow>(&folder.join("fixture-summary.csv"), SUMMARY_HEADER).unwrap().rows;
+    let baseline_row = rows.iter_mut().find(|row| row.variant == "baseline").unwrap();
+    for time in [&mut baseline_row.wall_ns_min, &mut baseline_row.wall_ns_median, &mut baseline_row.wall_ns_max] {
+        *time = (*time as f64 * factor) as u64;
+    }
+    rows
+}
+
+fn folder_with_fixture() -> tempfile::TempDir {
+    let folder = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/report/fixture-runs.csv");
+    std::fs::copy(&fixture, folder.path().join("fixture-runs.csv")).unwrap();
+    folder
+}
+
+#[test]
+fn the_folders_own_summary_as_baseline_is_read_before_it_is_rewritten() {
+    let folder = folder_with_fixture();
+    // The folder's summary says the baseline configuration once ran three times faster;
+    // the report rewrites that file, but must compare with what it held before.
+    let own = folder.path().join("fixture-summary.csv");
+    let old = fixture_summary_scaled(folder.path(), 1.0 / 3.0);
+    write_rows(&own, &old, SUMMARY_HEADER).unwrap();
+    let out = folder.path().to_string_lossy().into_owned();
+    let output = run(&["report", "--out", &out, "--baseline", &own.to_string_lossy(), "--fail-on-change"]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stdout));
+    assert!(text(&output.stdout).contains("1 flagged, 1 regression(s)"), "{}", text(&output.stdout));
+    // And the file now holds the regenerated numbers.
+    let now = read_rows::<SummaryRow>(&own, SUMMARY_HEADER).unwrap().rows;
+    let median = now.iter().find(|row| row.variant == "baseline").unwrap().wall_ns_median;
+    assert!((8200..8210).contains(&median), "{median}");
+}
+
+#[test]
+fn fail_on_change_ignores_faster_rows_and_parallel_first_solution_node_counts() {
+    let folder = folder_with_fixture();
+    // Before: the baseline configuration three times slower (so it got faster), and a
+    // parallel first-solution row whose node count differs (counts vary run to run).
+    let mut old = fixture_summary_scaled(folder.path(), 3.0);
+    let mut first_solution = old.iter().find(|row| row.strategy == "auto" && row.threads == 2).unwrap().clone();
+    first_solution.config_id = "first-solution-row".into();
+    first_solution.mode = "first".into();
+    first_solution.nodes += 7;
+    old.push(first_solution.clone());
+    let baseline = folder.path().join("old-summary.csv");
+    write_rows(&baseline, &old, SUMMARY_HEADER).unwrap();
+    // The current run log gets the same first-solution configuration with other counts.
+    let runs = folder.path().join("fixture-runs.csv");
+    let contents = std::fs::read_to_string(&runs).unwrap();
+    let extra: Vec<String> = contents
+        .lines()
+        .filter(|line| line.contains(",auto,2,"))
+        .map(|line| {
+            line.replacen("f8b961f26e9f4426", "first-solution-row", 1).replacen(",all,auto,", ",first,auto,", 1)
+        })
+        .collect();
+    assert!(extra.iter().all(|line| line.contains("first-solution-row")), "fixture ids changed: {extra:?}");
+    std::fs::write(
+        &runs,
+        format!(
+            "{contents}{}
+",
+            extra.join(
+                "
+"
+            )
+        ),
+    )
+    .unwrap();
+    let out = folder.path().to_string_lossy().into_owned();
+    let output = run(&["report", "--out", &out, "--baseline", &baseline.to_string_lossy(), "--fail-on-change"]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{}", text(&output.stderr));
+    assert!(stdout.contains("8 configurations in both, 1 flagged, 0 regression(s)"), "{stdout}");
+    assert!(stdout.contains("| faster |"), "{stdout}");
 }
 
 #[test]
@@ -175,6 +279,27 @@ fn resume_runs_only_what_is_missing() {
     // Without --resume the log starts anew.
     assert!(sweep(&spec, folder.path(), &["--repeats", "1"]).status.success());
     assert_eq!(rows_of(&runs).len(), 5);
+}
+
+#[test]
+fn a_fresh_sweep_sets_aside_shard_logs_of_an_earlier_run() {
+    let (folder, spec) = folder_with_spec(RINGS_SPEC);
+    for shard in ["1/2", "2/2"] {
+        assert!(sweep(&spec, folder.path(), &["--shard", shard]).status.success());
+    }
+    // A plain sweep with one repeat: its summary must not merge the shards' two repeats.
+    let out = folder.path().to_string_lossy().into_owned();
+    let output = run(&["sweep", "--spec", &spec, "--out", &out, "--repeats", "1"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("t-runs.shard-1-of-2.csv: an earlier run of this sweep; renamed to"));
+    let summary = rows_of(&folder.path().join("t-summary.csv"));
+    assert_eq!(summary.len(), 5);
+    assert!(summary.iter().all(|row| row["runs"] == "1" && row["repeats_planned"] == "1"), "{summary:?}");
+    assert!(folder.path().join("t-runs.shard-2-of-2.csv.old").exists());
+    assert!(!folder.path().join("t-runs.shard-2-of-2.csv").exists());
+    // report agrees.
+    assert!(run(&["report", "--out", &out, "--quiet"]).status.success());
+    assert!(rows_of(&folder.path().join("t-summary.csv")).iter().all(|row| row["runs"] == "1"));
 }
 
 #[test]

@@ -108,7 +108,7 @@ pub struct ReportArgs {
     /// An older *-summary.csv to compare with: configurations whose time changed beyond the measured noise, or whose node count changed, are flagged.
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<std::path::PathBuf>,
-    /// With --baseline: exit with code 1 when a configuration is flagged.
+    /// With --baseline: exit with code 1 on a regression (slower beyond the noise, or other node counts); faster rows pass.
     #[arg(long, requires = "baseline")]
     pub fail_on_change: bool,
     /// Print nothing but errors and the comparison.

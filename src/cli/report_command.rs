@@ -31,9 +31,12 @@ pub fn run(args: &ReportArgs) -> Result<(), Failure> {
             outcome.plots.len()
         )?;
     }
-    if let (Some((_, flagged)), true) = (outcome.compared, args.fail_on_change) {
-        if flagged > 0 {
-            return Err(Failure::failed(format!("{flagged} configuration(s) changed beyond the noise")));
+    if let (Some(counts), true) = (outcome.compared, args.fail_on_change) {
+        if counts.regressions > 0 {
+            return Err(Failure::failed(format!(
+                "{} configuration(s) regressed (slower beyond the noise, or other node counts)",
+                counts.regressions
+            )));
         }
     }
     Ok(())

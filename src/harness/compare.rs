@@ -5,6 +5,11 @@
 //! The rule: with `noise = sqrt(rsd_old² + rsd_new²)` (the two relative standard
 //! deviations), a median that moved by more than `max(3 x noise, MIN_CHANGE)` is flagged,
 //! unless the two [min, max] ranges overlap (then the runs themselves disagree).
+//!
+//! Node counts are compared only where they are reproducible: a parallel first-solution
+//! search stops wherever its workers happen to be, so its count varies from run to run.
+//! A *regression* (what `--fail-on-change` fails on) is a configuration slower beyond the
+//! noise or with a different node count; a faster one is reported but is no regression.
 
 use super::record::status;
 use super::summary::SummaryRow;
@@ -42,15 +47,27 @@ pub struct Change {
 }
 
 impl Change {
-    /// Whether the node count differs (always worth a look: counts are exact).
+    /// Whether the node count differs where counts are reproducible (see
+    /// [`nodes_are_reproducible`]).
     pub fn nodes_changed(&self) -> bool {
-        self.current.nodes != self.baseline_nodes
+        nodes_are_reproducible(&self.current) && self.current.nodes != self.baseline_nodes
     }
 
-    /// Whether the change is flagged (time beyond the noise, or nodes differ).
+    /// Whether the change is flagged (time beyond the noise either way, or nodes differ).
     pub fn flagged(&self) -> bool {
         self.verdict != Verdict::Unchanged || self.nodes_changed()
     }
+
+    /// Whether the change is a regression: slower beyond the noise, or nodes differ.
+    pub fn regression(&self) -> bool {
+        self.verdict == Verdict::Slower || self.nodes_changed()
+    }
+}
+
+/// Whether a configuration's node count is the same on every run: true except for parallel
+/// first-solution searches, which stop wherever their workers happen to be.
+pub fn nodes_are_reproducible(row: &SummaryRow) -> bool {
+    row.mode != "first" || row.is_sequential()
 }
 
 /// Matches configurations by id and compares those completed in both.
@@ -119,6 +136,29 @@ mod tests {
             changes.iter().map(|change| (change.verdict, change.nodes_changed())).collect();
         assert_eq!(verdicts, [(Verdict::Slower, false), (Verdict::Unchanged, false), (Verdict::Unchanged, true)]);
         assert!(changes[0].flagged() && !changes[1].flagged() && changes[2].flagged());
+        assert!(changes[0].regression() && !changes[1].regression() && changes[2].regression());
+    }
+
+    #[test]
+    fn faster_is_flagged_but_no_regression() {
+        let changes = compare(&[row("a", [95, 100, 105], 0.02, 10)], &[row("a", [45, 50, 55], 0.02, 10)]);
+        assert_eq!(changes[0].verdict, Verdict::Faster);
+        assert!(changes[0].flagged() && !changes[0].regression());
+    }
+
+    #[test]
+    fn parallel_first_solution_node_counts_are_not_compared() {
+        let with = |mode: &str, strategy: &str, nodes: u64| SummaryRow {
+            mode: mode.into(),
+            strategy: strategy.into(),
+            ..row("a", [95, 100, 105], 0.02, nodes)
+        };
+        let changes = compare(&[with("first", "auto", 10)], &[with("first", "auto", 17)]);
+        assert!(!changes[0].nodes_changed() && !changes[0].regression());
+        let changes = compare(&[with("first", "sequential", 10)], &[with("first", "sequential", 17)]);
+        assert!(changes[0].nodes_changed() && changes[0].regression());
+        let changes = compare(&[with("all", "auto", 10)], &[with("all", "auto", 17)]);
+        assert!(changes[0].regression());
     }
 
     #[test]

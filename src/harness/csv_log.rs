@@ -129,7 +129,17 @@ pub fn read_rows<T: DeserializeOwned>(path: &Path, expected_header: &str) -> Res
     if header.is_empty() {
         return Ok(ReadRows { rows: Vec::new(), skipped });
     }
-    if header != expected_header {
+    // A file of an older build lacks some columns: read it if every column it has is known
+    // (the missing ones take their defaults), with a note.
+    let known: Vec<&str> = expected_header.split(',').collect();
+    let older = header != expected_header && header.split(',').all(|column| known.contains(&column));
+    if older {
+        skipped.push(format!(
+            "{}: written by an older build (fewer columns); the missing ones read as empty",
+            path.display()
+        ));
+    }
+    if header != expected_header && !older {
         return Err(HarnessError::Csv {
             path: path.to_path_buf(),
             message: format!(
@@ -201,6 +211,26 @@ mod tests {
         // Without keep, the file starts anew.
         CsvAppender::open(&path, "name,count", false).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "name,count\n");
+    }
+
+    #[derive(Debug, Serialize, Deserialize, PartialEq, Default)]
+    #[serde(default)]
+    struct NewerRow {
+        name: String,
+        added: String,
+        count: u64,
+    }
+
+    #[test]
+    fn a_file_of_an_older_build_reads_with_defaults_and_a_note() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("runs.csv");
+        std::fs::write(&path, "name,count\na,1\n").unwrap();
+        let read: ReadRows<NewerRow> = read_rows(&path, "name,added,count").unwrap();
+        assert_eq!(read.rows, [NewerRow { name: "a".into(), added: String::new(), count: 1 }]);
+        assert!(read.skipped[0].contains("older build"), "{:?}", read.skipped);
+        // Appending to it would mix two layouts: refused.
+        assert!(CsvAppender::open(&path, "name,added,count", true).is_err());
     }
 
     #[test]

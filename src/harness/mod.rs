@@ -10,7 +10,7 @@
 //! - [`summary`]: per-configuration statistics (HDR quantiles, speedup, overheads);
 //! - [`report`], [`plots`], [`compare`]: `results/README.md`, SVG plots, `--baseline`;
 //! - [`slowdown`]: the hook where `explain` says why more threads were slower;
-//! - [`environment`], [`progress`], [`results_folder`]: the supporting pieces.
+//! - [`environment`], [`progress`], [`work_estimate`], [`results_folder`]: the supporting pieces.
 //!
 //! The file formats and every column are documented in `docs/harness.md`.
 
@@ -28,5 +28,6 @@ pub mod runner;
 pub mod slowdown;
 pub mod spec;
 pub mod summary;
+pub mod work_estimate;
 
 pub use error::HarnessError;

@@ -70,6 +70,8 @@ pub struct Plan {
     pub sweep: String,
     /// The spec's description.
     pub description: String,
+    /// Where the spec came from (`preset quick`, or the file's path).
+    pub origin: String,
     /// Every configuration, in order, without duplicates.
     pub configurations: Vec<Configuration>,
     /// Instances by source; an instance that failed to load holds its error message, and its
@@ -174,6 +176,7 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<Plan, HarnessError> {
     Ok(Plan {
         sweep: spec.name.clone(),
         description: spec.description.clone(),
+        origin: spec.origin.clone(),
         configurations,
         instances,
         config_budget_s: spec.config_budget_s,

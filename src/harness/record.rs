@@ -24,14 +24,23 @@ pub mod status {
     pub const VERIFY_FAILED: &str = "verify-failed";
 }
 
+/// A run whose search takes less than this is repeated as one batch until the batch has
+/// taken this long, and its time is recorded per call: a single call of a few microseconds
+/// is dominated by timer and scheduling noise.
+pub const BATCH_TARGET_NS: u64 = 1_000_000;
+
 /// Longest `answer` text kept in a record; longer answers are cut and end with `...`.
 pub const MAX_ANSWER_CHARS: usize = 200;
 
-/// One run, as one CSV row. See `docs/harness.md` for every column.
+/// One run, as one CSV row. See `docs/harness.md` for every column. Columns missing from
+/// an older file read as their defaults.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct RunRecord {
     /// The sweep's name.
     pub sweep: String,
+    /// Where the sweep's spec came from (`preset quick`, or the spec file's path).
+    pub spec: String,
     /// The configuration's stable id (16 hex digits).
     pub config_id: String,
     /// The configuration's position in the sweep.
@@ -50,6 +59,8 @@ pub struct RunRecord {
     pub instance: String,
     /// The instance as the spec names it.
     pub source: String,
+    /// The instance file's human title (empty when it has none).
+    pub instance_title: String,
     /// `defaults`, `baseline` or the knobs that differ from the defaults.
     pub variant: String,
     /// Every knob as `name=value`, `;`-separated.
@@ -66,6 +77,10 @@ pub struct RunRecord {
     pub state: String,
     /// Node limit per component.
     pub node_limit: u64,
+    /// Timed runs planned for the configuration.
+    pub repeats_planned: u32,
+    /// Untimed warm-up runs planned before them.
+    pub warmup: u32,
     /// Whether every component's search ran to the end.
     pub complete: bool,
     /// Solutions found (product over components).
@@ -76,11 +91,14 @@ pub struct RunRecord {
     pub verify_failures: u64,
     /// Nodes over all components.
     pub nodes: u64,
-    /// Wall time of the searches.
+    /// Wall time of the searches, per call (the mean over the batch).
     pub wall_ns: u64,
-    /// User CPU time of the process during the run.
+    /// Calls of the solve timed together as this run (1, or more for runs under
+    /// [`BATCH_TARGET_NS`]); `wall_ns` and the CPU times are per call.
+    pub batch: u64,
+    /// User CPU time of the process during the run, per call.
     pub user_cpu_ns: u64,
-    /// System CPU time of the process during the run.
+    /// System CPU time of the process during the run, per call.
     pub system_cpu_ns: u64,
     /// Prunes over all rules.
     pub prunes_total: u64,
@@ -90,6 +108,8 @@ pub struct RunRecord {
     pub rule_prunes: String,
     /// Nodes at depth 0, 1, 2, ... as `n;n;n`.
     pub nodes_per_depth: String,
+    /// Per rule, its prunes at depth 0, 1, 2, ...: `rule=n/n/n;...` (empty without rule counts).
+    pub prunes_per_depth: String,
     /// Subproblems the strategy made.
     pub subproblems: u64,
     /// Tasks stolen between workers.
@@ -142,9 +162,16 @@ impl RunRecord {
     }
 
     /// A record of `config` with everything but the outcome filled in.
-    pub fn start(sweep: &str, config: &Configuration, repeat: u32, shard: &str, environment: &Environment) -> Self {
+    pub fn start(
+        (sweep, spec): (&str, &str),
+        config: &Configuration,
+        repeat: u32,
+        shard: &str,
+        environment: &Environment,
+    ) -> Self {
         RunRecord {
             sweep: sweep.to_string(),
+            spec: spec.to_string(),
             config_id: config.id.clone(),
             config_index: config.index,
             repeat,
@@ -158,6 +185,9 @@ impl RunRecord {
             counters: config.counters.clone(),
             state: config.state.clone(),
             node_limit: config.node_limit,
+            repeats_planned: config.repeats,
+            warmup: config.warmup,
+            batch: 1,
             git_commit: environment.git_commit.clone(),
             crate_version: environment.crate_version.clone(),
             rustc_version: environment.rustc_version.clone(),
@@ -168,9 +198,12 @@ impl RunRecord {
         }
     }
 
-    /// Fills in the outcome of a finished run; `cpu_ns` is the process's (user, system) CPU
-    /// time measured around the run, used where the strategy reported none.
-    pub fn finish(&mut self, report: &RunReport, cpu_ns: (u64, u64)) {
+    /// Fills in the outcome of a finished run. `report` is the batch's last call; `batch`
+    /// calls took `total_elapsed_ns` of search time and `cpu_ns` of the process's (user,
+    /// system) CPU time, measured around the whole batch (used where a single call's
+    /// strategy reported none).
+    pub fn finish(&mut self, report: &RunReport, batch: u64, total_elapsed_ns: u64, cpu_ns: (u64, u64)) {
+        let batch = batch.max(1);
         let verify_failures: usize = report.components.iter().map(|component| component.verify_failures.len()).sum();
         self.status = if verify_failures > 0 {
             status::VERIFY_FAILED
@@ -190,15 +223,20 @@ impl RunRecord {
         self.answer = cut(&report.answer.to_string(), MAX_ANSWER_CHARS);
         self.verify_failures = verify_failures as u64;
         self.nodes = report.nodes;
-        self.wall_ns = report.elapsed_ns;
+        self.batch = batch;
+        self.wall_ns = (total_elapsed_ns + batch / 2) / batch;
         let parallel = &report.parallel;
-        let measured_by_strategy = parallel.user_cpu_ns > 0 || parallel.system_cpu_ns > 0;
-        (self.user_cpu_ns, self.system_cpu_ns) =
-            if measured_by_strategy { (parallel.user_cpu_ns, parallel.system_cpu_ns) } else { cpu_ns };
+        let measured_by_strategy = batch == 1 && (parallel.user_cpu_ns > 0 || parallel.system_cpu_ns > 0);
+        (self.user_cpu_ns, self.system_cpu_ns) = if measured_by_strategy {
+            (parallel.user_cpu_ns, parallel.system_cpu_ns)
+        } else {
+            (cpu_ns.0 / batch, cpu_ns.1 / batch)
+        };
         self.prunes_total = report.rules.iter().map(|rule| rule.prunes).sum();
         self.rule_checks = join_pairs(report.rules.iter().map(|rule| (rule.name.as_str(), rule.checks)));
         self.rule_prunes = join_pairs(report.rules.iter().map(|rule| (rule.name.as_str(), rule.prunes)));
         self.nodes_per_depth = join_numbers(report.nodes_per_depth.iter().copied());
+        self.prunes_per_depth = prunes_per_depth_text(report);
         self.subproblems = parallel.subproblems;
         self.steals = parallel.steals;
         self.imbalance = parallel.imbalance;
@@ -232,6 +270,19 @@ pub fn mode_name(mode: SearchMode) -> &'static str {
         SearchMode::All => "all",
         SearchMode::First => "first",
     }
+}
+
+/// `prunes_per_depth[depth][rule]` turned around: per rule, its prunes at each depth, as
+/// `rule=n/n/n;...` (depths past the deepest prune left out; rules that never pruned too).
+fn prunes_per_depth_text(report: &RunReport) -> String {
+    let per_rule = report.rules.iter().enumerate().filter_map(|(index, rule)| {
+        let counts: Vec<u64> =
+            report.prunes_per_depth.iter().map(|depth| depth.get(index).copied().unwrap_or(0)).collect();
+        let deepest = counts.iter().rposition(|&count| count > 0)?;
+        let joined = counts[..=deepest].iter().map(u64::to_string).collect::<Vec<_>>().join("/");
+        Some(format!("{}={joined}", rule.name))
+    });
+    per_rule.collect::<Vec<_>>().join(";")
 }
 
 /// `name=count` pairs joined by `;`.
@@ -274,7 +325,7 @@ mod tests {
 
     /// The pinned column list: changing it breaks `--resume` and `report --baseline` on
     /// older files, so change it deliberately (and document the column in docs/harness.md).
-    pub const PINNED_HEADER: &str = "sweep,config_id,config_index,repeat,shard,status,error,puzzle,instance,source,variant,knobs,mode,strategy,threads,counters,state,node_limit,complete,solutions,answer,verify_failures,nodes,wall_ns,user_cpu_ns,system_cpu_ns,prunes_total,rule_checks,rule_prunes,nodes_per_depth,subproblems,steals,imbalance,idle_share,task_ns_median,task_ns_p90,task_nodes_median,first_solution_ns,stop_latency_ns,nodes_after_first,worker_nodes,worker_tasks,worker_idle_ns,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,timestamp";
+    pub const PINNED_HEADER: &str = "sweep,spec,config_id,config_index,repeat,shard,status,error,puzzle,instance,source,instance_title,variant,knobs,mode,strategy,threads,counters,state,node_limit,repeats_planned,warmup,complete,solutions,answer,verify_failures,nodes,wall_ns,batch,user_cpu_ns,system_cpu_ns,prunes_total,rule_checks,rule_prunes,nodes_per_depth,prunes_per_depth,subproblems,steals,imbalance,idle_share,task_ns_median,task_ns_p90,task_nodes_median,first_solution_ns,stop_latency_ns,nodes_after_first,worker_nodes,worker_tasks,worker_idle_ns,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,timestamp";
 
     #[test]
     fn the_runs_header_is_pinned() {

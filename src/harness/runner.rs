@@ -11,8 +11,9 @@ use super::environment::{process_cpu_ns, timestamp_now, Environment};
 use super::error::HarnessError;
 use super::plan::{Configuration, Plan, Shard};
 use super::progress::Progress;
-use super::record::{status, RunRecord};
-use super::results_folder::{find_runs_files, read_runs, runs_file, write_summary};
+use super::record::{status, RunRecord, BATCH_TARGET_NS};
+use super::results_folder::{find_runs_files, read_runs, runs_file, set_aside_superseded_logs, write_summary};
+use super::work_estimate::WorkEstimate;
 use crate::instance::Instance;
 use crate::solve::{self, RunSettings};
 use std::collections::HashMap;
@@ -23,6 +24,9 @@ use std::time::{Duration, Instant};
 
 /// Solutions kept per component for the independent check (all are counted).
 const SOLUTIONS_CHECKED: usize = 16;
+
+/// Most calls in one batch (a guard against a search that reports no time at all).
+const MAX_BATCH: u64 = 1_000_000;
 
 /// A warm-up run at least this long makes further warm-ups of the configuration pointless.
 const LONG_WARMUP: Duration = Duration::from_secs(1);
@@ -63,7 +67,7 @@ pub struct SweepOutcome {
     pub interrupted: bool,
     /// Wall time of the whole sweep.
     pub elapsed: Duration,
-    /// Notes about skipped CSV lines.
+    /// Notes about skipped CSV lines and run logs set aside.
     pub notes: Vec<String>,
 }
 
@@ -83,7 +87,18 @@ pub fn run_sweep(plan: &Plan, options: &SweepOptions, stop: &AtomicBool) -> Resu
     let started = Instant::now();
     let environment = Environment::detect();
     let path = runs_file(&options.out_dir, &plan.sweep, options.shard);
-    let (recorded, notes) = if options.resume { recorded_runs(plan, options)? } else { (HashMap::new(), Vec::new()) };
+    let (recorded, mut notes) =
+        if options.resume { recorded_runs(plan, options)? } else { (HashMap::new(), Vec::new()) };
+    if !options.resume {
+        // A fresh run must not be summarized together with rows of an earlier one.
+        for (from, to) in set_aside_superseded_logs(&options.out_dir, &plan.sweep, options.shard)? {
+            notes.push(format!(
+                "{}: an earlier run of this sweep; renamed to {} (not merged; use --resume to continue it)",
+                from.display(),
+                to.display()
+            ));
+        }
+    }
     let mut log = CsvAppender::open(&path, &RunRecord::header(), options.resume)?;
     let slice = plan.slice(options.shard);
     let shard_text = options.shard.map(|shard| shard.to_string()).unwrap_or_default();
@@ -112,9 +127,15 @@ pub fn run_sweep(plan: &Plan, options: &SweepOptions, stop: &AtomicBool) -> Resu
             }
         })
         .collect();
-    let total_runs: u64 =
-        pending.iter().map(|(config, done)| u64::from(config.warmup + config.repeats - done.runs)).sum();
-    let progress = Progress::start(total_runs, options.quiet);
+    let runs_to_do: Vec<(&Configuration, u64)> =
+        pending.iter().map(|&(config, done)| (config, u64::from(config.warmup + config.repeats - done.runs))).collect();
+    let mut work = if Progress::would_draw(options.quiet) {
+        let cores = std::thread::available_parallelism().map_or(1, |count| count.get());
+        WorkEstimate::from_tree_sizes(plan, &runs_to_do, cores)
+    } else {
+        WorkEstimate::uniform(&runs_to_do.iter().map(|&(_, runs)| runs).collect::<Vec<_>>())
+    };
+    let progress = Progress::start(work.remaining_ns(), options.quiet);
     let count = pending.len();
     for (position, (config, done)) in pending.into_iter().enumerate() {
         if stop.load(Ordering::Relaxed) {
@@ -123,7 +144,8 @@ pub fn run_sweep(plan: &Plan, options: &SweepOptions, stop: &AtomicBool) -> Resu
         }
         progress.set_label(&config.label());
         let context = RunContext { plan, config, shard: &shard_text, environment: &environment, stop };
-        let result = run_configuration(&context, done, &mut log, &progress)?;
+        let mut tracker = WorkTracker { work: &mut work, position, progress: &progress };
+        let result = run_configuration(&context, done, &mut log, &mut tracker)?;
         outcome.runs_recorded += result.records.len();
         outcome.interrupted |= result.interrupted;
         let last = result.records.last();
@@ -159,6 +181,38 @@ struct RunContext<'a> {
     stop: &'a AtomicBool,
 }
 
+/// The progress of one configuration's runs, passed on to the bar between runs.
+struct WorkTracker<'a> {
+    work: &'a mut WorkEstimate,
+    position: usize,
+    progress: &'a Progress,
+}
+
+impl WorkTracker<'_> {
+    fn run_starting(&self) {
+        self.progress.run_starting(self.work.next_run_ns(self.position));
+    }
+
+    fn run_finished(&mut self, elapsed: Duration) {
+        self.work.run_finished(self.position, elapsed.as_nanos() as u64);
+        self.publish();
+    }
+
+    fn skip(&mut self, runs: u64) {
+        self.work.skip(self.position, runs);
+        self.publish();
+    }
+
+    fn skip_rest(&mut self) {
+        self.work.skip_rest(self.position);
+        self.publish();
+    }
+
+    fn publish(&self) {
+        self.progress.set_work(self.work.done_ns(), self.work.remaining_ns());
+    }
+}
+
 struct ConfigurationResult {
     records: Vec<RunRecord>,
     interrupted: bool,
@@ -169,7 +223,7 @@ fn run_configuration(
     context: &RunContext,
     done: Recorded,
     log: &mut CsvAppender,
-    progress: &Progress,
+    tracker: &mut WorkTracker,
 ) -> Result<ConfigurationResult, HarnessError> {
     let config = context.config;
     let mut result = ConfigurationResult { records: Vec::new(), interrupted: false, over_budget: false };
@@ -181,15 +235,13 @@ fn run_configuration(
             let record = failed_record(context, done.next_repeat, status::ERROR, message);
             log.append(&record)?;
             result.records.push(record);
-            progress.advance(u64::from(config.warmup + config.repeats - done.runs));
+            tracker.skip_rest();
             return Ok(result);
         }
         None => unreachable!("the plan loaded every instance it names"),
     };
     let remaining = config.repeats - done.runs;
     let runs = (0..config.warmup).map(|_| None).chain((0..remaining).map(|offset| Some(done.next_repeat + offset)));
-    let total = u64::from(config.warmup + remaining);
-    let mut counted = 0;
     let mut warmed_up = false;
     for repeat in runs {
         if context.stop.load(Ordering::Relaxed) {
@@ -201,11 +253,13 @@ fn run_configuration(
             break;
         }
         if repeat.is_none() && warmed_up {
+            tracker.skip(1);
             continue;
         }
+        tracker.run_starting();
+        let run_started = Instant::now();
         let record = run_once(context, instance, repeat.unwrap_or(0));
-        counted += 1;
-        progress.advance(1);
+        tracker.run_finished(run_started.elapsed());
         let Some(_) = repeat else {
             // A warm-up that fails or reaches the node limit would do the same when timed:
             // record it as the one timed run and stop.
@@ -225,16 +279,19 @@ fn run_configuration(
             break;
         }
     }
-    progress.advance(total - counted);
+    tracker.skip_rest();
     Ok(result)
 }
 
-/// One run, measured and recorded, whatever happens.
+/// One run, measured and recorded, whatever happens. A search faster than
+/// [`BATCH_TARGET_NS`] is called again until the calls together took that long (a batch),
+/// and the record holds the time per call.
 fn run_once(context: &RunContext, instance: &Instance, repeat: u32) -> RunRecord {
     let config = context.config;
-    let mut record = RunRecord::start(&context.plan.sweep, config, repeat, context.shard, context.environment);
+    let mut record = new_record(context, repeat);
     record.puzzle = instance.family.name().to_string();
     record.instance = instance.id.clone();
+    record.instance_title = instance.title.clone();
     let settings = RunSettings {
         knobs: config.knobs.clone(),
         mode: config.mode,
@@ -246,12 +303,23 @@ fn run_once(context: &RunContext, instance: &Instance, repeat: u32) -> RunRecord
         counters: config.counters.clone(),
         state: config.state.clone(),
     };
+    let mut batch = 0;
+    let mut total_elapsed_ns = 0;
     let cpu_before = process_cpu_ns();
-    let outcome = catch_unwind(AssertUnwindSafe(|| solve::run(instance, &settings)));
+    let outcome = catch_unwind(AssertUnwindSafe(|| loop {
+        let report = solve::run(instance, &settings)?;
+        batch += 1;
+        total_elapsed_ns += report.elapsed_ns;
+        let repeatable =
+            report.complete && report.components.iter().all(|component| component.verify_failures.is_empty());
+        if !repeatable || total_elapsed_ns >= BATCH_TARGET_NS || batch >= MAX_BATCH {
+            return Ok::<_, solve::RunError>(report);
+        }
+    }));
     let cpu_after = process_cpu_ns();
     let cpu_used = (cpu_after.0.saturating_sub(cpu_before.0), cpu_after.1.saturating_sub(cpu_before.1));
     match outcome {
-        Ok(Ok(report)) => record.finish(&report, cpu_used),
+        Ok(Ok(report)) => record.finish(&report, batch, total_elapsed_ns, cpu_used),
         Ok(Err(error)) => record.fail(status::ERROR, &error.to_string()),
         Err(panic) => record.fail(status::PANIC, &panic_message(panic.as_ref())),
     }
@@ -259,8 +327,13 @@ fn run_once(context: &RunContext, instance: &Instance, repeat: u32) -> RunRecord
     record
 }
 
+fn new_record(context: &RunContext, repeat: u32) -> RunRecord {
+    let sweep = (context.plan.sweep.as_str(), context.plan.origin.as_str());
+    RunRecord::start(sweep, context.config, repeat, context.shard, context.environment)
+}
+
 fn failed_record(context: &RunContext, repeat: u32, status: &str, message: &str) -> RunRecord {
-    let mut record = RunRecord::start(&context.plan.sweep, context.config, repeat, context.shard, context.environment);
+    let mut record = new_record(context, repeat);
     record.fail(status, message);
     record.timestamp = timestamp_now();
     record

@@ -11,11 +11,19 @@ use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
+/// Runs shorter than this (per call) get no CPU-per-wall figure: `getrusage` counts in
+/// microseconds and covers the setup around the timed search, so short runs read 1.3 to 2.4
+/// "busy cores" on one thread.
+pub const CPU_RELIABLE_NS: u64 = 10_000_000;
+
 /// One configuration's statistics, as one CSV row. See `docs/harness.md` for every column.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct SummaryRow {
     /// The sweep's name.
     pub sweep: String,
+    /// Where the sweep's spec came from (`preset quick`, or the spec file's path).
+    pub spec: String,
     /// The configuration's stable id.
     pub config_id: String,
     /// The configuration's position in the sweep.
@@ -26,6 +34,8 @@ pub struct SummaryRow {
     pub instance: String,
     /// The instance as the spec names it.
     pub source: String,
+    /// The instance file's human title (empty when it has none).
+    pub instance_title: String,
     /// `defaults`, `baseline` or the knobs that differ from the defaults.
     pub variant: String,
     /// Every knob as `name=value`, `;`-separated.
@@ -42,6 +52,10 @@ pub struct SummaryRow {
     pub state: String,
     /// Node limit per component.
     pub node_limit: u64,
+    /// Timed runs planned.
+    pub repeats_planned: u32,
+    /// Untimed warm-up runs planned.
+    pub warmup: u32,
     /// `ok` when every measured run completed; else the worst of `verify-failed`, `limit`,
     /// or (no run measured) the failure of the first run.
     pub status: String,
@@ -64,18 +78,24 @@ pub struct SummaryRow {
     /// Relative standard deviation of the wall time (sample standard deviation over the
     /// mean; 0 with a single run).
     pub wall_rsd: f64,
+    /// Calls timed together per run (median; 1 unless the runs were shorter than
+    /// `record::BATCH_TARGET_NS`); the times are per call.
+    pub batch: u64,
     /// Median user CPU time.
     pub user_cpu_ns_median: u64,
     /// Median system CPU time.
     pub system_cpu_ns_median: u64,
-    /// (user + system CPU) / wall time, medians: about the number of busy cores.
-    pub cpu_per_wall: f64,
+    /// (user + system CPU) / wall time, medians: about the number of busy cores. Empty for
+    /// runs under [`CPU_RELIABLE_NS`], where the CPU clock cannot tell.
+    pub cpu_per_wall: Option<f64>,
     /// Prunes over all rules (median).
     pub prunes_total: u64,
     /// Prunes per rule, `rule=count;...` (median of each).
     pub rule_prunes: String,
     /// Nodes per depth of the first measured run, `n;n;...`.
     pub nodes_per_depth: String,
+    /// Prunes per rule per depth of the first measured run, `rule=n/n/...;...`.
+    pub prunes_per_depth: String,
     /// Sequential median time / this median time (same instance, knobs, mode, state).
     pub speedup: Option<f64>,
     /// Speedup / threads.
@@ -185,11 +205,13 @@ fn summarize_configuration(runs: &[RunRecord]) -> SummaryRow {
     };
     let mut row = SummaryRow {
         sweep: first.sweep.clone(),
+        spec: first.spec.clone(),
         config_id: first.config_id.clone(),
         config_index: first.config_index,
         puzzle: measured.first().map_or(&first.puzzle, |run| &run.puzzle).clone(),
         instance: measured.first().map_or(&first.instance, |run| &run.instance).clone(),
         source: first.source.clone(),
+        instance_title: measured.first().map_or(&first.instance_title, |run| &run.instance_title).clone(),
         variant: first.variant.clone(),
         knobs: first.knobs.clone(),
         mode: first.mode.clone(),
@@ -198,6 +220,8 @@ fn summarize_configuration(runs: &[RunRecord]) -> SummaryRow {
         counters: first.counters.clone(),
         state: first.state.clone(),
         node_limit: first.node_limit,
+        repeats_planned: first.repeats_planned,
+        warmup: first.warmup,
         status,
         runs: measured.len() as u64,
         error: runs.iter().map(|run| &run.error).find(|error| !error.is_empty()).cloned().unwrap_or_default(),
@@ -225,12 +249,14 @@ fn summarize_configuration(runs: &[RunRecord]) -> SummaryRow {
     row.nodes = median(measured.iter().map(|run| run.nodes));
     row.user_cpu_ns_median = median(measured.iter().map(|run| run.user_cpu_ns));
     row.system_cpu_ns_median = median(measured.iter().map(|run| run.system_cpu_ns));
-    if row.wall_ns_median > 0 {
-        row.cpu_per_wall = (row.user_cpu_ns_median + row.system_cpu_ns_median) as f64 / row.wall_ns_median as f64;
+    row.batch = median(measured.iter().map(|run| run.batch.max(1)));
+    if row.wall_ns_median >= CPU_RELIABLE_NS {
+        row.cpu_per_wall = Some((row.user_cpu_ns_median + row.system_cpu_ns_median) as f64 / row.wall_ns_median as f64);
     }
     row.prunes_total = median(measured.iter().map(|run| run.prunes_total));
     row.rule_prunes = median_per_rule(&measured);
     row.nodes_per_depth = measured[0].nodes_per_depth.clone();
+    row.prunes_per_depth = measured[0].prunes_per_depth.clone();
     row.steals = median(measured.iter().map(|run| run.steals));
     row.idle_share = median_f64(measured.iter().map(|run| run.idle_share));
     row.imbalance = median_f64(measured.iter().map(|run| run.imbalance));
@@ -410,6 +436,19 @@ mod tests {
         assert!((four.efficiency.unwrap() - 0.6875).abs() < 1e-9);
         assert!((four.search_overhead.unwrap() - 1.2).abs() < 1e-9);
         assert!((four.parallel_overhead.unwrap() - 1.1).abs() < 1e-9);
+    }
+
+    #[test]
+    fn cpu_per_wall_only_for_runs_the_cpu_clock_can_measure() {
+        let mut short = run("short", "sequential", 1, 0, 2_000, 10);
+        short.user_cpu_ns = 3_000;
+        let mut long = run("long", "auto", 2, 0, 20_000_000, 10);
+        long.user_cpu_ns = 39_000_000;
+        long.system_cpu_ns = 1_000_000;
+        let rows = summarize(vec![short, long]);
+        let by_id = |id: &str| rows.iter().find(|row| row.config_id == id).unwrap();
+        assert_eq!(by_id("short").cpu_per_wall, None);
+        assert_eq!(by_id("long").cpu_per_wall, Some(2.0));
     }
 
     #[test]
