@@ -8,6 +8,7 @@ mod explain_command;
 mod knob_args;
 mod output;
 mod parallel_args;
+mod profile_files;
 mod report_command;
 mod solve_command;
 mod sweep_command;
@@ -181,9 +182,16 @@ pub struct SolveArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Write the per-depth profile (nodes, and prunes per rule, at each depth) to FILE as
-    /// CSV, and its plot beside it as FILE with the extension `.svg`.
-    #[arg(long, value_name = "FILE")]
+    /// Write the run's per-depth profile to FILE (CSV) and its plot to FILE with the
+    /// extension `.svg`.
+    ///
+    /// The CSV has the columns component, depth, nodes, then prunes_RULE for each rule of
+    /// the family: one row per depth of each component (multi-grid instances have one
+    /// block of rows per grid), so the nodes column adds up to the run's nodes and each
+    /// prunes column to that rule's prunes. The SVG shows the run's nodes per depth and
+    /// each rule's prunes per depth, on a log scale when the counts span two orders of
+    /// magnitude. Both files are written whole or not at all (temporary file + rename).
+    #[arg(long, value_name = "FILE", conflicts_with = "no_rule_counts")]
     pub profile: Option<std::path::PathBuf>,
     /// How the search is spread over threads.
     #[command(flatten)]
