@@ -152,7 +152,16 @@ pub struct EstimateArgs {
     /// Seed of the probes' random choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Also run the full search and print the actual node count and the ratio.
+    /// How the probes estimate the tree: `stratified` (the default: the top levels counted
+    /// exactly, down to the deepest level with at most K/4 accepted nodes, and the probes
+    /// spread evenly over the subtrees below, each probe descending only into accepted
+    /// children), `accepted` (probes from the root, descending only into accepted children),
+    /// or `knuth` (Knuth's plain probes: any child, a rejected one ends the probe). All three
+    /// are unbiased; docs/estimate.md compares them.
+    #[arg(long, value_name = "METHOD", default_value = "stratified")]
+    pub method: crate::search::EstimateMethod,
+    /// Also run the full search (sequential) and print the actual node count, the actual
+    /// time and the ratio of estimate to actual.
     #[arg(long)]
     pub compare: bool,
     /// Print JSON instead of a table.
