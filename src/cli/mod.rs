@@ -45,6 +45,8 @@ enum Command {
     /// Solve one instance and print the solutions, the answer, the counts and the time.
     Solve(SolveArgs),
     /// Animate the search step by step in the terminal (plain frames when not a terminal).
+    ///
+    /// Exit code 130 when interrupted by Ctrl-C.
     Watch(WatchArgs),
     /// Estimate the tree size and search time with Knuth's random probes, without searching.
     Estimate(EstimateArgs),
@@ -125,8 +127,9 @@ pub struct WatchArgs {
     /// Pause after each frame, in milliseconds (terminal only).
     #[arg(long, value_name = "MS", default_value_t = 80)]
     pub delay: u64,
-    /// Stop each component after this many nodes.
-    #[arg(long, value_name = "N", default_value_t = 2_000)]
+    /// Stop each component after N steps: N frames, one per step (a child placed or
+    /// pruned, a dead end, a solution; the root is not a step).
+    #[arg(long, value_name = "N", default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_steps: u64,
     /// Ring radius in terminal columns (Olympic Rings).
     #[arg(long, default_value_t = 10)]
