@@ -173,6 +173,15 @@ fn plot_suffix(mode: &str, state: &str) -> String {
 
 type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
+/// Draws the series' legend at `position`, framed, on a translucent white background.
+fn draw_legend<'a, 'b: 'a, X: Ranged, Y: Ranged>(
+    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, Y>>,
+    position: SeriesLabelPosition,
+) -> DrawResult {
+    chart.configure_series_labels().position(position).border_style(BLACK).background_style(WHITE.mix(0.8)).draw()?;
+    Ok(())
+}
+
 /// A tick label for a count on a log axis: `1`, `100`, `10k`, `1M`, `1G`.
 fn count_label(value: &f64) -> String {
     let value = value.round();
@@ -252,13 +261,7 @@ fn draw_speedup(
                 .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color.stroke_width(2)));
             chart.draw_series(points.iter().map(|&point| Circle::new(point, 4, color.filled())))?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .border_style(BLACK)
-            .background_style(WHITE.mix(0.8))
-            .draw()?;
-        Ok(())
+        draw_legend(&mut chart, SeriesLabelPosition::UpperLeft)
     })
 }
 
@@ -427,13 +430,7 @@ where
             chart.draw_series(stretch.iter().map(|&point| Circle::new(point, 3, colour.filled())))?;
         }
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .border_style(BLACK)
-        .background_style(WHITE.mix(0.8))
-        .draw()?;
-    Ok(())
+    draw_legend(chart, SeriesLabelPosition::UpperRight)
 }
 
 #[cfg(test)]

@@ -390,33 +390,34 @@ mod tests {
         search_sequentially::<_, NoCounters>(model.clone(), Limits::exhaustive()).stats.nodes as f64
     }
 
-    /// The mean over `seeds` independent small estimates, and its standard error.
-    fn mean_of_estimates(method: EstimateMethod, probes: usize, seeds: u64) -> (f64, f64) {
+    /// Checks that the mean over `seeds` independent estimates of `probes` probes each
+    /// is within 3% and 5 standard errors of the true size: the estimator is unbiased.
+    fn assert_mean_converges(method: EstimateMethod, probes: usize, seeds: u64) {
         let mut model = IrregularTree { path: Vec::new(), uniform_branching: None };
+        let actual = actual_size(&model);
         let estimates: Vec<f64> =
             (1..=seeds).map(|seed| estimate_tree_size_with(&mut model, probes, seed, method).nodes).collect();
         assert!(model.path.is_empty(), "probes leave the model at the root");
         let count = estimates.len() as f64;
         let mean = estimates.iter().sum::<f64>() / count;
         let variance = estimates.iter().map(|estimate| (estimate - mean).powi(2)).sum::<f64>() / (count - 1.0);
-        (mean, (variance / count).sqrt())
+        let standard_error = (variance / count).sqrt();
+        assert!((mean - actual).abs() / actual < 0.03, "{method}: mean {mean} vs actual {actual}");
+        assert!(
+            (mean - actual).abs() < 5.0 * standard_error + 1.0,
+            "{method}: mean {mean} ± {standard_error} vs {actual}"
+        );
     }
 
     #[test]
     fn look_ahead_probes_into_accepted_children_converge_to_the_true_tree_size() {
-        let actual = actual_size(&IrregularTree { path: Vec::new(), uniform_branching: None });
-        let (mean, standard_error) = mean_of_estimates(EstimateMethod::Accepted, 100, 2_000);
-        assert!((mean - actual).abs() / actual < 0.03, "mean {mean} vs actual {actual}");
-        assert!((mean - actual).abs() < 5.0 * standard_error + 1.0, "mean {mean} ± {standard_error} vs {actual}");
+        assert_mean_converges(EstimateMethod::Accepted, 100, 2_000);
     }
 
     #[test]
     fn stratified_estimates_are_unbiased_the_mean_of_many_converges_to_the_true_tree_size() {
-        let actual = actual_size(&IrregularTree { path: Vec::new(), uniform_branching: None });
         // 40 probes: at most 10 subtrees, so most of the tree is left to the probes.
-        let (mean, standard_error) = mean_of_estimates(EstimateMethod::Stratified, 40, 3_000);
-        assert!((mean - actual).abs() / actual < 0.03, "mean {mean} vs actual {actual}");
-        assert!((mean - actual).abs() < 5.0 * standard_error + 1.0, "mean {mean} ± {standard_error} vs {actual}");
+        assert_mean_converges(EstimateMethod::Stratified, 40, 3_000);
         let mut model = IrregularTree { path: Vec::new(), uniform_branching: None };
         let one = estimate_tree_size_with(&mut model, 40, 1, EstimateMethod::Stratified);
         assert!(one.exact_depth >= 1 && (1..=10).contains(&one.subtrees), "{one:?}");
