@@ -1,10 +1,11 @@
-//! Tree-size estimates of an instance: Knuth's random probes per component, turned into a
-//! time estimate with the nodes per second measured on a short real search.
+//! Tree-size estimates of an instance: random probes per component (stratified Knuth
+//! probes by default), turned into a time estimate with the nodes per second measured on a
+//! short real search.
 
 use crate::instance::Instance;
 use crate::puzzles::knobs::KnobValues;
 use crate::puzzles::{with_puzzle, Puzzle, PuzzleVisitor};
-use crate::search::{estimate_tree_size, search_sequentially, Limits, NoCounters};
+use crate::search::{estimate_tree_size_with, search_sequentially, EstimateMethod, Limits, NoCounters};
 use crate::solve::RunError;
 use serde::Serialize;
 use std::time::Instant;
@@ -25,12 +26,23 @@ pub struct ComponentEstimate {
     pub ns_per_node: f64,
     /// Estimated search time.
     pub estimated_ns: f64,
+    /// Time the estimate itself took (the probes and the exact top levels).
+    pub estimate_ns: u64,
     /// Actual nodes, when the search was run to compare.
     pub actual_nodes: Option<u64>,
+    /// Actual wall time of that search (sequential, no per-rule counters).
+    pub actual_ns: Option<u64>,
+    /// How the tree was estimated.
+    pub method: String,
+    /// Depth down to which the nodes were counted exactly (0 for plain probes).
+    pub exact_depth: usize,
+    /// Subtrees below that depth that the probes were spread over.
+    pub subtrees: usize,
 }
 
-/// Estimates every component of `instance` with `probes` probes; when `compare`, also
-/// runs the full search to report the actual node count.
+/// Estimates every component of `instance` with `probes` probes by the default method
+/// ([`EstimateMethod::Stratified`]); when `compare`, also runs the full search to report
+/// the actual node count and time.
 pub fn estimate_instance(
     instance: &Instance,
     knobs: &KnobValues,
@@ -38,12 +50,25 @@ pub fn estimate_instance(
     seed: u64,
     compare: bool,
 ) -> Result<Vec<ComponentEstimate>, RunError> {
+    estimate_instance_with(instance, knobs, probes, seed, compare, EstimateMethod::default())
+}
+
+/// [`estimate_instance`] by `method`.
+pub fn estimate_instance_with(
+    instance: &Instance,
+    knobs: &KnobValues,
+    probes: usize,
+    seed: u64,
+    compare: bool,
+    method: EstimateMethod,
+) -> Result<Vec<ComponentEstimate>, RunError> {
     struct Estimate<'a> {
         instance: &'a Instance,
         knobs: &'a KnobValues,
         probes: usize,
         seed: u64,
         compare: bool,
+        method: EstimateMethod,
     }
     impl PuzzleVisitor for Estimate<'_> {
         type Output = Result<Vec<ComponentEstimate>, RunError>;
@@ -52,14 +77,18 @@ pub fn estimate_instance(
             let config = P::config(self.knobs).map_err(RunError::Knob)?;
             let mut estimates = Vec::new();
             for (mut model, name) in puzzle.models(&config).into_iter().zip(puzzle.component_names()) {
-                let estimate = estimate_tree_size(&mut model, self.probes, self.seed);
+                let started = Instant::now();
+                let estimate = estimate_tree_size_with(&mut model, self.probes, self.seed, self.method);
+                let estimate_ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
                 let limits = Limits { node_limit: TIMING_NODES, solutions_to_keep: 0, ..Limits::exhaustive() };
                 let started = Instant::now();
                 let timing = search_sequentially::<P::Model, NoCounters>(model.clone(), limits);
                 let ns_per_node = started.elapsed().as_nanos() as f64 / timing.stats.nodes.max(1) as f64;
-                let actual_nodes = self.compare.then(|| {
+                let actual = self.compare.then(|| {
                     let limits = Limits { solutions_to_keep: 0, ..Limits::exhaustive() };
-                    search_sequentially::<P::Model, NoCounters>(model, limits).stats.nodes
+                    let started = Instant::now();
+                    let nodes = search_sequentially::<P::Model, NoCounters>(model, limits).stats.nodes;
+                    (nodes, u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX))
                 });
                 estimates.push(ComponentEstimate {
                     name,
@@ -67,11 +96,16 @@ pub fn estimate_instance(
                     standard_error: estimate.standard_error,
                     ns_per_node,
                     estimated_ns: estimate.nodes * ns_per_node,
-                    actual_nodes,
+                    estimate_ns,
+                    actual_nodes: actual.map(|(nodes, _)| nodes),
+                    actual_ns: actual.map(|(_, nanoseconds)| nanoseconds),
+                    method: self.method.to_string(),
+                    exact_depth: estimate.exact_depth,
+                    subtrees: estimate.subtrees,
                 });
             }
             Ok(estimates)
         }
     }
-    with_puzzle(instance.family, Estimate { instance, knobs, probes, seed, compare })
+    with_puzzle(instance.family, Estimate { instance, knobs, probes, seed, compare, method })
 }

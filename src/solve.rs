@@ -118,6 +118,12 @@ pub struct ComponentReport {
     pub rendered: Vec<String>,
     /// Which rule, if any, the independent checker found broken in a kept solution.
     pub verify_failures: Vec<String>,
+    /// Its nodes per depth (empty when rule counts were off); the run's are the sum.
+    #[serde(skip)]
+    pub nodes_per_depth: Vec<u64>,
+    /// Its `prunes_per_depth[depth][rule]`; the run's are the sum.
+    #[serde(skip)]
+    pub prunes_per_depth: Vec<Vec<u64>>,
 }
 
 /// One worker's accounting in a parallel run.
@@ -329,6 +335,8 @@ impl ComponentRunner<'_> {
                 solution_texts: solutions.iter().map(|solution| puzzle.solution_text(solution)).collect(),
                 rendered: solutions.iter().take(4).map(|solution| puzzle.render(solution)).collect(),
                 verify_failures: solutions.iter().filter_map(|solution| puzzle.verify(index, solution).err()).collect(),
+                nodes_per_depth: outcome.stats.nodes_per_depth.clone(),
+                prunes_per_depth: outcome.stats.prunes_per_depth.clone(),
             });
             total.merge(&outcome.stats);
             all_solutions.push(solutions);

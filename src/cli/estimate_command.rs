@@ -3,7 +3,7 @@
 use super::output::{format_count, format_duration};
 use super::{EstimateArgs, Failure};
 use crate::instance;
-use crate::probe::estimate_instance;
+use crate::probe::estimate_instance_with;
 use crate::puzzles::knobs::KnobValues;
 use std::io::Write;
 
@@ -13,8 +13,8 @@ pub fn run(args: &EstimateArgs, knobs: KnobValues) -> Result<(), Failure> {
     if args.probes == 0 {
         return Err(Failure::bad_input("--probes must be at least 1"));
     }
-    let estimates =
-        estimate_instance(&instance, &knobs, args.probes, args.seed, args.compare).map_err(Failure::bad_input)?;
+    let estimates = estimate_instance_with(&instance, &knobs, args.probes, args.seed, args.compare, args.method)
+        .map_err(Failure::bad_input)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if args.json {
@@ -22,27 +22,50 @@ pub fn run(args: &EstimateArgs, knobs: KnobValues) -> Result<(), Failure> {
         writeln!(out, "{text}")?;
         return Ok(());
     }
-    writeln!(out, "{} probes per component, seed {}", args.probes, args.seed)?;
+    writeln!(out, "{} probes per component, seed {}, method {}", args.probes, args.seed, args.method)?;
     writeln!(
         out,
-        "{:<22} {:>16} {:>10} {:>12} {:>14} {:>16} {:>8}",
-        "component", "estimated nodes", "± s.e.", "ns/node", "est. time", "actual nodes", "ratio"
+        "{:<22} {:>12} {:>12} {:>16} {:>10} {:>10} {:>12} {:>16} {:>12} {:>8}",
+        "component",
+        "probe time",
+        "exact depth",
+        "estimated nodes",
+        "± s.e.",
+        "ns/node",
+        "est. time",
+        "actual nodes",
+        "actual time",
+        "ratio"
     )?;
     for estimate in &estimates {
-        let (actual, ratio) = match estimate.actual_nodes {
-            Some(actual) => (format_count(actual), format!("{:.2}", estimate.estimated_nodes / actual.max(1) as f64)),
-            None => ("-".to_string(), "-".to_string()),
+        let (actual, actual_time, ratio) = match (estimate.actual_nodes, estimate.actual_ns) {
+            (Some(actual), Some(nanoseconds)) => (
+                format_count(actual),
+                format_duration(nanoseconds),
+                format!("{:.2}", estimate.estimated_nodes / actual.max(1) as f64),
+            ),
+            _ => ("-".to_string(), "-".to_string(), "-".to_string()),
         };
         writeln!(
             out,
-            "{:<22} {:>16} {:>10} {:>12.1} {:>14} {:>16} {:>8}",
+            "{:<22} {:>12} {:>12} {:>16} {:>10} {:>10.1} {:>12} {:>16} {:>12} {:>8}",
             estimate.name,
+            format_duration(estimate.estimate_ns),
+            format!("{} ({})", estimate.exact_depth, estimate.subtrees),
             format_count(estimate.estimated_nodes.round() as u64),
             format_count(estimate.standard_error.round() as u64),
             estimate.ns_per_node,
             format_duration(estimate.estimated_ns as u64),
             actual,
+            actual_time,
             ratio
+        )?;
+    }
+    if estimates.iter().any(|estimate| estimate.exact_depth > 0) {
+        writeln!(
+            out,
+            "exact depth: levels counted exactly (and the subtrees below them that the probes were spread over; \
+             0 subtrees: the whole tree was counted)"
         )?;
     }
     Ok(())

@@ -8,6 +8,7 @@ mod explain_command;
 mod knob_args;
 mod output;
 mod parallel_args;
+mod profile_files;
 mod report_command;
 mod solve_command;
 mod sweep_command;
@@ -44,6 +45,8 @@ enum Command {
     /// Solve one instance and print the solutions, the answer, the counts and the time.
     Solve(SolveArgs),
     /// Animate the search step by step in the terminal (plain frames when not a terminal).
+    ///
+    /// Exit code 130 when interrupted by Ctrl-C.
     Watch(WatchArgs),
     /// Estimate the tree size and search time with Knuth's random probes, without searching.
     Estimate(EstimateArgs),
@@ -125,8 +128,9 @@ pub struct WatchArgs {
     /// Pause after each frame, in milliseconds (terminal only).
     #[arg(long, value_name = "MS", default_value_t = 80)]
     pub delay: u64,
-    /// Stop each component after this many nodes.
-    #[arg(long, value_name = "N", default_value_t = 2_000)]
+    /// Stop each component after N steps: N frames, one per step (a child placed or
+    /// pruned, a dead end, a solution; the root is not a step).
+    #[arg(long, value_name = "N", default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_steps: u64,
     /// Ring radius in terminal columns (Olympic Rings).
     #[arg(long, default_value_t = 10)]
@@ -152,7 +156,16 @@ pub struct EstimateArgs {
     /// Seed of the probes' random choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Also run the full search and print the actual node count and the ratio.
+    /// How the probes estimate the tree: `stratified` (the default: the top levels counted
+    /// exactly, down to the deepest level with at most K/4 accepted nodes, and the probes
+    /// spread evenly over the subtrees below, each probe descending only into accepted
+    /// children), `accepted` (probes from the root, descending only into accepted children),
+    /// or `knuth` (Knuth's plain probes: any child, a rejected one ends the probe). All three
+    /// are unbiased; docs/estimate.md compares them.
+    #[arg(long, value_name = "METHOD", default_value = "stratified")]
+    pub method: crate::search::EstimateMethod,
+    /// Also run the full search (sequential) and print the actual node count, the actual
+    /// time and the ratio of estimate to actual.
     #[arg(long)]
     pub compare: bool,
     /// Print JSON instead of a table.
@@ -182,9 +195,16 @@ pub struct SolveArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
-    /// Write the per-depth profile (nodes, and prunes per rule, at each depth) to FILE as
-    /// CSV, and its plot beside it as FILE with the extension `.svg`.
-    #[arg(long, value_name = "FILE")]
+    /// Write the run's per-depth profile to FILE (CSV) and its plot to FILE with the
+    /// extension `.svg`.
+    ///
+    /// The CSV has the columns component, depth, nodes, then prunes_RULE for each rule of
+    /// the family: one row per depth of each component (multi-grid instances have one
+    /// block of rows per grid), so the nodes column adds up to the run's nodes and each
+    /// prunes column to that rule's prunes. The SVG shows the run's nodes per depth and
+    /// each rule's prunes per depth, on a log scale when the counts span two orders of
+    /// magnitude. Both files are written whole or not at all (temporary file + rename).
+    #[arg(long, value_name = "FILE", conflicts_with = "no_rule_counts")]
     pub profile: Option<std::path::PathBuf>,
     /// How the search is spread over threads.
     #[command(flatten)]

@@ -1,6 +1,7 @@
 //! `solve`: run one instance and print the report as text or JSON.
 
 use super::output::write_report;
+use super::profile_files;
 use super::{Failure, SolveArgs};
 use crate::instance;
 use crate::puzzles::knobs::KnobValues;
@@ -10,6 +11,9 @@ use std::io::Write;
 /// Runs `solve` with the parsed flags and knob values.
 pub fn run(args: &SolveArgs, knobs: KnobValues) -> Result<(), Failure> {
     let instance = instance::load(&args.instance).map_err(Failure::bad_input)?;
+    if let Some(path) = &args.profile {
+        profile_files::check_path(path)?;
+    }
     let mut settings = RunSettings {
         knobs,
         mode: if args.first { SearchMode::First } else { SearchMode::All },
@@ -19,6 +23,9 @@ pub fn run(args: &SolveArgs, knobs: KnobValues) -> Result<(), Failure> {
     };
     args.parallel.apply(&mut settings);
     let report = solve::run(&instance, &settings).map_err(Failure::bad_input)?;
+    if let Some(path) = &args.profile {
+        profile_files::write_profile(path, &report)?;
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if args.json {

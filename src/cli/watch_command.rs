@@ -67,5 +67,9 @@ pub fn run(args: &WatchArgs, knobs: KnobValues) -> Result<(), Failure> {
         summary.solutions,
         if summary.interrupted { " (interrupted)" } else { "" }
     )?;
+    if summary.interrupted {
+        // Like an interrupted sweep: the conventional code of a process ended by SIGINT.
+        return Err(Failure { message: String::new(), code: super::sweep_command::EXIT_INTERRUPTED });
+    }
     Ok(())
 }

@@ -1,5 +1,6 @@
 //! SVG plots drawn from summary rows: speedup against threads (with the ideal line), nodes
-//! per knob setting, and nodes per depth.
+//! per knob setting, and nodes per depth; and one run's per-depth profile (nodes and
+//! prunes per rule at each depth, for `solve --profile`).
 //!
 //! Each plot is drawn into memory and written with a rename, like every derived file.
 
@@ -7,6 +8,7 @@ use super::csv_log::write_atomically;
 use super::error::HarnessError;
 use super::record::{parse_numbers, status};
 use super::summary::SummaryRow;
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::collections::BTreeMap;
@@ -171,6 +173,15 @@ fn plot_suffix(mode: &str, state: &str) -> String {
 
 type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
+/// Draws the series' legend at `position`, framed, on a translucent white background.
+fn draw_legend<'a, 'b: 'a, X: Ranged, Y: Ranged>(
+    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, Y>>,
+    position: SeriesLabelPosition,
+) -> DrawResult {
+    chart.configure_series_labels().position(position).border_style(BLACK).background_style(WHITE.mix(0.8)).draw()?;
+    Ok(())
+}
+
 /// A tick label for a count on a log axis: `1`, `100`, `10k`, `1M`, `1G`.
 fn count_label(value: &f64) -> String {
     let value = value.round();
@@ -250,13 +261,7 @@ fn draw_speedup(
                 .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color.stroke_width(2)));
             chart.draw_series(points.iter().map(|&point| Circle::new(point, 4, color.filled())))?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .border_style(BLACK)
-            .background_style(WHITE.mix(0.8))
-            .draw()?;
-        Ok(())
+        draw_legend(&mut chart, SeriesLabelPosition::UpperLeft)
     })
 }
 
@@ -298,44 +303,134 @@ fn draw_nodes_per_knob(path: &Path, title: &str, bars: &[(String, u64)]) -> Resu
 }
 
 fn draw_nodes_per_depth(path: &Path, title: &str, lines: &[(String, Vec<u64>)]) -> Result<(), HarnessError> {
-    let max_depth = lines.iter().map(|line| line.1.len()).max().unwrap_or(1).max(2) as f64 - 1.0;
-    let max_nodes = lines.iter().flat_map(|line| line.1.iter().copied()).max().unwrap_or(1).max(10) as f64;
+    let lines: Vec<DepthLine> =
+        lines.iter().map(|(name, counts)| DepthLine { name: name.clone(), counts: counts.clone() }).collect();
+    draw_lines_per_depth(path, title, "nodes", &lines, false)
+}
+
+/// One line of a per-depth plot: a name for the legend and a count per depth.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DepthLine {
+    /// Legend text.
+    pub name: String,
+    /// `counts[depth]`.
+    pub counts: Vec<u64>,
+}
+
+/// Draws one run's per-depth profile: nodes per depth (the first line, drawn thick and
+/// black) and the prunes of each rule per depth, on a log scale when the counts span two
+/// orders of magnitude or more (linear otherwise).
+pub fn draw_depth_profile(path: &Path, title: &str, nodes: &[u64], prunes: &[DepthLine]) -> Result<(), HarnessError> {
+    let mut lines = vec![DepthLine { name: "nodes".to_string(), counts: nodes.to_vec() }];
+    lines.extend(prunes.iter().filter(|line| line.counts.iter().any(|&count| count > 0)).cloned());
+    draw_lines_per_depth(path, title, "count", &lines, true)
+}
+
+/// Whether `counts` span two orders of magnitude or more (largest over smallest non-zero).
+fn spans_orders_of_magnitude(counts: impl Iterator<Item = u64>) -> bool {
+    let (smallest, largest) = counts
+        .filter(|&count| count > 0)
+        .fold((u64::MAX, 0), |(smallest, largest), count| (smallest.min(count), largest.max(count)));
+    largest >= smallest.saturating_mul(100)
+}
+
+/// Draws `lines` against depth; with `first_is_total`, the first line is the total
+/// (drawn black and thick) and the others its parts.
+fn draw_lines_per_depth(
+    path: &Path,
+    title: &str,
+    quantity: &str,
+    lines: &[DepthLine],
+    first_is_total: bool,
+) -> Result<(), HarnessError> {
+    let max_depth = lines.iter().map(|line| line.counts.len()).max().unwrap_or(1).max(2) as f64 - 1.0;
+    let max_count = lines.iter().flat_map(|line| line.counts.iter().copied()).max().unwrap_or(1).max(10) as f64;
+    let logarithmic = spans_orders_of_magnitude(lines.iter().flat_map(|line| line.counts.iter().copied()));
     render(path, |area| {
-        let mut chart = ChartBuilder::on(&area)
-            .caption(title, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(60)
-            .build_cartesian_2d(0.0..max_depth, (1.0..max_nodes * 2.0).log_scale())?;
-        chart
-            .configure_mesh()
-            .x_labels((max_depth as usize + 1).min(21))
-            .x_label_formatter(&integer_label)
-            .y_label_formatter(&count_label)
-            .x_desc("depth")
-            .y_desc("nodes (log scale)")
-            .draw()?;
-        for (index, (name, counts)) in lines.iter().enumerate() {
-            let color = Palette99::pick(index).to_rgba();
-            let points: Vec<(f64, f64)> = counts
-                .iter()
-                .enumerate()
-                .filter(|(_, &count)| count > 0)
-                .map(|(depth, &count)| (depth as f64, count as f64))
-                .collect();
-            chart
-                .draw_series(LineSeries::new(points, color.stroke_width(2)))?
-                .label(name.as_str())
-                .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color.stroke_width(2)));
-        }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .border_style(BLACK)
-            .background_style(WHITE.mix(0.8))
-            .draw()?;
-        Ok(())
+        let mut builder = ChartBuilder::on(&area);
+        builder.caption(title, ("sans-serif", 18)).margin(12).x_label_area_size(40).y_label_area_size(60);
+        build_depth_chart(&mut builder, 0.0..max_depth, logarithmic, max_count)?.draw(lines, first_is_total, quantity)
     })
+}
+
+/// A depth chart on either count axis.
+enum DepthChart<'a, 'b: 'a> {
+    Logarithmic(ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, LogCoord<f64>>>),
+    Linear(ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>),
+}
+
+/// Builds the depth chart with a log or a linear count axis; the two coordinate types
+/// differ, so each is drawn by the same generic [`draw_depth_series`].
+fn build_depth_chart<'a, 'b: 'a>(
+    builder: &mut ChartBuilder<'a, 'b, SVGBackend<'b>>,
+    depths: std::ops::Range<f64>,
+    logarithmic: bool,
+    max_count: f64,
+) -> Result<DepthChart<'a, 'b>, Box<dyn std::error::Error>> {
+    Ok(if logarithmic {
+        DepthChart::Logarithmic(builder.build_cartesian_2d(depths, (1.0..max_count * 2.0).log_scale())?)
+    } else {
+        DepthChart::Linear(builder.build_cartesian_2d(depths, 0.0..max_count * 1.1)?)
+    })
+}
+
+impl<'a, 'b: 'a> DepthChart<'a, 'b> {
+    fn draw(self, lines: &[DepthLine], first_is_total: bool, quantity: &str) -> DrawResult {
+        match self {
+            DepthChart::Logarithmic(mut chart) => {
+                let description = format!("{quantity} (log scale)");
+                draw_depth_series(&mut chart, lines, first_is_total, &description, true)
+            }
+            DepthChart::Linear(mut chart) => draw_depth_series(&mut chart, lines, first_is_total, quantity, false),
+        }
+    }
+}
+
+/// Draws the mesh, the lines and the legend on either axis. On a log axis a zero cannot
+/// be drawn, so a line is broken where its count is zero instead of bridging the gap.
+fn draw_depth_series<'a, 'b: 'a, Y>(
+    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, Y>>,
+    lines: &[DepthLine],
+    first_is_total: bool,
+    y_description: &str,
+    skip_zeros: bool,
+) -> DrawResult
+where
+    Y: Ranged<ValueType = f64> + plotters::coord::ranged1d::ValueFormatter<f64>,
+{
+    let max_depth = lines.iter().map(|line| line.counts.len()).max().unwrap_or(1);
+    chart
+        .configure_mesh()
+        .x_labels(max_depth.min(21))
+        .x_label_formatter(&integer_label)
+        .y_label_formatter(&count_label)
+        .x_desc("depth")
+        .y_desc(y_description)
+        .draw()?;
+    for (index, line) in lines.iter().enumerate() {
+        let total = first_is_total && index == 0;
+        let colour = if total { BLACK.to_rgba() } else { Palette99::pick(index).to_rgba() };
+        let width = if total { 3 } else { 2 };
+        let mut stretches: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
+        for (depth, &count) in line.counts.iter().enumerate() {
+            if skip_zeros && count == 0 {
+                stretches.push(Vec::new());
+            } else {
+                stretches.last_mut().expect("starts with one stretch").push((depth as f64, count as f64));
+            }
+        }
+        stretches.retain(|stretch| !stretch.is_empty());
+        for (number, stretch) in stretches.iter().enumerate() {
+            let series = chart.draw_series(LineSeries::new(stretch.iter().copied(), colour.stroke_width(width)))?;
+            if number == 0 {
+                series
+                    .label(line.name.as_str())
+                    .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour.stroke_width(width)));
+            }
+            chart.draw_series(stretch.iter().map(|&point| Circle::new(point, 3, colour.filled())))?;
+        }
+    }
+    draw_legend(chart, SeriesLabelPosition::UpperRight)
 }
 
 #[cfg(test)]

@@ -177,7 +177,7 @@ impl Puzzle for PrimeGrid {
                 (given, _) => CellView::Given(given),
             })
             .collect();
-        View::Grid(GridView { size: 3, cells, groups: None })
+        View::Grid(GridView { size: 3, cells, groups: None, clues: None })
     }
 
     /// The Perl post's drawing: row sums at the right, then the anti-diagonal, the column

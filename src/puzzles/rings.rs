@@ -223,6 +223,7 @@ impl Puzzle for OlympicRings {
             rings: self.rings.clone(),
             spot_names: self.spot_names.clone(),
             spots,
+            unused: self.pool.iter().zip(&model.used).filter(|(_, used)| !**used).map(|(value, _)| *value).collect(),
         })
     }
 

@@ -29,8 +29,12 @@ pub struct GridView {
     pub size: usize,
     /// Cells row-major.
     pub cells: Vec<CellView>,
-    /// A colour class per cell (hook or region), when the puzzle has one.
-    pub groups: Option<Vec<u16>>,
+    /// A colour class per cell (hook or region), when the puzzle has one; `None` for a
+    /// cell whose class is not known yet (a Hooks cell before its hook is placed).
+    pub groups: Option<Vec<Option<u16>>>,
+    /// Clues outside the grid, `[north, south, west, east]`, one per column (north, south)
+    /// or row (west, east), 0 for none; when the puzzle has them (Twenty Four Seven).
+    pub clues: Option<[Vec<u32>; 4]>,
 }
 
 /// An Olympic-rings state.
@@ -44,4 +48,6 @@ pub struct RingsView {
     pub spot_names: Vec<String>,
     /// Spot values: given, placed or open.
     pub spots: Vec<CellView>,
+    /// The candidate values not placed yet, ascending (the pool the search draws from).
+    pub unused: Vec<i32>,
 }

@@ -5,6 +5,13 @@
 //! estimate is `1 + b_1 + b_1 b_2 + ...`; its expectation is exactly the number of nodes
 //! of the tree (Knuth, "Estimating the efficiency of backtrack programs", 1975). The
 //! engine's node definition is used: a child that `apply` rejects is a node (a leaf).
+//!
+//! Two unbiased refinements cut the variance (see [`EstimateMethod`] and docs/estimate.md):
+//! looking one level ahead so that probes only descend into accepted children (a child
+//! `c` of `b` accepted ones contributes `b` to the product, and every child, accepted or
+//! not, is counted), and stratifying: the top levels are counted exactly and the probes
+//! are spread evenly over the subtrees below them, so a probe's luck at the top, where
+//! unbalanced trees differ most, no longer multiplies its estimate.
 
 use super::{Branch, Model, NoCounters};
 
@@ -28,64 +35,293 @@ impl ProbeRng {
     }
 }
 
+/// How the tree size is estimated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EstimateMethod {
+    /// Knuth's plain estimator: at each node, pick any child uniformly (a child that
+    /// `apply` rejects ends the probe). Unbiased but heavy-tailed on unbalanced trees.
+    Knuth,
+    /// Look one level ahead: apply every child to learn which are accepted, count them
+    /// all, and descend into an accepted one chosen uniformly, weighting by the number of
+    /// accepted children. Unbiased; no probe is spent on a rejected leaf.
+    Accepted,
+    /// Count the top levels exactly, down to the deepest level whose accepted nodes number
+    /// at most a quarter of the probes, and estimate each subtree below with its share of
+    /// the probes (look-ahead probes). Unbiased; the variance of the top levels, where
+    /// the imbalance of most trees is, is gone.
+    #[default]
+    Stratified,
+}
+
+impl EstimateMethod {
+    /// Every method, in the order of the help text.
+    pub const ALL: [EstimateMethod; 3] = [EstimateMethod::Knuth, EstimateMethod::Accepted, EstimateMethod::Stratified];
+
+    /// The method's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            EstimateMethod::Knuth => "knuth",
+            EstimateMethod::Accepted => "accepted",
+            EstimateMethod::Stratified => "stratified",
+        }
+    }
+}
+
+impl std::fmt::Display for EstimateMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for EstimateMethod {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        EstimateMethod::ALL.into_iter().find(|method| method.name() == text).ok_or_else(|| {
+            let names: Vec<&str> = EstimateMethod::ALL.iter().map(|method| method.name()).collect();
+            format!("unknown estimate method `{text}`; use one of {}", names.join(", "))
+        })
+    }
+}
+
 /// The result of a set of probes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TreeEstimate {
     /// Probes made.
     pub probes: usize,
-    /// Mean of the probes' estimates: the estimated number of nodes.
+    /// The estimated number of nodes (the exact count of the top levels, if any, plus the
+    /// mean of the probes' estimates below them).
     pub nodes: f64,
-    /// Standard error of that mean.
+    /// Standard error of that estimate.
     pub standard_error: f64,
-    /// Estimated nodes per depth (`nodes_per_depth[d]`, mean over probes).
+    /// Estimated nodes per depth (`nodes_per_depth[d]`).
     pub nodes_per_depth: Vec<f64>,
+    /// Depth down to which nodes were counted exactly (0: none, plain probes).
+    pub exact_depth: usize,
+    /// Subtrees the probes were spread over (1 for plain probes from the root; 0 when the
+    /// top levels were the whole tree, so that the count is exact).
+    pub subtrees: usize,
 }
 
-/// Estimates the size of `model`'s search tree with `probes` random probes.
+/// Estimates the size of `model`'s search tree with `probes` plain Knuth probes.
 pub fn estimate_tree_size<M: Model>(model: &mut M, probes: usize, seed: u64) -> TreeEstimate {
-    let mut rng = ProbeRng::new(seed);
+    estimate_tree_size_with(model, probes, seed, EstimateMethod::Knuth)
+}
+
+/// Estimates the size of `model`'s search tree with `probes` probes by `method`. The
+/// model is back at the root state afterwards.
+pub fn estimate_tree_size_with<M: Model>(
+    model: &mut M,
+    probes: usize,
+    seed: u64,
+    method: EstimateMethod,
+) -> TreeEstimate {
+    let probes = probes.max(1);
+    let mut prober = Prober::new(model, seed, method != EstimateMethod::Knuth);
+    if method != EstimateMethod::Stratified {
+        let subtree = prober.probe_subtree(model, &[], probes);
+        return TreeEstimate {
+            probes,
+            nodes: subtree.mean,
+            standard_error: (subtree.variance / probes as f64).sqrt(),
+            nodes_per_depth: prober.per_depth,
+            exact_depth: 0,
+            subtrees: 1,
+        };
+    }
+    let top = count_top_levels(model, (probes / 4).max(1));
+    for (depth, &count) in top.nodes_per_depth.iter().enumerate() {
+        prober.per_depth[depth] += count as f64;
+    }
+    let mut nodes = top.nodes as f64;
+    let mut variance = 0.0;
+    let subtrees = top.frontier.len();
+    // A tree counted whole needs no probe.
+    let probes = if subtrees == 0 { 0 } else { probes };
+    for (index, path) in top.frontier.iter().enumerate() {
+        // An even share; the first `probes % subtrees` subtrees get one more.
+        let share = probes / subtrees + usize::from(index < probes % subtrees);
+        let subtree = prober.probe_subtree(model, path, share);
+        nodes += subtree.mean;
+        variance += subtree.variance / share as f64;
+    }
+    TreeEstimate {
+        probes,
+        nodes,
+        standard_error: variance.sqrt(),
+        nodes_per_depth: prober.per_depth,
+        exact_depth: top.depth,
+        subtrees,
+    }
+}
+
+/// The top levels of a tree, counted exactly.
+struct TopLevels<M: Model> {
+    /// Depth of the frontier.
+    depth: usize,
+    /// Paths to the accepted nodes at `depth`, whose subtrees (themselves included) are
+    /// left to the probes.
+    frontier: Vec<Vec<M::Move>>,
+    /// Nodes above the frontier, and the rejected nodes at its depth.
+    nodes: u64,
+    /// Those nodes per depth.
+    nodes_per_depth: Vec<u64>,
+}
+
+/// Counts the tree level by level down to the deepest level whose accepted nodes number at
+/// most `most_subtrees`.
+fn count_top_levels<M: Model>(model: &mut M, most_subtrees: usize) -> TopLevels<M> {
+    let mut top = TopLevels { depth: 0, frontier: vec![Vec::new()], nodes: 0, nodes_per_depth: vec![0] };
     let mut candidates = Vec::new();
-    let mut path = Vec::new();
-    let mut per_depth = vec![0.0; model.max_depth() + 2];
-    let mut sum = 0.0;
-    let mut sum_of_squares = 0.0;
-    for _ in 0..probes.max(1) {
+    while !top.frontier.is_empty() {
+        let mut next = Vec::new();
+        let mut rejected = 0;
+        for path in &top.frontier {
+            replay(model, path);
+            candidates.clear();
+            if model.branch(&mut candidates, &mut NoCounters) == Branch::Moves {
+                for &mv in &candidates {
+                    if model.apply(mv, &mut NoCounters).is_ok() {
+                        let mut child = path.clone();
+                        child.push(mv);
+                        next.push(child);
+                    } else {
+                        rejected += 1;
+                    }
+                    model.undo(mv);
+                }
+            }
+            rewind(model, path);
+        }
+        if next.len() > most_subtrees {
+            break;
+        }
+        // The frontier's nodes are expanded: they and their rejected children are counted.
+        top.nodes += top.frontier.len() as u64 + rejected;
+        top.nodes_per_depth[top.depth] += top.frontier.len() as u64;
+        top.nodes_per_depth.push(rejected);
+        top.depth += 1;
+        top.frontier = next;
+    }
+    top
+}
+
+fn replay<M: Model>(model: &mut M, path: &[M::Move]) {
+    for &mv in path {
+        let accepted = model.apply(mv, &mut NoCounters);
+        debug_assert!(accepted.is_ok(), "a frontier path replays cleanly");
+    }
+}
+
+fn rewind<M: Model>(model: &mut M, path: &[M::Move]) {
+    for &mv in path.iter().rev() {
+        model.undo(mv);
+    }
+}
+
+/// The mean and the variance of the probe estimates of one subtree.
+struct SubtreeEstimate {
+    mean: f64,
+    variance: f64,
+}
+
+/// Makes probes, reusing its buffers, and sums their per-depth estimates.
+struct Prober<M: Model> {
+    rng: ProbeRng,
+    look_ahead: bool,
+    candidates: Vec<M::Move>,
+    accepted: Vec<M::Move>,
+    path: Vec<M::Move>,
+    /// Sum over subtrees of each subtree's mean per-depth estimate.
+    per_depth: Vec<f64>,
+}
+
+impl<M: Model> Prober<M> {
+    fn new(model: &M, seed: u64, look_ahead: bool) -> Self {
+        Prober {
+            rng: ProbeRng::new(seed),
+            look_ahead,
+            candidates: Vec::new(),
+            accepted: Vec::new(),
+            path: Vec::new(),
+            per_depth: vec![0.0; model.max_depth() + 2],
+        }
+    }
+
+    /// `probes` probes of the subtree under `root` (a path of accepted moves).
+    fn probe_subtree(&mut self, model: &mut M, root: &[M::Move], probes: usize) -> SubtreeEstimate {
+        replay(model, root);
+        let mut sum = 0.0;
+        let mut sum_of_squares = 0.0;
+        let mut per_depth = vec![0.0; self.per_depth.len()];
+        for _ in 0..probes {
+            let estimate = self.probe(model, root.len(), &mut per_depth);
+            sum += estimate;
+            sum_of_squares += estimate * estimate;
+        }
+        rewind(model, root);
+        let count = probes as f64;
+        if self.per_depth.len() < per_depth.len() {
+            self.per_depth.resize(per_depth.len(), 0.0);
+        }
+        for (total, depth_sum) in self.per_depth.iter_mut().zip(per_depth) {
+            *total += depth_sum / count;
+        }
+        let mean = sum / count;
+        // The unbiased sample variance (zero for a single probe, which cannot show any).
+        let variance = if probes > 1 { ((sum_of_squares - count * mean * mean) / (count - 1.0)).max(0.0) } else { 0.0 };
+        SubtreeEstimate { mean, variance }
+    }
+
+    /// One probe from the current node at `start_depth`: its estimate of the subtree's
+    /// size (the node included), with each depth's share added to `per_depth`.
+    fn probe(&mut self, model: &mut M, start_depth: usize, per_depth: &mut Vec<f64>) -> f64 {
         let mut weight = 1.0;
         let mut estimate = 1.0;
-        per_depth[0] += 1.0;
+        per_depth[start_depth] += 1.0;
         loop {
-            candidates.clear();
-            if model.branch(&mut candidates, &mut NoCounters) != Branch::Moves || candidates.is_empty() {
+            self.candidates.clear();
+            if model.branch(&mut self.candidates, &mut NoCounters) != Branch::Moves || self.candidates.is_empty() {
                 break;
             }
-            weight *= candidates.len() as f64;
-            estimate += weight;
-            let depth = path.len() + 1;
+            // Every child is a node, accepted or not.
+            let children = weight * self.candidates.len() as f64;
+            estimate += children;
+            let depth = start_depth + self.path.len() + 1;
             if depth >= per_depth.len() {
                 per_depth.resize(depth + 1, 0.0);
             }
-            per_depth[depth] += weight;
-            let chosen = candidates[rng.below(candidates.len())];
-            let accepted = model.apply(chosen, &mut NoCounters).is_ok();
-            path.push(chosen);
-            if !accepted {
-                break;
+            per_depth[depth] += children;
+            if self.look_ahead {
+                self.accepted.clear();
+                for &mv in &self.candidates {
+                    if model.apply(mv, &mut NoCounters).is_ok() {
+                        self.accepted.push(mv);
+                    }
+                    model.undo(mv);
+                }
+                if self.accepted.is_empty() {
+                    break;
+                }
+                weight *= self.accepted.len() as f64;
+                let chosen = self.accepted[self.rng.below(self.accepted.len())];
+                let accepted = model.apply(chosen, &mut NoCounters).is_ok();
+                debug_assert!(accepted, "a move accepted once is accepted again");
+                self.path.push(chosen);
+            } else {
+                weight = children;
+                let chosen = self.candidates[self.rng.below(self.candidates.len())];
+                let accepted = model.apply(chosen, &mut NoCounters).is_ok();
+                self.path.push(chosen);
+                if !accepted {
+                    break;
+                }
             }
         }
-        while let Some(mv) = path.pop() {
+        while let Some(mv) = self.path.pop() {
             model.undo(mv);
         }
-        sum += estimate;
-        sum_of_squares += estimate * estimate;
-    }
-    let count = probes.max(1) as f64;
-    let mean = sum / count;
-    let variance = (sum_of_squares / count - mean * mean).max(0.0);
-    TreeEstimate {
-        probes: probes.max(1),
-        nodes: mean,
-        standard_error: (variance / count).sqrt(),
-        nodes_per_depth: per_depth.into_iter().map(|total| total / count).collect(),
+        estimate
     }
 }
 
@@ -148,6 +384,60 @@ mod tests {
         assert!(relative_error < 0.03, "estimate {} vs actual {actual}", estimate.nodes);
         assert!((estimate.nodes - actual).abs() < 5.0 * estimate.standard_error + 1.0);
         assert!(model.path.is_empty(), "probes leave the model at the root");
+    }
+
+    fn actual_size(model: &IrregularTree) -> f64 {
+        search_sequentially::<_, NoCounters>(model.clone(), Limits::exhaustive()).stats.nodes as f64
+    }
+
+    /// Checks that the mean over `seeds` independent estimates of `probes` probes each
+    /// is within 3% and 5 standard errors of the true size: the estimator is unbiased.
+    fn assert_mean_converges(method: EstimateMethod, probes: usize, seeds: u64) {
+        let mut model = IrregularTree { path: Vec::new(), uniform_branching: None };
+        let actual = actual_size(&model);
+        let estimates: Vec<f64> =
+            (1..=seeds).map(|seed| estimate_tree_size_with(&mut model, probes, seed, method).nodes).collect();
+        assert!(model.path.is_empty(), "probes leave the model at the root");
+        let count = estimates.len() as f64;
+        let mean = estimates.iter().sum::<f64>() / count;
+        let variance = estimates.iter().map(|estimate| (estimate - mean).powi(2)).sum::<f64>() / (count - 1.0);
+        let standard_error = (variance / count).sqrt();
+        assert!((mean - actual).abs() / actual < 0.03, "{method}: mean {mean} vs actual {actual}");
+        assert!(
+            (mean - actual).abs() < 5.0 * standard_error + 1.0,
+            "{method}: mean {mean} ± {standard_error} vs {actual}"
+        );
+    }
+
+    #[test]
+    fn look_ahead_probes_into_accepted_children_converge_to_the_true_tree_size() {
+        assert_mean_converges(EstimateMethod::Accepted, 100, 2_000);
+    }
+
+    #[test]
+    fn stratified_estimates_are_unbiased_the_mean_of_many_converges_to_the_true_tree_size() {
+        // 40 probes: at most 10 subtrees, so most of the tree is left to the probes.
+        assert_mean_converges(EstimateMethod::Stratified, 40, 3_000);
+        let mut model = IrregularTree { path: Vec::new(), uniform_branching: None };
+        let one = estimate_tree_size_with(&mut model, 40, 1, EstimateMethod::Stratified);
+        assert!(one.exact_depth >= 1 && (1..=10).contains(&one.subtrees), "{one:?}");
+    }
+
+    #[test]
+    fn stratified_estimate_of_a_narrow_tree_is_its_exact_count() {
+        let mut model = IrregularTree { path: Vec::new(), uniform_branching: None };
+        let actual = actual_size(&model);
+        // With more probes than four times the widest level, every level is counted.
+        let estimate = estimate_tree_size_with(&mut model, 4 * actual as usize, 3, EstimateMethod::Stratified);
+        assert_eq!(estimate.nodes, actual);
+        assert_eq!(estimate.subtrees, 0);
+        assert_eq!(estimate.standard_error, 0.0);
+        let per_depth = search_sequentially::<_, crate::search::FullCounters>(model.clone(), Limits::exhaustive())
+            .stats
+            .nodes_per_depth;
+        for (depth, &count) in per_depth.iter().enumerate() {
+            assert_eq!(estimate.nodes_per_depth[depth], count as f64, "depth {depth}");
+        }
     }
 
     #[test]

@@ -15,7 +15,7 @@ mod stats;
 
 pub use counters::{FullCounters, NoCounters, RuleCounter};
 pub use engine::{search_sequentially, Engine, Limits, SearchResult, StopReason};
-pub use estimate::{estimate_tree_size, ProbeRng, TreeEstimate};
+pub use estimate::{estimate_tree_size, estimate_tree_size_with, EstimateMethod, ProbeRng, TreeEstimate};
 pub use hooks::{Event, NoObserver, NoSteering, Observer, OpenBranches, Steering, SteeringAction};
 pub use model::{Branch, Model, RuleId};
 pub use stats::Stats;

@@ -41,8 +41,9 @@ fn ring_colour(name: &str, index: usize) -> Style {
     }
 }
 
-/// Draws the rings and their spots; `changed` is the spot that changed in the last step
-/// and `rejected` whether a rule rejected it.
+/// Draws the rings and their spots (`<v>` given, `[v]` placed, `{v}` just tried, `{?}`
+/// open), then the pool of values not placed yet; `changed` is the spot that changed in the
+/// last step and `rejected` whether a rule rejected it.
 pub fn draw_rings(view: &RingsView, radius: i64, aspect: f64, changed: Option<usize>, rejected: bool) -> Canvas {
     let vertical = (radius as f64 * aspect).round() as i64;
     let width = (radius + 1) * (view.rings.len() as i64 + 1) + 2;
@@ -77,6 +78,11 @@ pub fn draw_rings(view: &RingsView, radius: i64, aspect: f64, changed: Option<us
         };
         canvas.text(x - 1, y, &text, style);
     }
+    let unused: Vec<String> = view.unused.iter().map(|value| value.to_string()).collect();
+    canvas.push_line(
+        &format!("unused values: {}", if unused.is_empty() { "none".to_string() } else { unused.join(" ") }),
+        Style::Dim,
+    );
     canvas
 }
 

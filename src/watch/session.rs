@@ -2,7 +2,7 @@
 //! that runs each component of an instance under it.
 
 use super::canvas::{Canvas, Style};
-use super::grid_art::draw_grid;
+use super::grid_art::{draw_grid, GRID_LEGEND};
 use super::rings_art::draw_rings;
 use crate::instance::Instance;
 use crate::puzzles::knobs::KnobValues;
@@ -21,7 +21,8 @@ pub struct WatchOptions {
     pub knobs: KnobValues,
     /// Pause after each frame.
     pub delay: Duration,
-    /// Stop each component after this many nodes.
+    /// Stop each component after this many steps: frames, one per event drawn (a child
+    /// entered or pruned, a dead end, a solution); the root is not a step.
     pub max_steps: u64,
     /// Ring radius in terminal columns.
     pub radius: i64,
@@ -83,7 +84,11 @@ pub fn render_frame(view: &View, previous: Option<&View>, status: &FrameStatus, 
     let rejected = status.last.starts_with("pruned") || status.last.starts_with("dead end");
     let mut canvas = match view {
         View::Rings(rings) => draw_rings(rings, options.radius, options.aspect, changed, rejected),
-        View::Grid(grid) => draw_grid(grid, changed, rejected),
+        View::Grid(grid) => {
+            let mut canvas = draw_grid(grid, changed, rejected);
+            canvas.push_line(GRID_LEGEND, Style::Dim);
+            canvas
+        }
     };
     canvas.push_line("", Style::Plain);
     let heading = if status.component.is_empty() { String::new() } else { format!("{}  ", status.component) };
@@ -110,12 +115,14 @@ struct FrameObserver<'a, P: Puzzle> {
     status: FrameStatus,
     previous: Option<View>,
     frames: u64,
+    /// Raised once `options.max_steps` frames are drawn; the steering then stops the search.
+    steps_spent: &'a AtomicBool,
     failure: Option<io::Error>,
 }
 
 impl<P: Puzzle> Observer<P::Model> for FrameObserver<'_, P> {
     fn observe(&mut self, event: Event<<P::Model as Model>::Move>, model: &P::Model) {
-        if self.failure.is_some() {
+        if self.failure.is_some() || self.frames >= self.options.max_steps {
             return;
         }
         let (depth, last) = match event {
@@ -152,6 +159,9 @@ impl<P: Puzzle> Observer<P::Model> for FrameObserver<'_, P> {
         let frame = render_frame(&view, self.previous.as_ref(), &self.status, self.options);
         self.previous = Some(view);
         self.frames += 1;
+        if self.frames >= self.options.max_steps {
+            self.steps_spent.store(true, Ordering::Relaxed);
+        }
         if let Err(error) = self.show(&frame) {
             self.failure = Some(error);
         }
@@ -174,12 +184,15 @@ impl<P: Puzzle> FrameObserver<'_, P> {
     }
 }
 
-/// Stops the search when the stop flag (Ctrl-C) is raised.
-struct StopFlag<'a>(&'a AtomicBool);
+/// Stops the search when the stop flag (Ctrl-C) is raised or the steps are spent.
+struct StopFlag<'a> {
+    interrupted: &'a AtomicBool,
+    steps_spent: &'a AtomicBool,
+}
 
 impl<M: Model> Steering<M> for StopFlag<'_> {
     fn at_node(&mut self, _nodes: u64, _open: &mut OpenBranches<'_, M::Move>) -> SteeringAction {
-        if self.0.load(Ordering::Relaxed) {
+        if self.interrupted.load(Ordering::Relaxed) || self.steps_spent.load(Ordering::Relaxed) {
             SteeringAction::Stop
         } else {
             SteeringAction::Continue
@@ -188,7 +201,7 @@ impl<M: Model> Steering<M> for StopFlag<'_> {
 }
 
 /// Animates the search of every component of `instance` into `out`, until each ends,
-/// reaches `max_steps` nodes, or `stop` is raised.
+/// has drawn `max_steps` frames, or `stop` is raised.
 pub fn watch(
     instance: &Instance,
     options: &WatchOptions,
@@ -207,8 +220,9 @@ pub fn watch(
             let puzzle = P::parse(&self.instance.data).map_err(RunError::Data)?;
             let config = P::config(&self.options.knobs).map_err(RunError::Knob)?;
             let mut summary = WatchSummary::default();
-            let limits = Limits { node_limit: self.options.max_steps, ..Limits::exhaustive() };
+            let limits = Limits { solutions_to_keep: 0, ..Limits::exhaustive() };
             for (model, component) in puzzle.models(&config).into_iter().zip(puzzle.component_names()) {
+                let steps_spent = AtomicBool::new(false);
                 let rule_names: Vec<String> = model.rule_names().iter().map(|name| name.to_string()).collect();
                 let root_view = puzzle.view(&model);
                 let observer = FrameObserver {
@@ -221,10 +235,12 @@ pub fn watch(
                     status: FrameStatus { component, nodes: 1, ..FrameStatus::default() },
                     previous: Some(root_view),
                     frames: 0,
+                    steps_spent: &steps_spent,
                     failure: None,
                 };
+                let steering = StopFlag { interrupted: self.stop, steps_spent: &steps_spent };
                 let mut engine: Engine<P::Model, NoCounters, StopFlag, FrameObserver<P>> =
-                    Engine::new(model, StopFlag(self.stop), observer, limits.clone());
+                    Engine::new(model, steering, observer, limits.clone());
                 engine.run();
                 let stats = engine.stats();
                 let (_, observer) = engine.into_hooks();
@@ -268,30 +284,51 @@ mod tests {
         let mut out = Vec::new();
         let summary =
             watch(&instance, &options, &mut out, &AtomicBool::new(false)).expect("valid").expect("no I/O error");
-        assert_eq!(summary.frames, 3);
+        assert_eq!(summary.frames, 4, "--max-steps 4 draws four frames");
         let text = String::from_utf8(out).expect("frames are text");
         assert_eq!(text, include_str!("../../tests/fixtures/rings_watch_frames.txt"));
     }
 
     #[test]
-    fn grid_frame_marks_the_rejected_cell() {
+    fn plain_grid_frame_marks_the_given_and_the_rejected_cell_in_ascii() {
         use crate::puzzles::view::GridView;
         let before = View::Grid(GridView {
             size: 2,
             cells: vec![CellView::Given(3), CellView::Open, CellView::Open, CellView::Open],
             groups: None,
+            clues: None,
         });
         let after = View::Grid(GridView {
             size: 2,
             cells: vec![CellView::Given(3), CellView::Open, CellView::Open, CellView::Placed(12)],
             groups: None,
+            clues: None,
         });
         let status = FrameStatus { step: 1, nodes: 2, last: "pruned by sum".to_string(), ..FrameStatus::default() };
         let frame = render_frame(&after, Some(&before), &status, &options());
         assert_eq!(
             frame.to_text(false),
-            "   3   ·\n   ·  12\n\nstep 1  depth 0  nodes 2  solutions 0  last: pruned by sum\n"
+            format!(
+                " < 3>   ·\n   ·  !12!\n{GRID_LEGEND}\n\nstep 1  depth 0  nodes 2  solutions 0  last: pruned by sum\n"
+            )
         );
-        assert!(frame.to_text(true).contains("\x1b[1;37;41m12"), "the rejected value is drawn in the rejected style");
+        assert!(frame.to_text(true).contains("\x1b[1;37;41m!12!"), "the rejected value is drawn in the rejected style");
+    }
+
+    #[test]
+    fn grid_frame_draws_outside_clues_and_colours_open_cells_by_known_group() {
+        use crate::puzzles::view::GridView;
+        let view = View::Grid(GridView {
+            size: 2,
+            cells: vec![CellView::Open, CellView::Open, CellView::Placed(2), CellView::Empty],
+            groups: Some(vec![Some(1), None, Some(1), Some(2)]),
+            clues: Some([vec![1, 0], vec![0, 2], vec![0, 3], vec![4, 0]]),
+        });
+        let frame = render_frame(&view, None, &FrameStatus::default(), &options());
+        let lines: Vec<String> = frame.to_text(false).lines().map(str::to_string).collect();
+        assert_eq!(lines[..4], ["      1", "      ·   ·   4", " 3    2   -", "          2"]);
+        let coloured = frame.to_text(true);
+        assert!(coloured.contains("\x1b[38;5;34m · "), "an open cell of a known group takes its colour: {coloured:?}");
+        assert!(coloured.contains("\x1b[2m · "), "an open cell of no known group is dim: {coloured:?}");
     }
 }

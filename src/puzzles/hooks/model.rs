@@ -227,9 +227,9 @@ impl HooksModel {
             })
             .collect();
         let groups = (0..cells)
-            .map(|cell| if self.placed & (1u128 << cell) != 0 { u16::from(self.hook_of[cell]) } else { 0 })
+            .map(|cell| (self.placed & (1u128 << cell) != 0).then(|| u16::from(self.hook_of[cell])))
             .collect();
-        View::Grid(GridView { size: self.shared.size, cells: cell_views, groups: Some(groups) })
+        View::Grid(GridView { size: self.shared.size, cells: cell_views, groups: Some(groups), clues: None })
     }
 
     /// The layouts that pass the prefilter, in the order two-phase tries them.

@@ -147,7 +147,9 @@ impl Puzzle for TwentyFourSeven {
                 }
             })
             .collect();
-        View::Grid(GridView { size: n, cells, groups: None })
+        let clues =
+            std::array::from_fn(|side| model.plan.clue[side][..n].iter().map(|&clue| u32::from(clue)).collect());
+        View::Grid(GridView { size: n, cells, groups: None, clues: Some(clues) })
     }
 
     fn render(&self, solution: &Vec<u8>) -> String {

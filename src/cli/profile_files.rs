@@ -1,0 +1,95 @@
+//! `solve --profile FILE`: the run's per-depth profile as a CSV file and an SVG plot.
+//!
+//! The CSV has one row per (component, depth): the nodes entered at that depth and the
+//! prunes of each rule there, so its columns add up to the run's nodes and per-rule
+//! prunes. The plot beside it (same name, `.svg`) shows the run's totals over components.
+
+use super::Failure;
+use crate::harness::csv_log::write_atomically;
+use crate::harness::plots::{draw_depth_profile, DepthLine};
+use crate::solve::{ComponentReport, RunReport};
+use std::path::{Path, PathBuf};
+
+/// The plot's path: `csv_path` with the extension `.svg`.
+pub fn plot_path(csv_path: &Path) -> PathBuf {
+    csv_path.with_extension("svg")
+}
+
+/// Checks `--profile FILE` before the run, so a bad name does not waste a search.
+pub fn check_path(csv_path: &Path) -> Result<(), Failure> {
+    if plot_path(csv_path) == csv_path {
+        return Err(Failure::bad_input(format!(
+            "--profile {}: the plot is written to FILE with the extension .svg, so FILE must not end in .svg; \
+             name the CSV file, e.g. profile.csv",
+            csv_path.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Writes the CSV at `csv_path` and the plot beside it, each atomically.
+pub fn write_profile(csv_path: &Path, report: &RunReport) -> Result<(), Failure> {
+    if report.nodes_per_depth.is_empty() {
+        return Err(Failure::bad_input("--profile needs the per-depth counters: drop --no-rule-counts"));
+    }
+    let rule_names: Vec<&str> = report.rules.iter().map(|rule| rule.name.as_str()).collect();
+    write_atomically(csv_path, profile_csv(&report.components, &rule_names).as_bytes()).map_err(Failure::failed)?;
+    let prunes: Vec<DepthLine> = rule_names
+        .iter()
+        .enumerate()
+        .map(|(rule, name)| DepthLine {
+            name: format!("prunes by {name}"),
+            counts: report.prunes_per_depth.iter().map(|row| row.get(rule).copied().unwrap_or(0)).collect(),
+        })
+        .collect();
+    let title = format!("{}: nodes and prunes per depth ({}, {})", report.instance, report.strategy, mode_text(report));
+    draw_depth_profile(&plot_path(csv_path), &title, &report.nodes_per_depth, &prunes).map_err(Failure::failed)
+}
+
+fn mode_text(report: &RunReport) -> &'static str {
+    match report.mode {
+        crate::solve::SearchMode::All => "all solutions",
+        crate::solve::SearchMode::First => "first solution",
+    }
+}
+
+/// The CSV text: header `component,depth,nodes,prunes_RULE...`, then one row per depth of
+/// each component, up to its deepest depth with a node or a prune.
+fn profile_csv(components: &[ComponentReport], rule_names: &[&str]) -> String {
+    let mut text = String::from("component,depth,nodes");
+    for name in rule_names {
+        text.push_str(&format!(",prunes_{name}"));
+    }
+    text.push('\n');
+    for component in components {
+        let prunes_at = |depth: usize, rule: usize| -> u64 {
+            component.prunes_per_depth.get(depth).and_then(|row| row.get(rule)).copied().unwrap_or(0)
+        };
+        let depths = component.nodes_per_depth.len().max(component.prunes_per_depth.len());
+        let deepest = (0..depths).rev().find(|&depth| {
+            component.nodes_per_depth.get(depth).copied().unwrap_or(0) > 0
+                || (0..rule_names.len()).any(|rule| prunes_at(depth, rule) > 0)
+        });
+        for depth in 0..deepest.map_or(0, |deepest| deepest + 1) {
+            text.push_str(&format!(
+                "{},{depth},{}",
+                csv_field(&component.name),
+                component.nodes_per_depth.get(depth).copied().unwrap_or(0)
+            ));
+            for rule in 0..rule_names.len() {
+                text.push_str(&format!(",{}", prunes_at(depth, rule)));
+            }
+            text.push('\n');
+        }
+    }
+    text
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break.
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}

@@ -1,0 +1,38 @@
+//! End-to-end tests of `watch`: `--max-steps N` draws N frames, Ctrl-C exits with 130.
+
+use std::process::{Command, Stdio};
+
+fn binary() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_backtrack-bench"))
+}
+
+#[test]
+fn max_steps_n_draws_n_frames_per_grid() {
+    for (instance, steps, grids) in [("rings", 5, 1), ("hooks7", 7, 1), ("247", 3, 4)] {
+        let output = binary()
+            .args(["watch", instance, "--plain", "--max-steps", &steps.to_string()])
+            .output()
+            .expect("the binary runs");
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let text = String::from_utf8(output.stdout).expect("frames are text");
+        let frames = text.lines().filter(|line| line.starts_with("--- frame")).count();
+        assert_eq!(frames, steps * grids, "{instance} --max-steps {steps}");
+        assert!(text.lines().last().expect("a summary").starts_with(&format!("{} frames", steps * grids)));
+    }
+}
+
+#[test]
+fn ctrl_c_ends_a_watch_with_exit_code_130() {
+    // A search of a million nodes, so that it is still running when interrupted.
+    let mut child = binary()
+        .args(["watch", "hooks7", "--rules", "basic", "--connectivity", "leaves", "--max-steps", "100000000"])
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("the binary starts");
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let pid = libc::pid_t::try_from(child.id()).expect("a pid fits pid_t");
+    // SAFETY: kill(2) with a pid of our own child and a valid signal number.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let status = child.wait().expect("the binary ends");
+    assert_eq!(status.code(), Some(130));
+}
