@@ -385,7 +385,7 @@ impl ComponentRunner<'_> {
 
 /// The product of independent components' solution counts, `None` when it overflows 64
 /// bits (an instance of many grids can have more combinations than that).
-fn product_of_counts(counts: impl Iterator<Item = u64>) -> Option<u64> {
+fn product_of_counts(mut counts: impl Iterator<Item = u64>) -> Option<u64> {
     counts.try_fold(1u64, |product, count| product.checked_mul(count))
 }
 
