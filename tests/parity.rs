@@ -12,7 +12,7 @@
 use backtrack_bench::instance::{self, Instance};
 use backtrack_bench::puzzles::knobs::KnobValues;
 use backtrack_bench::solve::{self, RunReport, RunSettings, SearchMode};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Instances whose sequential search takes more nodes than this are left to the ignored tests.
 const QUICK_NODE_CAP: u64 = 2_000_000;
@@ -34,7 +34,7 @@ fn instance_files() -> Vec<PathBuf> {
     files
 }
 
-fn load(path: &PathBuf) -> Instance {
+fn load(path: &Path) -> Instance {
     instance::load(path.to_str().expect("a UTF-8 path")).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
 }
 
