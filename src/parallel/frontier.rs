@@ -7,10 +7,9 @@ use super::assemble::{assemble, FrontierPart, RunParts};
 use super::control::{remaining_budget, Control};
 use super::steering::Splitting;
 use super::tally::Tally;
-use super::worker::Worker;
+use super::worker::{Recipe, Seat, Slot};
 use super::{ParallelOutcome, Pool, Strategy};
 use crate::search::{Engine, Limits, Model, NoObserver, NoSteering, RuleCounter};
-use std::sync::{Mutex, PoisonError};
 
 /// How the frontier depth is chosen.
 #[derive(Debug, Clone, Copy)]
@@ -93,18 +92,17 @@ where
     let control = Control::new(clock.start, node_budget, frontier.len());
     let subproblems = frontier.len() as u64;
     let listing_stopped = part.stop.is_some();
-    let slots: Vec<Mutex<Worker<'_, M, C, T>>> = (0..pool.threads())
+    let slots: Vec<Slot<Seat<'_, M, C, T>>> = (0..pool.threads())
         .map(|index| {
-            let worker = Worker::new(
+            Slot::new(Seat::new(Recipe {
                 index,
-                model.clone(),
-                limits.clone(),
-                &control,
-                tally_for(index),
-                Splitting::Never,
-                clock.start,
-            );
-            Mutex::new(worker)
+                model: model.clone(),
+                limits: limits.clone(),
+                control: &control,
+                tally: tally_for(index),
+                splitting: Splitting::Never,
+                start: clock.start,
+            }))
         })
         .collect();
     if !listing_stopped {
@@ -119,15 +117,13 @@ where
                     // Tasks never block inside rayon, so a pool thread runs one task at a
                     // time and its slot's lock is never contended.
                     let index = rayon::current_thread_index().unwrap_or(0) % slots.len();
-                    let mut worker = slots[index].lock().unwrap_or_else(PoisonError::into_inner);
-                    worker.run_task(&task);
+                    slots[index].lock().worker().run_task(&task);
                 });
             }
         });
     }
     let (end, wall, cpu) = clock.stop();
-    let workers =
-        slots.into_iter().map(|slot| slot.into_inner().unwrap_or_else(PoisonError::into_inner).finish(end)).collect();
+    let workers = slots.into_iter().map(|slot| slot.into_inner().finish(end)).collect();
     let parts = RunParts {
         strategy,
         threads: pool.threads(),

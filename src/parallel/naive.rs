@@ -11,7 +11,7 @@ use super::control::{remaining_budget, Control};
 use super::frontier;
 use super::steering::Splitting;
 use super::tally::Tally;
-use super::worker::{Flow, Worker};
+use super::worker::{Flow, Recipe, Seat, Slot};
 use super::{ParallelOutcome, Pool, Strategy};
 use crate::search::{Limits, Model, RuleCounter};
 use std::sync::{Mutex, PoisonError};
@@ -38,24 +38,24 @@ where
     let listing_stopped = part.stop.is_some();
     let leaves = Mutex::new(frontier.into_iter());
     let results: Mutex<Vec<M::Solution>> = Mutex::new(Vec::new());
-    let slots: Vec<Mutex<Worker<'_, M, C, T>>> = (0..pool.threads())
+    let slots: Vec<Slot<Seat<'_, M, C, T>>> = (0..pool.threads())
         .map(|index| {
-            let worker = Worker::new(
+            Slot::new(Seat::new(Recipe {
                 index,
-                model.clone(),
-                limits.clone(),
-                &control,
-                tally_for(index),
-                Splitting::Never,
-                clock.start,
-            );
-            Mutex::new(worker)
+                model: model.clone(),
+                limits: limits.clone(),
+                control: &control,
+                tally: tally_for(index),
+                splitting: Splitting::Never,
+                start: clock.start,
+            }))
         })
         .collect();
     if !listing_stopped {
         pool.rayon().broadcast(|context| {
             // Each pool thread runs this once, with its own index: this lock is uncontended.
-            let mut worker = slots[context.index()].lock().unwrap_or_else(PoisonError::into_inner);
+            let mut seat = slots[context.index()].lock();
+            let worker = seat.worker();
             while !control.stopped() {
                 let batch: Vec<Vec<M::Move>> =
                     leaves.lock().unwrap_or_else(PoisonError::into_inner).by_ref().take(BATCH).collect();
@@ -77,8 +77,7 @@ where
         });
     }
     let (end, wall, cpu) = clock.stop();
-    let workers =
-        slots.into_iter().map(|slot| slot.into_inner().unwrap_or_else(PoisonError::into_inner).finish(end)).collect();
+    let workers = slots.into_iter().map(|slot| slot.into_inner().finish(end)).collect();
     let parts = RunParts {
         strategy: Strategy::Naive,
         threads: pool.threads(),

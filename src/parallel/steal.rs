@@ -9,12 +9,11 @@ use super::assemble::{assemble, RunParts};
 use super::control::{remaining_budget, Control};
 use super::steering::{Splitting, Task};
 use super::tally::Tally;
-use super::worker::{Flow, Worker};
+use super::worker::{Flow, Recipe, Seat, Slot as WorkerSlot, Worker};
 use super::{ParallelOutcome, Pool, Strategy};
 use crate::search::{Limits, Model, RuleCounter};
 use crossbeam_deque::{Injector, Steal, Stealer, Worker as TaskQueue};
 use crossbeam_utils::Backoff;
-use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 /// How long a worker that has found nothing for a while sleeps between two looks.
@@ -30,8 +29,8 @@ pub(crate) enum SplitRule {
 }
 
 /// One worker's life on its pool thread, with the tasks it stole from each victim.
-struct Slot<'run, M: Model, C: RuleCounter, T: Tally> {
-    worker: Worker<'run, M, C, T>,
+struct StealingWorker<'run, M: Model, C: RuleCounter, T: Tally> {
+    seat: Seat<'run, M, C, T>,
     thefts: Vec<u64>,
 }
 
@@ -56,7 +55,7 @@ where
     injector.push(Vec::new());
     let queues: Vec<TaskQueue<Task<M::Move>>> = (0..threads).map(|_| TaskQueue::new_lifo()).collect();
     let stealers: Vec<Stealer<Task<M::Move>>> = queues.iter().map(TaskQueue::stealer).collect();
-    let slots: Vec<Mutex<Slot<'_, M, C, T>>> = queues
+    let slots: Vec<WorkerSlot<StealingWorker<'_, M, C, T>>> = queues
         .into_iter()
         .enumerate()
         .map(|(index, queue)| {
@@ -64,16 +63,24 @@ where
                 SplitRule::WhenHungry => Splitting::WhenHungry { queue, retry_at: 0 },
                 SplitRule::Budget(interval) => Splitting::Budget { queue, interval, next_at: interval },
             };
-            let worker =
-                Worker::new(index, model.clone(), limits.clone(), &control, tally_for(index), splitting, clock.start);
-            Mutex::new(Slot { worker, thefts: vec![0; threads] })
+            let seat = Seat::new(Recipe {
+                index,
+                model: model.clone(),
+                limits: limits.clone(),
+                control: &control,
+                tally: tally_for(index),
+                splitting,
+                start: clock.start,
+            });
+            WorkerSlot::new(StealingWorker { seat, thefts: vec![0; threads] })
         })
         .collect();
     let announce_hunger = matches!(rule, SplitRule::WhenHungry);
     pool.rayon().broadcast(|context| {
         // Each pool thread runs this once, with its own index: the lock is never contended.
-        let mut slot = slots[context.index()].lock().unwrap_or_else(PoisonError::into_inner);
-        let Slot { worker, thefts } = &mut *slot;
+        let mut slot = slots[context.index()].lock();
+        let StealingWorker { seat, thefts } = &mut *slot;
+        let worker = seat.worker();
         let thief = Thief { me: context.index(), stealers: &stealers, injector: &injector, control: &control };
         work(worker, &thief, thefts, announce_hunger);
     });
@@ -81,8 +88,8 @@ where
     let mut given_away = vec![0; threads];
     let mut workers = Vec::with_capacity(threads);
     for slot in slots {
-        let Slot { worker, thefts } = slot.into_inner().unwrap_or_else(PoisonError::into_inner);
-        let mut output = worker.finish(end);
+        let StealingWorker { seat, thefts } = slot.into_inner();
+        let mut output = seat.finish(end);
         output.report.tasks_stolen = thefts.iter().sum();
         for (victim, count) in thefts.iter().enumerate() {
             given_away[victim] += count;
