@@ -5,7 +5,9 @@
 //! JSON, CSV, reports) works on the flat report.
 
 use crate::instance::Instance;
-use crate::parallel::{self, CounterLayout, KnobParseError, ParallelPlan, Pool, PoolError, StateRestore, Strategy};
+use crate::parallel::{
+    self, CounterLayout, KnobParseError, ParallelPlan, Pool, PoolError, StateRestore, Strategy, ThreadAffinity,
+};
 use crate::puzzles::knobs::{KnobError, KnobValues};
 use crate::puzzles::{with_puzzle, DataError, Puzzle, PuzzleVisitor};
 use crate::search::{FullCounters, Limits, Model, NoCounters, RuleCounter, Stats, StopReason};
@@ -45,6 +47,8 @@ pub struct RunSettings {
     pub counters: String,
     /// State restoration: `undo` (default) or `clone` (clone the state at every node).
     pub state: String,
+    /// Where pool threads run: `pinned` (default) or `free`.
+    pub affinity: String,
 }
 
 impl Default for RunSettings {
@@ -59,6 +63,7 @@ impl Default for RunSettings {
             threads: 1,
             counters: "padded".to_string(),
             state: "undo".to_string(),
+            affinity: "pinned".to_string(),
         }
     }
 }
@@ -187,6 +192,8 @@ pub struct ParallelSummary {
     pub probe_nodes: u64,
     /// Nodes above the frontier, counted while listing it (part of `nodes`).
     pub frontier_nodes: u64,
+    /// Time taken to wake every pool thread before the clock started (not in `elapsed_ns`).
+    pub pool_wake_ns: u64,
 }
 
 /// Everything one run measured, as plain data.
@@ -233,6 +240,8 @@ pub struct RunReport {
     pub counters: String,
     /// State restoration (`undo` or `clone`).
     pub state: String,
+    /// Where pool threads ran (`pinned` or `free`).
+    pub affinity: String,
     /// Run-level parallel accounting, summed or merged over components.
     pub parallel: ParallelSummary,
     /// Per-worker accounting, summed over components.
@@ -256,7 +265,8 @@ impl RunReport {
 pub fn run(instance: &Instance, settings: &RunSettings) -> Result<RunReport, RunError> {
     let plan = parallel_plan(settings)?;
     let threads = if plan.strategy == Strategy::Sequential { 1 } else { settings.threads };
-    let pool = Pool::new(threads).map_err(RunError::Pool)?;
+    let affinity = settings.affinity.parse::<ThreadAffinity>().map_err(RunError::Parallel)?;
+    let pool = Pool::with_affinity(threads, affinity).map_err(RunError::Pool)?;
     with_puzzle(instance.family, RunFamily { instance, settings, plan, pool: &pool })
 }
 
@@ -377,6 +387,7 @@ impl ComponentRunner<'_> {
             threads: self.pool.threads(),
             counters: self.plan.counters.to_string(),
             state: self.plan.state.to_string(),
+            affinity: self.settings.affinity.clone(),
             parallel: summary,
             workers: workers.reports,
         }
@@ -401,6 +412,7 @@ fn summarize_component(summary: &mut ParallelSummary, run: &parallel::RunAccount
     summary.system_cpu_ns += nanos(run.cpu.system);
     summary.probe_nodes += run.probe_nodes;
     summary.frontier_nodes += run.frontier_nodes;
+    summary.pool_wake_ns += nanos(run.pool_wake);
     summary.nodes_after_first += run.nodes_after_stop;
     if stop == Some(StopReason::FirstSolution) {
         // The stop is raised by the first solution, so the time to it is the wall time

@@ -130,8 +130,13 @@ fn write_parallel(out: &mut impl Write, report: &RunReport) -> io::Result<()> {
     writeln!(out)?;
     writeln!(
         out,
-        "parallel:  {} on {} thread(s), counters {}, state {}",
-        report.strategy, report.threads, report.counters, report.state
+        "parallel:  {} on {} thread(s) ({}), counters {}, state {}; waking the pool took {} (before the clock)",
+        report.strategy,
+        report.threads,
+        report.affinity,
+        report.counters,
+        report.state,
+        format_duration(report.parallel.pool_wake_ns)
     )?;
     writeln!(
         out,

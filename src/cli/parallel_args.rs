@@ -1,7 +1,7 @@
-//! The flags of a parallel run (`--parallel`, `--threads`, `--counters`, `--state`),
+//! The flags of a parallel run (`--parallel`, `--threads`, `--counters`, `--state`, `--affinity`),
 //! shared by `solve` and `explain`, with help text built from the parallel layer's forms.
 
-use crate::parallel::{CounterLayout, KnobForm, StateRestore, Strategy};
+use crate::parallel::{CounterLayout, KnobForm, StateRestore, Strategy, ThreadAffinity};
 use crate::solve::RunSettings;
 use clap::{Args, Command};
 
@@ -20,6 +20,9 @@ pub struct ParallelArgs {
     /// How the state is restored after a child: undo (default) or clone.
     #[arg(long, value_name = "MODE", default_value = "undo")]
     pub state: String,
+    /// Where pool threads run: pinned (default) or free.
+    #[arg(long, value_name = "PLACEMENT", default_value = "pinned")]
+    pub affinity: String,
 }
 
 impl ParallelArgs {
@@ -29,6 +32,7 @@ impl ParallelArgs {
         settings.threads = self.threads.unwrap_or_else(available_cpus);
         settings.counters = self.counters.clone();
         settings.state = self.state.clone();
+        settings.affinity = self.affinity.clone();
     }
 }
 
@@ -55,6 +59,7 @@ pub fn document(command: Command, subcommand: &str) -> Command {
                 StateRestore::FORMS,
             ))
         })
+        .mut_arg("affinity", |arg| arg.long_help(forms_help("Where the pool's threads run", ThreadAffinity::FORMS)))
     })
 }
 

@@ -302,6 +302,9 @@ fn run_once(context: &RunContext, instance: &Instance, repeat: u32) -> RunRecord
         threads: config.threads,
         counters: config.counters.clone(),
         state: config.state.clone(),
+        // Sweeps run with the default placement (pinned threads); `solve` and `explain`
+        // take `--affinity free` to show what pinning changes.
+        ..RunSettings::default()
     };
     let mut batch = 0;
     let mut total_elapsed_ns = 0;

@@ -108,6 +108,7 @@ where
     if !listing_stopped {
         let slots = &slots;
         let control = &control;
+        pool.release();
         pool.rayon().scope(|scope| {
             for task in frontier {
                 scope.spawn(move |_| {

@@ -32,7 +32,7 @@ mod test_models;
 mod tests;
 
 pub use accounting::{CpuTimes, RunAccounting, WorkerReport};
-pub use pool::{Pool, PoolError, MAX_THREADS};
+pub use pool::{Pool, PoolError, ThreadAffinity, MAX_THREADS};
 pub use strategy::{CounterLayout, KnobForm, KnobParseError, StateRestore, Strategy, DEFAULT_SUBPROBLEMS_PER_THREAD};
 
 use crate::search::{Limits, Model, RuleCounter, Stats, StopReason};
@@ -81,12 +81,17 @@ where
         return sequential::search::<M, C>(model, limits);
     }
     let board = CounterBoard::new(pool.threads());
+    let pool_wake = pool.hold();
     let mut outcome = match plan.counters {
         CounterLayout::Padded => run_with::<M, C, _>(model, plan.strategy, pool, limits, |i| board.padded(i)),
         CounterLayout::Unpadded => run_with::<M, C, _>(model, plan.strategy, pool, limits, |i| board.unpadded(i)),
         CounterLayout::Shared => run_with::<M, C, _>(model, plan.strategy, pool, limits, |_| board.shared()),
     };
+    // Strategies release the pool when they hand out work; this covers one that stopped
+    // before it did (a frontier listing that reached the node limit, say).
+    pool.release();
     outcome.run.published_nodes = board.total(plan.counters);
+    outcome.run.pool_wake = pool_wake;
     outcome
 }
 

@@ -52,6 +52,7 @@ where
         })
         .collect();
     if !listing_stopped {
+        pool.release();
         pool.rayon().broadcast(|context| {
             // Each pool thread runs this once, with its own index: this lock is uncontended.
             let mut seat = slots[context.index()].lock();

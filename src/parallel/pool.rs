@@ -1,32 +1,139 @@
 //! The thread pool a run borrows: built once, before any clock starts, never rayon's global.
 
+use super::strategy::{KnobForm, KnobParseError};
 use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The longest a held thread waits for [`Pool::release`] before it goes back to rayon on
+/// its own: a strategy that never releases loses at most this, and never deadlocks.
+const LONGEST_HOLD: Duration = Duration::from_millis(10);
 
 /// The most threads a pool may have (far above any machine this runs on; a guard against
 /// typing a node count where a thread count was meant).
 pub const MAX_THREADS: usize = 1024;
+
+/// Where the pool's threads may run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ThreadAffinity {
+    /// Thread `i` pinned to the `i`-th CPU the process may use (round robin when there are
+    /// more threads than CPUs). Unpinned, the scheduler may wake a second worker on the
+    /// CPU the first is busy on and move it only at a later balancing tick: on a 2-core VM
+    /// the second worker of a 4 ms search joined 4 ms late in most runs.
+    #[default]
+    Pinned,
+    /// Wherever the operating system puts them.
+    Free,
+}
+
+impl ThreadAffinity {
+    /// Every accepted form, in the order `--help` lists them.
+    pub const FORMS: &'static [KnobForm] = &[
+        KnobForm { form: "pinned", help: "pool thread i on the i-th allowed CPU (default)" },
+        KnobForm { form: "free", help: "threads placed and moved by the operating system" },
+    ];
+
+    /// The form this value is written as.
+    pub fn name(self) -> &'static str {
+        match self {
+            ThreadAffinity::Pinned => "pinned",
+            ThreadAffinity::Free => "free",
+        }
+    }
+}
+
+impl fmt::Display for ThreadAffinity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for ThreadAffinity {
+    type Err = KnobParseError;
+
+    fn from_str(text: &str) -> Result<ThreadAffinity, KnobParseError> {
+        [ThreadAffinity::Pinned, ThreadAffinity::Free]
+            .into_iter()
+            .find(|affinity| affinity.name() == text)
+            .ok_or_else(|| KnobParseError::new("thread affinity", text, ThreadAffinity::FORMS))
+    }
+}
 
 /// A rayon thread pool of a fixed size, built by the caller before timing starts and lent
 /// to every run that needs threads ([`crate::parallel::search`] never builds one itself).
 pub struct Pool {
     inner: rayon::ThreadPool,
     threads: usize,
+    /// Set by [`Pool::release`]: the threads held by [`Pool::hold`] may go.
+    released: Arc<AtomicBool>,
 }
 
 impl Pool {
-    /// A pool of `threads` worker threads, named `bb-worker-<index>`.
+    /// A pool of `threads` worker threads, named `bb-worker-<index>`, pinned to CPUs,
+    /// every one of them started and idle when this returns.
     pub fn new(threads: usize) -> Result<Pool, PoolError> {
+        Pool::with_affinity(threads, ThreadAffinity::Pinned)
+    }
+
+    /// A pool of `threads` worker threads placed as `affinity` says (see [`Pool::new`]).
+    pub fn with_affinity(threads: usize, affinity: ThreadAffinity) -> Result<Pool, PoolError> {
         if !(1..=MAX_THREADS).contains(&threads) {
             return Err(PoolError {
                 message: format!("thread count must be between 1 and {MAX_THREADS}, not {threads}"),
             });
         }
+        let cpus = if affinity == ThreadAffinity::Pinned { allowed_cpus() } else { Vec::new() };
         let inner = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|index| format!("bb-worker-{index}"))
+            .start_handler(move |index| {
+                if let Some(&cpu) = cpus.get(index.checked_rem(cpus.len()).unwrap_or(0)) {
+                    pin_current_thread(cpu);
+                }
+            })
             .build()
             .map_err(|error| PoolError { message: format!("cannot start {threads} threads: {error}") })?;
-        Ok(Pool { inner, threads })
+        // `build` returns once the threads are spawned, not once they run: an OS thread can
+        // take milliseconds to start. Unwarmed, the second thread of a 2-thread `steal` run
+        // of hooks7 joined 4 ms in, after the first had searched the whole 4 ms tree alone.
+        // One empty job on every thread makes them all live before any clock starts.
+        inner.broadcast(|_| ());
+        Ok(Pool { inner, threads, released: Arc::new(AtomicBool::new(true)) })
+    }
+
+    /// Wakes every thread and keeps it awake, spinning, until [`Pool::release`]; returns
+    /// once every thread is awake, with the time that took.
+    ///
+    /// An idle pool thread sleeps, and waking one on an idle CPU took milliseconds on a
+    /// 2-core VM: a run that started on a sleeping pool had its second worker join 2 to 4 ms
+    /// late (hooks7 and the prime-grid brute force, whole searches of 4 and 12 ms), and a
+    /// thread woken ahead of time falls asleep again within microseconds. So a run holds the
+    /// pool before its clock starts and releases it just before it hands out work; the wake
+    /// time is reported on its own. Held threads yield between looks, so the thread that
+    /// prepares the run still gets a CPU.
+    pub(crate) fn hold(&self) -> Duration {
+        let start = Instant::now();
+        self.released.store(false, Ordering::Release);
+        let awake = Arc::new(AtomicUsize::new(0));
+        let (released, counter) = (Arc::clone(&self.released), Arc::clone(&awake));
+        self.inner.spawn_broadcast(move |_| {
+            counter.fetch_add(1, Ordering::AcqRel);
+            let held_at = Instant::now();
+            while !released.load(Ordering::Acquire) && held_at.elapsed() < LONGEST_HOLD {
+                std::thread::yield_now();
+            }
+        });
+        while awake.load(Ordering::Acquire) < self.threads {
+            std::thread::yield_now();
+        }
+        start.elapsed()
+    }
+
+    /// Lets the threads held by [`Pool::hold`] go (they take the work handed out next).
+    pub(crate) fn release(&self) {
+        self.released.store(true, Ordering::Release);
     }
 
     /// The number of worker threads.
@@ -42,6 +149,29 @@ impl Pool {
 impl fmt::Debug for Pool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Pool").field("threads", &self.threads).finish()
+    }
+}
+
+/// The CPUs this process may run on, in order (empty where that cannot be read).
+fn allowed_cpus() -> Vec<usize> {
+    // SAFETY: a zeroed cpu_set_t is a valid empty set, and sched_getaffinity only writes
+    // into the set whose size it is given.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return Vec::new();
+        }
+        (0..libc::CPU_SETSIZE as usize).filter(|&cpu| libc::CPU_ISSET(cpu, &set)).collect()
+    }
+}
+
+/// Pins the calling thread to `cpu`; a failure leaves it unpinned.
+fn pin_current_thread(cpu: usize) {
+    // SAFETY: as above; the set is built locally and passed with its size.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpu, &mut set);
+        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
     }
 }
 

@@ -14,10 +14,13 @@ use super::{ParallelOutcome, Pool, Strategy};
 use crate::search::{Limits, Model, RuleCounter};
 use crossbeam_deque::{Injector, Steal, Stealer, Worker as TaskQueue};
 use crossbeam_utils::Backoff;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long a worker that has found nothing for a while sleeps between two looks.
 const IDLE_SLEEP: Duration = Duration::from_micros(50);
+
+/// How long a hungry worker only yields between looks before it starts to sleep.
+const YIELD_BEFORE_SLEEPING: Duration = Duration::from_millis(1);
 
 /// How the workers of a queue pool split their trees.
 #[derive(Debug, Clone, Copy)]
@@ -76,6 +79,7 @@ where
         })
         .collect();
     let announce_hunger = matches!(rule, SplitRule::WhenHungry);
+    pool.release();
     pool.rayon().broadcast(|context| {
         // Each pool thread runs this once, with its own index: the lock is never contended.
         let mut slot = slots[context.index()].lock();
@@ -152,6 +156,7 @@ impl<Mv> Thief<'_, Mv> {
             self.control.become_hungry();
         }
         let backoff = Backoff::new();
+        let hungry_since = Instant::now();
         let found = loop {
             if self.control.stopped() {
                 break None;
@@ -162,10 +167,15 @@ impl<Mv> Thief<'_, Mv> {
             if self.control.all_tasks_finished() {
                 break None;
             }
-            if backoff.is_completed() {
-                std::thread::sleep(IDLE_SLEEP);
-            } else {
+            if !backoff.is_completed() {
                 backoff.snooze();
+            } else if hungry_since.elapsed() < YIELD_BEFORE_SLEEPING {
+                // A split-off branch waits in the owner's queue only until the owner's
+                // current task ends (tens of µs on small trees): a thief that slept through
+                // it finds the queue empty again.
+                std::thread::yield_now();
+            } else {
+                std::thread::sleep(IDLE_SLEEP);
             }
         };
         if announce_hunger {

@@ -221,7 +221,7 @@ pub struct KnobParseError {
 }
 
 impl KnobParseError {
-    fn new(knob: &'static str, input: &str, forms: &'static [KnobForm]) -> KnobParseError {
+    pub(crate) fn new(knob: &'static str, input: &str, forms: &'static [KnobForm]) -> KnobParseError {
         KnobParseError { knob, input: input.to_string(), reason: None, forms }
     }
 
