@@ -33,7 +33,8 @@ pub const EXIT_FAILURE: u8 = 1;
         node counts, per-rule prune counts and wall time.\n\n\
         INSTANCE is a built-in short name (rings, prime-grid, hooks7, 247) or a path to a puzzle-instance/v1 \
         JSON file (see instances/README.md).\n\n\
-        Exit codes: 0 success; 1 a run or I/O failure; 2 bad input (flags, instance file, knob values)."
+        Exit codes: 0 success; 1 a run or I/O failure; 2 bad input (flags, instance file, knob values); \
+        130 stopped by Ctrl-C (sweep, watch)."
 )]
 struct Cli {
     #[command(subcommand)]
