@@ -7,7 +7,7 @@ use super::assemble::{assemble, FrontierPart, RunParts};
 use super::control::{remaining_budget, Control};
 use super::steering::Splitting;
 use super::tally::Tally;
-use super::worker::{Recipe, Seat, Slot};
+use super::worker::{seats, Seat, Slot};
 use super::{ParallelOutcome, Pool, Strategy};
 use crate::search::{Engine, Limits, Model, NoObserver, NoSteering, RuleCounter};
 
@@ -92,19 +92,11 @@ where
     let control = Control::new(clock.start, node_budget, frontier.len());
     let subproblems = frontier.len() as u64;
     let listing_stopped = part.stop.is_some();
-    let slots: Vec<Slot<Seat<'_, M, C, T>>> = (0..pool.threads())
-        .map(|index| {
-            Slot::new(Seat::new(Recipe {
-                index,
-                model: model.clone(),
-                limits: limits.clone(),
-                control: &control,
-                tally: tally_for(index),
-                splitting: Splitting::Never,
-                start: clock.start,
-            }))
-        })
-        .collect();
+    let slots: Vec<Slot<Seat<'_, M, C, T>>> =
+        seats(pool.threads(), &model, &limits, &control, clock.start, tally_for, |_| Splitting::Never)
+            .into_iter()
+            .map(Slot::new)
+            .collect();
     if !listing_stopped {
         let slots = &slots;
         let control = &control;

@@ -11,7 +11,7 @@ use super::control::{remaining_budget, Control};
 use super::frontier;
 use super::steering::Splitting;
 use super::tally::Tally;
-use super::worker::{Flow, Recipe, Seat, Slot};
+use super::worker::{seats, Flow, Seat, Slot};
 use super::{ParallelOutcome, Pool, Strategy};
 use crate::search::{Limits, Model, RuleCounter};
 use std::sync::{Mutex, PoisonError};
@@ -38,19 +38,11 @@ where
     let listing_stopped = part.stop.is_some();
     let leaves = Mutex::new(frontier.into_iter());
     let results: Mutex<Vec<M::Solution>> = Mutex::new(Vec::new());
-    let slots: Vec<Slot<Seat<'_, M, C, T>>> = (0..pool.threads())
-        .map(|index| {
-            Slot::new(Seat::new(Recipe {
-                index,
-                model: model.clone(),
-                limits: limits.clone(),
-                control: &control,
-                tally: tally_for(index),
-                splitting: Splitting::Never,
-                start: clock.start,
-            }))
-        })
-        .collect();
+    let slots: Vec<Slot<Seat<'_, M, C, T>>> =
+        seats(pool.threads(), &model, &limits, &control, clock.start, tally_for, |_| Splitting::Never)
+            .into_iter()
+            .map(Slot::new)
+            .collect();
     if !listing_stopped {
         pool.release();
         pool.rayon().broadcast(|context| {

@@ -9,7 +9,7 @@ use super::assemble::{assemble, RunParts};
 use super::control::{remaining_budget, Control};
 use super::steering::{Splitting, Task};
 use super::tally::Tally;
-use super::worker::{Flow, Recipe, Seat, Slot as WorkerSlot, Worker};
+use super::worker::{seats, Flow, Seat, Slot as WorkerSlot, Worker};
 use super::{ParallelOutcome, Pool, Strategy};
 use crate::search::{Limits, Model, RuleCounter};
 use crossbeam_deque::{Injector, Steal, Stealer, Worker as TaskQueue};
@@ -58,26 +58,19 @@ where
     injector.push(Vec::new());
     let queues: Vec<TaskQueue<Task<M::Move>>> = (0..threads).map(|_| TaskQueue::new_lifo()).collect();
     let stealers: Vec<Stealer<Task<M::Move>>> = queues.iter().map(TaskQueue::stealer).collect();
-    let slots: Vec<WorkerSlot<StealingWorker<'_, M, C, T>>> = queues
-        .into_iter()
-        .enumerate()
-        .map(|(index, queue)| {
-            let splitting = match rule {
-                SplitRule::WhenHungry => Splitting::WhenHungry { queue, retry_at: 0 },
-                SplitRule::Budget(interval) => Splitting::Budget { queue, interval, next_at: interval },
-            };
-            let seat = Seat::new(Recipe {
-                index,
-                model: model.clone(),
-                limits: limits.clone(),
-                control: &control,
-                tally: tally_for(index),
-                splitting,
-                start: clock.start,
-            });
-            WorkerSlot::new(StealingWorker { seat, thefts: vec![0; threads] })
-        })
-        .collect();
+    let mut queues = queues.into_iter();
+    let splitting_for = |_| {
+        let queue = queues.next().expect("one queue per worker");
+        match rule {
+            SplitRule::WhenHungry => Splitting::WhenHungry { queue, retry_at: 0 },
+            SplitRule::Budget(interval) => Splitting::Budget { queue, interval, next_at: interval },
+        }
+    };
+    let slots: Vec<WorkerSlot<StealingWorker<'_, M, C, T>>> =
+        seats(threads, &model, &limits, &control, clock.start, tally_for, splitting_for)
+            .into_iter()
+            .map(|seat| WorkerSlot::new(StealingWorker { seat, thefts: vec![0; threads] }))
+            .collect();
     let announce_hunger = matches!(rule, SplitRule::WhenHungry);
     pool.release();
     pool.rayon().broadcast(|context| {

@@ -63,6 +63,32 @@ impl<'run, M: Model, T: Tally> Recipe<'run, M, T> {
     }
 }
 
+/// One seat per pool thread, worker `index` with `tally_for(index)` and
+/// `splitting_for(index)`, each made later by its own thread (see [`Seat`]).
+pub(crate) fn seats<'run, M: Model, C: RuleCounter, T: Tally>(
+    threads: usize,
+    model: &M,
+    limits: &Limits,
+    control: &'run Control,
+    start: Instant,
+    mut tally_for: impl FnMut(usize) -> T,
+    mut splitting_for: impl FnMut(usize) -> Splitting<M::Move>,
+) -> Vec<Seat<'run, M, C, T>> {
+    (0..threads)
+        .map(|index| {
+            Seat::new(Recipe {
+                index,
+                model: model.clone(),
+                limits: limits.clone(),
+                control,
+                tally: tally_for(index),
+                splitting: splitting_for(index),
+                start,
+            })
+        })
+        .collect()
+}
+
 /// A worker's seat in a run: its recipe until the thread that runs it first needs it.
 ///
 /// The worker is made by the thread that runs it, so its copy of the model and its
