@@ -98,3 +98,43 @@ fn bad_input_exits_with_code_2_and_says_what_is_wrong() {
     assert_bad_input(&["solve", "rings", "--pruning", "sometimes"], "`sometimes` is not a value of knob `pruning`");
     assert_bad_input(&["solve", "rings", "--placement", "two-phase"], "olympic_rings: has no knob `placement`");
 }
+
+#[test]
+fn parallel_solve_reports_every_worker_and_the_sequential_counts() {
+    let sequential = solve_json(&["hooks7"]);
+    for strategy in ["auto", "steal", "budget:500", "naive"] {
+        let report = solve_json(&[
+            "hooks7",
+            "--parallel",
+            strategy,
+            "--threads",
+            "2",
+            "--counters",
+            "unpadded",
+            "--state",
+            "clone",
+        ]);
+        assert_eq!(report["nodes"], sequential["nodes"], "{strategy}");
+        assert_eq!(report["answer"], sequential["answer"], "{strategy}");
+        assert_eq!((report["threads"].as_u64(), report["affinity"].as_str()), (Some(2), Some("pinned")), "{strategy}");
+        let workers = report["workers"].as_array().expect("a workers array");
+        assert_eq!(workers.len(), 2, "{strategy}");
+        let worker_nodes: u64 = workers.iter().map(|worker| worker["nodes"].as_u64().expect("nodes")).sum();
+        let frontier_nodes = report["parallel"]["frontier_nodes"].as_u64().expect("frontier nodes");
+        assert_eq!(worker_nodes + frontier_nodes, report["nodes"].as_u64().expect("nodes"), "{strategy}");
+    }
+    let text = run(&["solve", "hooks7", "--parallel", "steal", "--threads", "2", "--affinity", "free"]);
+    let stdout = String::from_utf8_lossy(&text.stdout);
+    assert!(stdout.contains("steal on 2 thread(s) (free)"), "{stdout}");
+    for column in ["worker", "stolen", "split off", "given", "busy", "idle", "task median"] {
+        assert!(stdout.contains(column), "the per-worker table has `{column}`: {stdout}");
+    }
+}
+
+#[test]
+fn bad_parallel_knobs_exit_with_code_2_and_list_the_accepted_forms() {
+    assert_bad_input(&["solve", "rings", "--parallel", "eventually"], "parallel strategy");
+    assert_bad_input(&["solve", "rings", "--parallel", "auto", "--threads", "0"], "between 1 and 1024");
+    assert_bad_input(&["solve", "rings", "--parallel", "auto", "--counters", "sideways"], "padded");
+    assert_bad_input(&["solve", "rings", "--parallel", "auto", "--affinity", "anywhere"], "pinned");
+}
