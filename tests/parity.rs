@@ -10,7 +10,7 @@
 //! `steal` at every thread count and the other strategies at 2 threads.
 
 use backtrack_bench::instance::{self, Instance};
-use backtrack_bench::puzzles::knobs::KnobValues;
+use backtrack_bench::puzzles::knobs::{self, KnobValues};
 use backtrack_bench::solve::{self, RunReport, RunSettings, SearchMode};
 use std::path::{Path, PathBuf};
 
@@ -174,28 +174,7 @@ fn every_enumeration_workload_gives_the_sequential_results_under_auto_and_steal_
 
 /// Every combination of a family's knob values (`:K` knobs at K = 1 and 4).
 fn knob_combinations(instance: &Instance) -> Vec<KnobValues> {
-    let mut combinations = vec![KnobValues::new()];
-    for spec in instance.family.knobs() {
-        let values: Vec<String> = spec
-            .values
-            .iter()
-            .flat_map(|value| match value.strip_suffix(":K") {
-                Some(head) => vec![format!("{head}:1"), format!("{head}:4")],
-                None => vec![value.to_string()],
-            })
-            .collect();
-        combinations = combinations
-            .into_iter()
-            .flat_map(|partial| {
-                values.iter().map(move |value| {
-                    let mut knobs = partial.clone();
-                    knobs.insert(spec.name.to_string(), value.clone());
-                    knobs
-                })
-            })
-            .collect();
-    }
-    combinations
+    knobs::every_combination(instance.family.knobs(), &[1, 4])
 }
 
 /// Solutions and answer of every knob combination equal the defaults', for combinations

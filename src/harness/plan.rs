@@ -8,7 +8,7 @@
 use super::error::HarnessError;
 use super::spec::{Block, KnobSelection, KnobValueList, SweepSpec};
 use crate::instance::{self, Instance};
-use crate::puzzles::knobs::{KnobSpec, KnobValues};
+use crate::puzzles::knobs::{cross_product, expand_values, KnobSpec, KnobValues};
 use crate::puzzles::Family;
 use crate::solve::SearchMode;
 use std::collections::{BTreeMap, HashSet};
@@ -262,26 +262,6 @@ fn thread_settings(block: &Block, strategy: &str, cores: usize) -> Vec<(usize, S
     counts.iter().flat_map(|&threads| block.counters.iter().map(move |counters| (threads, counters.clone()))).collect()
 }
 
-/// The values of a knob to try: `periodic:K` becomes one value per K (the default's K first).
-fn expand_values(spec: &KnobSpec, values: &[&str], k_values: &[u32]) -> Vec<String> {
-    let mut expanded = Vec::new();
-    for value in values {
-        match value.strip_suffix(":K") {
-            Some(head) => {
-                let default_k = spec.default.strip_prefix(head).and_then(|rest| rest.strip_prefix(':'));
-                match default_k {
-                    Some(k) => expanded.push(format!("{head}:{k}")),
-                    None => expanded.extend(k_values.iter().map(|k| format!("{head}:{k}"))),
-                }
-            }
-            None => expanded.push(value.to_string()),
-        }
-    }
-    let mut seen = HashSet::new();
-    expanded.retain(|value| seen.insert(value.clone()));
-    expanded
-}
-
 /// The knob sets of a block for one family, each with its variant label; the defaults first.
 fn knob_sets(spec: &SweepSpec, block: &Block, family: Family) -> Vec<(String, KnobValues)> {
     let specs = family.knobs();
@@ -312,20 +292,7 @@ fn knob_sets(spec: &SweepSpec, block: &Block, family: Family) -> Vec<(String, Kn
         sets.push(baseline.clone());
     }
     if cross {
-        let mut product = vec![defaults.clone()];
-        for (knob, values) in &varied {
-            product = product
-                .iter()
-                .flat_map(|partial| {
-                    values.iter().map(move |value| {
-                        let mut knobs = partial.clone();
-                        knobs.insert(knob.name.to_string(), value.clone());
-                        knobs
-                    })
-                })
-                .collect();
-        }
-        sets.extend(product);
+        sets.extend(cross_product(&defaults, &varied));
     } else {
         for (knob, values) in &varied {
             for value in values {

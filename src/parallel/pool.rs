@@ -19,9 +19,9 @@ pub const MAX_THREADS: usize = 1024;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ThreadAffinity {
     /// Thread `i` pinned to the `i`-th CPU the process may use (round robin when there are
-    /// more threads than CPUs). Unpinned, the scheduler may wake a second worker on the
-    /// CPU the first is busy on and move it only at a later balancing tick: on a 2-core VM
-    /// the second worker of a 4 ms search joined 4 ms late in most runs.
+    /// more threads than CPUs). Unpinned on a 2-core VM, the second worker of a 4 ms search
+    /// joined 2 to 4 ms late in most runs (likely woken on the busy CPU and moved only at a
+    /// later balancing tick); pinned, it joins at once.
     #[default]
     Pinned,
     /// Wherever the operating system puts them.
@@ -71,8 +71,8 @@ pub struct Pool {
 }
 
 impl Pool {
-    /// A pool of `threads` worker threads, named `bb-worker-<index>`, pinned to CPUs,
-    /// every one of them started and idle when this returns.
+    /// A pool of `threads` worker threads, named `bb-worker-<index>`, pinned to CPUs. A run
+    /// wakes them with [`Pool::hold`] before its clock starts.
     pub fn new(threads: usize) -> Result<Pool, PoolError> {
         Pool::with_affinity(threads, ThreadAffinity::Pinned)
     }
@@ -95,24 +95,19 @@ impl Pool {
             })
             .build()
             .map_err(|error| PoolError { message: format!("cannot start {threads} threads: {error}") })?;
-        // `build` returns once the threads are spawned, not once they run: an OS thread can
-        // take milliseconds to start. Unwarmed, the second thread of a 2-thread `steal` run
-        // of hooks7 joined 4 ms in, after the first had searched the whole 4 ms tree alone.
-        // One empty job on every thread makes them all live before any clock starts.
-        inner.broadcast(|_| ());
         Ok(Pool { inner, threads, released: Arc::new(AtomicBool::new(true)) })
     }
 
     /// Wakes every thread and keeps it awake, spinning, until [`Pool::release`]; returns
     /// once every thread is awake, with the time that took.
     ///
-    /// An idle pool thread sleeps, and waking one on an idle CPU took milliseconds on a
-    /// 2-core VM: a run that started on a sleeping pool had its second worker join 2 to 4 ms
-    /// late (hooks7 and the prime-grid brute force, whole searches of 4 and 12 ms), and a
-    /// thread woken ahead of time falls asleep again within microseconds. So a run holds the
-    /// pool before its clock starts and releases it just before it hands out work; the wake
-    /// time is reported on its own. Held threads yield between looks, so the thread that
-    /// prepares the run still gets a CPU.
+    /// An idle pool thread sleeps, and a thread woken ahead of time falls asleep again
+    /// within microseconds. So a run holds the pool before its clock starts and releases it
+    /// just before it hands out work, and the wake time is reported on its own. Measured on
+    /// a 2-core VM with pinned threads (medians of 9 runs): the prime-grid brute force with
+    /// `auto` on 2 threads took 14.2 ms unheld against 7.6 ms held; hooks7 with `steal`,
+    /// 4.6 against 3.2 ms. Held threads yield between looks, so the thread that prepares
+    /// the run still gets a CPU.
     pub(crate) fn hold(&self) -> Duration {
         let start = Instant::now();
         self.released.store(false, Ordering::Release);

@@ -37,21 +37,21 @@ impl<W> Slot<W> {
 }
 
 /// What it takes to make a worker, kept until the thread that will run it makes it.
-pub(crate) struct Recipe<'run, M: Model, T> {
+struct Recipe<'run, M: Model, T> {
     /// The worker's index in the pool.
-    pub(crate) index: usize,
+    index: usize,
     /// A copy of the root model (cloned once more by the worker's own thread).
-    pub(crate) model: M,
+    model: M,
     /// The engine's limits.
-    pub(crate) limits: Limits,
+    limits: Limits,
     /// The run's shared control word.
-    pub(crate) control: &'run Control,
+    control: &'run Control,
     /// The worker's node tally.
-    pub(crate) tally: T,
+    tally: T,
     /// When the worker gives work away.
-    pub(crate) splitting: Splitting<M::Move>,
+    splitting: Splitting<M::Move>,
     /// The run's start.
-    pub(crate) start: Instant,
+    start: Instant,
 }
 
 impl<'run, M: Model, T: Tally> Recipe<'run, M, T> {
@@ -104,7 +104,7 @@ pub(crate) struct Seat<'run, M: Model, C: RuleCounter, T: Tally> {
 
 impl<'run, M: Model, C: RuleCounter, T: Tally> Seat<'run, M, C, T> {
     /// A seat that will make its worker from `recipe`.
-    pub(crate) fn new(recipe: Recipe<'run, M, T>) -> Self {
+    fn new(recipe: Recipe<'run, M, T>) -> Self {
         Seat { recipe: Some(recipe), worker: None }
     }
 

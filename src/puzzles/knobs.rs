@@ -1,6 +1,6 @@
 //! Knobs: named optimization switches, given as `name=value` text and parsed per family.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 
 /// Knob values as given by the user (command line, sweep spec): name -> value text.
@@ -87,6 +87,52 @@ impl<'a> KnobReader<'a> {
             ),
         }
     }
+}
+
+/// The values of a knob to try: `periodic:K` becomes one value per K (the default's K first).
+pub fn expand_values(spec: &KnobSpec, values: &[&str], k_values: &[u32]) -> Vec<String> {
+    let mut expanded = Vec::new();
+    for value in values {
+        match value.strip_suffix(":K") {
+            Some(head) => {
+                let default_k = spec.default.strip_prefix(head).and_then(|rest| rest.strip_prefix(':'));
+                match default_k {
+                    Some(k) => expanded.push(format!("{head}:{k}")),
+                    None => expanded.extend(k_values.iter().map(|k| format!("{head}:{k}"))),
+                }
+            }
+            None => expanded.push(value.to_string()),
+        }
+    }
+    let mut seen = HashSet::new();
+    expanded.retain(|value| seen.insert(value.clone()));
+    expanded
+}
+
+/// Every combination of `varied` knob values on top of `base`: each knob in turn takes
+/// each of its values (knobs not in `varied` keep their value in `base`).
+pub fn cross_product(base: &KnobValues, varied: &[(&KnobSpec, Vec<String>)]) -> Vec<KnobValues> {
+    let mut product = vec![base.clone()];
+    for (knob, values) in varied {
+        product = product
+            .iter()
+            .flat_map(|partial| {
+                values.iter().map(move |value| {
+                    let mut knobs = partial.clone();
+                    knobs.insert(knob.name.to_string(), value.clone());
+                    knobs
+                })
+            })
+            .collect();
+    }
+    product
+}
+
+/// Every combination of every value of `specs`, a `:K` value once per K in `k_values`.
+pub fn every_combination(specs: &[KnobSpec], k_values: &[u32]) -> Vec<KnobValues> {
+    let varied: Vec<(&KnobSpec, Vec<String>)> =
+        specs.iter().map(|spec| (spec, expand_values(spec, spec.values, k_values))).collect();
+    cross_product(&KnobValues::new(), &varied)
 }
 
 #[cfg(test)]
