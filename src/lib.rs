@@ -12,6 +12,8 @@
 //! - [`instance`]: loading and validating `puzzle-instance/v1` JSON files.
 //! - [`solve`]: one run, from (instance, knobs, strategy) to a flat [`solve::RunReport`].
 //! - [`harness`]: sweeps, CSV records, reports, plots and `explain`; it sees only configs and records.
+//! - [`statistics`]: medians with bootstrap intervals, outliers, baseline comparison and the
+//!   adaptive repeat rule; pure arithmetic shared by the harness and `explain`.
 //! - [`watch`]: terminal rendering of a search step by step.
 #![deny(missing_docs)]
 
@@ -24,4 +26,5 @@ pub mod probe;
 pub mod puzzles;
 pub mod search;
 pub mod solve;
+pub mod statistics;
 pub mod watch;
