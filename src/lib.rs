@@ -12,6 +12,7 @@
 //! - [`instance`]: loading and validating `puzzle-instance/v1` JSON files.
 //! - [`solve`]: one run, from (instance, knobs, strategy) to a flat [`solve::RunReport`].
 //! - [`harness`]: sweeps, CSV records, reports, plots and `explain`; it sees only configs and records.
+//! - [`format`]: numbers, durations and ratios as people read them, for every layer that prints.
 //! - [`statistics`]: medians with bootstrap intervals, outliers, baseline comparison and the
 //!   adaptive repeat rule; pure arithmetic shared by the harness and `explain`.
 //! - [`watch`]: terminal rendering of a search step by step.
@@ -19,6 +20,7 @@
 
 pub mod cli;
 pub mod explain;
+pub mod format;
 pub mod harness;
 pub mod instance;
 pub mod parallel;

@@ -1,7 +1,7 @@
 //! `estimate`: Knuth's random-probe estimate of the tree size and search time.
 
-use super::output::{format_count, format_duration};
 use super::{EstimateArgs, Failure};
+use crate::format;
 use crate::instance;
 use crate::probe::estimate_instance_with;
 use crate::puzzles::knobs::KnobValues;
@@ -40,8 +40,8 @@ pub fn run(args: &EstimateArgs, knobs: KnobValues) -> Result<(), Failure> {
     for estimate in &estimates {
         let (actual, actual_time, ratio) = match (estimate.actual_nodes, estimate.actual_ns) {
             (Some(actual), Some(nanoseconds)) => (
-                format_count(actual),
-                format_duration(nanoseconds),
+                format::count(actual),
+                format::duration_ns(nanoseconds),
                 format!("{:.2}", estimate.estimated_nodes / actual.max(1) as f64),
             ),
             _ => ("-".to_string(), "-".to_string(), "-".to_string()),
@@ -50,12 +50,12 @@ pub fn run(args: &EstimateArgs, knobs: KnobValues) -> Result<(), Failure> {
             out,
             "{:<22} {:>12} {:>12} {:>16} {:>10} {:>10.1} {:>12} {:>16} {:>12} {:>8}",
             estimate.name,
-            format_duration(estimate.estimate_ns),
+            format::duration_ns(estimate.estimate_ns),
             format!("{} ({})", estimate.exact_depth, estimate.subtrees),
-            format_count(estimate.estimated_nodes.round() as u64),
-            format_count(estimate.standard_error.round() as u64),
+            format::count(estimate.estimated_nodes.round() as u64),
+            format::count(estimate.standard_error.round() as u64),
             estimate.ns_per_node,
-            format_duration(estimate.estimated_ns as u64),
+            format::duration_ns(estimate.estimated_ns as u64),
             actual,
             actual_time,
             ratio

@@ -1,45 +1,11 @@
 //! Text output for people: reports, tables, numbers with thousands separators.
 
 use super::Failure;
+use crate::format;
 use crate::instance::{self, Instance};
 use crate::puzzles::Family;
 use crate::solve::RunReport;
 use std::io::{self, Write};
-
-/// `1234567` as `1,234,567`.
-pub fn format_count(count: u64) -> String {
-    let digits = count.to_string();
-    let mut grouped = String::new();
-    for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index).is_multiple_of(3) {
-            grouped.push(',');
-        }
-        grouped.push(digit);
-    }
-    grouped
-}
-
-/// A duration in nanoseconds in the most readable unit.
-pub fn format_duration(nanoseconds: u64) -> String {
-    let value = nanoseconds as f64;
-    if value >= 1e9 {
-        format!("{:.3} s", value / 1e9)
-    } else if value >= 1e6 {
-        format!("{:.3} ms", value / 1e6)
-    } else if value >= 1e3 {
-        format!("{:.1} µs", value / 1e3)
-    } else {
-        format!("{nanoseconds} ns")
-    }
-}
-
-/// Nodes per second as `12.3 M nodes/s`.
-pub fn format_rate(nodes: u64, nanoseconds: u64) -> String {
-    if nanoseconds == 0 {
-        return "-".to_string();
-    }
-    format!("{:.1} M nodes/s", nodes as f64 / nanoseconds as f64 * 1e3)
-}
 
 /// Answers shown before a long list of them is cut (`--json` prints them all).
 const ANSWERS_SHOWN: usize = 12;
@@ -51,7 +17,7 @@ fn answer_text(answer: &serde_json::Value) -> String {
     match answer {
         Value::Array(values) if values.len() > ANSWERS_SHOWN => {
             let shown: Vec<String> = values.iter().take(ANSWERS_SHOWN).map(answer_text).collect();
-            format!("[{}, ... {} in all]", shown.join(","), format_count(values.len() as u64))
+            format!("[{}, ... {} in all]", shown.join(","), format::count(values.len() as u64))
         }
         Value::Array(values) => format!("[{}]", values.iter().map(answer_text).collect::<Vec<_>>().join(",")),
         Value::Object(fields) => {
@@ -78,9 +44,9 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
                 out,
                 "{}: {} solution(s), {} nodes, {}",
                 component.name,
-                format_count(component.solutions),
-                format_count(component.nodes),
-                format_duration(component.elapsed_ns)
+                format::count(component.solutions),
+                format::count(component.nodes),
+                format::duration_ns(component.elapsed_ns)
             )?;
         }
         for drawing in &component.rendered {
@@ -88,7 +54,7 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
             writeln!(out)?;
         }
         if component.solutions as usize > component.rendered.len() {
-            writeln!(out, "({} more not drawn)", format_count(component.solutions - component.rendered.len() as u64))?;
+            writeln!(out, "({} more not drawn)", format::count(component.solutions - component.rendered.len() as u64))?;
             writeln!(out)?;
         }
     }
@@ -99,7 +65,7 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
     writeln!(
         out,
         "solutions: {}{} ({search}{})",
-        format_count(report.solutions),
+        format::count(report.solutions),
         if report.solutions_overflow { " or more: the product of the grids' counts overflows 64 bits" } else { "" },
         if report.complete { "" } else { ", stopped by the node limit: incomplete" }
     )?;
@@ -107,9 +73,9 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
     writeln!(
         out,
         "nodes:     {}   time: {}   ({})",
-        format_count(report.nodes),
-        format_duration(report.elapsed_ns),
-        format_rate(report.nodes, report.elapsed_ns)
+        format::count(report.nodes),
+        format::duration_ns(report.elapsed_ns),
+        format::node_rate(report.nodes, report.elapsed_ns)
     )?;
     if report.strategy != "sequential" {
         write_parallel(out, report)?;
@@ -118,7 +84,7 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
         writeln!(out)?;
         writeln!(out, "{:<24} {:>14} {:>14}", "rule", "checks", "prunes")?;
         for rule in &report.rules {
-            writeln!(out, "{:<24} {:>14} {:>14}", rule.name, format_count(rule.checks), format_count(rule.prunes))?;
+            writeln!(out, "{:<24} {:>14} {:>14}", rule.name, format::count(rule.checks), format::count(rule.prunes))?;
         }
     }
     Ok(())
@@ -136,26 +102,26 @@ fn write_parallel(out: &mut impl Write, report: &RunReport) -> io::Result<()> {
         report.affinity,
         report.counters,
         report.state,
-        format_duration(report.parallel.pool_wake_ns)
+        format::duration_ns(report.parallel.pool_wake_ns)
     )?;
     writeln!(
         out,
         "           {} subproblems, {} steals, imbalance {:.2}, idle {:.1}%, cpu user {} system {}",
-        format_count(parallel.subproblems),
-        format_count(parallel.steals),
+        format::count(parallel.subproblems),
+        format::count(parallel.steals),
         parallel.imbalance,
         parallel.idle_share * 100.0,
-        format_duration(parallel.user_cpu_ns),
-        format_duration(parallel.system_cpu_ns)
+        format::duration_ns(parallel.user_cpu_ns),
+        format::duration_ns(parallel.system_cpu_ns)
     )?;
     writeln!(
         out,
         "           task time median {} p90 {}, task size median {} nodes{}",
-        format_duration(parallel.task_ns_median),
-        format_duration(parallel.task_ns_p90),
-        format_count(parallel.task_nodes_median),
+        format::duration_ns(parallel.task_ns_median),
+        format::duration_ns(parallel.task_ns_p90),
+        format::count(parallel.task_nodes_median),
         if parallel.probe_nodes > 0 {
-            format!(", {} nodes spent choosing the frontier depth", format_count(parallel.probe_nodes))
+            format!(", {} nodes spent choosing the frontier depth", format::count(parallel.probe_nodes))
         } else {
             String::new()
         }
@@ -164,9 +130,9 @@ fn write_parallel(out: &mut impl Write, report: &RunReport) -> io::Result<()> {
         writeln!(
             out,
             "           first solution after {}, all stopped {} later, {} nodes after the first",
-            format_duration(parallel.first_solution_ns),
-            format_duration(parallel.stop_latency_ns),
-            format_count(parallel.nodes_after_first)
+            format::duration_ns(parallel.first_solution_ns),
+            format::duration_ns(parallel.stop_latency_ns),
+            format::count(parallel.nodes_after_first)
         )?;
     }
     writeln!(out)?;
@@ -180,15 +146,15 @@ fn write_parallel(out: &mut impl Write, report: &RunReport) -> io::Result<()> {
             out,
             "{:>6} {:>14} {:>8} {:>8} {:>9} {:>8} {:>12} {:>12} {:>12} {:>12}",
             worker.worker,
-            format_count(worker.nodes),
-            format_count(worker.tasks),
-            format_count(worker.stolen),
-            format_count(worker.split_off),
-            format_count(worker.given_away),
-            format_duration(worker.busy_ns),
-            format_duration(worker.idle_ns),
-            format_duration(worker.task_ns_median),
-            format_count(worker.task_nodes_median)
+            format::count(worker.nodes),
+            format::count(worker.tasks),
+            format::count(worker.stolen),
+            format::count(worker.split_off),
+            format::count(worker.given_away),
+            format::duration_ns(worker.busy_ns),
+            format::duration_ns(worker.idle_ns),
+            format::duration_ns(worker.task_ns_median),
+            format::count(worker.task_nodes_median)
         )?;
     }
     Ok(())

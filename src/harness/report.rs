@@ -14,6 +14,7 @@ use super::record::status;
 use super::results_folder::find_runs_files;
 use super::results_folder::write_summary;
 use super::summary::SummaryRow;
+use crate::format::{count, duration_ns as duration, markdown_cell as escape};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -505,33 +506,6 @@ pub fn comparison_markdown(baseline: &str, changes: &[Change]) -> String {
     text
 }
 
-/// `1234567` as `1,234,567`.
-fn count(value: u64) -> String {
-    let digits = value.to_string();
-    let mut grouped = String::new();
-    for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index).is_multiple_of(3) {
-            grouped.push(',');
-        }
-        grouped.push(digit);
-    }
-    grouped
-}
-
-/// A duration in the most readable unit.
-fn duration(nanoseconds: u64) -> String {
-    let value = nanoseconds as f64;
-    if value >= 1e9 {
-        format!("{:.3} s", value / 1e9)
-    } else if value >= 1e6 {
-        format!("{:.3} ms", value / 1e6)
-    } else if value >= 1e3 {
-        format!("{:.1} µs", value / 1e3)
-    } else {
-        format!("{nanoseconds} ns")
-    }
-}
-
 /// A ratio with three significant digits (`0.0123`, `1.50`, `2,400`).
 fn ratio(value: f64) -> String {
     if !value.is_finite() {
@@ -553,24 +527,9 @@ fn ratio(value: f64) -> String {
     }
 }
 
-/// Text safe inside a Markdown table cell.
-fn escape(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn numbers_are_readable() {
-        assert_eq!(count(1234567), "1,234,567");
-        assert_eq!(duration(1_500), "1.5 µs");
-        assert_eq!(duration(2_345_678_901), "2.346 s");
-        assert_eq!((ratio(0.01234), ratio(1.5), ratio(2400.4)), ("0.0123".into(), "1.50".into(), "2,400".into()));
-        assert_eq!((ratio(0.000186), ratio(0.5)), ("0.000186".into(), "0.500".into()));
-        assert_eq!(escape("a|b\nc"), "a\\|b c");
-    }
 
     fn sequential(variant: &str, status: &str, nodes: u64, wall_ns: u64) -> SummaryRow {
         SummaryRow {

@@ -1,0 +1,233 @@
+//! Numbers and times as people read them, in one place for the CLI, the harness's tables
+//! and `explain`: thousands separators, durations in a chosen unit, ratios said in words.
+//!
+//! A table column picks one [`TimeUnit`] for all its cells ([`TimeUnit::for_column`]), so
+//! values compare by eye; free text uses [`duration`], which picks the unit per value.
+
+use crate::statistics::Interval;
+
+/// `1234567` as `1,234,567`.
+pub fn count(value: u64) -> String {
+    let digits = value.to_string();
+    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    grouped
+}
+
+/// A unit of time for a whole column.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeUnit {
+    /// Nanoseconds.
+    Nanoseconds,
+    /// Microseconds.
+    Microseconds,
+    /// Milliseconds.
+    Milliseconds,
+    /// Seconds.
+    Seconds,
+}
+
+impl TimeUnit {
+    /// The unit that reads best for a value of `nanoseconds`.
+    pub fn for_value(nanoseconds: f64) -> TimeUnit {
+        let magnitude = nanoseconds.abs();
+        if magnitude >= 1e9 {
+            TimeUnit::Seconds
+        } else if magnitude >= 1e6 {
+            TimeUnit::Milliseconds
+        } else if magnitude >= 1e3 {
+            TimeUnit::Microseconds
+        } else {
+            TimeUnit::Nanoseconds
+        }
+    }
+
+    /// One unit for a column: the one that suits its median value, so most cells have
+    /// one to three digits before the point.
+    pub fn for_column(values: impl IntoIterator<Item = f64>) -> TimeUnit {
+        let mut finite: Vec<f64> = values.into_iter().filter(|value| value.is_finite() && *value > 0.0).collect();
+        if finite.is_empty() {
+            return TimeUnit::Milliseconds;
+        }
+        finite.sort_by(f64::total_cmp);
+        TimeUnit::for_value(finite[finite.len() / 2])
+    }
+
+    /// The unit's symbol (`ms`).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            TimeUnit::Nanoseconds => "ns",
+            TimeUnit::Microseconds => "µs",
+            TimeUnit::Milliseconds => "ms",
+            TimeUnit::Seconds => "s",
+        }
+    }
+
+    /// Nanoseconds per unit.
+    pub fn nanoseconds(self) -> f64 {
+        match self {
+            TimeUnit::Nanoseconds => 1.0,
+            TimeUnit::Microseconds => 1e3,
+            TimeUnit::Milliseconds => 1e6,
+            TimeUnit::Seconds => 1e9,
+        }
+    }
+
+    /// `nanoseconds` in this unit, as a number without the symbol, with about four
+    /// significant digits.
+    pub fn number(self, nanoseconds: f64) -> String {
+        significant(nanoseconds / self.nanoseconds())
+    }
+
+    /// `nanoseconds` in this unit with the symbol (`1.262 ms`).
+    pub fn format(self, nanoseconds: f64) -> String {
+        format!("{} {}", self.number(nanoseconds), self.symbol())
+    }
+}
+
+/// A duration in the unit that reads best for it (`1.262 ms`, `2.5 µs`, `3.41 s`).
+pub fn duration(nanoseconds: f64) -> String {
+    TimeUnit::for_value(nanoseconds).format(nanoseconds)
+}
+
+/// [`duration`] of a whole number of nanoseconds.
+pub fn duration_ns(nanoseconds: u64) -> String {
+    duration(nanoseconds as f64)
+}
+
+/// A median time with its interval in one unit: `1.262 ms [1.251, 1.270]`.
+pub fn duration_interval(interval: &Interval, unit: TimeUnit) -> String {
+    format!(
+        "{} {} [{}, {}]",
+        unit.number(interval.estimate),
+        unit.symbol(),
+        unit.number(interval.low),
+        unit.number(interval.high)
+    )
+}
+
+/// About four significant digits, no exponent: `1262`, `12.62`, `0.1262`; thousands of
+/// the integer part grouped (`12,345`).
+pub fn significant(value: f64) -> String {
+    if !value.is_finite() {
+        return String::new();
+    }
+    let magnitude = value.abs();
+    if magnitude >= 1000.0 {
+        let rounded = magnitude.round() as u64;
+        return if value < 0.0 { format!("-{}", count(rounded)) } else { count(rounded) };
+    }
+    let decimals = if magnitude == 0.0 { 0 } else { (3 - magnitude.log10().floor() as i32).clamp(0, 6) as usize };
+    format!("{value:.decimals$}")
+}
+
+/// A ratio as a plain factor with three significant digits (`1.86x`, `33,000x`).
+pub fn factor(value: f64) -> String {
+    if !value.is_finite() || value <= 0.0 {
+        return String::new();
+    }
+    let text = if value >= 1000.0 {
+        count(round_to_significant(value, 3) as u64)
+    } else if value >= 100.0 {
+        format!("{value:.0}")
+    } else if value >= 10.0 {
+        format!("{value:.1}")
+    } else {
+        format!("{value:.2}")
+    };
+    format!("{text}x")
+}
+
+/// `value` rounded to `digits` significant digits.
+fn round_to_significant(value: f64, digits: i32) -> f64 {
+    if value == 0.0 {
+        return 0.0;
+    }
+    let scale = 10f64.powi(digits - 1 - value.abs().log10().floor() as i32);
+    (value * scale).round() / scale
+}
+
+/// A ratio of this configuration's quantity to a reference's, in words: `33,000x fewer
+/// nodes`, `1.86x faster`; `fewer`/`more` word pairs given by the caller. Equal values
+/// read `same`.
+pub fn ratio_in_words(ratio: f64, less: &str, more: &str) -> String {
+    if !ratio.is_finite() || ratio <= 0.0 {
+        return String::new();
+    }
+    if (ratio - 1.0).abs() < 0.005 {
+        return "same".to_string();
+    }
+    if ratio < 1.0 {
+        format!("{} {less}", factor(1.0 / ratio))
+    } else {
+        format!("{} {more}", factor(ratio))
+    }
+}
+
+/// Nodes per second as `12.3 M nodes/s` (`-` without time).
+pub fn node_rate(nodes: u64, nanoseconds: u64) -> String {
+    if nanoseconds == 0 {
+        return "-".to_string();
+    }
+    format!("{:.1} M nodes/s", nodes as f64 / nanoseconds as f64 * 1e3)
+}
+
+/// A share (0..1) as a percentage with one decimal (`42.1%`).
+pub fn percent(share: f64) -> String {
+    if !share.is_finite() {
+        return String::new();
+    }
+    format!("{:.1}%", share * 100.0)
+}
+
+/// Text safe inside a Markdown table cell.
+pub fn markdown_cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_group_thousands() {
+        assert_eq!(count(0), "0");
+        assert_eq!(count(999), "999");
+        assert_eq!(count(18_006_587), "18,006,587");
+    }
+
+    #[test]
+    fn a_column_keeps_one_unit() {
+        let unit = TimeUnit::for_column([960_500.0, 1_262_000.0, 4_248_000.0, 2_500.0]);
+        assert_eq!(unit, TimeUnit::Milliseconds);
+        assert_eq!(unit.format(2_500.0), "0.002500 ms");
+        assert_eq!(unit.format(1_262_000.0), "1.262 ms");
+    }
+
+    #[test]
+    fn ratios_are_said_in_words() {
+        assert_eq!(ratio_in_words(1.0 / 33_000.0, "fewer nodes", "more nodes"), "33,000x fewer nodes");
+        assert_eq!(ratio_in_words(1.86, "slower", "faster"), "1.86x faster");
+        assert_eq!(ratio_in_words(1.001, "slower", "faster"), "same");
+        assert_eq!(ratio_in_words(f64::NAN, "a", "b"), "");
+    }
+
+    #[test]
+    fn durations_pick_their_unit() {
+        assert_eq!(duration(1_262_000.0), "1.262 ms");
+        assert_eq!(duration(2_500.0), "2.500 µs");
+        assert_eq!(duration(3_410_000_000.0), "3.410 s");
+        assert_eq!(duration(42.0), "42.00 ns");
+    }
+
+    #[test]
+    fn intervals_share_the_unit_of_their_estimate() {
+        let interval = Interval { low: 1_251_000.0, estimate: 1_262_000.0, high: 1_270_000.0 };
+        assert_eq!(duration_interval(&interval, TimeUnit::Milliseconds), "1.262 ms [1.251, 1.270]");
+    }
+}
