@@ -13,7 +13,7 @@
 //! `solve::run` is timed. Compare with an earlier state:
 //! `cargo bench --bench solve -- --save-baseline before`, then `-- --baseline before`.
 
-use backtrack_bench::harness::spec::SweepSpec;
+use backtrack_bench::harness::sweeping::spec::SweepSpec;
 use backtrack_bench::instance::{self, Instance};
 use backtrack_bench::puzzles::knobs::KnobValues;
 use backtrack_bench::solve::{self, RunSettings};

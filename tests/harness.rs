@@ -3,8 +3,8 @@
 //! killed with SIGINT and SIGKILL leaving every CSV parseable. All on the tiny rings
 //! instance, so the file runs in a few seconds.
 
-use backtrack_bench::harness::csv_log::{read_rows, write_rows};
-use backtrack_bench::harness::summary::SummaryRow;
+use backtrack_bench::harness::storing::csv_log::{read_rows, write_rows};
+use backtrack_bench::harness::storing::summary::SummaryRow;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};

@@ -6,7 +6,7 @@ use super::Failure;
 use crate::explain::markdown::{self, ReportContext};
 use crate::explain::measure::{self, ExplainPlan};
 use crate::explain::{decompose, plot};
-use crate::harness::csv_log::write_atomically;
+use crate::harness::storing::csv_log::write_atomically;
 use crate::instance;
 use crate::puzzles::knobs::KnobValues;
 use crate::solve::{self, RunSettings, SearchMode};

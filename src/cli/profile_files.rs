@@ -5,8 +5,8 @@
 //! prunes. The plot beside it (same name, `.svg`) shows the run's totals over components.
 
 use super::Failure;
-use crate::harness::csv_log::write_atomically;
-use crate::harness::plots::{draw_depth_profile, DepthLine};
+use crate::harness::reporting::plots::{draw_depth_profile, DepthLine};
+use crate::harness::storing::csv_log::write_atomically;
 use crate::solve::{ComponentReport, RunReport};
 use std::path::{Path, PathBuf};
 

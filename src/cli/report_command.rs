@@ -2,7 +2,7 @@
 //! CSV files, and optionally compare with an older summary.
 
 use super::{Failure, ReportArgs};
-use crate::harness::report::regenerate;
+use crate::harness::reporting::tables::regenerate;
 use std::io::Write;
 
 /// Runs `report`.

@@ -1,9 +1,10 @@
 //! `sweep`: expand a spec into configurations and run them, appending to the results folder.
 
 use super::{Failure, SweepArgs};
-use crate::harness::plan::{self, Shard};
-use crate::harness::runner::{run_sweep, SweepOptions, SweepOutcome};
-use crate::harness::spec::{parse_thread_list, Overrides, SweepSpec};
+use crate::harness::storing::results_folder::Shard;
+use crate::harness::sweeping::plan;
+use crate::harness::sweeping::runner::{run_sweep, SweepOptions, SweepOutcome};
+use crate::harness::sweeping::spec::{parse_thread_list, Overrides, SweepSpec};
 use crate::harness::HarnessError;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -51,7 +52,7 @@ pub fn resolve_spec(args: &SweepArgs) -> Result<SweepSpec, Failure> {
         None => None,
     };
     if let Some(name) = &args.name {
-        if !crate::harness::spec::valid_sweep_name(name) {
+        if !crate::harness::sweeping::spec::valid_sweep_name(name) {
             return Err(Failure::bad_input(format!(
                 "--name: `{name}` is not a valid sweep name; use letters, digits, `_` and `-`"
             )));
@@ -113,7 +114,7 @@ fn print_plan(plan: &plan::Plan, shard: Option<Shard>) -> Result<(), Failure> {
             config.id,
             config.source,
             config.variant,
-            crate::harness::record::mode_name(config.mode),
+            crate::harness::storing::record::mode_name(config.mode),
             config.strategy,
             config.threads,
             config.counters,

@@ -11,8 +11,8 @@
 //! A *regression* (what `--fail-on-change` fails on) is a configuration slower beyond the
 //! noise or with a different node count; a faster one is reported but is no regression.
 
-use super::record::status;
-use super::summary::SummaryRow;
+use crate::harness::storing::record::status;
+use crate::harness::storing::summary::SummaryRow;
 use std::collections::HashMap;
 
 /// Time changes below this share are never flagged (timer and scheduling jitter).

@@ -7,7 +7,7 @@
 //! a mix. Readers drop a trailing line without its newline (which only a crash of the
 //! machine itself could leave) and say so.
 
-use super::error::HarnessError;
+use crate::harness::error::HarnessError;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::fs::{File, OpenOptions};

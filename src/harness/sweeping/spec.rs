@@ -5,7 +5,7 @@
 //! `plan` turns it into the list of configurations. The format is documented in
 //! `docs/harness.md`; every key is checked and an error names the key.
 
-use super::error::HarnessError;
+use crate::harness::error::HarnessError;
 use crate::puzzles::knobs::KnobValues;
 use crate::solve::SearchMode;
 use std::collections::BTreeMap;
@@ -13,9 +13,9 @@ use toml::Value;
 
 /// The built-in presets (`--preset NAME`), embedded so they work from any directory.
 pub const PRESETS: &[(&str, &str)] = &[
-    ("quick", include_str!("../../scripts/sweeps/quick.toml")),
-    ("full", include_str!("../../scripts/sweeps/full.toml")),
-    ("scaling", include_str!("../../scripts/sweeps/scaling.toml")),
+    ("quick", include_str!("../../../scripts/sweeps/quick.toml")),
+    ("full", include_str!("../../../scripts/sweeps/full.toml")),
+    ("scaling", include_str!("../../../scripts/sweeps/scaling.toml")),
 ];
 
 /// Default per-run node limit (per component) when a spec gives none: nothing runs forever.

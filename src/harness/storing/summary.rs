@@ -6,7 +6,6 @@
 //! alone, so `report` can redo it from the CSV files at any time.
 
 use super::record::{parse_pairs, status, RunRecord};
-use super::slowdown::why_slower;
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -112,9 +111,6 @@ pub struct SummaryRow {
     pub idle_share: f64,
     /// Busiest worker over the mean (median).
     pub imbalance: f64,
-    /// EXPLAIN HOOK: why more threads were slower (the largest causes of the lost time),
-    /// from `slowdown::why_slower`; empty when the configuration was not slower.
-    pub why_slower: String,
     /// Commit(s) the runs were built from (` | `-joined when they differ).
     pub git_commit: String,
     /// Crate version(s).
@@ -267,7 +263,7 @@ fn summarize_configuration(runs: &[RunRecord]) -> SummaryRow {
     row
 }
 
-/// Fills speedup, efficiency, overheads and the explain hook from each group's sequential row.
+/// Fills speedup, efficiency and overheads from each group's sequential row.
 fn compare_with_sequential(rows: &mut [SummaryRow]) {
     let mut sequential: HashMap<_, (u64, u64)> = HashMap::new();
     for row in rows.iter().filter(|row| row.is_sequential() && row.status == status::OK && row.wall_ns_median > 0) {
@@ -292,14 +288,6 @@ fn compare_with_sequential(rows: &mut [SummaryRow]) {
             if let Some(&single_ns) = one_thread.get(&(row.group_key(), row.strategy.clone(), row.counters.clone())) {
                 row.parallel_overhead = Some(single_ns as f64 / sequential_ns as f64);
             }
-        }
-    }
-    let snapshot: Vec<SummaryRow> = rows.to_vec();
-    for row in rows.iter_mut() {
-        if row.threads > 1 && row.speedup.is_some() {
-            let group: Vec<&SummaryRow> =
-                snapshot.iter().filter(|other| other.group_key() == row.group_key()).collect();
-            row.why_slower = why_slower(row, &group);
         }
     }
 }

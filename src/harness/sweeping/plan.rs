@@ -5,14 +5,14 @@
 //! count (for `cores` thread expressions), so every machine of a sharded sweep computes the
 //! same plan and `--resume` recognises what a previous run recorded.
 
-use super::error::HarnessError;
 use super::spec::{Block, KnobSelection, KnobValueList, SweepSpec};
+use crate::harness::error::HarnessError;
+use crate::harness::storing::results_folder::Shard;
 use crate::instance::{self, Instance};
 use crate::puzzles::knobs::{cross_product, expand_values, KnobSpec, KnobValues};
 use crate::puzzles::Family;
 use crate::solve::SearchMode;
 use std::collections::{BTreeMap, HashSet};
-use std::fmt;
 
 /// One configuration: everything that defines a run except the repeat number.
 #[derive(Debug, Clone, PartialEq)]
@@ -81,43 +81,6 @@ pub struct Plan {
     pub config_budget_s: f64,
     /// Whether runs count per-rule and per-depth statistics.
     pub rule_counts: bool,
-}
-
-/// A slice `K/N` of a sweep: configurations whose index is `K-1` modulo `N`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Shard {
-    /// 1-based shard number.
-    pub number: usize,
-    /// Number of shards.
-    pub count: usize,
-}
-
-impl Shard {
-    /// Parses `K/N` with 1 <= K <= N.
-    pub fn parse(text: &str) -> Result<Shard, HarnessError> {
-        let invalid = || HarnessError::Argument {
-            flag: "--shard",
-            message: format!("`{text}` is not a shard; expected K/N with 1 <= K <= N, e.g. 3/8"),
-        };
-        let (number, count) = text.split_once('/').ok_or_else(invalid)?;
-        let number: usize = number.trim().parse().map_err(|_| invalid())?;
-        let count: usize = count.trim().parse().map_err(|_| invalid())?;
-        if number == 0 || number > count {
-            return Err(invalid());
-        }
-        Ok(Shard { number, count })
-    }
-
-    /// Whether configuration `index` belongs to this shard.
-    pub fn contains(self, index: usize) -> bool {
-        index % self.count == self.number - 1
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.number, self.count)
-    }
 }
 
 impl Plan {
@@ -355,7 +318,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::spec::SweepSpec;
+    use crate::harness::sweeping::spec::SweepSpec;
 
     fn plan(text: &str) -> Plan {
         expand(&SweepSpec::parse(text, "test").unwrap(), 4).unwrap()

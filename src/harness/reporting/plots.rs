@@ -4,10 +4,10 @@
 //!
 //! Each plot is drawn into memory and written with a rename, like every derived file.
 
-use super::csv_log::write_atomically;
-use super::error::HarnessError;
-use super::record::{parse_numbers, status};
-use super::summary::SummaryRow;
+use crate::harness::error::HarnessError;
+use crate::harness::storing::csv_log::write_atomically;
+use crate::harness::storing::record::{parse_numbers, status};
+use crate::harness::storing::summary::SummaryRow;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;

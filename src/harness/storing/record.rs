@@ -5,8 +5,6 @@
 //! The column order is the struct's field order; `tests` pins it, because `--resume` and
 //! `report` read files written by older builds.
 
-use super::environment::Environment;
-use super::plan::Configuration;
 use crate::solve::{RunReport, SearchMode};
 use serde::{Deserialize, Serialize};
 
@@ -159,43 +157,6 @@ impl RunRecord {
         writer.serialize(RunRecord::default()).expect("a default record serializes");
         let bytes = writer.into_inner().expect("writing to memory cannot fail");
         String::from_utf8_lossy(&bytes).lines().next().unwrap_or_default().to_string()
-    }
-
-    /// A record of `config` with everything but the outcome filled in.
-    pub fn start(
-        (sweep, spec): (&str, &str),
-        config: &Configuration,
-        repeat: u32,
-        shard: &str,
-        environment: &Environment,
-    ) -> Self {
-        RunRecord {
-            sweep: sweep.to_string(),
-            spec: spec.to_string(),
-            config_id: config.id.clone(),
-            config_index: config.index,
-            repeat,
-            shard: shard.to_string(),
-            source: config.source.clone(),
-            variant: config.variant.clone(),
-            knobs: config.knob_text(),
-            mode: mode_name(config.mode).to_string(),
-            strategy: config.strategy.clone(),
-            threads: config.threads,
-            counters: config.counters.clone(),
-            state: config.state.clone(),
-            node_limit: config.node_limit,
-            repeats_planned: config.repeats,
-            warmup: config.warmup,
-            batch: 1,
-            git_commit: environment.git_commit.clone(),
-            crate_version: environment.crate_version.clone(),
-            rustc_version: environment.rustc_version.clone(),
-            cpu_model: environment.cpu_model.clone(),
-            available_parallelism: environment.available_parallelism,
-            hostname: environment.hostname.clone(),
-            ..RunRecord::default()
-        }
     }
 
     /// Fills in the outcome of a finished run. `report` is the batch's last call; `batch`

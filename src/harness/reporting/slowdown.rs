@@ -1,16 +1,15 @@
-//! EXPLAIN HOOK: why more threads were slower. Its answer fills the `why_slower` column of
-//! `<sweep>-summary.csv` and the "why slower" column of the threads tables in
-//! `results/README.md`.
+//! EXPLAIN HOOK: why more threads were slower. Its answer fills the "why slower" column of
+//! the threads tables in `results/README.md`.
 //!
-//! `summary` calls [`why_slower`] for every completed configuration with more than one
+//! `tables` calls [`why_slower`] for every completed configuration with more than one
 //! thread. It answers only for configurations that were slower than the sequential run or
 //! than fewer threads of the same strategy, by feeding the summary rows of the group into
 //! the `explain` decomposition ([`crate::explain::decompose`]) and naming the largest
 //! causes. This is the one place to change when the analysis grows (A/B reruns, per-depth
 //! data): keep the signature.
 
-use super::summary::SummaryRow;
 use crate::explain::{decompose, CounterComparison, Measurements, RunMeasure};
+use crate::harness::storing::summary::SummaryRow;
 
 /// Causes below this share of the lost time are not named.
 const MIN_SHARE_NAMED: f64 = 0.10;

@@ -6,14 +6,16 @@
 //! run logs of the sweep and runs only what is missing. The stop flag (set by Ctrl-C) is
 //! checked before every run; the run in progress finishes and is recorded.
 
-use super::csv_log::CsvAppender;
-use super::environment::{process_cpu_ns, timestamp_now, Environment};
-use super::error::HarnessError;
-use super::plan::{Configuration, Plan, Shard};
+use super::plan::{Configuration, Plan};
 use super::progress::Progress;
-use super::record::{status, RunRecord, BATCH_TARGET_NS};
-use super::results_folder::{find_runs_files, read_runs, runs_file, set_aside_superseded_logs, write_summary};
 use super::work_estimate::WorkEstimate;
+use crate::harness::error::HarnessError;
+use crate::harness::storing::csv_log::CsvAppender;
+use crate::harness::storing::environment::{process_cpu_ns, timestamp_now, Environment};
+use crate::harness::storing::record::{mode_name, status, RunRecord, BATCH_TARGET_NS};
+use crate::harness::storing::results_folder::{
+    find_runs_files, read_runs, runs_file, set_aside_superseded_logs, write_summary, Shard,
+};
 use crate::instance::Instance;
 use crate::solve::{self, RunSettings};
 use std::collections::HashMap;
@@ -332,7 +334,7 @@ fn run_once(context: &RunContext, instance: &Instance, repeat: u32) -> RunRecord
 
 fn new_record(context: &RunContext, repeat: u32) -> RunRecord {
     let sweep = (context.plan.sweep.as_str(), context.plan.origin.as_str());
-    RunRecord::start(sweep, context.config, repeat, context.shard, context.environment)
+    start_record(sweep, context.config, repeat, context.shard, context.environment)
 }
 
 fn failed_record(context: &RunContext, repeat: u32, status: &str, message: &str) -> RunRecord {
@@ -392,4 +394,41 @@ fn describe(position: usize, count: usize, config: &Configuration, records: &[Ru
         median as f64 / 1e6,
         times.len()
     )
+}
+
+/// A record of `config` with everything but the outcome filled in.
+fn start_record(
+    (sweep, spec): (&str, &str),
+    config: &Configuration,
+    repeat: u32,
+    shard: &str,
+    environment: &Environment,
+) -> RunRecord {
+    RunRecord {
+        sweep: sweep.to_string(),
+        spec: spec.to_string(),
+        config_id: config.id.clone(),
+        config_index: config.index,
+        repeat,
+        shard: shard.to_string(),
+        source: config.source.clone(),
+        variant: config.variant.clone(),
+        knobs: config.knob_text(),
+        mode: mode_name(config.mode).to_string(),
+        strategy: config.strategy.clone(),
+        threads: config.threads,
+        counters: config.counters.clone(),
+        state: config.state.clone(),
+        node_limit: config.node_limit,
+        repeats_planned: config.repeats,
+        warmup: config.warmup,
+        batch: 1,
+        git_commit: environment.git_commit.clone(),
+        crate_version: environment.crate_version.clone(),
+        rustc_version: environment.rustc_version.clone(),
+        cpu_model: environment.cpu_model.clone(),
+        available_parallelism: environment.available_parallelism,
+        hostname: environment.hostname.clone(),
+        ..RunRecord::default()
+    }
 }

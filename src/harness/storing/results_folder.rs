@@ -4,12 +4,49 @@
 //! N; `S-summary.csv`, `README.md` and `plots/` are derived from all of them.
 
 use super::csv_log::{read_rows, write_rows};
-use super::error::HarnessError;
-use super::plan::Shard;
 use super::record::RunRecord;
 use super::summary::{summarize, SummaryRow};
+use crate::harness::error::HarnessError;
 use std::collections::BTreeMap;
+use std::fmt;
 use std::path::{Path, PathBuf};
+
+/// A slice `K/N` of a sweep: configurations whose index is `K-1` modulo `N`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    /// 1-based shard number.
+    pub number: usize,
+    /// Number of shards.
+    pub count: usize,
+}
+
+impl Shard {
+    /// Parses `K/N` with 1 <= K <= N.
+    pub fn parse(text: &str) -> Result<Shard, HarnessError> {
+        let invalid = || HarnessError::Argument {
+            flag: "--shard",
+            message: format!("`{text}` is not a shard; expected K/N with 1 <= K <= N, e.g. 3/8"),
+        };
+        let (number, count) = text.split_once('/').ok_or_else(invalid)?;
+        let number: usize = number.trim().parse().map_err(|_| invalid())?;
+        let count: usize = count.trim().parse().map_err(|_| invalid())?;
+        if number == 0 || number > count {
+            return Err(invalid());
+        }
+        Ok(Shard { number, count })
+    }
+
+    /// Whether configuration `index` belongs to this shard.
+    pub fn contains(self, index: usize) -> bool {
+        index % self.count == self.number - 1
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.number, self.count)
+    }
+}
 
 /// The run log a sweep (or one shard of it) appends to.
 pub fn runs_file(folder: &Path, sweep: &str, shard: Option<Shard>) -> PathBuf {

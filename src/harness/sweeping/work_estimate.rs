@@ -8,7 +8,7 @@
 //! the configurations seen so far corrects the predictions of those not yet run.
 
 use super::plan::{Configuration, Plan};
-use super::record::{mode_name, BATCH_TARGET_NS};
+use crate::harness::storing::record::{mode_name, BATCH_TARGET_NS};
 use std::collections::HashMap;
 
 /// Random probes per (instance, knobs): cheap next to the timing search `probe` runs, and

@@ -7,14 +7,15 @@
 //! `slowdown::why_slower` fills in), followed by the plots.
 
 use super::compare::{compare, Change, Verdict};
-use super::csv_log::{read_rows, write_atomically};
-use super::error::HarnessError;
 use super::plots::{draw_plots, PlotFile};
-use super::record::status;
-use super::results_folder::find_runs_files;
-use super::results_folder::write_summary;
-use super::summary::SummaryRow;
+use super::slowdown;
 use crate::format::{count, duration_ns as duration, markdown_cell as escape};
+use crate::harness::error::HarnessError;
+use crate::harness::storing::csv_log::{read_rows, write_atomically};
+use crate::harness::storing::record::status;
+use crate::harness::storing::results_folder::find_runs_files;
+use crate::harness::storing::results_folder::write_summary;
+use crate::harness::storing::summary::SummaryRow;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -432,6 +433,13 @@ fn write_threads_table(text: &mut String, rows: &[&SummaryRow]) {
     let has_parallel =
         |row: &&SummaryRow| rows.iter().any(|other| !other.is_sequential() && other.group_key() == row.group_key());
     for row in sorted.into_iter().filter(has_parallel) {
+        let why_slower = if row.threads > 1 && row.speedup.is_some() {
+            let group: Vec<&SummaryRow> =
+                rows.iter().copied().filter(|other| other.group_key() == row.group_key()).collect();
+            slowdown::why_slower(row, &group)
+        } else {
+            String::new()
+        };
         let optional = |value: Option<f64>| value.map_or(String::new(), ratio);
         let strategy = if row.counters == "padded" {
             row.strategy.clone()
@@ -452,7 +460,7 @@ fn write_threads_table(text: &mut String, rows: &[&SummaryRow]) {
             row.steals,
             row.idle_share * 100.0,
             row.cpu_per_wall.map_or("n/a".to_string(), |value| format!("{value:.2}")),
-            escape(&row.why_slower)
+            escape(&why_slower)
         );
     }
     text.push('\n');

@@ -1,0 +1,15 @@
+//! Storing: what a sweep leaves in its results folder, and reading it back.
+//!
+//! - [`record`]: one flat row per run (`<sweep>-runs.csv`);
+//! - [`csv_log`]: whole-line appends and atomic rewrites of CSV files;
+//! - [`results_folder`]: the folder's file names, shards, set-aside logs, the summary file;
+//! - [`summary`]: per-configuration statistics (`<sweep>-summary.csv`), from records alone;
+//! - [`environment`]: the machine and build a run was measured on.
+//!
+//! It knows records and files, never a search: the runner hands it finished records.
+
+pub mod csv_log;
+pub mod environment;
+pub mod record;
+pub mod results_folder;
+pub mod summary;

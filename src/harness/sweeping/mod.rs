@@ -1,0 +1,14 @@
+//! Sweeping: a TOML spec becomes a plan of configurations, and the runner measures each
+//! one (warm-ups, adaptive repeats, Ctrl-C, `--resume`) with a progress bar and an estimate
+//! of the time left.
+//!
+//! - [`spec`]: the sweep specs (`scripts/sweeps/*.toml`), presets and overrides;
+//! - [`plan`]: a spec expanded into configurations with stable ids;
+//! - [`runner`]: the sweep loop, appending one record per run through `storing`;
+//! - [`progress`], [`work_estimate`]: the bar and its time-left estimate.
+
+pub mod plan;
+pub mod progress;
+pub mod runner;
+pub mod spec;
+pub mod work_estimate;
