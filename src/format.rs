@@ -118,11 +118,13 @@ pub fn significant(value: f64) -> String {
         return String::new();
     }
     let magnitude = value.abs();
-    if magnitude >= 1000.0 {
+    if magnitude >= 999.5 {
         let rounded = magnitude.round() as u64;
         return if value < 0.0 { format!("-{}", count(rounded)) } else { count(rounded) };
     }
-    let decimals = if magnitude == 0.0 { 0 } else { (3 - magnitude.log10().floor() as i32).clamp(0, 6) as usize };
+    // Decimals from the value as rounded, so 0.99999 reads 1.000, not 1.0000.
+    let rounded = round_to_significant(magnitude, 4);
+    let decimals = if rounded == 0.0 { 0 } else { (3 - rounded.log10().floor() as i32).clamp(0, 6) as usize };
     format!("{value:.decimals$}")
 }
 
@@ -215,6 +217,14 @@ mod tests {
         assert_eq!(ratio_in_words(1.86, "slower", "faster"), "1.86x faster");
         assert_eq!(ratio_in_words(1.001, "slower", "faster"), "same");
         assert_eq!(ratio_in_words(f64::NAN, "a", "b"), "");
+    }
+
+    #[test]
+    fn rounding_up_does_not_add_a_digit() {
+        assert_eq!(significant(0.99999), "1.000");
+        assert_eq!(significant(9.99996), "10.00");
+        assert_eq!(significant(999.7), "1,000");
+        assert_eq!(significant(0.0), "0");
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! `report`: regenerate the summaries, plots and `README.md` of a results folder from its
-//! CSV files, and optionally compare with an older summary.
+//! CSV files, and optionally compare with an earlier run log.
 
 use super::{Failure, ReportArgs};
 use crate::harness::reporting::tables::regenerate;
@@ -31,7 +31,17 @@ pub fn run(args: &ReportArgs) -> Result<(), Failure> {
             outcome.plots.len()
         )?;
     }
+    if !args.quiet {
+        for document in &outcome.documents {
+            writeln!(out, "report: updated the generated sections of {}", document.display())?;
+        }
+    }
     if let (Some(counts), true) = (outcome.compared, args.fail_on_change) {
+        if counts.compared == 0 {
+            return Err(Failure::failed(
+                "--fail-on-change: no configuration was compared (the baseline holds no completed run of a configuration measured here), so nothing could be checked",
+            ));
+        }
         if counts.regressions > 0 {
             return Err(Failure::failed(format!(
                 "{} configuration(s) regressed (slower beyond the noise, or other node counts)",

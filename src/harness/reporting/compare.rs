@@ -1,168 +1,192 @@
-//! `report --baseline FILE`: compares the current summaries with an older summary file and
-//! flags the configurations whose time changed by more than the measured noise, or whose
-//! node count changed at all (node counts are exact).
+//! `report --baseline RUNS`: compares the current runs with an earlier run log, one
+//! configuration at a time, by a test on the resampled times.
 //!
-//! The rule: with `noise = sqrt(rsd_old² + rsd_new²)` (the two relative standard
-//! deviations), a median that moved by more than `max(3 x noise, MIN_CHANGE)` is flagged,
-//! unless the two [min, max] ranges overlap (then the runs themselves disagree).
+//! For each configuration (matched by its stable id) completed on both sides, the ratio of
+//! median times (now over before) gets a 95% bootstrap interval from both samples
+//! resampled ([`crate::statistics::compare_samples`]). A change is flagged only when the
+//! interval excludes 1 *and* the ratio moved by more than [`MIN_CHANGE`]: the interval
+//! guards against noise, the threshold against differences too small to act on. Runs
+//! measured while the machine was busy are left out of both samples when enough quiet ones
+//! remain.
 //!
 //! Node counts are compared only where they are reproducible: a parallel first-solution
 //! search stops wherever its workers happen to be, so its count varies from run to run.
 //! A *regression* (what `--fail-on-change` fails on) is a configuration slower beyond the
 //! noise or with a different node count; a faster one is reported but is no regression.
 
-use crate::harness::storing::record::status;
-use crate::harness::storing::summary::SummaryRow;
-use std::collections::HashMap;
+use crate::harness::storing::record::{status, RunRecord};
+use crate::statistics::{compare_samples, BootstrapSettings, ChangeVerdict, SampleChange};
+use std::collections::BTreeMap;
 
-/// Time changes below this share are never flagged (timer and scheduling jitter).
-pub const MIN_CHANGE: f64 = 0.03;
+/// Time changes below this share are never flagged, however clear.
+pub const MIN_CHANGE: f64 = 0.05;
 
-/// What happened to one configuration between the baseline and now.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
-    /// Faster beyond the noise.
-    Faster,
-    /// Slower beyond the noise.
-    Slower,
-    /// Within the noise.
-    Unchanged,
-}
+/// Fewer quiet runs than this and the busy ones are kept (with a mark in the table).
+const MIN_QUIET_RUNS: usize = 3;
 
-/// One configuration present (and completed) in both summaries.
+/// One configuration present (and completed) on both sides.
 #[derive(Debug, Clone)]
 pub struct Change {
-    /// The current row.
-    pub current: SummaryRow,
+    /// A current run of the configuration (for its labels).
+    pub current: RunRecord,
     /// The baseline's median time.
-    pub baseline_ns: u64,
-    /// The baseline's node count.
+    pub baseline_ns: f64,
+    /// The current median time.
+    pub current_ns: f64,
+    /// The baseline's node count (median).
     pub baseline_nodes: u64,
-    /// Current median / baseline median.
-    pub ratio: f64,
-    /// The threshold the change was held against.
-    pub threshold: f64,
-    /// Faster, slower or unchanged.
-    pub verdict: Verdict,
+    /// The current node count (median).
+    pub current_nodes: u64,
+    /// Runs compared on each side (baseline, current).
+    pub runs: (usize, usize),
+    /// Whether busy-machine runs had to be kept on either side.
+    pub busy_runs_kept: bool,
+    /// The ratio with its interval, and the verdict on time.
+    pub time: SampleChange,
 }
 
 impl Change {
     /// Whether the node count differs where counts are reproducible (see
     /// [`nodes_are_reproducible`]).
     pub fn nodes_changed(&self) -> bool {
-        nodes_are_reproducible(&self.current) && self.current.nodes != self.baseline_nodes
+        nodes_are_reproducible(&self.current) && self.current_nodes != self.baseline_nodes
     }
 
     /// Whether the change is flagged (time beyond the noise either way, or nodes differ).
     pub fn flagged(&self) -> bool {
-        self.verdict != Verdict::Unchanged || self.nodes_changed()
+        self.time.verdict != ChangeVerdict::NoChange || self.nodes_changed()
     }
 
     /// Whether the change is a regression: slower beyond the noise, or nodes differ.
     pub fn regression(&self) -> bool {
-        self.verdict == Verdict::Slower || self.nodes_changed()
+        self.time.verdict == ChangeVerdict::Slower || self.nodes_changed()
     }
 }
 
 /// Whether a configuration's node count is the same on every run: true except for parallel
 /// first-solution searches, which stop wherever their workers happen to be.
-pub fn nodes_are_reproducible(row: &SummaryRow) -> bool {
-    row.mode != "first" || row.is_sequential()
+pub fn nodes_are_reproducible(run: &RunRecord) -> bool {
+    run.mode != "first" || run.strategy == "sequential"
 }
 
-/// Matches configurations by id and compares those completed in both.
-pub fn compare(baseline: &[SummaryRow], current: &[SummaryRow]) -> Vec<Change> {
-    let old: HashMap<&str, &SummaryRow> =
-        baseline.iter().filter(|row| completed(row)).map(|row| (row.config_id.as_str(), row)).collect();
-    current
+/// Matches configurations by id and compares those with completed runs on both sides, in
+/// the current runs' order of configurations.
+pub fn compare(baseline: &[RunRecord], current: &[RunRecord]) -> Vec<Change> {
+    let before = completed_by_config(baseline);
+    let now = completed_by_config(current);
+    let mut changes: Vec<Change> = now
         .iter()
-        .filter(|row| completed(row))
-        .filter_map(|row| {
-            let before = old.get(row.config_id.as_str())?;
-            let ratio = row.wall_ns_median as f64 / before.wall_ns_median as f64;
-            let noise = (before.wall_rsd.powi(2) + row.wall_rsd.powi(2)).sqrt();
-            let threshold = (3.0 * noise).max(MIN_CHANGE);
-            let ranges_overlap = row.wall_ns_min <= before.wall_ns_max && before.wall_ns_min <= row.wall_ns_max;
-            let beyond = (ratio - 1.0).abs() > threshold && !ranges_overlap;
-            let verdict = match (beyond, ratio < 1.0) {
-                (false, _) => Verdict::Unchanged,
-                (true, true) => Verdict::Faster,
-                (true, false) => Verdict::Slower,
-            };
+        .filter_map(|(id, now_runs)| {
+            let before_runs = before.get(id)?;
+            let (before_times, before_busy) = times(before_runs);
+            let (now_times, now_busy) = times(now_runs);
+            let time = compare_samples(&before_times, &now_times, MIN_CHANGE, BootstrapSettings::default());
             Some(Change {
-                current: row.clone(),
-                baseline_ns: before.wall_ns_median,
-                baseline_nodes: before.nodes,
-                ratio,
-                threshold,
-                verdict,
+                current: now_runs[0].clone(),
+                baseline_ns: crate::statistics::median(&before_times),
+                current_ns: crate::statistics::median(&now_times),
+                baseline_nodes: median_nodes(before_runs),
+                current_nodes: median_nodes(now_runs),
+                runs: (before_times.len(), now_times.len()),
+                busy_runs_kept: before_busy || now_busy,
+                time,
             })
         })
-        .collect()
+        .collect();
+    changes.sort_by(|a, b| (&a.current.sweep, a.current.config_index).cmp(&(&b.current.sweep, b.current.config_index)));
+    changes
 }
 
-fn completed(row: &SummaryRow) -> bool {
-    row.status == status::OK && row.wall_ns_median > 0
+/// The completed runs of each configuration id.
+fn completed_by_config(records: &[RunRecord]) -> BTreeMap<&str, Vec<&RunRecord>> {
+    let mut by_config: BTreeMap<&str, Vec<&RunRecord>> = BTreeMap::new();
+    for record in records.iter().filter(|record| record.status == status::OK && record.wall_ns > 0) {
+        by_config.entry(record.config_id.as_str()).or_default().push(record);
+    }
+    by_config
+}
+
+/// The wall times to compare: the quiet runs when there are enough of them, else all
+/// (and `true`: busy runs were kept).
+fn times(runs: &[&RunRecord]) -> (Vec<f64>, bool) {
+    let quiet: Vec<f64> = runs.iter().filter(|run| !run.machine_busy()).map(|run| run.wall_ns as f64).collect();
+    if quiet.len() == runs.len() || quiet.len() >= MIN_QUIET_RUNS {
+        (quiet, false)
+    } else {
+        (runs.iter().map(|run| run.wall_ns as f64).collect(), true)
+    }
+}
+
+fn median_nodes(runs: &[&RunRecord]) -> u64 {
+    let nodes: Vec<f64> = runs.iter().map(|run| run.nodes as f64).collect();
+    crate::statistics::median(&nodes).round() as u64
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn row(id: &str, times: [u64; 3], rsd: f64, nodes: u64) -> SummaryRow {
-        SummaryRow {
-            config_id: id.into(),
-            status: status::OK.into(),
-            wall_ns_min: times[0],
-            wall_ns_median: times[1],
-            wall_ns_max: times[2],
-            wall_rsd: rsd,
-            nodes,
-            ..SummaryRow::default()
-        }
+    fn runs(id: &str, times: &[u64], nodes: u64) -> Vec<RunRecord> {
+        times
+            .iter()
+            .enumerate()
+            .map(|(repeat, &wall_ns)| RunRecord {
+                config_id: id.into(),
+                repeat: repeat as u32,
+                status: status::OK.into(),
+                mode: "all".into(),
+                strategy: "sequential".into(),
+                wall_ns,
+                nodes,
+                ..RunRecord::default()
+            })
+            .collect()
+    }
+
+    fn both(sides: &[(&str, &[u64], u64)]) -> Vec<RunRecord> {
+        sides.iter().flat_map(|&(id, times, nodes)| runs(id, times, nodes)).collect()
     }
 
     #[test]
-    fn changes_beyond_the_noise_are_flagged_and_others_not() {
-        let before = [
-            row("a", [95, 100, 105], 0.02, 10),
-            row("b", [95, 100, 105], 0.02, 10),
-            row("c", [90, 100, 110], 0.05, 10),
-        ];
-        let after =
-            [row("a", [140, 150, 160], 0.02, 10), row("b", [99, 101, 104], 0.02, 10), row("c", [70, 80, 95], 0.05, 11)];
+    fn a_clear_slowdown_is_flagged_and_noise_is_not() {
+        let before = both(&[("a", &[100, 102, 98, 101, 99], 10), ("b", &[100, 102, 98, 101, 99], 10)]);
+        let after = both(&[("a", &[121, 119, 122, 120, 118], 10), ("b", &[101, 97, 103, 100, 99], 10)]);
         let changes = compare(&before, &after);
-        let verdicts: Vec<(Verdict, bool)> =
-            changes.iter().map(|change| (change.verdict, change.nodes_changed())).collect();
-        assert_eq!(verdicts, [(Verdict::Slower, false), (Verdict::Unchanged, false), (Verdict::Unchanged, true)]);
-        assert!(changes[0].flagged() && !changes[1].flagged() && changes[2].flagged());
-        assert!(changes[0].regression() && !changes[1].regression() && changes[2].regression());
+        let verdicts: Vec<ChangeVerdict> = changes.iter().map(|change| change.time.verdict).collect();
+        assert_eq!(verdicts, [ChangeVerdict::Slower, ChangeVerdict::NoChange]);
+        assert!(changes[0].regression() && !changes[1].flagged());
     }
 
     #[test]
-    fn faster_is_flagged_but_no_regression() {
-        let changes = compare(&[row("a", [95, 100, 105], 0.02, 10)], &[row("a", [45, 50, 55], 0.02, 10)]);
-        assert_eq!(changes[0].verdict, Verdict::Faster);
+    fn overlapping_noisy_samples_are_no_change_even_when_medians_differ() {
+        let before = both(&[("a", &[100, 140, 90, 130, 95], 10)]);
+        let after = both(&[("a", &[110, 150, 100, 92, 135], 10)]);
+        assert_eq!(compare(&before, &after)[0].time.verdict, ChangeVerdict::NoChange);
+    }
+
+    #[test]
+    fn faster_is_flagged_but_no_regression_and_other_nodes_are() {
+        let changes = compare(&both(&[("a", &[100, 101, 99], 10)]), &both(&[("a", &[50, 51, 49], 10)]));
+        assert_eq!(changes[0].time.verdict, ChangeVerdict::Faster);
         assert!(changes[0].flagged() && !changes[0].regression());
+        let changes = compare(&both(&[("a", &[100, 101, 99], 10)]), &both(&[("a", &[100, 101, 99], 11)]));
+        assert!(changes[0].nodes_changed() && changes[0].regression());
     }
 
     #[test]
     fn parallel_first_solution_node_counts_are_not_compared() {
-        let with = |mode: &str, strategy: &str, nodes: u64| SummaryRow {
-            mode: mode.into(),
-            strategy: strategy.into(),
-            ..row("a", [95, 100, 105], 0.02, nodes)
+        let with = |strategy: &str, nodes: u64| {
+            runs("a", &[100, 101, 99], nodes)
+                .into_iter()
+                .map(|run| RunRecord { mode: "first".into(), strategy: strategy.into(), ..run })
+                .collect::<Vec<_>>()
         };
-        let changes = compare(&[with("first", "auto", 10)], &[with("first", "auto", 17)]);
-        assert!(!changes[0].nodes_changed() && !changes[0].regression());
-        let changes = compare(&[with("first", "sequential", 10)], &[with("first", "sequential", 17)]);
-        assert!(changes[0].nodes_changed() && changes[0].regression());
-        let changes = compare(&[with("all", "auto", 10)], &[with("all", "auto", 17)]);
-        assert!(changes[0].regression());
+        assert!(!compare(&with("auto", 10), &with("auto", 17))[0].nodes_changed());
+        assert!(compare(&with("sequential", 10), &with("sequential", 17))[0].nodes_changed());
     }
 
     #[test]
     fn configurations_missing_from_either_side_are_left_out() {
-        assert!(compare(&[row("a", [1, 1, 1], 0.0, 1)], &[row("b", [1, 1, 1], 0.0, 1)]).is_empty());
+        assert!(compare(&runs("a", &[1], 1), &runs("b", &[1], 1)).is_empty());
     }
 }

@@ -5,8 +5,9 @@
 //! Each plot is drawn into memory and written with a rename, like every derived file.
 
 use crate::harness::error::HarnessError;
+use crate::harness::storing::counts::{nodes_per_depth, CountRow};
 use crate::harness::storing::csv_log::write_atomically;
-use crate::harness::storing::record::{parse_numbers, status};
+use crate::harness::storing::record::status;
 use crate::harness::storing::summary::SummaryRow;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
@@ -40,14 +41,14 @@ pub struct PlotFile {
     pub title: String,
 }
 
-const SIZE: (u32, u32) = (800, 500);
+const SIZE: (u32, u32) = (900, 500);
 
 /// Draws every plot the rows support into `folder`; returns what was written.
-pub fn draw_plots(rows: &[SummaryRow], folder: &Path) -> Result<Vec<PlotFile>, HarnessError> {
+pub fn draw_plots(rows: &[SummaryRow], counts: &[CountRow], folder: &Path) -> Result<Vec<PlotFile>, HarnessError> {
     let mut plots = Vec::new();
     plots.extend(speedup_plots(rows, folder)?);
     plots.extend(nodes_per_knob_plots(rows, folder)?);
-    plots.extend(nodes_per_depth_plots(rows, folder)?);
+    plots.extend(nodes_per_depth_plots(rows, counts, folder)?);
     Ok(plots)
 }
 
@@ -79,14 +80,20 @@ fn speedup_plots(rows: &[SummaryRow], folder: &Path) -> Result<Vec<PlotFile>, Ha
     for members in groups.values() {
         let first = members[0];
         let several_layouts = members.iter().any(|row| row.counters != first.counters);
-        let mut series: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+        let mut series: BTreeMap<String, Vec<SpeedupPoint>> = BTreeMap::new();
         for row in members {
             let name =
                 if several_layouts { format!("{} ({})", row.strategy, row.counters) } else { row.strategy.clone() };
-            series.entry(name).or_default().push((row.threads as f64, row.speedup.unwrap_or(0.0)));
+            let speedup = row.speedup.unwrap_or(0.0);
+            series.entry(name).or_default().push(SpeedupPoint {
+                threads: row.threads as f64,
+                speedup,
+                low: row.speedup_low.unwrap_or(speedup),
+                high: row.speedup_high.unwrap_or(speedup),
+            });
         }
         for points in series.values_mut() {
-            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            points.sort_by(|a, b| a.threads.total_cmp(&b.threads));
         }
         let mut suffix =
             if first.variant == "defaults" { String::new() } else { format!("-{}", text_slug(&first.variant)) };
@@ -139,12 +146,16 @@ fn nodes_per_knob_plots(rows: &[SummaryRow], folder: &Path) -> Result<Vec<PlotFi
     Ok(plots)
 }
 
-fn nodes_per_depth_plots(rows: &[SummaryRow], folder: &Path) -> Result<Vec<PlotFile>, HarnessError> {
+fn nodes_per_depth_plots(
+    rows: &[SummaryRow],
+    counts: &[CountRow],
+    folder: &Path,
+) -> Result<Vec<PlotFile>, HarnessError> {
     let mut plots = Vec::new();
     for ((sweep, source, mode, state), members) in sequential_groups(rows) {
         let lines: Vec<(String, Vec<u64>)> = members
             .iter()
-            .map(|row| (row.variant.clone(), parse_numbers(&row.nodes_per_depth)))
+            .map(|row| (row.variant.clone(), nodes_per_depth(counts, &row.config_id)))
             .filter(|(_, counts)| counts.iter().any(|&count| count > 0))
             .collect();
         if lines.is_empty() {
@@ -173,12 +184,20 @@ fn plot_suffix(mode: &str, state: &str) -> String {
 
 type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
-/// Draws the series' legend at `position`, framed, on a translucent white background.
+/// Pixels kept right of every chart for its legend, so that no legend covers data.
+const LEGEND_WIDTH: u32 = 230;
+
+/// Draws the series' legend in the margin right of the plotting area, framed.
 fn draw_legend<'a, 'b: 'a, X: Ranged, Y: Ranged>(
     chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, Y>>,
-    position: SeriesLabelPosition,
 ) -> DrawResult {
-    chart.configure_series_labels().position(position).border_style(BLACK).background_style(WHITE.mix(0.8)).draw()?;
+    let (plot_width, _) = chart.plotting_area().dim_in_pixel();
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::Coordinate(plot_width as i32 + 12, 0))
+        .border_style(BLACK)
+        .background_style(WHITE)
+        .draw()?;
     Ok(())
 }
 
@@ -217,19 +236,29 @@ fn render(path: &Path, draw: impl FnOnce(DrawingArea<SVGBackend, Shift>) -> Draw
     write_atomically(path, svg.as_bytes())
 }
 
+/// One point of a speedup curve with its 95% interval.
+#[derive(Debug, Clone, Copy)]
+struct SpeedupPoint {
+    threads: f64,
+    speedup: f64,
+    low: f64,
+    high: f64,
+}
+
 fn draw_speedup(
     path: &Path,
     title: &str,
-    series: &BTreeMap<String, Vec<(f64, f64)>>,
+    series: &BTreeMap<String, Vec<SpeedupPoint>>,
     cores: usize,
 ) -> Result<(), HarnessError> {
-    let max_threads = series.values().flatten().map(|point| point.0).fold(1.0, f64::max);
-    let max_speedup = series.values().flatten().map(|point| point.1).fold(1.0, f64::max);
+    let max_threads = series.values().flatten().map(|point| point.threads).fold(1.0, f64::max);
+    let max_speedup = series.values().flatten().map(|point| point.high.max(point.speedup)).fold(1.0, f64::max);
     let y_top = max_speedup.max(max_threads.min(cores.max(1) as f64)) * 1.1;
     render(path, |area| {
         let mut chart = ChartBuilder::on(&area)
             .caption(title, ("sans-serif", 18))
             .margin(12)
+            .margin_right(LEGEND_WIDTH)
             .x_label_area_size(40)
             .y_label_area_size(50)
             .build_cartesian_2d(0.0..max_threads + 0.5, 0.0..y_top)?;
@@ -256,12 +285,20 @@ fn draw_speedup(
         for (index, (name, points)) in series.iter().enumerate() {
             let color = Palette99::pick(index).to_rgba();
             chart
-                .draw_series(LineSeries::new(points.iter().copied(), color.stroke_width(2)))?
+                .draw_series(LineSeries::new(
+                    points.iter().map(|point| (point.threads, point.speedup)),
+                    color.stroke_width(2),
+                ))?
                 .label(name.as_str())
                 .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color.stroke_width(2)));
-            chart.draw_series(points.iter().map(|&point| Circle::new(point, 4, color.filled())))?;
+            chart.draw_series(
+                points.iter().map(|point| Circle::new((point.threads, point.speedup), 4, color.filled())),
+            )?;
+            chart.draw_series(points.iter().map(|point| {
+                ErrorBar::new_vertical(point.threads, point.low, point.speedup, point.high, color.stroke_width(2), 10)
+            }))?;
         }
-        draw_legend(&mut chart, SeriesLabelPosition::UpperLeft)
+        draw_legend(&mut chart)
     })
 }
 
@@ -348,7 +385,12 @@ fn draw_lines_per_depth(
     let logarithmic = spans_orders_of_magnitude(lines.iter().flat_map(|line| line.counts.iter().copied()));
     render(path, |area| {
         let mut builder = ChartBuilder::on(&area);
-        builder.caption(title, ("sans-serif", 18)).margin(12).x_label_area_size(40).y_label_area_size(60);
+        builder
+            .caption(title, ("sans-serif", 18))
+            .margin(12)
+            .margin_right(LEGEND_WIDTH)
+            .x_label_area_size(40)
+            .y_label_area_size(60);
         build_depth_chart(&mut builder, 0.0..max_depth, logarithmic, max_count)?.draw(lines, first_is_total, quantity)
     })
 }
@@ -430,7 +472,7 @@ where
             chart.draw_series(stretch.iter().map(|&point| Circle::new(point, 3, colour.filled())))?;
         }
     }
-    draw_legend(chart, SeriesLabelPosition::UpperRight)
+    draw_legend(chart)
 }
 
 #[cfg(test)]
@@ -451,7 +493,7 @@ mod tests {
             status: status::OK.into(),
             runs: 1,
             nodes,
-            nodes_per_depth: "1;4;9;3".into(),
+            config_id: format!("{variant}-{strategy}-{threads}"),
             speedup,
             available_parallelism: 2,
             ..SummaryRow::default()
@@ -467,7 +509,15 @@ mod tests {
             row("defaults", "auto", 4, Some(1.7), 18),
             row("order=listed", "sequential", 1, Some(1.0), 170),
         ];
-        let plots = draw_plots(&rows, folder.path()).unwrap();
+        let depth = |config_id: &str, depth: u32, count: u64| CountRow {
+            config_id: config_id.into(),
+            measure: crate::harness::storing::counts::measure::NODES_AT_DEPTH.into(),
+            depth: Some(depth),
+            count,
+            ..CountRow::default()
+        };
+        let counts = [depth("defaults-sequential-1", 0, 1), depth("defaults-sequential-1", 1, 4)];
+        let plots = draw_plots(&rows, &counts, folder.path()).unwrap();
         let kinds: Vec<PlotKind> = plots.iter().map(|plot| plot.kind).collect();
         assert_eq!(kinds, [PlotKind::Speedup, PlotKind::NodesPerKnob, PlotKind::NodesPerDepth]);
         assert_eq!(plots[0].file_name, "t-speedup-hooks_7.svg");

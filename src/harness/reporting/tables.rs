@@ -6,16 +6,18 @@
 //! exist, a table of threads (speedup, efficiency, overheads, and the `why` column that
 //! `slowdown::why_slower` fills in), followed by the plots.
 
-use super::compare::{compare, Change, Verdict};
+use super::compare::{compare, Change, MIN_CHANGE};
+use super::generated_docs;
 use super::plots::{draw_plots, PlotFile};
 use super::slowdown;
-use crate::format::{count, duration_ns as duration, markdown_cell as escape};
+use crate::format::{count, duration_interval, factor, markdown_cell as escape, percent, ratio_in_words, TimeUnit};
 use crate::harness::error::HarnessError;
-use crate::harness::storing::csv_log::{read_rows, write_atomically};
+use crate::harness::storing::csv_log::write_atomically;
 use crate::harness::storing::record::status;
-use crate::harness::storing::results_folder::find_runs_files;
-use crate::harness::storing::results_folder::write_summary;
-use crate::harness::storing::summary::SummaryRow;
+use crate::harness::storing::record::RunRecord;
+use crate::harness::storing::results_folder::{find_runs_files, read_counts, read_runs, write_summary_of};
+use crate::harness::storing::summary::{deduplicate, SummaryRow};
+use crate::statistics::{ChangeVerdict, Interval};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -29,6 +31,8 @@ pub struct ReportOutcome {
     pub summaries: Vec<PathBuf>,
     /// The plots written.
     pub plots: Vec<PathBuf>,
+    /// Documents whose generated sections were rewritten.
+    pub documents: Vec<PathBuf>,
     /// The comparison with `--baseline`, when asked.
     pub compared: Option<ComparisonCounts>,
     /// The comparison table as Markdown (empty without `--baseline`).
@@ -40,7 +44,7 @@ pub struct ReportOutcome {
 /// How a `--baseline` comparison came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ComparisonCounts {
-    /// Configurations completed in both summaries.
+    /// Configurations completed on both sides.
     pub compared: usize,
     /// Flagged: time beyond the noise either way, or a different node count.
     pub flagged: usize,
@@ -48,16 +52,16 @@ pub struct ComparisonCounts {
     pub regressions: usize,
 }
 
-/// Regenerates everything derived in `folder`; with `baseline`, also compares with that
-/// summary file. The baseline is read before anything is written, so it may be the
-/// folder's own summary (the state before this report).
+/// Regenerates everything derived in `folder`; with `baseline` (an earlier run log, or a
+/// folder of them), also compares the runs with those. The baseline is read before
+/// anything is written.
 pub fn regenerate(folder: &Path, baseline: Option<&Path>) -> Result<ReportOutcome, HarnessError> {
     let mut notes = Vec::new();
-    let old_rows = match baseline {
+    let old_records = match baseline {
         Some(path) => {
-            let old = read_rows::<SummaryRow>(path, &SummaryRow::header())?;
-            notes.extend(old.skipped);
-            Some(old.rows)
+            let (records, skipped) = read_baseline(path)?;
+            notes.extend(skipped);
+            Some(records)
         }
         None => None,
     };
@@ -69,25 +73,35 @@ pub fn regenerate(folder: &Path, baseline: Option<&Path>) -> Result<ReportOutcom
         });
     }
     let mut rows = Vec::new();
+    let mut records = Vec::new();
+    let mut counts = Vec::new();
     let mut summaries = Vec::new();
-    for sweep in sweeps.keys() {
-        let (path, sweep_rows, sweep_notes) = write_summary(folder, sweep)?;
+    for (sweep, files) in &sweeps {
+        let (sweep_records, sweep_notes) = read_runs(files)?;
+        let (sweep_counts, count_notes) = read_counts(files)?;
+        let (path, sweep_rows) = write_summary_of(folder, sweep, sweep_records.clone())?;
         summaries.push(path);
         rows.extend(sweep_rows);
+        records.extend(sweep_records.into_iter().filter(|record| record.sweep == *sweep));
+        counts.extend(sweep_counts);
         notes.extend(sweep_notes);
+        notes.extend(count_notes);
     }
     let plot_folder = folder.join("plots");
-    let plots = draw_plots(&rows, &plot_folder)?;
+    let plots = draw_plots(&rows, &counts, &plot_folder)?;
     remove_stale_plots(&plot_folder, &plots)?;
-    let comparison = baseline.zip(old_rows).map(|(path, old)| (path.display().to_string(), compare(&old, &rows)));
+    let comparison =
+        baseline.zip(old_records).map(|(path, old)| (path.display().to_string(), compare(&old, &deduplicate(records))));
     let comparison_text =
         comparison.as_ref().map(|(name, changes)| comparison_markdown(name, changes)).unwrap_or_default();
     let readme = folder.join("README.md");
     write_atomically(&readme, markdown(&rows, &plots, &comparison_text).as_bytes())?;
+    let documents = generated_docs::update_documents(folder, &rows)?;
     Ok(ReportOutcome {
         readme,
         summaries,
         plots: plots.iter().map(|plot| plot_folder.join(&plot.file_name)).collect(),
+        documents,
         compared: comparison.as_ref().map(|(_, changes)| ComparisonCounts {
             compared: changes.len(),
             flagged: changes.iter().filter(|change| change.flagged()).count(),
@@ -96,6 +110,23 @@ pub fn regenerate(folder: &Path, baseline: Option<&Path>) -> Result<ReportOutcom
         comparison_text,
         notes,
     })
+}
+
+/// The runs of a baseline: one run log, or every run log in a folder.
+fn read_baseline(path: &Path) -> Result<(Vec<RunRecord>, Vec<String>), HarnessError> {
+    if !path.exists() {
+        return Err(HarnessError::Argument {
+            flag: "--baseline",
+            message: format!(
+                "{}: no such file or folder; give an earlier `<sweep>-runs.csv` or its results folder",
+                path.display()
+            ),
+        });
+    }
+    let files: Vec<PathBuf> =
+        if path.is_dir() { find_runs_files(path)?.into_values().flatten().collect() } else { vec![path.to_path_buf()] };
+    let (records, notes) = read_runs(&files)?;
+    Ok((deduplicate(records), notes))
 }
 
 /// Removes SVG files of `plots/` that this report did not draw (the folder is generated).
@@ -116,11 +147,12 @@ pub fn markdown(rows: &[SummaryRow], plots: &[PlotFile], comparison: &str) -> St
     text.push_str("# Results\n\n");
     text.push_str(
         "Generated by `backtrack-bench report` from the `*-runs.csv` files in this folder; do not edit by hand \
-         (run `scripts/regen-tables.sh`). Every column is documented in [docs/harness.md](../docs/harness.md). \
-         Times are per call of the search: min, median, 90th percentile and max over the timed runs; \"rsd\" is \
-         the relative standard deviation of the wall time. A search faster than 1 ms is timed as a batch of \
-         calls that together take at least 1 ms, and its time is the batch's per call: the \"runs\" column then \
-         reads `runs × calls` (for example `3 × 412`).\n\n",
+         (run `scripts/regen-tables.sh`). Every column is documented in [docs/harness.md](../docs/harness.md); \
+         the wide per-configuration data is in each sweep's `*-summary.csv`, per-rule, per-depth and per-worker \
+         counts in `*-counts.csv`. Times are per call of the search: the median over the timed runs with its 95% \
+         bootstrap confidence interval in brackets, one unit per column. A search faster than 1 ms is timed as a \
+         batch of calls that together take at least 1 ms, and its time is the batch's per call. ⚠ marks \
+         configurations with runs measured while the machine was busy.\n\n",
     );
     write_environment(&mut text, rows);
     let mut by_sweep: BTreeMap<&str, Vec<&SummaryRow>> = BTreeMap::new();
@@ -263,39 +295,39 @@ fn write_instance(text: &mut String, sweep: &str, source: &str, rows: &[&Summary
     }
 }
 
-/// The reference of the ratio columns: the `baseline` configuration when it was measured
-/// (even if stopped at the node limit: the table then says its ratios are bounds), else
-/// the completed defaults.
+/// The reference row of a group of sequential rows, as the summary chose it.
 fn reference_row<'a>(rows: &[&'a SummaryRow]) -> Option<&'a SummaryRow> {
-    let usable = |row: &&&SummaryRow| matches!(row.status.as_str(), status::OK | status::LIMIT) && row.runs > 0;
-    rows.iter()
-        .filter(usable)
-        .find(|row| row.variant == "baseline")
-        .or_else(|| rows.iter().filter(|row| row.status == status::OK).find(|row| row.variant == "defaults"))
-        .copied()
+    let id = rows.iter().map(|row| row.reference_config_id.as_str()).find(|id| !id.is_empty())?;
+    rows.iter().copied().find(|row| row.config_id == id)
 }
 
-/// The two ratio cells (nodes, time) of `row` against `reference`.
-fn ratio_cells(row: &SummaryRow, reference: Option<&SummaryRow>) -> (String, String) {
-    let Some(reference) = reference.filter(|reference| reference.nodes > 0 && reference.wall_ns_median > 0) else {
-        return (String::new(), String::new());
-    };
-    let row_limited = row.status == status::LIMIT;
-    let reference_limited = reference.status == status::LIMIT;
+/// A ratio to the reference in words (`33,000x fewer nodes`), as a bound when either side
+/// was stopped by its node limit, empty when nothing can be said.
+fn ratio_to_reference(
+    row: &SummaryRow,
+    reference: Option<&SummaryRow>,
+    value: Option<f64>,
+    words: (&str, &str),
+) -> String {
+    let (Some(reference), Some(value)) = (reference, value) else { return String::new() };
     // A stopped search would have needed at least its counts: a stopped row's ratios are
     // lower bounds, ratios to a stopped reference are upper bounds, and with both stopped
-    // nothing can be said (the reference itself reads 1).
-    let bound = match (row_limited, reference_limited) {
+    // nothing can be said (the reference itself reads "same").
+    let bound = match (row.status == status::LIMIT, reference.status == status::LIMIT) {
         (false, false) => "",
         (true, false) => "≥ ",
         (false, true) => "≤ ",
-        (true, true) if std::ptr::eq(row, reference) => "",
-        (true, true) => return ("n/a".to_string(), "n/a".to_string()),
+        (true, true) if row.config_id == reference.config_id => "",
+        (true, true) => return "n/a".to_string(),
     };
-    (
-        format!("{bound}{}", ratio(row.nodes as f64 / reference.nodes as f64)),
-        format!("{bound}{}", ratio(row.wall_ns_median as f64 / reference.wall_ns_median as f64)),
-    )
+    // "fewer"/"faster" read as factors above 1: a ratio below 1 is said inverted, so its
+    // bound turns around too.
+    let bound = match (bound, value < 1.0) {
+        ("≥ ", true) => "≤ ",
+        ("≤ ", true) => "≥ ",
+        (bound, _) => bound,
+    };
+    format!("{bound}{}", ratio_in_words(value, words.0, words.1))
 }
 
 fn write_configuration_table(text: &mut String, rows: &[&SummaryRow]) {
@@ -318,8 +350,7 @@ fn write_configuration_table(text: &mut String, rows: &[&SummaryRow]) {
         if reference.is_some_and(|row| row.status == status::LIMIT) {
             text.push_str(
                 " **The baseline stopped at the node limit**: its true node count and time are larger, so the \
-                 ratios to it are upper bounds (≤): every other configuration needs at most that share of the \
-                 baseline's work.",
+                 ratios to it are bounds: every other configuration needs at most that share of the baseline's work.",
             );
         } else if reference.is_some_and(|row| row.variant != "baseline")
             && members.iter().any(|row| row.variant == "baseline")
@@ -327,99 +358,101 @@ fn write_configuration_table(text: &mut String, rows: &[&SummaryRow]) {
             text.push_str(" (The baseline did not complete a run, so the defaults are the reference.)");
         }
         text.push_str("\n\n");
-        text.push_str("| configuration | status | solutions | nodes | min | median time | p90 | max | rsd | runs | nodes / reference | time / reference |\n");
-        text.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        let mut stopped_notes = Vec::new();
+        let unit = TimeUnit::for_column(members.iter().map(|row| row.wall_ns_median as f64));
+        let _ = writeln!(
+            text,
+            "| configuration | nodes | median time ({}) [95% CI] | nodes vs reference | time vs reference |",
+            unit.symbol()
+        );
+        text.push_str("|---|---:|---:|---:|---:|\n");
+        let mut notes = Vec::new();
         for row in members {
-            let (node_ratio, time_ratio) = ratio_cells(row, reference);
-            let cells = if row.status == status::LIMIT {
-                if row.node_limit > 0 && row.nodes > row.node_limit {
-                    stopped_notes.push(format!(
-                        "`{}`: {} nodes = {:.0} × the limit of {}: each component ran up to the per-component limit.",
-                        row.variant,
-                        count(row.nodes),
-                        row.nodes as f64 / row.node_limit as f64,
-                        count(row.node_limit)
-                    ));
-                }
-                LimitedCells::of(row)
-            } else {
-                LimitedCells::measured(row)
-            };
+            let nodes = ratio_to_reference(row, reference, row.nodes_vs_reference, ("fewer nodes", "more nodes"));
+            let time = ratio_to_reference(row, reference, row.time_vs_reference, ("faster", "slower"));
             let _ = writeln!(
                 text,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {node_ratio} | {time_ratio} |",
-                row.variant,
-                cells.status,
-                cells.solutions,
-                cells.nodes,
-                cells.min,
-                cells.median,
-                cells.p90,
-                cells.max,
-                cells.rsd,
-                cells.runs
+                "| {} | {} | {} | {nodes} | {time} |",
+                configuration_cell(row),
+                nodes_cell(row),
+                time_cell(row, unit)
             );
+            if row.status == status::LIMIT && row.node_limit > 0 && row.nodes > row.node_limit {
+                notes.push(format!(
+                    "`{}`: {} nodes = {:.0} × the limit of {}: each component ran up to the per-component limit.",
+                    row.variant,
+                    count(row.nodes),
+                    row.nodes as f64 / row.node_limit as f64,
+                    count(row.node_limit)
+                ));
+            }
+            if let Some(note) = quality_note(row) {
+                notes.push(note);
+            }
         }
         text.push('\n');
-        for note in stopped_notes {
+        for note in notes {
             let _ = writeln!(text, "{note}\n");
         }
     }
 }
 
-/// The cells of one configuration row, as shown.
-struct LimitedCells {
-    status: String,
-    solutions: String,
-    nodes: String,
-    min: String,
-    median: String,
-    p90: String,
-    max: String,
-    rsd: String,
-    runs: String,
+/// The configuration's name, marked when its runs were not clean.
+fn configuration_cell(row: &SummaryRow) -> String {
+    let mark = if row.busy_machine_runs > 0 { " ⚠" } else { "" };
+    match row.status.as_str() {
+        status::OK => format!("{}{mark}", row.variant),
+        status::LIMIT => format!("{} (*stopped at the node limit*){mark}", row.variant),
+        other => format!("{} (*{other}*){mark}", row.variant),
+    }
 }
 
-impl LimitedCells {
-    /// A measured configuration (completed, or failed verification).
-    fn measured(row: &SummaryRow) -> LimitedCells {
-        let status = if row.status == status::OK { row.status.clone() } else { format!("*{}*", row.status) };
-        let runs = if row.batch > 1 { format!("{} × {}", row.runs, count(row.batch)) } else { row.runs.to_string() };
-        LimitedCells {
-            status,
-            solutions: count(row.solutions),
-            nodes: count(row.nodes),
-            min: duration(row.wall_ns_min),
-            median: duration(row.wall_ns_median),
-            p90: duration(row.wall_ns_p90),
-            max: duration(row.wall_ns_max),
-            rsd: if row.runs > 1 { format!("{:.1}%", row.wall_rsd * 100.0) } else { "n/a".to_string() },
-            runs,
-        }
+/// Nodes, as a lower bound for a stopped search.
+fn nodes_cell(row: &SummaryRow) -> String {
+    if row.status == status::LIMIT {
+        format!("≥ {}", count(row.nodes))
+    } else {
+        count(row.nodes)
     }
+}
 
-    /// A configuration stopped at the node limit: its one run counts for nothing but a
-    /// lower bound, so the statistics of a sample are not shown.
-    fn of(row: &SummaryRow) -> LimitedCells {
-        LimitedCells {
-            status: "*stopped at the node limit*".to_string(),
-            solutions: "n/a".to_string(),
-            nodes: format!("≥ {}", count(row.nodes)),
-            min: String::new(),
-            median: format!("≥ {}", duration(row.wall_ns_median)),
-            p90: String::new(),
-            max: String::new(),
-            rsd: "n/a".to_string(),
-            runs: "n/a".to_string(),
-        }
+/// The median time with its interval in the column's unit; a stopped search shows its one
+/// run as a lower bound.
+fn time_cell(row: &SummaryRow, unit: TimeUnit) -> String {
+    if row.status == status::LIMIT {
+        return format!("≥ {}", unit.number(row.wall_ns_median as f64));
     }
+    let interval = Interval {
+        low: row.wall_ns_median_low as f64,
+        estimate: row.wall_ns_median as f64,
+        high: row.wall_ns_median_high as f64,
+    };
+    let text = duration_interval(&interval, unit);
+    // The unit is in the header: drop it from the cell.
+    text.replacen(&format!(" {}", unit.symbol()), "", 1)
+}
+
+/// A note under the table when a configuration's sample is suspect: outliers, busy runs.
+fn quality_note(row: &SummaryRow) -> Option<String> {
+    let mut problems = Vec::new();
+    if row.outliers > 0 {
+        problems.push(format!(
+            "{} of {} runs outside Tukey's fences ({} severe)",
+            row.outliers, row.runs, row.outliers_severe
+        ));
+    }
+    if row.busy_machine_runs > 0 {
+        problems.push(format!("⚠ {} of {} runs measured while the machine was busy", row.busy_machine_runs, row.runs));
+    }
+    (!problems.is_empty())
+        .then(|| format!("`{}` ({} threads, {}): {}.", row.variant, row.threads, row.strategy, problems.join("; ")))
 }
 
 fn write_threads_table(text: &mut String, rows: &[&SummaryRow]) {
-    text.push_str("Threads (speedup and overheads against the sequential run of the same configuration; CPU / wall is n/a for runs under 10 ms, too short for the CPU clock; the last column is filled by the `explain` analysis):\n\n");
-    text.push_str("| configuration | strategy | threads | median time | speedup | efficiency | search overhead | parallel overhead | subproblems / worker | steals | idle | CPU / wall | why slower |\n");
-    text.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    text.push_str(
+        "Threads: speedup is the sequential median over this median, with the 95% interval of that ratio; \
+         idle is the median share of worker time without work; the last column is the `explain` analysis of \
+         a configuration slower than it should be. Overheads, steals and CPU use are in the summary CSV.\n\n",
+    );
     let mut sorted: Vec<&SummaryRow> = rows.to_vec();
     sorted.sort_by(|a, b| {
         (a.group_key(), a.is_sequential() as u8 ^ 1, &a.strategy, a.threads, &a.counters).cmp(&(
@@ -432,7 +465,15 @@ fn write_threads_table(text: &mut String, rows: &[&SummaryRow]) {
     });
     let has_parallel =
         |row: &&SummaryRow| rows.iter().any(|other| !other.is_sequential() && other.group_key() == row.group_key());
-    for row in sorted.into_iter().filter(has_parallel) {
+    let shown: Vec<&SummaryRow> = sorted.into_iter().filter(has_parallel).collect();
+    let unit = TimeUnit::for_column(shown.iter().map(|row| row.wall_ns_median as f64));
+    let _ = writeln!(
+        text,
+        "| configuration | strategy | threads | median time ({}) [95% CI] | speedup [95% CI] | idle | why slower |",
+        unit.symbol()
+    );
+    text.push_str("|---|---|---:|---:|---:|---:|---|\n");
+    for row in shown {
         let why_slower = if row.threads > 1 && row.speedup.is_some() {
             let group: Vec<&SummaryRow> =
                 rows.iter().copied().filter(|other| other.group_key() == row.group_key()).collect();
@@ -440,26 +481,22 @@ fn write_threads_table(text: &mut String, rows: &[&SummaryRow]) {
         } else {
             String::new()
         };
-        let optional = |value: Option<f64>| value.map_or(String::new(), ratio);
         let strategy = if row.counters == "padded" {
             row.strategy.clone()
         } else {
             format!("{} ({})", row.strategy, row.counters)
         };
+        let speedup = match (row.speedup, row.speedup_low, row.speedup_high) {
+            (Some(value), Some(low), Some(high)) => format!("{} [{}, {}]", factor(value), factor(low), factor(high)),
+            _ => String::new(),
+        };
         let _ = writeln!(
             text,
-            "| {} | {strategy} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0}% | {} | {} |",
-            row.variant,
+            "| {} | {strategy} | {} | {} | {speedup} | {} | {} |",
+            configuration_cell(row),
             row.threads,
-            duration(row.wall_ns_median),
-            optional(row.speedup),
-            row.efficiency.map_or(String::new(), |value| format!("{:.0}%", value * 100.0)),
-            optional(row.search_overhead),
-            optional(row.parallel_overhead),
-            row.subproblems_per_worker.map_or(String::new(), |value| format!("{value:.1}")),
-            row.steals,
-            row.idle_share * 100.0,
-            row.cpu_per_wall.map_or("n/a".to_string(), |value| format!("{value:.2}")),
+            time_cell(row, unit),
+            percent(row.idle_share),
             escape(&why_slower)
         );
     }
@@ -474,65 +511,53 @@ pub fn comparison_markdown(baseline: &str, changes: &[Change]) -> String {
     let _ = writeln!(text, "## Changes against `{baseline}`\n");
     let _ = writeln!(
         text,
-        "{} configurations in both, {} flagged, {regressions} regression(s). Flagged: time beyond max(3 x combined \
-         rsd, 3%) with disjoint ranges, or a different node count (not compared for parallel first-solution \
-         searches, whose counts vary from run to run). Regressions are the slower ones and those with other \
-         node counts; `--fail-on-change` fails on them only.\n",
+        "{} configurations in both, {} flagged, {regressions} regression(s). A time change is flagged when the \
+         95% bootstrap interval of now / before excludes 1 and the ratio is beyond ±{:.0}%; a node count when it \
+         differs (not compared for parallel first-solution searches, whose counts vary from run to run). \
+         Regressions are the slower ones and those with other node counts; `--fail-on-change` fails on them only.\n",
         changes.len(),
-        flagged.len()
+        flagged.len(),
+        MIN_CHANGE * 100.0
     );
     if flagged.is_empty() {
         return text;
     }
-    text.push_str("| sweep | instance | configuration | strategy | threads | before | now | now / before | threshold | nodes before | nodes now | verdict |\n");
-    text.push_str("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    let unit = TimeUnit::for_column(flagged.iter().map(|change| change.baseline_ns));
+    let _ = writeln!(
+        text,
+        "| sweep | instance | configuration | strategy | threads | before ({0}) | now ({0}) | now / before [95% CI] | nodes before | nodes now | verdict |",
+        unit.symbol()
+    );
+    text.push_str("|---|---|---|---|---:|---:|---:|---:|---:|---:|---|\n");
     for change in flagged {
-        let row = &change.current;
-        let verdict = match change.verdict {
-            Verdict::Faster => "faster",
-            Verdict::Slower => "**slower**",
-            Verdict::Unchanged => "time within noise",
+        let run = &change.current;
+        let verdict = match change.time.verdict {
+            ChangeVerdict::Faster => "faster",
+            ChangeVerdict::Slower => "**slower**",
+            ChangeVerdict::NoChange => "time within noise",
         };
         let nodes_note = if change.nodes_changed() { "; **nodes changed**" } else { "" };
+        let busy_note = if change.busy_runs_kept { "; ⚠ busy-machine runs" } else { "" };
+        let ratio = change.time.ratio;
         let _ = writeln!(
             text,
-            "| {} | `{}` | {} | {} | {} | {} | {} | {} | ±{:.1}% | {} | {} | {verdict}{nodes_note} |",
-            row.sweep,
-            row.source,
-            row.variant,
-            row.strategy,
-            row.threads,
-            duration(change.baseline_ns),
-            duration(row.wall_ns_median),
-            ratio(change.ratio),
-            change.threshold * 100.0,
+            "| {} | `{}` | {} | {} | {} | {} | {} | {:.3} [{:.3}, {:.3}] | {} | {} | {verdict}{nodes_note}{busy_note} |",
+            run.sweep,
+            run.source,
+            run.variant,
+            run.strategy,
+            run.threads,
+            unit.number(change.baseline_ns),
+            unit.number(change.current_ns),
+            ratio.estimate,
+            ratio.low,
+            ratio.high,
             count(change.baseline_nodes),
-            count(row.nodes)
+            count(change.current_nodes)
         );
     }
     text.push('\n');
     text
-}
-
-/// A ratio with three significant digits (`0.0123`, `1.50`, `2,400`).
-fn ratio(value: f64) -> String {
-    if !value.is_finite() {
-        return String::new();
-    }
-    if value >= 1000.0 {
-        count(value.round() as u64)
-    } else if value >= 100.0 {
-        format!("{value:.0}")
-    } else if value >= 10.0 {
-        format!("{value:.1}")
-    } else if value >= 1.0 {
-        format!("{value:.2}")
-    } else if value > 0.0 {
-        let decimals = (2.0 - value.log10().floor()) as usize;
-        format!("{value:.decimals$}")
-    } else {
-        "0".to_string()
-    }
 }
 
 #[cfg(test)]
@@ -555,41 +580,74 @@ mod tests {
             node_limit: 50_000_000,
             status: status.into(),
             runs: if status == "limit" { 1 } else { 3 },
-            solutions: u64::from(status == "ok"),
+            solutions: (status == "ok").then_some(1),
+            config_id: variant.into(),
             nodes,
-            wall_ns_min: wall_ns,
             wall_ns_median: wall_ns,
-            wall_ns_p90: wall_ns,
-            wall_ns_max: wall_ns,
+            wall_ns_median_low: wall_ns - wall_ns / 100,
+            wall_ns_median_high: wall_ns + wall_ns / 100,
             wall_rsd: 0.01,
             batch: 1,
             ..SummaryRow::default()
         }
     }
 
+    /// `rows` with their ratios to `reference`, as the summary fills them in.
+    fn against(reference: &str, mut rows: Vec<SummaryRow>) -> Vec<SummaryRow> {
+        let base = rows.iter().find(|row| row.variant == reference).unwrap().clone();
+        for row in &mut rows {
+            row.reference_config_id = base.config_id.clone();
+            row.nodes_vs_reference = Some(row.nodes as f64 / base.nodes as f64);
+            row.time_vs_reference = Some(row.wall_ns_median as f64 / base.wall_ns_median as f64);
+        }
+        rows
+    }
+
     #[test]
     fn a_baseline_stopped_at_the_limit_stays_the_reference_with_bounded_ratios() {
-        let rows = [
-            sequential("defaults", "ok", 6_000, 1_000_000),
-            sequential("baseline", "limit", 200_000_000, 5_000_000_000),
-            sequential("rules=strict", "limit", 200_000_000, 6_000_000_000),
-        ];
+        let rows = against(
+            "baseline",
+            vec![
+                sequential("defaults", "ok", 6_000, 1_000_000),
+                sequential("baseline", "limit", 200_000_000, 5_000_000_000),
+                sequential("rules=strict", "limit", 200_000_000, 6_000_000_000),
+            ],
+        );
         let text = markdown(&rows, &[], "");
         assert!(text.contains("### Twenty Four Seven (`247`, twenty_four_seven)"), "{text}");
         assert!(text.contains("Baseline (the most naive knobs): `knobs-of-baseline`."), "{text}");
         assert!(text.contains("ratios are to the `baseline` configuration. **The baseline stopped at the node limit**"));
-        assert!(text.contains("| defaults | ok | 1 | 6,000 | 1.000 ms | 1.000 ms | 1.000 ms | 1.000 ms | 1.0% | 3 | ≤ 0.0000300 | ≤ 0.000200 |"), "{text}");
-        assert!(text.contains("| baseline | *stopped at the node limit* | n/a | ≥ 200,000,000 |  | ≥ 5.000 s |  |  | n/a | n/a | 1.00 | 1.00 |"), "{text}");
-        assert!(text.contains("| rules=strict | *stopped at the node limit* | n/a | ≥ 200,000,000 |  | ≥ 6.000 s |  |  | n/a | n/a | n/a | n/a |"), "{text}");
+        assert!(
+            text.contains(
+                "| configuration | nodes | median time (s) [95% CI] | nodes vs reference | time vs reference |"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "| defaults | 6,000 | 0.001000 [0.000990, 0.001010] | ≥ 33,300x fewer nodes | ≥ 5,000x faster |"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("| baseline (*stopped at the node limit*) | ≥ 200,000,000 | ≥ 5.000 | same | same |"),
+            "{text}"
+        );
+        assert!(
+            text.contains("| rules=strict (*stopped at the node limit*) | ≥ 200,000,000 | ≥ 6.000 | n/a | n/a |"),
+            "{text}"
+        );
         assert!(text.contains("`baseline`: 200,000,000 nodes = 4 × the limit of 50,000,000"), "{text}");
     }
 
     #[test]
     fn a_stopped_row_against_a_complete_baseline_reads_as_a_lower_bound() {
-        let rows =
-            [sequential("baseline", "ok", 1_000, 1_000_000), sequential("order=x", "limit", 50_000_000, 9_000_000)];
+        let rows = against(
+            "baseline",
+            vec![sequential("baseline", "ok", 1_000, 1_000_000), sequential("order=x", "limit", 50_000_000, 9_000_000)],
+        );
         let text = markdown(&rows, &[], "");
-        assert!(text.contains("| ≥ 50,000 | ≥ 9.00 |"), "{text}");
+        assert!(text.contains("| ≥ 50,000x more nodes | ≥ 9.00x slower |"), "{text}");
         assert!(!text.contains("stopped at the node limit**"), "{text}");
     }
 }

@@ -79,6 +79,14 @@ fn serialize_line<T: Serialize>(row: &T) -> Result<Vec<u8>, String> {
     writer.into_inner().map_err(|error| error.to_string())
 }
 
+/// The CSV header line of a row type (no newline), from its field names.
+pub fn header_of<T: Serialize>(row: &T) -> String {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.serialize(row).expect("a plain row type serializes");
+    let bytes = writer.into_inner().expect("writing to memory cannot fail");
+    String::from_utf8_lossy(&bytes).lines().next().unwrap_or_default().to_string()
+}
+
 /// Writes `contents` to `path` through a temporary file in the same folder and a rename.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), HarnessError> {
     let folder = path.parent().filter(|parent| !parent.as_os_str().is_empty()).unwrap_or(Path::new("."));

@@ -1,6 +1,8 @@
 //! Storing: what a sweep leaves in its results folder, and reading it back.
 //!
 //! - [`record`]: one flat row per run (`<sweep>-runs.csv`);
+//! - [`counts`]: per-rule, per-depth and per-worker counts of each run, long format
+//!   (`<sweep>-counts.csv`);
 //! - [`csv_log`]: whole-line appends and atomic rewrites of CSV files;
 //! - [`results_folder`]: the folder's file names, shards, set-aside logs, the summary file;
 //! - [`summary`]: per-configuration statistics (`<sweep>-summary.csv`), from records alone;
@@ -8,6 +10,7 @@
 //!
 //! It knows records and files, never a search: the runner hands it finished records.
 
+pub mod counts;
 pub mod csv_log;
 pub mod environment;
 pub mod record;

@@ -1,9 +1,12 @@
 //! One flat record per run: the row of `<sweep>-runs.csv`.
 //!
-//! Every field is a plain value with its unit in its name; per-rule and per-worker counts,
-//! which differ by family and by thread count, are `;`-separated text in one column each.
-//! The column order is the struct's field order; `tests` pins it, because `--resume` and
-//! `report` read files written by older builds.
+//! Every cell is one plain value with its unit in its column's name, so the file loads in
+//! pandas or polars with no option and no cell needs a second parse; an empty cell means
+//! "not applicable" (a first-solution time in all-solutions mode, a solution count of a run
+//! stopped by its limit). Per-rule, per-depth and per-worker counts, which differ by family
+//! and thread count, go to the long-format [`super::counts`] file instead. The column order
+//! is the struct's field order; `tests` pins it, because `--resume` and `report` read files
+//! written by older builds.
 
 use crate::solve::{RunReport, SearchMode};
 use serde::{Deserialize, Serialize};
@@ -81,10 +84,13 @@ pub struct RunRecord {
     pub warmup: u32,
     /// Whether every component's search ran to the end.
     pub complete: bool,
-    /// Solutions found (product over components).
-    pub solutions: u64,
-    /// The answer as compact JSON (cut at [`MAX_ANSWER_CHARS`]).
-    pub answer: String,
+    /// Solutions found (product over components); empty when the search did not end.
+    pub solutions: Option<u64>,
+    /// The answer when it is one integer (the published answers are); else empty.
+    pub answer_value: Option<i64>,
+    /// The answer as compact JSON when it is not one integer (a list, one per combination
+    /// of component solutions, or an object), cut at [`MAX_ANSWER_CHARS`]; else empty.
+    pub answer_json: String,
     /// Kept solutions that failed the independent checker.
     pub verify_failures: u64,
     /// Nodes over all components.
@@ -98,21 +104,13 @@ pub struct RunRecord {
     pub user_cpu_ns: u64,
     /// System CPU time of the process during the run, per call.
     pub system_cpu_ns: u64,
-    /// Prunes over all rules.
+    /// Prunes over all rules (each rule's count is in the counts file).
     pub prunes_total: u64,
-    /// `rule=checks;...`.
-    pub rule_checks: String,
-    /// `rule=prunes;...`.
-    pub rule_prunes: String,
-    /// Nodes at depth 0, 1, 2, ... as `n;n;n`.
-    pub nodes_per_depth: String,
-    /// Per rule, its prunes at depth 0, 1, 2, ...: `rule=n/n/n;...` (empty without rule counts).
-    pub prunes_per_depth: String,
     /// Subproblems the strategy made.
     pub subproblems: u64,
     /// Tasks stolen between workers.
     pub steals: u64,
-    /// Busiest worker's busy time over the mean (1 = balanced; 0 when sequential).
+    /// Busiest worker's busy time over the mean (1 = balanced; a sequential run is 1).
     pub imbalance: f64,
     /// Share of worker time spent idle (0..1).
     pub idle_share: f64,
@@ -122,18 +120,21 @@ pub struct RunRecord {
     pub task_ns_p90: u64,
     /// Median task size in nodes.
     pub task_nodes_median: u64,
-    /// First-solution mode: time to the first solution.
-    pub first_solution_ns: u64,
+    /// First-solution mode: time to the first solution; empty in all-solutions mode.
+    pub first_solution_ns: Option<u64>,
     /// First-solution mode: time from the first solution until every worker stopped.
-    pub stop_latency_ns: u64,
+    pub stop_latency_ns: Option<u64>,
     /// First-solution mode: nodes entered after the first solution.
-    pub nodes_after_first: u64,
-    /// Nodes per worker, `n;n;...`.
-    pub worker_nodes: String,
-    /// Tasks per worker, `n;n;...`.
-    pub worker_tasks: String,
-    /// Idle time per worker, `n;n;...` (ns).
-    pub worker_idle_ns: String,
+    pub nodes_after_first: Option<u64>,
+    /// Whether the machine was quiet during the run (no other process using a noticeable
+    /// share of the CPUs; see `docs/harness.md`); empty when it could not be read.
+    pub machine_quiet: Option<bool>,
+    /// Share of all CPUs that other processes used during the run (0..1).
+    pub other_cpu_share: Option<f64>,
+    /// The 1-minute load average when the run started.
+    pub load_average: Option<f64>,
+    /// Peak resident memory of the process during the run, in KiB.
+    pub peak_rss_kib: Option<u64>,
     /// Commit the binary was built from.
     pub git_commit: String,
     /// Crate version.
@@ -153,10 +154,7 @@ pub struct RunRecord {
 impl RunRecord {
     /// The CSV header line (no newline), derived from the field names.
     pub fn header() -> String {
-        let mut writer = csv::Writer::from_writer(Vec::new());
-        writer.serialize(RunRecord::default()).expect("a default record serializes");
-        let bytes = writer.into_inner().expect("writing to memory cannot fail");
-        String::from_utf8_lossy(&bytes).lines().next().unwrap_or_default().to_string()
+        super::csv_log::header_of(&RunRecord::default())
     }
 
     /// Fills in the outcome of a finished run. `report` is the batch's last call; `batch`
@@ -180,8 +178,12 @@ impl RunRecord {
         self.puzzle = report.puzzle.clone();
         self.instance = report.instance.clone();
         self.complete = report.complete;
-        self.solutions = report.solutions;
-        self.answer = cut(&report.answer.to_string(), MAX_ANSWER_CHARS);
+        self.solutions = report.complete.then_some(report.solutions);
+        (self.answer_value, self.answer_json) = match report.answer.as_i64() {
+            Some(value) => (Some(value), String::new()),
+            None if report.answer.is_null() => (None, String::new()),
+            None => (None, cut(&report.answer.to_string(), MAX_ANSWER_CHARS)),
+        };
         self.verify_failures = verify_failures as u64;
         self.nodes = report.nodes;
         self.batch = batch;
@@ -194,10 +196,6 @@ impl RunRecord {
             (cpu_ns.0 / batch, cpu_ns.1 / batch)
         };
         self.prunes_total = report.rules.iter().map(|rule| rule.prunes).sum();
-        self.rule_checks = join_pairs(report.rules.iter().map(|rule| (rule.name.as_str(), rule.checks)));
-        self.rule_prunes = join_pairs(report.rules.iter().map(|rule| (rule.name.as_str(), rule.prunes)));
-        self.nodes_per_depth = join_numbers(report.nodes_per_depth.iter().copied());
-        self.prunes_per_depth = prunes_per_depth_text(report);
         self.subproblems = parallel.subproblems;
         self.steals = parallel.steals;
         self.imbalance = parallel.imbalance;
@@ -205,18 +203,21 @@ impl RunRecord {
         self.task_ns_median = parallel.task_ns_median;
         self.task_ns_p90 = parallel.task_ns_p90;
         self.task_nodes_median = parallel.task_nodes_median;
-        self.first_solution_ns = parallel.first_solution_ns;
-        self.stop_latency_ns = parallel.stop_latency_ns;
-        self.nodes_after_first = parallel.nodes_after_first;
-        self.worker_nodes = join_numbers(report.workers.iter().map(|worker| worker.nodes));
-        self.worker_tasks = join_numbers(report.workers.iter().map(|worker| worker.tasks));
-        self.worker_idle_ns = join_numbers(report.workers.iter().map(|worker| worker.idle_ns));
+        let first_solution_mode = report.mode == SearchMode::First;
+        self.first_solution_ns = first_solution_mode.then_some(parallel.first_solution_ns);
+        self.stop_latency_ns = first_solution_mode.then_some(parallel.stop_latency_ns);
+        self.nodes_after_first = first_solution_mode.then_some(parallel.nodes_after_first);
     }
 
     /// Marks the run as failed with `status` and `message`.
     pub fn fail(&mut self, status: &str, message: &str) {
         self.status = status.to_string();
         self.error = cut(message, 500);
+    }
+
+    /// Whether the run was measured while the machine was busy.
+    pub fn machine_busy(&self) -> bool {
+        self.machine_quiet == Some(false)
     }
 
     /// Whether the run measured a search (`ok`, `limit` or `verify-failed`).
@@ -231,44 +232,6 @@ pub fn mode_name(mode: SearchMode) -> &'static str {
         SearchMode::All => "all",
         SearchMode::First => "first",
     }
-}
-
-/// `prunes_per_depth[depth][rule]` turned around: per rule, its prunes at each depth, as
-/// `rule=n/n/n;...` (depths past the deepest prune left out; rules that never pruned too).
-fn prunes_per_depth_text(report: &RunReport) -> String {
-    let per_rule = report.rules.iter().enumerate().filter_map(|(index, rule)| {
-        let counts: Vec<u64> =
-            report.prunes_per_depth.iter().map(|depth| depth.get(index).copied().unwrap_or(0)).collect();
-        let deepest = counts.iter().rposition(|&count| count > 0)?;
-        let joined = counts[..=deepest].iter().map(u64::to_string).collect::<Vec<_>>().join("/");
-        Some(format!("{}={joined}", rule.name))
-    });
-    per_rule.collect::<Vec<_>>().join(";")
-}
-
-/// `name=count` pairs joined by `;`.
-pub fn join_pairs<'a>(pairs: impl Iterator<Item = (&'a str, u64)>) -> String {
-    pairs.map(|(name, count)| format!("{name}={count}")).collect::<Vec<_>>().join(";")
-}
-
-/// Numbers joined by `;`.
-pub fn join_numbers(numbers: impl Iterator<Item = u64>) -> String {
-    numbers.map(|number| number.to_string()).collect::<Vec<_>>().join(";")
-}
-
-/// Parses `name=count;...`, skipping malformed entries.
-pub fn parse_pairs(text: &str) -> Vec<(String, u64)> {
-    text.split(';')
-        .filter_map(|pair| {
-            let (name, count) = pair.split_once('=')?;
-            Some((name.to_string(), count.parse().ok()?))
-        })
-        .collect()
-}
-
-/// Parses `n;n;n`, skipping malformed entries.
-pub fn parse_numbers(text: &str) -> Vec<u64> {
-    text.split(';').filter_map(|number| number.trim().parse().ok()).collect()
 }
 
 fn cut(text: &str, limit: usize) -> String {
@@ -286,21 +249,11 @@ mod tests {
 
     /// The pinned column list: changing it breaks `--resume` and `report --baseline` on
     /// older files, so change it deliberately (and document the column in docs/harness.md).
-    pub const PINNED_HEADER: &str = "sweep,spec,config_id,config_index,repeat,shard,status,error,puzzle,instance,source,instance_title,variant,knobs,mode,strategy,threads,counters,state,node_limit,repeats_planned,warmup,complete,solutions,answer,verify_failures,nodes,wall_ns,batch,user_cpu_ns,system_cpu_ns,prunes_total,rule_checks,rule_prunes,nodes_per_depth,prunes_per_depth,subproblems,steals,imbalance,idle_share,task_ns_median,task_ns_p90,task_nodes_median,first_solution_ns,stop_latency_ns,nodes_after_first,worker_nodes,worker_tasks,worker_idle_ns,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,timestamp";
+    pub const PINNED_HEADER: &str = "sweep,spec,config_id,config_index,repeat,shard,status,error,puzzle,instance,source,instance_title,variant,knobs,mode,strategy,threads,counters,state,node_limit,repeats_planned,warmup,complete,solutions,answer_value,answer_json,verify_failures,nodes,wall_ns,batch,user_cpu_ns,system_cpu_ns,prunes_total,subproblems,steals,imbalance,idle_share,task_ns_median,task_ns_p90,task_nodes_median,first_solution_ns,stop_latency_ns,nodes_after_first,machine_quiet,other_cpu_share,load_average,peak_rss_kib,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,timestamp";
 
     #[test]
     fn the_runs_header_is_pinned() {
         assert_eq!(RunRecord::header(), PINNED_HEADER);
-    }
-
-    #[test]
-    fn lists_round_trip() {
-        assert_eq!(
-            parse_pairs(&join_pairs([("a", 1), ("b-c", 20)].into_iter())),
-            [("a".into(), 1), ("b-c".into(), 20)]
-        );
-        assert_eq!(parse_numbers(&join_numbers([3, 0, 9].into_iter())), [3, 0, 9]);
-        assert!(parse_numbers("").is_empty());
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! The results folder's file names, and reading every run log in it (shards merged).
 //!
 //! A sweep `S` writes `S-runs.csv`, or `S-runs.shard-K-of-N.csv` when it runs as shard K of
-//! N; `S-summary.csv`, `README.md` and `plots/` are derived from all of them.
+//! N, and beside each run log its long-format counts (`S-counts.csv`, `S-counts.shard-K-of-N.csv`);
+//! `S-summary.csv`, `README.md` and `plots/` are derived from all of them.
 
+use super::counts::CountRow;
 use super::csv_log::{read_rows, write_rows};
 use super::record::RunRecord;
 use super::summary::{summarize, SummaryRow};
@@ -54,6 +56,12 @@ pub fn runs_file(folder: &Path, sweep: &str, shard: Option<Shard>) -> PathBuf {
         None => folder.join(format!("{sweep}-runs.csv")),
         Some(shard) => folder.join(format!("{sweep}-runs.shard-{}-of-{}.csv", shard.number, shard.count)),
     }
+}
+
+/// The counts file beside a run log (`S-runs.csv` -> `S-counts.csv`).
+pub fn counts_file_for(runs_file: &Path) -> PathBuf {
+    let name = runs_file.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+    runs_file.with_file_name(name.replacen("-runs", "-counts", 1))
 }
 
 /// The summary of a sweep.
@@ -117,6 +125,15 @@ pub fn set_aside_superseded_logs(
             continue;
         }
         let aside = file.with_file_name(format!("{name}.old"));
+        let counts = counts_file_for(&file);
+        if counts.exists() {
+            let counts_aside = counts.with_file_name(format!(
+                "{}.old",
+                counts.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default()
+            ));
+            // The counts belong to the log set aside; a failure here loses nothing.
+            let _ = std::fs::rename(&counts, counts_aside);
+        }
         match std::fs::rename(&file, &aside) {
             Ok(()) => moved.push((file, aside)),
             // A concurrent shard set it aside first.
@@ -140,14 +157,38 @@ pub fn read_runs(files: &[PathBuf]) -> Result<(Vec<RunRecord>, Vec<String>), Har
     Ok((records, notes))
 }
 
+/// The count rows beside `files` (run logs without a counts file contribute none), with a
+/// note per skipped line.
+pub fn read_counts(files: &[PathBuf]) -> Result<(Vec<CountRow>, Vec<String>), HarnessError> {
+    let header = CountRow::header();
+    let mut rows = Vec::new();
+    let mut notes = Vec::new();
+    for file in files.iter().map(|file| counts_file_for(file)).filter(|file| file.exists()) {
+        let read = read_rows::<CountRow>(&file, &header)?;
+        rows.extend(read.rows);
+        notes.extend(read.skipped);
+    }
+    Ok((rows, notes))
+}
+
 /// Summarizes one sweep from all its run logs in `folder` and writes `S-summary.csv`.
 pub fn write_summary(folder: &Path, sweep: &str) -> Result<(PathBuf, Vec<SummaryRow>, Vec<String>), HarnessError> {
     let files = find_runs_files(folder)?.remove(sweep).unwrap_or_default();
     let (records, notes) = read_runs(&files)?;
+    let (path, rows) = write_summary_of(folder, sweep, records)?;
+    Ok((path, rows, notes))
+}
+
+/// Summarizes `records` (those of `sweep`) and writes `S-summary.csv`.
+pub fn write_summary_of(
+    folder: &Path,
+    sweep: &str,
+    records: Vec<RunRecord>,
+) -> Result<(PathBuf, Vec<SummaryRow>), HarnessError> {
     let rows: Vec<SummaryRow> = summarize(records).into_iter().filter(|row| row.sweep == sweep).collect();
     let path = summary_file(folder, sweep);
     write_rows(&path, &rows, &SummaryRow::header())?;
-    Ok((path, rows, notes))
+    Ok((path, rows))
 }
 
 #[cfg(test)]

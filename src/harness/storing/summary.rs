@@ -1,12 +1,16 @@
 //! Per-configuration statistics over the runs of a sweep: the rows of `<sweep>-summary.csv`.
 //!
-//! Wall-time quantiles come from an HDR histogram (3 significant digits); speedup,
-//! efficiency and overheads compare a configuration with the sequential configuration of
-//! the same instance, knobs, mode and state in the same sweep. Computed from run records
-//! alone, so `report` can redo it from the CSV files at any time.
+//! Every time is a median (the mean of the two middle runs for an even count) with its 95%
+//! bootstrap interval in `_low` and `_high` columns; every ratio (speedup, time against the
+//! instance's reference configuration) has the interval of the ratio of medians, both
+//! samples resampled ([`crate::statistics`]). Runs outside Tukey's fences are counted, and
+//! runs taken while the machine was busy are counted. Speedup, efficiency and overheads
+//! compare a configuration with the sequential configuration of the same instance, knobs,
+//! mode and state in the same sweep. Computed from run records alone, so `report` can redo
+//! it from the CSV files at any time.
 
-use super::record::{parse_pairs, status, RunRecord};
-use hdrhistogram::Histogram;
+use super::record::{status, RunRecord};
+use crate::statistics::{self, median_interval, ratio_interval, tukey_fences, BootstrapSettings, Interval};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
@@ -62,55 +66,76 @@ pub struct SummaryRow {
     pub runs: u64,
     /// The first error message, if any.
     pub error: String,
-    /// Solutions (median over runs).
-    pub solutions: u64,
+    /// Solutions (median over runs); empty when the searches did not end.
+    pub solutions: Option<u64>,
     /// Nodes (median over runs; identical across runs for sequential searches).
     pub nodes: u64,
-    /// Fastest run.
-    pub wall_ns_min: u64,
-    /// Median run.
+    /// Median wall time per call.
     pub wall_ns_median: u64,
-    /// 90th percentile run.
-    pub wall_ns_p90: u64,
-    /// Slowest run.
-    pub wall_ns_max: u64,
+    /// Lower bound of the median's 95% bootstrap interval.
+    pub wall_ns_median_low: u64,
+    /// Upper bound of the median's 95% bootstrap interval.
+    pub wall_ns_median_high: u64,
     /// Relative standard deviation of the wall time (sample standard deviation over the
     /// mean; 0 with a single run).
     pub wall_rsd: f64,
+    /// Runs outside Tukey's 1.5 x IQR fences (severe ones included).
+    pub outliers: u64,
+    /// Runs outside Tukey's 3 x IQR fences.
+    pub outliers_severe: u64,
     /// Calls timed together per run (median; 1 unless the runs were shorter than
     /// `record::BATCH_TARGET_NS`); the times are per call.
     pub batch: u64,
     /// Median user CPU time.
     pub user_cpu_ns_median: u64,
+    /// Lower bound of its interval.
+    pub user_cpu_ns_median_low: u64,
+    /// Upper bound of its interval.
+    pub user_cpu_ns_median_high: u64,
     /// Median system CPU time.
     pub system_cpu_ns_median: u64,
+    /// Lower bound of its interval.
+    pub system_cpu_ns_median_low: u64,
+    /// Upper bound of its interval.
+    pub system_cpu_ns_median_high: u64,
     /// (user + system CPU) / wall time, medians: about the number of busy cores. Empty for
     /// runs under [`CPU_RELIABLE_NS`], where the CPU clock cannot tell.
     pub cpu_per_wall: Option<f64>,
     /// Prunes over all rules (median).
     pub prunes_total: u64,
-    /// Prunes per rule, `rule=count;...` (median of each).
-    pub rule_prunes: String,
-    /// Nodes per depth of the first measured run, `n;n;...`.
-    pub nodes_per_depth: String,
-    /// Prunes per rule per depth of the first measured run, `rule=n/n/...;...`.
-    pub prunes_per_depth: String,
+    /// The instance's reference configuration in this sweep (its `baseline`, else its
+    /// `defaults`), sequential, same mode and state: its config id.
+    pub reference_config_id: String,
+    /// Nodes / the reference's nodes (exact).
+    pub nodes_vs_reference: Option<f64>,
+    /// Median time / the reference's median time.
+    pub time_vs_reference: Option<f64>,
+    /// Lower bound of its interval.
+    pub time_vs_reference_low: Option<f64>,
+    /// Upper bound of its interval.
+    pub time_vs_reference_high: Option<f64>,
     /// Sequential median time / this median time (same instance, knobs, mode, state).
     pub speedup: Option<f64>,
+    /// Lower bound of its interval.
+    pub speedup_low: Option<f64>,
+    /// Upper bound of its interval.
+    pub speedup_high: Option<f64>,
     /// Speedup / threads.
     pub efficiency: Option<f64>,
     /// Nodes / the sequential configuration's nodes (search overhead; 1 = none).
     pub search_overhead: Option<f64>,
     /// This strategy's median time at 1 thread / the sequential median (parallel overhead).
     pub parallel_overhead: Option<f64>,
-    /// Subproblems / threads (median subproblems).
+    /// Subproblems / threads (median subproblems); empty when sequential.
     pub subproblems_per_worker: Option<f64>,
     /// Steals (median).
     pub steals: u64,
     /// Share of worker time spent idle (median).
     pub idle_share: f64,
-    /// Busiest worker over the mean (median).
+    /// Busiest worker over the mean (median; 1 when sequential).
     pub imbalance: f64,
+    /// Runs measured while the machine was busy (see `docs/harness.md`, "Noisy machine").
+    pub busy_machine_runs: u64,
     /// Commit(s) the runs were built from (` | `-joined when they differ).
     pub git_commit: String,
     /// Crate version(s).
@@ -132,10 +157,12 @@ pub struct SummaryRow {
 impl SummaryRow {
     /// The CSV header line (no newline).
     pub fn header() -> String {
-        let mut writer = csv::Writer::from_writer(Vec::new());
-        writer.serialize(SummaryRow::default()).expect("a default row serializes");
-        let bytes = writer.into_inner().expect("writing to memory cannot fail");
-        String::from_utf8_lossy(&bytes).lines().next().unwrap_or_default().to_string()
+        super::csv_log::header_of(&SummaryRow::default())
+    }
+
+    /// The key of the configurations that share a reference configuration.
+    fn reference_key(&self) -> ReferenceKey {
+        (self.sweep.clone(), self.source.clone(), self.mode.clone(), self.state.clone(), self.node_limit)
     }
 
     /// Whether this is a sequential configuration (the reference of its group).
@@ -182,8 +209,14 @@ pub fn summarize(records: Vec<RunRecord>) -> Vec<SummaryRow> {
             .or_default()
             .push(record);
     }
-    let mut rows: Vec<SummaryRow> = by_config.into_values().map(|runs| summarize_configuration(&runs)).collect();
-    compare_with_sequential(&mut rows);
+    let mut times: HashMap<String, Vec<f64>> = HashMap::new();
+    let mut rows: Vec<SummaryRow> = Vec::new();
+    for runs in by_config.into_values() {
+        let measured: Vec<&RunRecord> = runs.iter().filter(|run| run.measured()).collect();
+        times.insert(runs[0].config_id.clone(), wall_times(&measured));
+        rows.push(summarize_configuration(&runs));
+    }
+    compare_with_sequential(&mut rows, &times);
     rows
 }
 
@@ -234,132 +267,129 @@ fn summarize_configuration(runs: &[RunRecord]) -> SummaryRow {
     if measured.is_empty() {
         return row;
     }
-    let times: Vec<u64> = measured.iter().map(|run| run.wall_ns).collect();
-    let quantiles = WallQuantiles::of(&times);
-    row.wall_ns_min = quantiles.min;
-    row.wall_ns_median = quantiles.median;
-    row.wall_ns_p90 = quantiles.p90;
-    row.wall_ns_max = quantiles.max;
-    row.wall_rsd = relative_standard_deviation(&times);
-    row.solutions = median(measured.iter().map(|run| run.solutions));
+    let times = wall_times(&measured);
+    let wall = median_interval(&times, BootstrapSettings::default());
+    (row.wall_ns_median, row.wall_ns_median_low, row.wall_ns_median_high) = nanoseconds(&wall);
+    row.wall_rsd = statistics::relative_standard_deviation(&times);
+    let outliers = tukey_fences(&times);
+    row.outliers = outliers.mild as u64;
+    row.outliers_severe = outliers.severe as u64;
+    row.solutions = if measured.iter().all(|run| run.solutions.is_some()) {
+        Some(median(measured.iter().filter_map(|run| run.solutions)))
+    } else {
+        None
+    };
     row.nodes = median(measured.iter().map(|run| run.nodes));
-    row.user_cpu_ns_median = median(measured.iter().map(|run| run.user_cpu_ns));
-    row.system_cpu_ns_median = median(measured.iter().map(|run| run.system_cpu_ns));
+    let user: Vec<f64> = measured.iter().map(|run| run.user_cpu_ns as f64).collect();
+    let system: Vec<f64> = measured.iter().map(|run| run.system_cpu_ns as f64).collect();
+    (row.user_cpu_ns_median, row.user_cpu_ns_median_low, row.user_cpu_ns_median_high) =
+        nanoseconds(&median_interval(&user, BootstrapSettings::default()));
+    (row.system_cpu_ns_median, row.system_cpu_ns_median_low, row.system_cpu_ns_median_high) =
+        nanoseconds(&median_interval(&system, BootstrapSettings::default()));
     row.batch = median(measured.iter().map(|run| run.batch.max(1)));
     if row.wall_ns_median >= CPU_RELIABLE_NS {
         row.cpu_per_wall = Some((row.user_cpu_ns_median + row.system_cpu_ns_median) as f64 / row.wall_ns_median as f64);
     }
     row.prunes_total = median(measured.iter().map(|run| run.prunes_total));
-    row.rule_prunes = median_per_rule(&measured);
-    row.nodes_per_depth = measured[0].nodes_per_depth.clone();
-    row.prunes_per_depth = measured[0].prunes_per_depth.clone();
     row.steals = median(measured.iter().map(|run| run.steals));
-    row.idle_share = median_f64(measured.iter().map(|run| run.idle_share));
-    row.imbalance = median_f64(measured.iter().map(|run| run.imbalance));
+    row.idle_share = statistics::median(&measured.iter().map(|run| run.idle_share).collect::<Vec<_>>());
+    row.imbalance = statistics::median(&measured.iter().map(|run| run.imbalance).collect::<Vec<_>>());
     if !row.is_sequential() && row.threads > 0 {
         row.subproblems_per_worker =
             Some(median(measured.iter().map(|run| run.subproblems)) as f64 / row.threads as f64);
     }
+    row.busy_machine_runs = measured.iter().filter(|run| run.machine_busy()).count() as u64;
     row
 }
 
-/// Fills speedup, efficiency and overheads from each group's sequential row.
-fn compare_with_sequential(rows: &mut [SummaryRow]) {
-    let mut sequential: HashMap<_, (u64, u64)> = HashMap::new();
+/// The wall times of measured runs, in nanoseconds.
+fn wall_times(runs: &[&RunRecord]) -> Vec<f64> {
+    runs.iter().map(|run| run.wall_ns as f64).collect()
+}
+
+/// An interval of nanoseconds as whole numbers (estimate, low, high).
+fn nanoseconds(interval: &Interval) -> (u64, u64, u64) {
+    let whole = |value: f64| if value.is_finite() { value.round().max(0.0) as u64 } else { 0 };
+    (whole(interval.estimate), whole(interval.low), whole(interval.high))
+}
+
+/// Fills speedup, efficiency and overheads from each group's sequential row, and the ratios
+/// to each instance's reference configuration. `times` holds each configuration's wall
+/// times, for the ratios' intervals.
+fn compare_with_sequential(rows: &mut [SummaryRow], times: &HashMap<String, Vec<f64>>) {
+    let no_times = Vec::new();
+    let times_of = |id: &str| times.get(id).unwrap_or(&no_times);
+    let mut sequential: HashMap<_, (String, u64, u64)> = HashMap::new();
     for row in rows.iter().filter(|row| row.is_sequential() && row.status == status::OK && row.wall_ns_median > 0) {
-        sequential.insert(row.group_key(), (row.wall_ns_median, row.nodes));
+        sequential.insert(row.group_key(), (row.config_id.clone(), row.wall_ns_median, row.nodes));
     }
     let mut one_thread: HashMap<_, u64> = HashMap::new();
     for row in rows.iter().filter(|row| !row.is_sequential() && row.threads == 1 && row.status == status::OK) {
         one_thread.insert((row.group_key(), row.strategy.clone(), row.counters.clone()), row.wall_ns_median);
     }
+    let references = reference_rows(rows);
     for row in rows.iter_mut() {
-        let Some(&(sequential_ns, sequential_nodes)) = sequential.get(&row.group_key()) else { continue };
+        if row.status == status::OK && row.wall_ns_median > 0 {
+            if let Some((reference_id, reference_ns, reference_nodes)) = references.get(&row.reference_key()) {
+                row.reference_config_id = reference_id.clone();
+                if *reference_nodes > 0 {
+                    row.nodes_vs_reference = Some(row.nodes as f64 / *reference_nodes as f64);
+                }
+                if *reference_ns > 0 {
+                    let ratio =
+                        ratio_interval(times_of(&row.config_id), times_of(reference_id), BootstrapSettings::default());
+                    row.time_vs_reference = Some(ratio.estimate);
+                    row.time_vs_reference_low = Some(ratio.low);
+                    row.time_vs_reference_high = Some(ratio.high);
+                }
+            }
+        }
+        let Some((sequential_id, sequential_ns, sequential_nodes)) = sequential.get(&row.group_key()) else { continue };
         if row.status != status::OK || row.wall_ns_median == 0 {
             continue;
         }
-        let speedup = sequential_ns as f64 / row.wall_ns_median as f64;
-        row.speedup = Some(speedup);
-        row.efficiency = Some(speedup / row.threads.max(1) as f64);
-        if sequential_nodes > 0 {
-            row.search_overhead = Some(row.nodes as f64 / sequential_nodes as f64);
+        let speedup = ratio_interval(times_of(sequential_id), times_of(&row.config_id), BootstrapSettings::default());
+        row.speedup = Some(speedup.estimate);
+        row.speedup_low = Some(speedup.low);
+        row.speedup_high = Some(speedup.high);
+        row.efficiency = Some(speedup.estimate / row.threads.max(1) as f64);
+        if *sequential_nodes > 0 {
+            row.search_overhead = Some(row.nodes as f64 / *sequential_nodes as f64);
         }
         if !row.is_sequential() {
             if let Some(&single_ns) = one_thread.get(&(row.group_key(), row.strategy.clone(), row.counters.clone())) {
-                row.parallel_overhead = Some(single_ns as f64 / sequential_ns as f64);
+                row.parallel_overhead = Some(single_ns as f64 / *sequential_ns as f64);
             }
         }
     }
 }
 
-/// Wall-time quantiles from an HDR histogram.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct WallQuantiles {
-    /// Smallest value.
-    pub min: u64,
-    /// Median.
-    pub median: u64,
-    /// 90th percentile.
-    pub p90: u64,
-    /// Largest value.
-    pub max: u64,
+/// Each instance's reference configuration (by [`SummaryRow::reference_key`]): the
+/// sequential `baseline` configuration when it was measured (even if stopped at the node
+/// limit: ratios to it are then bounds), else the completed sequential `defaults`.
+fn reference_rows(rows: &[SummaryRow]) -> HashMap<ReferenceKey, (String, u64, u64)> {
+    let mut references: HashMap<ReferenceKey, (String, u64, u64)> = HashMap::new();
+    let usable = |row: &&SummaryRow| row.is_sequential() && row.runs > 0;
+    for row in rows.iter().filter(usable).filter(|row| row.variant == "defaults" && row.status == status::OK) {
+        references.insert(row.reference_key(), (row.config_id.clone(), row.wall_ns_median, row.nodes));
+    }
+    let baseline_usable = |row: &&SummaryRow| matches!(row.status.as_str(), status::OK | status::LIMIT);
+    for row in rows.iter().filter(usable).filter(|row| row.variant == "baseline").filter(baseline_usable) {
+        references.insert(row.reference_key(), (row.config_id.clone(), row.wall_ns_median, row.nodes));
+    }
+    references
 }
 
-impl WallQuantiles {
-    /// The quantiles of `values` (nanoseconds), to 3 significant digits.
-    pub fn of(values: &[u64]) -> WallQuantiles {
-        let mut histogram = Histogram::<u64>::new(3).expect("3 significant digits is a valid precision");
-        for &value in values {
-            histogram.record(value).expect("an auto-resizing histogram records any value");
-        }
-        // The histogram reports bucket bounds; the exact extremes are at hand, and the
-        // quantiles are kept inside them.
-        let min = values.iter().copied().min().unwrap_or(0);
-        let max = values.iter().copied().max().unwrap_or(0);
-        let quantile = |q: f64| histogram.value_at_quantile(q).clamp(min, max);
-        WallQuantiles { min, median: quantile(0.5), p90: quantile(0.9), max }
-    }
-}
+/// Which configurations share a reference: sweep, instance, mode, state, node limit.
+type ReferenceKey = (String, String, String, String, u64);
 
-/// Sample standard deviation over the mean (0 for fewer than two values or a zero mean).
-pub fn relative_standard_deviation(values: &[u64]) -> f64 {
-    if values.len() < 2 {
-        return 0.0;
-    }
-    let count = values.len() as f64;
-    let mean = values.iter().map(|&value| value as f64).sum::<f64>() / count;
-    if mean == 0.0 {
-        return 0.0;
-    }
-    let variance = values.iter().map(|&value| (value as f64 - mean).powi(2)).sum::<f64>() / (count - 1.0);
-    variance.sqrt() / mean
-}
-
-/// The lower median of integers (0 when empty).
+/// The median of counts, rounded to a whole count (0 when empty).
 fn median(values: impl Iterator<Item = u64>) -> u64 {
-    let mut values: Vec<u64> = values.collect();
-    values.sort_unstable();
-    values.get(values.len().saturating_sub(1) / 2).copied().unwrap_or(0)
-}
-
-fn median_f64(values: impl Iterator<Item = f64>) -> f64 {
-    let mut values: Vec<f64> = values.filter(|value| value.is_finite()).collect();
-    values.sort_by(f64::total_cmp);
-    values.get(values.len().saturating_sub(1) / 2).copied().unwrap_or(0.0)
-}
-
-fn median_per_rule(runs: &[&RunRecord]) -> String {
-    let mut names: Vec<String> = Vec::new();
-    let mut counts: HashMap<String, Vec<u64>> = HashMap::new();
-    for run in runs {
-        for (name, count) in parse_pairs(&run.rule_prunes) {
-            if !names.contains(&name) {
-                names.push(name.clone());
-            }
-            counts.entry(name).or_default().push(count);
-        }
+    let values: Vec<f64> = values.map(|value| value as f64).collect();
+    if values.is_empty() {
+        return 0;
     }
-    names.iter().map(|name| format!("{name}={}", median(counts[name].iter().copied()))).collect::<Vec<_>>().join(";")
+    statistics::median(&values).round() as u64
 }
 
 fn distinct<'a>(values: impl Iterator<Item = &'a str>) -> String {
@@ -389,21 +419,37 @@ mod tests {
             strategy: strategy.into(),
             threads,
             state: "undo".into(),
+            complete: true,
+            solutions: Some(1),
             nodes,
             wall_ns,
-            rule_prunes: format!("sum={}", nodes / 2),
             timestamp: format!("2026-01-01T00:00:0{repeat}.000Z"),
             ..RunRecord::default()
         }
     }
 
     #[test]
-    fn quantiles_and_spread_of_wall_times() {
-        let quantiles = WallQuantiles::of(&[100, 300, 200, 400, 1000]);
-        assert_eq!(quantiles, WallQuantiles { min: 100, median: 300, p90: 1000, max: 1000 });
-        assert_eq!(relative_standard_deviation(&[5]), 0.0);
-        let rsd = relative_standard_deviation(&[90, 110]);
-        assert!((rsd - 0.1414).abs() < 1e-3, "{rsd}");
+    fn the_median_of_an_even_count_is_the_middle_mean_with_an_interval() {
+        let rows = summarize(vec![
+            run("s", "sequential", 1, 0, 100, 5),
+            run("s", "sequential", 1, 1, 300, 5),
+            run("s", "sequential", 1, 2, 200, 5),
+            run("s", "sequential", 1, 3, 400, 5),
+        ]);
+        let row = &rows[0];
+        assert_eq!(row.wall_ns_median, 250);
+        assert!(row.wall_ns_median_low <= 250 && row.wall_ns_median_high >= 250);
+        assert!(row.wall_ns_median_low >= 100 && row.wall_ns_median_high <= 400);
+        assert_eq!(row.solutions, Some(1));
+    }
+
+    #[test]
+    fn a_slow_outlier_is_counted() {
+        let mut runs: Vec<RunRecord> =
+            (0..8).map(|repeat| run("s", "sequential", 1, repeat, 1000 + u64::from(repeat), 5)).collect();
+        runs.push(run("s", "sequential", 1, 8, 5000, 5));
+        let row = &summarize(runs)[0];
+        assert_eq!((row.outliers, row.outliers_severe), (1, 1));
     }
 
     #[test]
@@ -418,7 +464,7 @@ mod tests {
         let by_id = |id: &str| rows.iter().find(|row| row.config_id == id).unwrap();
         let sequential = by_id("s");
         assert_eq!((sequential.runs, sequential.wall_ns_median, sequential.speedup), (3, 1100, Some(1.0)));
-        assert_eq!(sequential.rule_prunes, "sum=25");
+        assert_eq!((sequential.speedup_low, sequential.speedup_high), (Some(1000.0 / 1200.0), Some(1200.0 / 1000.0)));
         let four = by_id("a4");
         assert!((four.speedup.unwrap() - 2.75).abs() < 1e-9);
         assert!((four.efficiency.unwrap() - 0.6875).abs() < 1e-9);

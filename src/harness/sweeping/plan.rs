@@ -12,7 +12,9 @@ use crate::instance::{self, Instance};
 use crate::puzzles::knobs::{cross_product, expand_values, KnobSpec, KnobValues};
 use crate::puzzles::Family;
 use crate::solve::SearchMode;
+use crate::statistics::StoppingRule;
 use std::collections::{BTreeMap, HashSet};
+use std::time::Duration;
 
 /// One configuration: everything that defines a run except the repeat number.
 #[derive(Debug, Clone, PartialEq)]
@@ -79,11 +81,27 @@ pub struct Plan {
     pub instances: BTreeMap<String, Result<Instance, String>>,
     /// Per-configuration time budget in seconds.
     pub config_budget_s: f64,
+    /// Measured runs every configuration gets at least (see [`SweepSpec::min_repeats`]).
+    pub min_repeats: Option<u32>,
+    /// The median interval's relative width at which repeats stop (0: off).
+    pub target_ci: f64,
     /// Whether runs count per-rule and per-depth statistics.
     pub rule_counts: bool,
 }
 
 impl Plan {
+    /// When `config` stops repeating: at least the spec's `min_repeats` (capped by the
+    /// configuration's `repeats`), at most its `repeats`, early once the median's interval
+    /// is as narrow as `target_ci` or the time budget is spent.
+    pub fn stopping_rule(&self, config: &Configuration) -> StoppingRule {
+        StoppingRule {
+            min_runs: self.min_repeats.unwrap_or(config.repeats).min(config.repeats),
+            max_runs: config.repeats,
+            target_relative_width: self.target_ci,
+            time_budget: Some(Duration::try_from_secs_f64(self.config_budget_s).unwrap_or(Duration::MAX)),
+        }
+    }
+
     /// The configurations a shard runs (all of them without a shard).
     pub fn slice(&self, shard: Option<Shard>) -> Vec<&Configuration> {
         self.configurations.iter().filter(|config| shard.is_none_or(|shard| shard.contains(config.index))).collect()
@@ -143,6 +161,8 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<Plan, HarnessError> {
         configurations,
         instances,
         config_budget_s: spec.config_budget_s,
+        min_repeats: spec.min_repeats,
+        target_ci: spec.target_ci,
         rule_counts: spec.rule_counts,
     })
 }

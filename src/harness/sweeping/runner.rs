@@ -1,5 +1,6 @@
-//! The sweep loop: runs each configuration of a plan (warm-ups, then repeats), appends one
-//! record per run, and stops cleanly between runs when asked.
+//! The sweep loop: runs each configuration of a plan (warm-ups, then repeats until the
+//! plan's stopping rule is met), appends one record and its counts per run, and stops
+//! cleanly between runs when asked.
 //!
 //! Failures are outcomes, not aborts: a configuration that cannot start, panics, or reaches
 //! its node limit is recorded as such and the sweep goes on. `--resume` reads the folder's
@@ -9,15 +10,18 @@
 use super::plan::{Configuration, Plan};
 use super::progress::Progress;
 use super::work_estimate::WorkEstimate;
+use crate::format::{self, TimeUnit};
 use crate::harness::error::HarnessError;
+use crate::harness::storing::counts::{count_rows, CountRow};
 use crate::harness::storing::csv_log::CsvAppender;
 use crate::harness::storing::environment::{process_cpu_ns, timestamp_now, Environment};
 use crate::harness::storing::record::{mode_name, status, RunRecord, BATCH_TARGET_NS};
 use crate::harness::storing::results_folder::{
-    find_runs_files, read_runs, runs_file, set_aside_superseded_logs, write_summary, Shard,
+    counts_file_for, find_runs_files, read_runs, runs_file, set_aside_superseded_logs, write_summary, Shard,
 };
 use crate::instance::Instance;
 use crate::solve::{self, RunSettings};
+use crate::statistics::{median_interval, BootstrapSettings, StoppingState};
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
@@ -101,7 +105,10 @@ pub fn run_sweep(plan: &Plan, options: &SweepOptions, stop: &AtomicBool) -> Resu
             ));
         }
     }
-    let mut log = CsvAppender::open(&path, &RunRecord::header(), options.resume)?;
+    let mut log = RunLogs {
+        counts: CsvAppender::open(&counts_file_for(&path), &CountRow::header(), options.resume)?,
+        runs: CsvAppender::open(&path, &RunRecord::header(), options.resume)?,
+    };
     let slice = plan.slice(options.shard);
     let shard_text = options.shard.map(|shard| shard.to_string()).unwrap_or_default();
     let mut outcome = SweepOutcome {
@@ -215,6 +222,23 @@ impl WorkTracker<'_> {
     }
 }
 
+/// The two files every run is appended to.
+struct RunLogs {
+    runs: CsvAppender,
+    counts: CsvAppender,
+}
+
+impl RunLogs {
+    /// Appends a run's counts, then its record: a record is only ever written with its
+    /// counts before it, so `--resume` never finds a recorded run without counts.
+    fn append(&mut self, record: &RunRecord, counts: &[CountRow]) -> Result<(), HarnessError> {
+        for row in counts {
+            self.counts.append(row)?;
+        }
+        self.runs.append(record)
+    }
+}
+
 struct ConfigurationResult {
     records: Vec<RunRecord>,
     interrupted: bool,
@@ -224,59 +248,74 @@ struct ConfigurationResult {
 fn run_configuration(
     context: &RunContext,
     done: Recorded,
-    log: &mut CsvAppender,
+    log: &mut RunLogs,
     tracker: &mut WorkTracker,
 ) -> Result<ConfigurationResult, HarnessError> {
     let config = context.config;
     let mut result = ConfigurationResult { records: Vec::new(), interrupted: false, over_budget: false };
-    let budget = Duration::from_secs_f64(context.plan.config_budget_s);
+    let rule = context.plan.stopping_rule(config);
     let started = Instant::now();
     let instance = match context.plan.instances.get(&config.source) {
         Some(Ok(instance)) => instance,
         Some(Err(message)) => {
             let record = failed_record(context, done.next_repeat, status::ERROR, message);
-            log.append(&record)?;
+            log.append(&record, &[])?;
             result.records.push(record);
             tracker.skip_rest();
             return Ok(result);
         }
         None => unreachable!("the plan loaded every instance it names"),
     };
-    let remaining = config.repeats - done.runs;
-    let runs = (0..config.warmup).map(|_| None).chain((0..remaining).map(|offset| Some(done.next_repeat + offset)));
     let mut warmed_up = false;
-    for repeat in runs {
+    for _ in 0..config.warmup {
         if context.stop.load(Ordering::Relaxed) {
             result.interrupted = true;
             break;
         }
-        if started.elapsed() > budget && !result.records.is_empty() {
-            result.over_budget = true;
-            break;
-        }
-        if repeat.is_none() && warmed_up {
+        if warmed_up {
             tracker.skip(1);
             continue;
         }
         tracker.run_starting();
         let run_started = Instant::now();
-        let record = run_once(context, instance, repeat.unwrap_or(0));
+        let (record, counts) = run_once(context, instance, done.next_repeat);
         tracker.run_finished(run_started.elapsed());
-        let Some(_) = repeat else {
-            // A warm-up that fails or reaches the node limit would do the same when timed:
-            // record it as the one timed run and stop.
-            if record.status == status::OK {
-                warmed_up = record.wall_ns >= LONG_WARMUP.as_nanos() as u64;
-                continue;
-            }
-            let record = RunRecord { repeat: done.next_repeat, ..record };
-            log.append(&record)?;
-            result.records.push(record);
-            break;
-        };
-        log.append(&record)?;
-        let stop_repeating = record.status != status::OK;
+        if record.status == status::OK {
+            warmed_up = record.wall_ns >= LONG_WARMUP.as_nanos() as u64;
+            continue;
+        }
+        // A warm-up that fails or reaches the node limit would do the same when timed:
+        // record it as the one timed run and stop.
+        log.append(&record, &counts)?;
         result.records.push(record);
+        tracker.skip_rest();
+        return Ok(result);
+    }
+    // Runs a resumed configuration already has count toward the maximum; the interval is
+    // judged on this session's runs (earlier ones may come from another build).
+    let mut times: Vec<f64> = Vec::new();
+    let mut repeat = done.next_repeat;
+    let mut measured = done.runs;
+    while !result.interrupted && measured < rule.max_runs {
+        if context.stop.load(Ordering::Relaxed) {
+            result.interrupted = true;
+            break;
+        }
+        let state = rule.state(&times, started.elapsed());
+        if !times.is_empty() && state != StoppingState::Continue {
+            result.over_budget = state == StoppingState::Budget && measured < rule.min_runs;
+            break;
+        }
+        tracker.run_starting();
+        let run_started = Instant::now();
+        let (record, counts) = run_once(context, instance, repeat);
+        tracker.run_finished(run_started.elapsed());
+        log.append(&record, &counts)?;
+        let stop_repeating = record.status != status::OK;
+        times.push(record.wall_ns as f64);
+        result.records.push(record);
+        repeat += 1;
+        measured += 1;
         if stop_repeating {
             break;
         }
@@ -288,7 +327,7 @@ fn run_configuration(
 /// One run, measured and recorded, whatever happens. A search faster than
 /// [`BATCH_TARGET_NS`] is called again until the calls together took that long (a batch),
 /// and the record holds the time per call.
-fn run_once(context: &RunContext, instance: &Instance, repeat: u32) -> RunRecord {
+fn run_once(context: &RunContext, instance: &Instance, repeat: u32) -> (RunRecord, Vec<CountRow>) {
     let config = context.config;
     let mut record = new_record(context, repeat);
     record.puzzle = instance.family.name().to_string();
@@ -323,13 +362,17 @@ fn run_once(context: &RunContext, instance: &Instance, repeat: u32) -> RunRecord
     }));
     let cpu_after = process_cpu_ns();
     let cpu_used = (cpu_after.0.saturating_sub(cpu_before.0), cpu_after.1.saturating_sub(cpu_before.1));
+    let mut counts = Vec::new();
     match outcome {
-        Ok(Ok(report)) => record.finish(&report, batch, total_elapsed_ns, cpu_used),
+        Ok(Ok(report)) => {
+            record.finish(&report, batch, total_elapsed_ns, cpu_used);
+            counts = count_rows(&record.sweep, &record.config_id, repeat, &report);
+        }
         Ok(Err(error)) => record.fail(status::ERROR, &error.to_string()),
         Err(panic) => record.fail(status::PANIC, &panic_message(panic.as_ref())),
     }
     record.timestamp = timestamp_now();
-    record
+    (record, counts)
 }
 
 fn new_record(context: &RunContext, repeat: u32) -> RunRecord {
@@ -384,14 +427,14 @@ fn describe(position: usize, count: usize, config: &Configuration, records: &[Ru
     if !last.measured() {
         return format!("{head}: {} ({})", last.status, last.error);
     }
-    let mut times: Vec<u64> = records.iter().filter(|record| record.measured()).map(|record| record.wall_ns).collect();
-    times.sort_unstable();
-    let median = times.get(times.len().saturating_sub(1) / 2).copied().unwrap_or(0);
+    let times: Vec<f64> =
+        records.iter().filter(|record| record.measured()).map(|record| record.wall_ns as f64).collect();
+    let median = median_interval(&times, BootstrapSettings::default());
     format!(
-        "{head}: {}, {} nodes, median {:.3} ms over {} run(s)",
+        "{head}: {}, {} nodes, median {} over {} run(s)",
         last.status,
-        last.nodes,
-        median as f64 / 1e6,
+        format::count(last.nodes),
+        format::duration_interval(&median, TimeUnit::for_value(median.estimate)),
         times.len()
     )
 }

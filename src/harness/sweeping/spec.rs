@@ -33,8 +33,15 @@ pub struct SweepSpec {
     pub description: String,
     /// Where the spec came from (`preset quick` or the file path), for messages.
     pub origin: String,
-    /// Once a configuration's runs have taken this long, its remaining repeats are skipped.
+    /// Once a configuration's runs have taken this long (and at least `min_repeats` were
+    /// measured), its remaining repeats are skipped.
     pub config_budget_s: f64,
+    /// Measured runs every configuration gets at least (capped by its `repeats`); `None`:
+    /// every configuration runs exactly its `repeats`.
+    pub min_repeats: Option<u32>,
+    /// Past `min_repeats`, stop once the median's 95% interval is at most this wide
+    /// relative to the median (0.03: about ±1.5%); 0: run all `repeats`.
+    pub target_ci: f64,
     /// Count checks and prunes per rule and nodes per depth (costs a little time).
     pub rule_counts: bool,
     /// Per family: the knob values of its baseline (most naive) configuration.
@@ -236,6 +243,8 @@ impl SweepSpec {
                 "warmup",
                 "node_limit",
                 "config_budget_s",
+                "min_repeats",
+                "target_ci",
                 "rule_counts",
                 "baselines",
                 "block",
@@ -258,6 +267,18 @@ impl SweepSpec {
             Some(Value::Float(seconds)) if *seconds > 0.0 => *seconds,
             Some(_) => return Err(fail("config_budget_s: expected a positive number of seconds".into())),
         };
+        let min_repeats = optional_integer(&root, "min_repeats", 1).map_err(fail)?.map(|value| value as u32);
+        let target_ci = match root.get("target_ci") {
+            None => 0.0,
+            Some(Value::Float(width)) if (0.0..1.0).contains(width) => *width,
+            Some(Value::Integer(0)) => 0.0,
+            Some(_) => {
+                return Err(fail(
+                    "target_ci: expected the median interval's relative width to stop at, from 0 (off) to below 1, e.g. 0.03"
+                        .into(),
+                ))
+            }
+        };
         let rule_counts = match root.get("rule_counts") {
             None => true,
             Some(Value::Boolean(flag)) => *flag,
@@ -273,7 +294,17 @@ impl SweepSpec {
                 .map_err(fail)?,
             _ => return Err(fail("block: missing; add at least one [[block]] table with `instances`".into())),
         };
-        Ok(SweepSpec { name, description, origin: origin.to_string(), config_budget_s, rule_counts, baselines, blocks })
+        Ok(SweepSpec {
+            name,
+            description,
+            origin: origin.to_string(),
+            config_budget_s,
+            min_repeats,
+            target_ci,
+            rule_counts,
+            baselines,
+            blocks,
+        })
     }
 
     /// Applies command-line overrides to every block.
