@@ -101,6 +101,9 @@ pub struct SweepArgs {
     /// No progress bar and no per-configuration lines.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Print the outcome (or, with --dry-run, the configurations) as one JSON object on stdout; implies --quiet.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Flags of `report`.
@@ -118,6 +121,12 @@ pub struct ReportArgs {
     /// Print nothing but errors and the comparison.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Link the plots in README.md as BASE/plots/FILE (an absolute address, such as the results folder's raw URL on your forge), for pasting into a pull request; default: relative links.
+    #[arg(long, value_name = "BASE")]
+    pub image_base: Option<String>,
+    /// Print what was written and the comparison (every configuration compared, with its ratio interval and verdict) as one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Flags of `watch`; the knob flags are added from the families' specs.

@@ -2,12 +2,13 @@
 //! CSV files, and optionally compare with an earlier run log.
 
 use super::{Failure, ReportArgs};
-use crate::harness::reporting::tables::regenerate;
+use crate::harness::reporting::tables::{regenerate, ReportOutcome};
+use serde_json::json;
 use std::io::Write;
 
 /// Runs `report`.
 pub fn run(args: &ReportArgs) -> Result<(), Failure> {
-    let outcome = regenerate(&args.out, args.baseline.as_deref()).map_err(|error| {
+    let outcome = regenerate(&args.out, args.baseline.as_deref(), args.image_base.as_deref()).map_err(|error| {
         if error.is_bad_input() {
             Failure::bad_input(error)
         } else {
@@ -19,10 +20,12 @@ pub fn run(args: &ReportArgs) -> Result<(), Failure> {
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    if !outcome.comparison_text.is_empty() {
+    if args.json {
+        writeln!(out, "{}", outcome_json(&outcome))?;
+    } else if !outcome.comparison_text.is_empty() {
         write!(out, "{}", outcome.comparison_text)?;
     }
-    if !args.quiet {
+    if !args.quiet && !args.json {
         writeln!(
             out,
             "report: {} with {} summary file(s) and {} plot(s)",
@@ -31,7 +34,7 @@ pub fn run(args: &ReportArgs) -> Result<(), Failure> {
             outcome.plots.len()
         )?;
     }
-    if !args.quiet {
+    if !args.quiet && !args.json {
         for document in &outcome.documents {
             writeln!(out, "report: updated the generated sections of {}", document.display())?;
         }
@@ -50,4 +53,45 @@ pub fn run(args: &ReportArgs) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+/// What `report` wrote and, with a baseline, every configuration compared.
+fn outcome_json(outcome: &ReportOutcome) -> serde_json::Value {
+    let changes: Vec<serde_json::Value> = outcome
+        .changes
+        .iter()
+        .map(|change| {
+            let run = &change.current;
+            json!({
+                "sweep": run.sweep,
+                "config_id": run.config_id,
+                "source": run.source,
+                "variant": run.variant,
+                "strategy": run.strategy,
+                "threads": run.threads,
+                "baseline_ns": change.baseline_ns,
+                "current_ns": change.current_ns,
+                "ratio": change.time.ratio,
+                "verdict": change.time.verdict,
+                "runs": [change.runs.0, change.runs.1],
+                "baseline_nodes": change.baseline_nodes,
+                "current_nodes": change.current_nodes,
+                "nodes_changed": change.nodes_changed(),
+                "regression": change.regression(),
+            })
+        })
+        .collect();
+    json!({
+        "readme": outcome.readme,
+        "summaries": outcome.summaries,
+        "plots": outcome.plots,
+        "documents": outcome.documents,
+        "comparison": outcome.compared.map(|counts| json!({
+            "compared": counts.compared,
+            "flagged": counts.flagged,
+            "regressions": counts.regressions,
+            "changes": changes,
+        })),
+        "notes": outcome.notes,
+    })
 }

@@ -6,6 +6,7 @@ use crate::harness::sweeping::plan;
 use crate::harness::sweeping::runner::{run_sweep, SweepOptions, SweepOutcome};
 use crate::harness::sweeping::spec::{parse_thread_list, Overrides, SweepSpec};
 use crate::harness::HarnessError;
+use serde_json::json;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::OnceLock;
@@ -75,9 +76,10 @@ pub fn run(args: &SweepArgs) -> Result<bool, Failure> {
     let cores = std::thread::available_parallelism().map_or(1, |count| count.get());
     let plan = plan::expand(&spec, cores).map_err(Failure::bad_input)?;
     if args.dry_run {
-        return print_plan(&plan, shard).map(|()| true);
+        return if args.json { print_plan_json(&plan, shard) } else { print_plan(&plan, shard) }.map(|()| true);
     }
-    let options = SweepOptions { out_dir: args.out.clone(), resume: args.resume, shard, quiet: args.quiet };
+    let options =
+        SweepOptions { out_dir: args.out.clone(), resume: args.resume, shard, quiet: args.quiet || args.json };
     let stop = install_interrupt_handler();
     let outcome = run_sweep(&plan, &options, stop).map_err(|error| {
         if error.is_bad_input() {
@@ -86,7 +88,11 @@ pub fn run(args: &SweepArgs) -> Result<bool, Failure> {
             Failure::failed(error)
         }
     })?;
-    print_outcome(&outcome, &options.out_dir, args.quiet);
+    if args.json {
+        print_outcome_json(&outcome)?;
+    } else {
+        print_outcome(&outcome, &options.out_dir, args.quiet);
+    }
     if outcome.interrupted {
         return Ok(false);
     }
@@ -124,6 +130,56 @@ fn print_plan(plan: &plan::Plan, shard: Option<Shard>) -> Result<(), Failure> {
             config.node_limit
         )?;
     }
+    Ok(())
+}
+
+/// The configurations as a JSON array, one object per configuration.
+fn print_plan_json(plan: &plan::Plan, shard: Option<Shard>) -> Result<(), Failure> {
+    let configurations: Vec<serde_json::Value> = plan
+        .slice(shard)
+        .into_iter()
+        .map(|config| {
+            json!({
+                "index": config.index,
+                "config_id": config.id,
+                "source": config.source,
+                "variant": config.variant,
+                "knobs": config.knobs.iter().map(|(name, value)| (name.clone(), json!(value))).collect::<serde_json::Map<_, _>>(),
+                "mode": crate::harness::storing::record::mode_name(config.mode),
+                "strategy": config.strategy,
+                "threads": config.threads,
+                "counters": config.counters,
+                "state": config.state,
+                "repeats": config.repeats,
+                "warmup": config.warmup,
+                "node_limit": config.node_limit,
+            })
+        })
+        .collect();
+    let text = json!({ "sweep": plan.sweep, "configurations": configurations });
+    writeln!(std::io::stdout().lock(), "{text}")?;
+    Ok(())
+}
+
+/// The sweep's outcome as one JSON object; notes go to stderr as usual.
+fn print_outcome_json(outcome: &SweepOutcome) -> Result<(), Failure> {
+    for note in &outcome.notes {
+        eprintln!("backtrack-bench: {note}");
+    }
+    let text = json!({
+        "configurations": outcome.configurations,
+        "already_recorded": outcome.already_recorded,
+        "runs_recorded": outcome.runs_recorded,
+        "failed": outcome.failed,
+        "limited": outcome.limited,
+        "over_budget": outcome.over_budget,
+        "interrupted": outcome.interrupted,
+        "elapsed_s": outcome.elapsed.as_secs_f64(),
+        "runs_file": outcome.runs_file,
+        "summary_file": outcome.summary_file,
+        "notes": outcome.notes,
+    });
+    writeln!(std::io::stdout().lock(), "{text}")?;
     Ok(())
 }
 

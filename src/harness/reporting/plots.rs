@@ -39,6 +39,9 @@ pub struct PlotFile {
     pub file_name: String,
     /// Its title.
     pub title: String,
+    /// The link the report's Markdown uses: `plots/FILE`, or an absolute address given
+    /// to `report --image-base`.
+    pub link: String,
 }
 
 const SIZE: (u32, u32) = (900, 500);
@@ -49,6 +52,9 @@ pub fn draw_plots(rows: &[SummaryRow], counts: &[CountRow], folder: &Path) -> Re
     plots.extend(speedup_plots(rows, folder)?);
     plots.extend(nodes_per_knob_plots(rows, folder)?);
     plots.extend(nodes_per_depth_plots(rows, counts, folder)?);
+    for plot in &mut plots {
+        plot.link = format!("plots/{}", plot.file_name);
+    }
     Ok(plots)
 }
 
@@ -107,6 +113,7 @@ fn speedup_plots(rows: &[SummaryRow], folder: &Path) -> Result<Vec<PlotFile>, Ha
             kind: PlotKind::Speedup,
             file_name,
             title,
+            link: String::new(),
         });
     }
     Ok(plots)
@@ -141,7 +148,7 @@ fn nodes_per_knob_plots(rows: &[SummaryRow], folder: &Path) -> Result<Vec<PlotFi
         let file_name = format!("{sweep}-nodes-per-knob-{}{extra}.svg", slug(&source));
         let title = format!("{}: nodes per knob setting (sequential, {mode})", members[0].instance);
         draw_nodes_per_knob(&folder.join(&file_name), &title, &bars)?;
-        plots.push(PlotFile { sweep, source, kind: PlotKind::NodesPerKnob, file_name, title });
+        plots.push(PlotFile { sweep, source, kind: PlotKind::NodesPerKnob, file_name, title, link: String::new() });
     }
     Ok(plots)
 }
@@ -165,7 +172,7 @@ fn nodes_per_depth_plots(
         let file_name = format!("{sweep}-nodes-per-depth-{}{extra}.svg", slug(&source));
         let title = format!("{}: nodes per depth (sequential, {mode})", members[0].instance);
         draw_nodes_per_depth(&folder.join(&file_name), &title, &lines)?;
-        plots.push(PlotFile { sweep, source, kind: PlotKind::NodesPerDepth, file_name, title });
+        plots.push(PlotFile { sweep, source, kind: PlotKind::NodesPerDepth, file_name, title, link: String::new() });
     }
     Ok(plots)
 }

@@ -35,6 +35,8 @@ pub struct ReportOutcome {
     pub documents: Vec<PathBuf>,
     /// The comparison with `--baseline`, when asked.
     pub compared: Option<ComparisonCounts>,
+    /// Every configuration compared with `--baseline` (empty without it).
+    pub changes: Vec<Change>,
     /// The comparison table as Markdown (empty without `--baseline`).
     pub comparison_text: String,
     /// Notes about skipped CSV lines.
@@ -54,8 +56,12 @@ pub struct ComparisonCounts {
 
 /// Regenerates everything derived in `folder`; with `baseline` (an earlier run log, or a
 /// folder of them), also compares the runs with those. The baseline is read before
-/// anything is written.
-pub fn regenerate(folder: &Path, baseline: Option<&Path>) -> Result<ReportOutcome, HarnessError> {
+/// anything is written. With `image_base`, image links are absolute (`BASE/plots/FILE`).
+pub fn regenerate(
+    folder: &Path,
+    baseline: Option<&Path>,
+    image_base: Option<&str>,
+) -> Result<ReportOutcome, HarnessError> {
     let mut notes = Vec::new();
     let old_records = match baseline {
         Some(path) => {
@@ -88,7 +94,14 @@ pub fn regenerate(folder: &Path, baseline: Option<&Path>) -> Result<ReportOutcom
         notes.extend(count_notes);
     }
     let plot_folder = folder.join("plots");
-    let plots = draw_plots(&rows, &counts, &plot_folder)?;
+    let mut plots = draw_plots(&rows, &counts, &plot_folder)?;
+    if let Some(base) = image_base {
+        // A pull request or a wiki shows images only by absolute address.
+        let base = base.trim_end_matches('/');
+        for plot in &mut plots {
+            plot.link = format!("{base}/plots/{}", plot.file_name);
+        }
+    }
     remove_stale_plots(&plot_folder, &plots)?;
     let comparison =
         baseline.zip(old_records).map(|(path, old)| (path.display().to_string(), compare(&old, &deduplicate(records))));
@@ -107,6 +120,7 @@ pub fn regenerate(folder: &Path, baseline: Option<&Path>) -> Result<ReportOutcom
             flagged: changes.iter().filter(|change| change.flagged()).count(),
             regressions: changes.iter().filter(|change| change.regression()).count(),
         }),
+        changes: comparison.map(|(_, changes)| changes).unwrap_or_default(),
         comparison_text,
         notes,
     })
@@ -291,7 +305,7 @@ fn write_instance(text: &mut String, sweep: &str, source: &str, rows: &[&Summary
         write_threads_table(text, &measured);
     }
     for plot in plots.iter().filter(|plot| plot.sweep == sweep && plot.source == source) {
-        let _ = writeln!(text, "![{}](plots/{})\n", escape(&plot.title), plot.file_name);
+        let _ = writeln!(text, "![{}]({})\n", escape(&plot.title), plot.link);
     }
 }
 
