@@ -14,12 +14,12 @@
 //! renders them again from the committed run logs and fails when a document is stale.
 //! Each section is a function of summary rows alone: [`render_section`].
 
-use crate::format::{count, duration_interval, factor, ratio_in_words, TimeUnit};
+use super::tables::speedup_cell;
+use crate::format::{count, duration_interval, ratio_in_words, TimeUnit};
 use crate::harness::error::HarnessError;
 use crate::harness::storing::csv_log::write_atomically;
 use crate::harness::storing::record::status;
 use crate::harness::storing::summary::SummaryRow;
-use crate::statistics::Interval;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -153,11 +153,7 @@ fn seed_comparison(rows: &[SummaryRow]) -> String {
         };
         let (Some(defaults), Some(baseline)) = (sequential("defaults"), sequential("baseline")) else { continue };
         let time = |row: &SummaryRow| {
-            let interval = Interval {
-                low: row.wall_ns_median_low as f64,
-                estimate: row.wall_ns_median as f64,
-                high: row.wall_ns_median_high as f64,
-            };
+            let interval = row.wall_interval();
             let text = duration_interval(&interval, TimeUnit::for_value(interval.estimate));
             if row.status == status::LIMIT {
                 format!("≥ {text} (stopped)")
@@ -205,17 +201,8 @@ fn scaling(rows: &[SummaryRow]) -> String {
          |---|---:|---|---:|---:|---:|---|\n",
     );
     for row in chosen {
-        let interval = Interval {
-            low: row.wall_ns_median_low as f64,
-            estimate: row.wall_ns_median as f64,
-            high: row.wall_ns_median_high as f64,
-        };
-        let speedup = match (row.speedup, row.speedup_low, row.speedup_high) {
-            (Some(value), Some(low), Some(high)) if !row.is_sequential() => {
-                format!("{} [{}, {}]", factor(value), factor(low), factor(high))
-            }
-            _ => String::new(),
-        };
+        let interval = row.wall_interval();
+        let speedup = if row.is_sequential() { String::new() } else { speedup_cell(row) };
         let workload = row.source.rsplit('/').next().unwrap_or(&row.source).trim_end_matches(".json");
         let _ = writeln!(
             text,

@@ -17,7 +17,7 @@ use crate::harness::storing::record::status;
 use crate::harness::storing::record::RunRecord;
 use crate::harness::storing::results_folder::{find_runs_files, read_counts, read_runs, write_summary_of};
 use crate::harness::storing::summary::{deduplicate, SummaryRow};
-use crate::statistics::{ChangeVerdict, Interval};
+use crate::statistics::ChangeVerdict;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -435,14 +435,17 @@ fn time_cell(row: &SummaryRow, unit: TimeUnit) -> String {
     if row.status == status::LIMIT {
         return format!("≥ {}", unit.number(row.wall_ns_median as f64));
     }
-    let interval = Interval {
-        low: row.wall_ns_median_low as f64,
-        estimate: row.wall_ns_median as f64,
-        high: row.wall_ns_median_high as f64,
-    };
+    let interval = row.wall_interval();
     let text = duration_interval(&interval, unit);
     // The unit is in the header: drop it from the cell.
     text.replacen(&format!(" {}", unit.symbol()), "", 1)
+}
+
+/// The speedup with its interval (`1.83x [1.43x, 2.18x]`), empty without one.
+pub fn speedup_cell(row: &SummaryRow) -> String {
+    row.speedup_interval().map_or(String::new(), |speedup| {
+        format!("{} [{}, {}]", factor(speedup.estimate), factor(speedup.low), factor(speedup.high))
+    })
 }
 
 /// A note under the table when a configuration's sample is suspect: outliers, busy runs.
@@ -500,10 +503,7 @@ fn write_threads_table(text: &mut String, rows: &[&SummaryRow]) {
         } else {
             format!("{} ({})", row.strategy, row.counters)
         };
-        let speedup = match (row.speedup, row.speedup_low, row.speedup_high) {
-            (Some(value), Some(low), Some(high)) => format!("{} [{}, {}]", factor(value), factor(low), factor(high)),
-            _ => String::new(),
-        };
+        let speedup = speedup_cell(row);
         let _ = writeln!(
             text,
             "| {} | {strategy} | {} | {} | {speedup} | {} | {} |",

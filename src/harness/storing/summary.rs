@@ -165,6 +165,23 @@ impl SummaryRow {
         (self.sweep.clone(), self.source.clone(), self.mode.clone(), self.state.clone(), self.node_limit)
     }
 
+    /// The median wall time with its interval.
+    pub fn wall_interval(&self) -> Interval {
+        Interval {
+            low: self.wall_ns_median_low as f64,
+            estimate: self.wall_ns_median as f64,
+            high: self.wall_ns_median_high as f64,
+        }
+    }
+
+    /// The speedup with its interval, when there is one.
+    pub fn speedup_interval(&self) -> Option<Interval> {
+        match (self.speedup, self.speedup_low, self.speedup_high) {
+            (Some(estimate), Some(low), Some(high)) => Some(Interval { low, estimate, high }),
+            _ => None,
+        }
+    }
+
     /// Whether this is a sequential configuration (the reference of its group).
     pub fn is_sequential(&self) -> bool {
         self.strategy == "sequential"
