@@ -65,7 +65,7 @@ enum Command {
 /// Flags of `sweep`.
 #[derive(Args, Debug)]
 pub struct SweepArgs {
-    /// A built-in preset: quick (the default), full, scaling.
+    /// A built-in preset: quick (the default), enumeration, full, scaling.
     #[arg(long, value_name = "NAME", conflicts_with = "spec")]
     pub preset: Option<String>,
     /// A sweep spec file (TOML; see scripts/sweeps/ and docs/harness.md).

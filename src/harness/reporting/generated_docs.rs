@@ -186,13 +186,13 @@ fn seed_comparison(rows: &[SummaryRow]) -> String {
 }
 
 /// Speedup of each parallel configuration on the enumeration workloads, with intervals,
-/// from the `scaling` sweep when the folder has one, else from every sweep.
+/// from the `enumeration` sweep when the folder has one, else from every sweep.
 fn scaling(rows: &[SummaryRow]) -> String {
-    let has_scaling_sweep = rows.iter().any(|row| row.sweep == "scaling");
+    let has_scaling_sweep = rows.iter().any(|row| row.sweep == "enumeration");
     let chosen: Vec<&SummaryRow> = rows
         .iter()
         .filter(|row| row.runs > 0 && row.status == status::OK && row.mode == "all" && row.variant == "defaults")
-        .filter(|row| !has_scaling_sweep || row.sweep == "scaling")
+        .filter(|row| !has_scaling_sweep || row.sweep == "enumeration")
         .filter(|row| row.source.contains("enumeration"))
         .collect();
     let mut text = String::new();
