@@ -609,7 +609,13 @@ fn describe(name: &str, m: &Measurements) -> (String, String) {
                     format!("{tasks} tasks per worker"),
                     format!("taking the next batch of leaves from the one shared, locked iterator; {granularity}"),
                 ),
-                StrategyKind::Frontier => (format!("{tasks} tasks per worker, {median} each"), granularity),
+                StrategyKind::Frontier => (
+                    match m.task_ns_median {
+                        Some(_) => format!("{tasks} tasks per worker, {median} each"),
+                        None => format!("{tasks} tasks per worker"),
+                    },
+                    granularity,
+                ),
             }
         }
         "tail" => match m.idle {
