@@ -36,6 +36,15 @@ pub fn advice(verdict: &Decomposition, m: &Measurements, affinity: &str) -> Vec<
                 .to_string(),
         });
     }
+    if m.threads > m.available_cpus.max(1) {
+        advice.push(Advice {
+            about: "threads".to_string(),
+            text: format!(
+                "{} threads share {} CPUs, so some wait for a CPU whatever the strategy: use `--threads {}` or fewer",
+                m.threads, m.available_cpus, m.available_cpus
+            ),
+        });
+    }
     for cause in verdict.causes.iter().filter(|cause| cause.share >= ADVICE_SHARE) {
         if let Some(text) = cause_advice(cause, m, affinity) {
             advice.push(Advice { about: cause.name.to_string(), text });
@@ -118,10 +127,8 @@ fn per_node_advice(cause: &Cause, m: &Measurements) -> Option<String> {
         "descheduled" => "workers were in tasks without a CPU: another process was running. Measure again on a \
              quiet machine"
             .to_string(),
-        "oversubscription" => format!(
-            "{} threads share {} CPUs: use `--threads {}` or fewer",
-            m.threads, m.available_cpus, m.available_cpus
-        ),
+        // Said once for the whole run (`threads`), whichever cause it inflated.
+        "oversubscription" => return None,
         "contention" => format!("the `{}` counters share cache lines: use `--counters padded`", m.counters),
         "allocation" => {
             "cloning the state allocates per node, and the allocator is shared: use `--state undo`".to_string()
@@ -218,6 +225,9 @@ mod tests {
 
     #[test]
     fn knob_advice_names_the_knob_used() {
+        let crowded = Measurements { threads: 4, ..tailing("steal") };
+        let advice = texts(&crowded, "pinned");
+        assert!(advice.iter().any(|(about, text)| about == "threads" && text.contains("--threads 2")), "{advice:?}");
         let free = texts(&tailing("steal"), "free");
         assert!(free.iter().any(|(_, text)| text.contains("--affinity pinned")), "{free:?}");
         let shared = Measurements {

@@ -332,7 +332,7 @@ pub fn decompose(m: &Measurements) -> Decomposition {
         let of_cause: Vec<&Term> = terms.iter().filter(|term| term.cause == *name).collect();
         let mut parts: Vec<Part> = of_cause
             .iter()
-            .filter(|term| term.worker_ns > 0.0)
+            .filter(|term| term.worker_ns > 0.0 && scale > 0.0)
             .map(|term| Part {
                 name: term.part,
                 lost_ns: term.worker_ns * scale / threads,
