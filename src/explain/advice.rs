@@ -31,7 +31,7 @@ pub fn advice(verdict: &Decomposition, m: &Measurements, affinity: &str) -> Vec<
             about: "strategy".to_string(),
             text: "`naive` is the deliberately bad baseline, shaped like Perl 6's `.race()`: every leaf is listed on \
                    one thread before any work starts, workers take batches of 64 leaves from one locked iterator and \
-                   replay each from the root, and every solution goes through a second lock. Its causes below are \
+                   replay each from the root, and every solution goes through a second lock. Its causes are \
                    what that shape costs; the cure is another strategy: `--parallel auto` or `--parallel steal`"
                 .to_string(),
         });
