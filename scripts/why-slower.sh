@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Regenerates the measured examples of docs/why-slower.md: one `explain` report (Markdown +
-# SVG) per example in results/explain/. Run it on a quiet machine; the numbers in the doc
-# were taken on a loaded 2-core machine. REPEATS (default 9) sets the runs per configuration.
+# SVG) per example in results/explain/. Run it on a quiet machine. Each explain repeats its
+# rounds until the explained run's median is known within ±3%; REPEATS=R fixes R rounds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
 bench=target/release/backtrack-bench
-repeats="${REPEATS:-9}"
-explain() { "$bench" explain "$@" --repeats "$repeats"; }
+explain() {
+    if [[ -n "${REPEATS:-}" ]]; then
+        "$bench" explain "$@" --repeats "$REPEATS"
+    else
+        "$bench" explain "$@"
+    fi
+}
 
 # The seed's story: the prime-grid brute force through a .race()-like strategy, then the
 # same work with the good strategies.

@@ -187,6 +187,25 @@ pub fn percent(share: f64) -> String {
     format!("{:.1}%", share * 100.0)
 }
 
+/// Shares that sum to 1 as percentages with one decimal that sum to exactly `100.0%` as
+/// printed (largest remainder rounding: the tenths lost to rounding down go to the shares
+/// that lost most). Shares that do not sum to about 1 are printed as [`percent`] does.
+pub fn percents_of_whole(shares: &[f64]) -> Vec<String> {
+    let total: f64 = shares.iter().sum();
+    if shares.iter().any(|share| !share.is_finite() || *share < 0.0) || (total - 1.0).abs() > 1e-6 {
+        return shares.iter().map(|share| percent(*share)).collect();
+    }
+    let tenths: Vec<f64> = shares.iter().map(|share| share * 1000.0).collect();
+    let mut rounded: Vec<u64> = tenths.iter().map(|value| value.floor() as u64).collect();
+    let missing = 1000u64.saturating_sub(rounded.iter().sum());
+    let mut order: Vec<usize> = (0..shares.len()).collect();
+    order.sort_by(|&a, &b| (tenths[b] - tenths[b].floor()).total_cmp(&(tenths[a] - tenths[a].floor())));
+    for &index in order.iter().take(missing as usize) {
+        rounded[index] += 1;
+    }
+    rounded.iter().map(|value| format!("{}.{}%", value / 10, value % 10)).collect()
+}
+
 /// Text safe inside a Markdown table cell.
 pub fn markdown_cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
@@ -225,6 +244,14 @@ mod tests {
         assert_eq!(significant(9.99996), "10.00");
         assert_eq!(significant(999.7), "1,000");
         assert_eq!(significant(0.0), "0");
+    }
+
+    #[test]
+    fn percents_of_a_whole_sum_to_exactly_100() {
+        let thirds = percents_of_whole(&[1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0]);
+        assert_eq!(thirds, ["33.4%", "33.3%", "33.3%"]);
+        assert_eq!(percents_of_whole(&[0.5, 0.5, 0.0]), ["50.0%", "50.0%", "0.0%"]);
+        assert_eq!(percents_of_whole(&[0.2, 0.2]), ["20.0%", "20.0%"], "not a whole: plain percents");
     }
 
     #[test]

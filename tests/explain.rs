@@ -17,12 +17,15 @@ fn table(text: &str, header: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-fn milliseconds(cell: &str) -> f64 {
-    cell.trim_end_matches(" ms").parse().unwrap_or_else(|_| panic!("not a time in ms: {cell}"))
+/// A printed share (`49.0% [44.1, 53.2]`) as its percentage.
+fn share_percent(cell: &str) -> f64 {
+    let share = cell.split('%').next().unwrap_or_default();
+    share.parse().unwrap_or_else(|_| panic!("not a share: {cell}"))
 }
 
 #[test]
 fn explaining_exhaustive_prime_grid_at_two_threads_writes_a_complete_report() {
+    let _alone = ALONE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let folder = tempfile::tempdir().expect("a temporary folder");
     let report_path = folder.path().join("prime.md");
     let output = run(&[
@@ -47,13 +50,14 @@ fn explaining_exhaustive_prime_grid_at_two_threads_writes_a_complete_report() {
     // Every configuration searched the same exhaustive tree: the node ratio is exactly 1.
     let runs = table(&report, "| configuration |");
     assert_eq!(runs.len(), 7, "explained, sequential, 1 thread, 2 counter layouts, 2 state runs: {runs:?}");
-    let sequential_nodes = &runs[1][3];
-    assert!(runs.iter().all(|row| &row[3] == sequential_nodes), "{runs:?}");
+    let sequential_nodes = &runs[1][2];
+    assert!(runs.iter().all(|row| &row[2] == sequential_nodes), "{runs:?}");
     assert!(!report.contains("BUG"), "{report}");
 
-    // Every cause is listed once, and their lost times add up to the lost time.
+    // Every cause is listed once; the printed shares are >= 0 and sum to exactly 100.0%
+    // when anything was lost.
     let causes = table(&report, "| rank | cause |");
-    let mut names: Vec<&str> = causes.iter().map(|row| row[1].as_str()).collect();
+    let mut names: Vec<&str> = causes.iter().map(|row| row[1].as_str()).filter(|name| !name.starts_with('…')).collect();
     assert_eq!(names.last(), Some(&"unexplained"));
     names.sort_unstable();
     let mut expected = CAUSE_NAMES.to_vec();
@@ -61,20 +65,105 @@ fn explaining_exhaustive_prime_grid_at_two_threads_writes_a_complete_report() {
     assert_eq!(names, expected);
     let search = causes.iter().find(|row| row[1] == "search overhead").expect("listed");
     assert_eq!(search[4], "node ratio 1.000");
-    assert_eq!(milliseconds(&search[2]), 0.0);
-    let summed: f64 = causes.iter().map(|row| milliseconds(&row[2])).sum();
-    let line = report.lines().find(|line| line.starts_with("The causes sum to")).expect("the sum line");
-    let lost =
-        milliseconds(line.split(" of lost time").next().unwrap_or_default().trim_start_matches("The causes sum to "));
-    assert!((summed - lost).abs() <= 0.006 * causes.len() as f64, "causes {summed} vs lost {lost}");
-    let wall = milliseconds(&runs[0][1]);
-    let sequential = milliseconds(&runs[1][1]);
-    assert!((lost - (wall - sequential / 2.0)).abs() < 0.011, "lost {lost} = {wall} - {sequential} / 2");
-    let shares: f64 = causes.iter().map(|row| row[3].trim_end_matches('%').parse::<f64>().expect("a share")).sum();
-    if lost > 0.0 {
-        assert!((shares - 100.0).abs() < 0.06 * causes.len() as f64, "shares sum to {shares}%");
+    let shares: Vec<f64> =
+        causes.iter().filter(|row| !row[1].starts_with('…')).map(|row| share_percent(&row[3])).collect();
+    assert!(shares.iter().all(|share| *share >= 0.0), "{shares:?}");
+    let summed: f64 = shares.iter().sum();
+    assert!(summed == 0.0 || (summed - 100.0).abs() < 1e-9, "shares sum to {summed}%");
+    assert!(stdout.contains("share [95% interval]"), "the verdict is printed: {stdout}");
+    assert!(report.contains("Tasks are the units of work a worker took"), "{report}");
+}
+
+/// The `explain --json` verdict of the seed story (the prime-grid brute force through
+/// `naive` at 2 threads), with `repeats` rounds.
+fn seed_story(repeats: Option<u32>) -> serde_json::Value {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let report_path = folder.path().join("seed.md");
+    let mut arguments = vec!["explain", "prime-grid", "--mode", "brute", "--parallel", "naive", "--threads", "2"];
+    let rounds = repeats.map(|rounds| rounds.to_string());
+    if let Some(rounds) = &rounds {
+        arguments.extend(["--repeats", rounds.as_str()]);
     }
-    assert!(stdout.contains("rank  cause"), "the verdict is printed: {stdout}");
+    arguments.extend(["--json", "--out", report_path.to_str().expect("a UTF-8 path")]);
+    let output = run(&arguments);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).expect("--json prints one JSON object")
+}
+
+/// The decomposition's invariants on one verdict; returns its largest cause.
+fn assert_partition(verdict: &serde_json::Value) -> String {
+    let causes = verdict["causes"].as_array().expect("causes");
+    let shares: Vec<f64> = causes.iter().map(|cause| cause["share"].as_f64().expect("a share")).collect();
+    assert!(shares.iter().all(|share| *share >= 0.0), "{shares:?}");
+    let lost = verdict["lost_ns"].as_f64().expect("lost");
+    assert!(lost > 0.0, "naive at 2 threads loses time: {verdict}");
+    assert!((shares.iter().sum::<f64>() - 1.0).abs() < 1e-9, "shares sum to 1: {shares:?}");
+    for cause in causes {
+        let interval = &cause["share_interval"];
+        assert!(interval["low"].as_f64() <= interval["high"].as_f64(), "{cause}");
+    }
+    let gained: f64 =
+        verdict["gains"].as_array().expect("gains").iter().map(|gain| gain["gained_ns"].as_f64().unwrap_or(0.0)).sum();
+    let summed: f64 = causes.iter().map(|cause| cause["lost_ns"].as_f64().unwrap_or(0.0)).sum();
+    assert!((summed - gained - lost).abs() < 1e-3 * lost, "causes {summed} - gains {gained} = lost {lost}");
+    // The advice says plainly that naive is the bad baseline, with the good strategy's figure.
+    assert_eq!(verdict["advice"][0]["about"], "strategy", "{verdict}");
+    assert_eq!(verdict["alternative"]["strategy"], "auto", "{verdict}");
+    assert!(!verdict["advice"].to_string().contains("use work stealing"));
+    causes[0]["name"].as_str().expect("a name").to_string()
+}
+
+/// The explained run's median time interval (low, high).
+fn parallel_interval(verdict: &serde_json::Value) -> (f64, f64) {
+    let interval = &verdict["parallel_ns"];
+    (interval["low"].as_f64().expect("low"), interval["high"].as_f64().expect("high"))
+}
+
+/// Every verdict keeps the invariants, and verdicts that each name a sole top cause (ranked
+/// 1, not tied) and measured the same behaviour (their explained runs' median intervals
+/// overlap) name the same one. A tied verdict makes no claim about its top cause. `naive` has two
+/// behaviours on a 2-core machine: both workers truly concurrent (fighting over its locks:
+/// slower nodes lead), or one CPU taken by another process (the workers barely overlap:
+/// the one-thread frontier listing leads); an explanation that changed with them would be
+/// right to, so runs on different sides of such a change are not compared.
+fn assert_same_top_cause(verdicts: &[serde_json::Value]) {
+    let top: Vec<String> = verdicts.iter().map(assert_partition).collect();
+    let claims =
+        |verdict: &serde_json::Value| verdict["causes"][0]["rank"] == serde_json::json!({"best": 1, "worst": 1});
+    for (first, one) in verdicts.iter().enumerate().filter(|(_, verdict)| claims(verdict)) {
+        for (second, other) in verdicts.iter().enumerate().skip(first + 1).filter(|(_, verdict)| claims(verdict)) {
+            let (a, b) = (parallel_interval(one), parallel_interval(other));
+            if a.1 < b.0 || b.1 < a.0 {
+                eprintln!("runs {first} and {second} measured different behaviour ({a:?} vs {b:?} ns): not compared");
+                continue;
+            }
+            assert_eq!(top[first], top[second], "runs {first} and {second}: top causes {top:?}");
+        }
+    }
+}
+
+/// Timed tests of this file run one at a time: two explains at once would share the CPUs.
+static ALONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+#[test]
+fn repeated_seed_story_explanations_partition_the_loss_and_agree_on_the_top_cause() {
+    let _alone = ALONE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let verdicts: Vec<serde_json::Value> = (0..3).map(|_| seed_story(Some(3))).collect();
+    assert_same_top_cause(&verdicts);
+}
+
+/// The issue's check, for a quiet machine: ten adaptive `explain` runs of the seed story
+/// each name a sole top cause, the same one. Slow (about 20 s on two cores):
+/// `cargo test --test explain -- --ignored`.
+#[test]
+#[ignore]
+fn ten_seed_story_explanations_name_the_same_top_cause() {
+    let _alone = ALONE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let verdicts: Vec<serde_json::Value> = (0..10).map(|_| seed_story(None)).collect();
+    let top: Vec<String> = verdicts.iter().map(assert_partition).collect();
+    let ranks: Vec<String> = verdicts.iter().map(|verdict| verdict["causes"][0]["rank"].to_string()).collect();
+    assert!(top.iter().all(|name| name == &top[0]), "top causes {top:?}, ranks {ranks:?}");
+    assert!(ranks.iter().all(|rank| rank == r#"{"best":1,"worst":1}"#), "top causes {top:?}, ranks {ranks:?}");
 }
 
 #[test]

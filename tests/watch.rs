@@ -1,4 +1,5 @@
-//! End-to-end tests of `watch`: `--max-steps N` draws N frames, Ctrl-C exits with 130.
+//! End-to-end tests of `watch`: `--max-steps N` draws N frames and says it stopped the
+//! search, a finished search ends on its solution, Ctrl-C exits with 130.
 
 use std::process::{Command, Stdio};
 
@@ -17,8 +18,31 @@ fn max_steps_n_draws_n_frames_per_grid() {
         let text = String::from_utf8(output.stdout).expect("frames are text");
         let frames = text.lines().filter(|line| line.starts_with("--- frame")).count();
         assert_eq!(frames, steps * grids, "{instance} --max-steps {steps}");
-        assert!(text.lines().last().expect("a summary").starts_with(&format!("{} frames", steps * grids)));
+        let summary = text.lines().last().expect("a summary");
+        assert!(summary.starts_with(&format!("{} frames", steps * grids)), "{summary}");
+        assert!(
+            summary.ends_with(&format!("(stopped by --max-steps {steps}: the search was not finished)")),
+            "{summary}"
+        );
+        let stops = text.lines().filter(|line| line.starts_with(&format!("stopped by --max-steps {steps}"))).count();
+        assert_eq!(stops, grids, "one line per grid stopped");
     }
+}
+
+#[test]
+fn a_finished_search_ends_on_its_solution_with_a_legend_in_every_frame() {
+    let output = binary().args(["watch", "rings", "--plain", "--max-steps", "1000"]).output().expect("the binary runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8(output.stdout).expect("frames are text");
+    let frames: Vec<&str> = text.split("\n--- ").collect();
+    let last = frames.last().expect("frames");
+    // The search backtracks past its one solution, so the final frame draws it again.
+    assert!(last.starts_with("final frame: the last solution found"), "{last}");
+    assert!(last.contains("unused values: none") && last.contains("last: solution"), "{last}");
+    assert!(!last.contains("{?}  "), "every spot filled: {last}");
+    assert!(frames.iter().all(|frame| frame.contains("<v> given")), "a legend in every frame");
+    assert!(!text.contains("stopped by --max-steps"), "the search ended by itself");
+    assert!(text.lines().last().expect("a summary").ends_with("1 solutions"));
 }
 
 #[test]

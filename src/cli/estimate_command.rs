@@ -18,7 +18,14 @@ pub fn run(args: &EstimateArgs, knobs: KnobValues) -> Result<(), Failure> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if args.json {
-        let text = serde_json::to_string_pretty(&estimates).map_err(Failure::failed)?;
+        let settings = serde_json::json!({
+            "instance": instance.id,
+            "probes": args.probes,
+            "seed": args.seed,
+            "method": args.method.to_string(),
+            "components": estimates,
+        });
+        let text = serde_json::to_string_pretty(&settings).map_err(Failure::failed)?;
         writeln!(out, "{text}")?;
         return Ok(());
     }

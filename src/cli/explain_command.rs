@@ -5,11 +5,12 @@ use super::parallel_args::{available_cpus, ParallelArgs};
 use super::Failure;
 use crate::explain::markdown::{self, ReportContext};
 use crate::explain::measure::{self, ExplainPlan};
-use crate::explain::{decompose, plot};
+use crate::explain::{plot, verdict};
 use crate::harness::storing::csv_log::write_atomically;
 use crate::instance;
 use crate::puzzles::knobs::KnobValues;
 use crate::solve::{self, RunSettings, SearchMode};
+use crate::statistics::StoppingRule;
 use clap::Args;
 use std::path::{Path, PathBuf};
 
@@ -18,9 +19,12 @@ pub const LONG_ABOUT: &str = "Measure why a parallel run is slower than it shoul
     Runs the search sequentially, with the --parallel strategy at 1 thread and at --threads, and the A/B \
     reruns: the other counter layouts (padded, shared, unpadded) at --threads, the other state mode (undo or \
     clone) sequentially and at --threads, and, when --threads exceeds the available CPUs, the strategy at as \
-    many threads as CPUs. Every configuration runs --repeats times in rounds; the run with the median wall \
-    time stands for it. The lost time (wall time at N threads minus sequential / N) is split into measured \
-    causes, printed ranked with their share and the number behind each, and written as a Markdown report \
+    many threads as CPUs; beside `naive`, the good strategy `auto` at --threads. Every configuration runs once \
+    per round; rounds go on (at least 5) until the explained run's median time is known within ±3% (95% \
+    bootstrap interval), or 20 s of runs, or 50 rounds; --repeats R runs exactly R rounds instead. The lost \
+    time (wall time at N threads minus sequential / N) is split into measured causes that partition it \
+    (shares >= 0 summing to 100%, gains listed apart), each share with a bootstrap interval; ranks are shared \
+    where intervals overlap. The verdict is printed (or as JSON with --json) and written as a Markdown report \
     with an SVG plot beside it. See docs/why-slower.md.";
 
 /// Flags of `explain`; the knob flags are added from the families' specs.
@@ -32,9 +36,15 @@ pub struct ExplainArgs {
     /// Explain the search for the first solution of each component (default: all solutions).
     #[arg(long)]
     pub first: bool,
-    /// Timed runs per configuration; the median run is used (at least 1).
-    #[arg(long, value_name = "R", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
-    pub repeats: u32,
+    /// Run exactly R rounds (timed runs per configuration) instead of the adaptive default:
+    /// at least 5 rounds, then until the explained run's median is within ±3%, 20 s of runs
+    /// or 50 rounds.
+    #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub repeats: Option<u32>,
+    /// Print the verdict (causes, shares, intervals, ranks, gains, advice) as one JSON
+    /// object instead of text; the report files are written all the same.
+    #[arg(long)]
+    pub json: bool,
     /// The Markdown report to write (the plot goes beside it, with the extension .svg);
     /// default: results/explain/<instance>[-<knobs>]-<strategy>-<threads>t[-first].md.
     #[arg(long, value_name = "FILE")]
@@ -63,33 +73,40 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
     if run.threads == 0 {
         return Err(Failure::bad_input("--threads must be at least 1"));
     }
-    let plan = ExplainPlan { run, repeats: args.repeats as usize, available_cpus: available_cpus() };
+    let stopping = args.repeats.map_or_else(measure::adaptive_rule, StoppingRule::fixed);
+    let plan = ExplainPlan { run, stopping, available_cpus: available_cpus() };
     let mut configs = measure::configurations(&plan);
     eprintln!(
-        "explain: {} configurations x {} repeats on {} (the first is the explained run)",
+        "explain: {} configurations per round on {} (the first is the explained run); {}",
         configs.len(),
-        plan.repeats,
-        instance.source
+        instance.source,
+        match args.repeats {
+            Some(rounds) => format!("{rounds} rounds"),
+            None => "rounds until the median is known within ±3%".to_string(),
+        }
     );
-    measure::run_all(&instance, &mut configs, plan.repeats, |_, _| {}).map_err(Failure::bad_input)?;
-    let measurements = measure::measurements(&plan, &configs);
-    let verdict = decompose(&measurements);
-    println!("{}", markdown::verdict_text(&verdict, &measurements));
+    let stopped = measure::run_all(&instance, &mut configs, &plan.stopping, |_| {}).map_err(Failure::bad_input)?;
+    let stopped = measure::stopping_text(stopped, &plan.stopping, configs[0].reports.len());
+    let verdict = verdict::verdict(&plan, &configs, stopped);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&verdict).map_err(Failure::failed)?);
+    } else {
+        println!("{}", markdown::verdict_text(&verdict));
+    }
     let report_path = args.out.clone().unwrap_or_else(|| default_report_path(&instance.id, &knob_slug, &plan));
     let plot_path = report_path.with_extension("svg");
     let plot_file = plot_path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
     let command = std::iter::once("backtrack-bench".to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>();
-    let context = ReportContext {
-        command: command.join(" "),
-        configs: &configs,
-        measurements: &measurements,
-        verdict: &verdict,
-        plot_file,
-    };
+    let context = ReportContext { command: command.join(" "), configs: &configs, verdict: &verdict, plot_file };
     let svg = plot::svg(&verdict, configs[0].median_run()).map_err(Failure::failed)?;
     write_atomically(&plot_path, svg.as_bytes()).map_err(Failure::failed)?;
     write_atomically(&report_path, markdown::report(&context).as_bytes()).map_err(Failure::failed)?;
-    println!("report: {}\nplot:   {}", report_path.display(), plot_path.display());
+    let written = format!("report: {}\nplot:   {}", report_path.display(), plot_path.display());
+    if args.json {
+        eprintln!("{written}");
+    } else {
+        println!("{written}");
+    }
     if verdict.bugs.is_empty() {
         Ok(())
     } else {

@@ -55,7 +55,7 @@ enum Command {
     #[command(long_about = explain_command::LONG_ABOUT)]
     Explain(explain_command::ExplainArgs),
     /// List the built-in instances and every family's knobs.
-    List,
+    List(ListArgs),
     /// Run a sweep (a preset or a TOML spec) and append one CSV row per run to the results folder.
     Sweep(SweepArgs),
     /// Regenerate the summaries, plots and README.md of a results folder from its CSV files alone.
@@ -102,6 +102,14 @@ pub struct SweepArgs {
     #[arg(long, short)]
     pub quiet: bool,
     /// Print the outcome (or, with --dry-run, the configurations) as one JSON object on stdout; implies --quiet.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Flags of `list`.
+#[derive(Args, Debug)]
+pub struct ListArgs {
+    /// Print one JSON object (`instances`, `families` with their knobs) instead of text.
     #[arg(long)]
     pub json: bool,
 }
@@ -178,7 +186,7 @@ pub struct EstimateArgs {
     /// time and the ratio of estimate to actual.
     #[arg(long)]
     pub compare: bool,
-    /// Print JSON instead of a table.
+    /// Print one JSON object (the settings and one entry per component) instead of a table.
     #[arg(long)]
     pub json: bool,
 }
@@ -247,7 +255,7 @@ pub fn main() -> ExitCode {
             let sub = matches.subcommand_matches("explain").expect("clap matched the explain subcommand");
             explain_command::run(&args, knob_args::knob_values(sub))
         }
-        Some(Command::List) => output::print_list(),
+        Some(Command::List(args)) => output::print_list(&args),
         Some(Command::Sweep(args)) => match sweep_command::run(&args) {
             Ok(true) => Ok(()),
             Ok(false) => Err(Failure { message: String::new(), code: sweep_command::EXIT_INTERRUPTED }),

@@ -160,10 +160,37 @@ fn write_parallel(out: &mut impl Write, report: &RunReport) -> io::Result<()> {
     Ok(())
 }
 
-/// `list`: the built-in instances and every family's knobs.
-pub fn print_list() -> Result<(), Failure> {
+/// `list`: the built-in instances and every family's knobs, as text or one JSON object.
+pub fn print_list(args: &super::ListArgs) -> Result<(), Failure> {
     let stdout = io::stdout();
     let mut out = stdout.lock();
+    if args.json {
+        let instances: Vec<serde_json::Value> = instance::BUILTIN
+            .iter()
+            .map(|(name, file, _)| serde_json::json!({ "name": name, "file": format!("instances/{file}") }))
+            .collect();
+        let families: Vec<serde_json::Value> = Family::ALL
+            .iter()
+            .map(|family| {
+                let knobs: Vec<serde_json::Value> = family
+                    .knobs()
+                    .iter()
+                    .map(|spec| {
+                        serde_json::json!({
+                            "name": spec.name,
+                            "values": spec.values,
+                            "default": spec.default,
+                            "help": spec.help,
+                        })
+                    })
+                    .collect();
+                serde_json::json!({ "name": family.name(), "knobs": knobs })
+            })
+            .collect();
+        let list = serde_json::json!({ "instances": instances, "families": families });
+        writeln!(out, "{}", serde_json::to_string_pretty(&list).map_err(Failure::failed)?)?;
+        return Ok(());
+    }
     writeln!(out, "Built-in instances (short name -> file):")?;
     for (name, file, _) in instance::BUILTIN {
         writeln!(out, "  {name:<12} instances/{file}")?;

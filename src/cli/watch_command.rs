@@ -42,6 +42,7 @@ pub fn run(args: &WatchArgs, knobs: KnobValues) -> Result<(), Failure> {
         radius: args.radius,
         aspect: args.aspect,
         terminal,
+        terminal_size: if terminal { terminal_size() } else { None },
     };
     let stop = Arc::new(AtomicBool::new(false));
     let handler_flag = Arc::clone(&stop);
@@ -59,17 +60,26 @@ pub fn run(args: &WatchArgs, knobs: KnobValues) -> Result<(), Failure> {
         write!(out, "{HIDE_CURSOR}")?;
     }
     let summary = watch(&instance, &options, &mut out, &stop).map_err(Failure::bad_input)??;
-    writeln!(
-        out,
-        "{} frames, {} nodes, {} solutions{}",
-        summary.frames,
-        summary.nodes,
-        summary.solutions,
-        if summary.interrupted { " (interrupted)" } else { "" }
-    )?;
+    let ending = if summary.interrupted {
+        " (interrupted)".to_string()
+    } else if summary.stopped_by_max_steps {
+        format!(" (stopped by --max-steps {}: the search was not finished)", args.max_steps)
+    } else {
+        String::new()
+    };
+    writeln!(out, "{} frames, {} nodes, {} solutions{ending}", summary.frames, summary.nodes, summary.solutions)?;
     if summary.interrupted {
         // Like an interrupted sweep: the conventional code of a process ended by SIGINT.
         return Err(Failure { message: String::new(), code: super::sweep_command::EXIT_INTERRUPTED });
     }
     Ok(())
+}
+
+/// The terminal's size (columns, rows) on stdout; `None` when it cannot be read.
+fn terminal_size() -> Option<(usize, usize)> {
+    // SAFETY: `winsize` is plain old data for which all-zero bytes are a valid value.
+    let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+    // SAFETY: TIOCGWINSZ on the stdout descriptor writes only into the `winsize` we pass.
+    let read = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) };
+    (read == 0 && size.ws_col > 0 && size.ws_row > 0).then(|| (usize::from(size.ws_col), usize::from(size.ws_row)))
 }

@@ -1,61 +1,167 @@
 //! The texts of `explain`: the ranked verdict for the terminal and the Markdown report
-//! (runs table, ranked causes, per-worker table, the plot).
+//! (runs table, ranked causes with intervals, gains, advice, per-worker table, the plot).
 
-use super::decompose::{millis, Measurements, Verdict};
-use super::measure::ConfigRuns;
+use super::advice::close_to_ideal_text;
+use super::decompose::Outcome;
+use super::measure::{tasks_per_worker, ConfigRuns};
+use super::verdict::{RankedCause, Verdict};
+use crate::format::{self, markdown_cell, TimeUnit};
 use crate::solve::RunReport;
+use crate::statistics::{median_interval, ratio_interval, BootstrapSettings, Interval};
 use std::fmt::Write;
 
-/// Causes at or above this share of the lost time get their advice printed.
-const ADVICE_SHARE: f64 = 0.10;
+/// `SLOWER than sequential`, `faster than sequential but short of the ideal`, `close to ideal`.
+fn outcome_text(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::SlowerThanSequential => "SLOWER than sequential",
+        Outcome::SlowerThanIdeal => "faster than sequential but short of the ideal",
+        Outcome::CloseToIdeal => "close to the ideal",
+    }
+}
 
-/// The one-paragraph headline: speedup, ideal and lost time, the largest cause.
-pub fn headline(verdict: &Verdict, measurements: &Measurements) -> String {
-    let parallel_ns = measurements.parallel.wall_ns;
-    let comparison = if verdict.slower_than_sequential { "SLOWER than" } else { "faster than" };
+/// A share with its interval: `49.0% [44.1, 53.2]`.
+fn share_interval_text(share: &str, interval: &Interval) -> String {
+    format!("{share} [{:.1}, {:.1}]", interval.low * 100.0, interval.high * 100.0)
+}
+
+/// A speedup with its interval: `0.45x [0.44, 0.46]`.
+fn speedup_text(speedup: &Interval) -> String {
+    format!("{} [{:.2}, {:.2}]", format::factor(speedup.estimate), speedup.low, speedup.high)
+}
+
+/// The headline: outcome, times, speedup, lost time, and the leading cause (or the tie).
+pub fn headline(verdict: &Verdict) -> String {
+    let unit = TimeUnit::for_column([verdict.parallel_ns.estimate, verdict.sequential_ns.estimate]);
     let mut text = format!(
-        "at {} threads the run is {comparison} sequential: {} vs {} (speedup {:.2}x; ideal {}, lost {})",
-        measurements.threads,
-        millis(parallel_ns),
-        millis(measurements.sequential.wall_ns),
-        verdict.speedup,
-        millis(verdict.ideal_ns),
-        millis(verdict.lost_ns)
+        "{} at {} threads is {}: {} vs {} sequential (speedup {}; ideal {}, lost {})",
+        verdict.strategy,
+        verdict.threads,
+        outcome_text(verdict.outcome),
+        format::duration_interval(&verdict.parallel_ns, unit),
+        format::duration_interval(&verdict.sequential_ns, unit),
+        speedup_text(&verdict.speedup),
+        format::duration(verdict.ideal_ns),
+        format::duration(verdict.lost_ns.max(0.0))
     );
-    if let Some(first) = verdict.causes.first().filter(|_| verdict.lost_ns > 0.0) {
-        let _ = write!(
-            text,
-            ". Largest cause: {} ({:.0}% of the lost time, {})",
-            first.name,
-            first.share * 100.0,
-            first.number
-        );
+    if verdict.outcome == Outcome::CloseToIdeal {
+        return text;
+    }
+    let leading = verdict.leading_causes();
+    let name_share = |cause: &RankedCause| {
+        format!(
+            "{} ({})",
+            cause.cause.name,
+            share_interval_text(&format::percent(cause.cause.share), &cause.share_interval)
+        )
+    };
+    match leading.as_slice() {
+        [] => {}
+        [only] => {
+            let _ = write!(text, ". Largest cause: {}, {}", name_share(only), only.cause.number);
+        }
+        tied => {
+            let names: Vec<String> = tied.iter().map(|cause| name_share(cause)).collect();
+            let _ = write!(text, ". Largest causes, tied (their intervals overlap): {}", names.join(", "));
+        }
     }
     text
 }
 
+/// The good strategy's line beside `naive`.
+fn alternative_text(verdict: &Verdict) -> Option<String> {
+    verdict.alternative.as_ref().map(|alternative| {
+        format!(
+            "The same search with `--parallel {}` at {} threads: {} (speedup {}).",
+            alternative.strategy,
+            verdict.threads,
+            format::duration_interval(&alternative.wall_ns, TimeUnit::for_value(alternative.wall_ns.estimate)),
+            speedup_text(&alternative.speedup)
+        )
+    })
+}
+
 /// The ranked verdict as plain text for the terminal.
-pub fn verdict_text(verdict: &Verdict, measurements: &Measurements) -> String {
-    let mut text = format!("{}\n\n", headline(verdict, measurements));
+pub fn verdict_text(verdict: &Verdict) -> String {
+    let mut text = format!("{}\n", headline(verdict));
+    if let Some(line) = alternative_text(verdict) {
+        let _ = writeln!(text, "{line}");
+    }
+    text.push('\n');
     for bug in &verdict.bugs {
         let _ = writeln!(text, "BUG: {bug}");
     }
-    let _ = writeln!(text, "{:>4}  {:<24} {:>11} {:>7}  number", "rank", "cause", "lost", "share");
-    for (rank, cause) in verdict.causes.iter().enumerate() {
+    let unit = TimeUnit::for_column(verdict.causes.iter().map(|cause| cause.cause.lost_ns));
+    let shares = percents(verdict);
+    let _ = writeln!(
+        text,
+        "{:<12} {:<24} {:>12} {:>20}  number",
+        "rank",
+        "cause",
+        format!("lost ({})", unit.symbol()),
+        "share [95% interval]"
+    );
+    for (cause, share) in verdict.causes.iter().zip(&shares) {
         let _ = writeln!(
             text,
-            "{:>4}  {:<24} {:>11} {:>6.1}%  {}",
-            rank + 1,
-            cause.name,
-            millis(cause.lost_ns),
-            cause.share * 100.0,
-            cause.number
+            "{:<12} {:<24} {:>12} {:>20}  {}",
+            cause.rank.map_or("-".to_string(), |rank| rank.text()),
+            cause.cause.name,
+            unit.number(cause.cause.lost_ns),
+            share_interval_text(share, &cause.share_interval),
+            cause.cause.number
         );
+        for part in &cause.cause.parts {
+            let _ = writeln!(text, "{:<12}   {:<22} {:>12}", "", part.name, unit.number(part.lost_ns));
+        }
     }
-    for cause in verdict.causes.iter().filter(|cause| cause.share >= ADVICE_SHARE && cause.name != "unexplained") {
-        let _ = write!(text, "\n{}: {}.\n  what to do: {}.\n", cause.name, cause.evidence, cause.advice);
+    let _ = writeln!(text, "\n{}", sum_line(verdict));
+    for gain in &verdict.gains {
+        let _ = writeln!(text, "gain: {} {} ({})", gain.name, format::duration(gain.gained_ns), gain.evidence);
+    }
+    let _ = writeln!(text, "{} runs per configuration ({}).", verdict.runs, verdict.stopped);
+    if verdict.outcome == Outcome::CloseToIdeal {
+        let _ = writeln!(text, "\n{}.", close_to_ideal_text_of(verdict));
+    }
+    for advice in &verdict.advice {
+        let _ = writeln!(text, "\n{}: {}.", advice.about, advice.text);
     }
     text
+}
+
+fn close_to_ideal_text_of(verdict: &Verdict) -> String {
+    close_to_ideal_text(verdict.speedup.estimate, verdict.threads)
+}
+
+/// The shares as printed: one decimal, summing to exactly 100.0% when anything was lost.
+fn percents(verdict: &Verdict) -> Vec<String> {
+    format::percents_of_whole(&verdict.causes.iter().map(|cause| cause.cause.share).collect::<Vec<_>>())
+}
+
+/// How the causes add up.
+fn sum_line(verdict: &Verdict) -> String {
+    if verdict.lost_ns <= 0.0 {
+        return format!(
+            "Nothing was lost: the run took {} against an ideal of {}.",
+            format::duration(verdict.parallel_ns.estimate),
+            format::duration(verdict.ideal_ns)
+        );
+    }
+    let gained: f64 = verdict.gains.iter().map(|gain| gain.gained_ns).sum();
+    let mut line = format!(
+        "The causes sum to {} (100%): the lost time {} (wall {} minus the ideal {})",
+        format::duration(verdict.gross_ns),
+        format::duration(verdict.lost_ns),
+        format::duration(verdict.measurements.parallel.wall_ns),
+        format::duration(verdict.ideal_ns)
+    );
+    if gained > 0.0 {
+        let _ = write!(line, " plus the gains {}, which offset part of it", format::duration(gained));
+    }
+    if verdict.scale < 1.0 {
+        let _ = write!(line, "; every cause scaled by {:.3} (see unexplained)", verdict.scale);
+    }
+    line.push('.');
+    line
 }
 
 /// What the Markdown report is about.
@@ -64,8 +170,6 @@ pub struct ReportContext<'a> {
     pub command: String,
     /// Every configuration run (the explained one first).
     pub configs: &'a [ConfigRuns],
-    /// The measurements fed to the decomposition.
-    pub measurements: &'a Measurements,
     /// The verdict.
     pub verdict: &'a Verdict,
     /// The plot's file name, beside the report.
@@ -74,121 +178,157 @@ pub struct ReportContext<'a> {
 
 /// The whole Markdown report.
 pub fn report(context: &ReportContext) -> String {
+    let verdict = context.verdict;
     let explained = context.configs[0].median_run();
-    let sequential_ns = context.measurements.sequential.wall_ns;
     let mut text = format!(
         "# Why is {} at {} threads {} on {}?\n\n",
         explained.strategy,
         explained.threads,
-        if context.verdict.slower_than_sequential { "slower than sequential" } else { "not faster" },
+        match verdict.outcome {
+            Outcome::SlowerThanSequential => "slower than sequential",
+            Outcome::SlowerThanIdeal => "short of the ideal",
+            Outcome::CloseToIdeal => "(not) slow",
+        },
         explained.source
     );
     let _ = write!(
         text,
-        "Command: `{}`\n\nInstance `{}` ({}), knobs `{}`, {} search. {} available CPUs; each configuration \
-         ran {} times in rounds and the run with the median wall time is shown. Timings on a busy machine are \
-         indicative only.\n\n**{}**\n\n",
+        "Command: `{}`\n\nInstance `{}` ({}), knobs `{}`, {} search, {} available CPUs. Each configuration ran {} \
+         times in rounds ({}); times are medians with 95% bootstrap intervals, and every share's interval comes from \
+         resampling each configuration's runs and recomputing the decomposition.\n\n**{}**\n\n",
         context.command,
         explained.instance,
         explained.puzzle,
-        explained.knob_text(),
-        if context.measurements.exhaustive { "exhaustive (all solutions)" } else { "first-solution" },
-        context.measurements.available_cpus,
-        context.configs[0].reports.len(),
-        headline(context.verdict, context.measurements)
+        markdown_cell(&explained.knob_text()),
+        if verdict.measurements.exhaustive { "exhaustive (all solutions)" } else { "first-solution" },
+        verdict.measurements.available_cpus,
+        verdict.runs,
+        verdict.stopped,
+        headline(verdict)
     );
-    for bug in &context.verdict.bugs {
+    if let Some(line) = alternative_text(verdict) {
+        let _ = writeln!(text, "{line}\n");
+    }
+    for bug in &verdict.bugs {
         let _ = writeln!(text, "> **BUG:** {bug}\n");
     }
-    let busy: u64 = explained.workers.iter().map(|worker| worker.busy_ns).sum();
+    text.push_str(&runs_table(context.configs));
+    text.push_str("\n## Causes, ranked\n\n");
+    text.push_str(
+        "Ranks are shared (\"tied\") where the shares' intervals overlap. A cause with parts lists them below it.\n\n",
+    );
+    let unit = TimeUnit::for_column(verdict.causes.iter().map(|cause| cause.cause.lost_ns));
     let _ = writeln!(
         text,
-        "Load check: the workers of the explained run were busy {} in all and the process used {} of CPU. \
-         On a quiet machine the CPU time is at least the busy time; when it is less, the operating system \
-         ran something else while a worker was in a task, and that time shows up as busy or tail time here.\n",
-        millis(busy as f64),
-        millis(context.measurements.parallel.cpu_ns)
+        "| rank | cause | lost ({}) | share [95% interval] | number | evidence |\n|---|---|---:|---:|---|---|",
+        unit.symbol()
     );
-    text.push_str("## Runs\n\n");
-    text.push_str(
-        "| configuration | wall median | wall min-max | nodes (median) | CPU | CPU ns/node | idle | speedup |\n\
-         |---|---:|---:|---:|---:|---:|---:|---:|\n",
-    );
-    for config in context.configs {
-        let median = config.median_run();
-        let (fastest, slowest) = config.wall_range_ns();
-        let cpu = (median.parallel.user_cpu_ns + median.parallel.system_cpu_ns) as f64;
-        let nodes = config.median_nodes();
+    for (cause, share) in verdict.causes.iter().zip(percents(verdict)) {
         let _ = writeln!(
             text,
-            "| {} | {} | {}-{} | {} | {} | {:.1} | {:.1}% | {:.2}x |",
-            config.label,
-            millis(median.elapsed_ns as f64),
-            millis(fastest as f64),
-            millis(slowest as f64),
-            nodes,
-            millis(cpu),
-            if nodes == 0 { 0.0 } else { cpu / nodes as f64 },
-            median.parallel.idle_share * 100.0,
-            sequential_ns / median.elapsed_ns.max(1) as f64
+            "| {} | {} | {} | {} | {} | {} |",
+            cause.rank.map_or("-".to_string(), |rank| rank.text()),
+            cause.cause.name,
+            unit.number(cause.cause.lost_ns),
+            share_interval_text(&share, &cause.share_interval),
+            markdown_cell(&cause.cause.number),
+            markdown_cell(&cause.cause.evidence)
         );
+        for part in &cause.cause.parts {
+            let _ = writeln!(
+                text,
+                "| | … {} | {} | | | {} |",
+                part.name,
+                unit.number(part.lost_ns),
+                markdown_cell(&part.evidence)
+            );
+        }
     }
-    text.push_str(
-        "\n## Causes, ranked\n\n| rank | cause | lost | share | number | evidence |\n|---:|---|---:|---:|---|---|\n",
-    );
-    for (rank, cause) in context.verdict.causes.iter().enumerate() {
-        let _ = writeln!(
-            text,
-            "| {} | {} | {} | {:.1}% | {} | {} |",
-            rank + 1,
-            cause.name,
-            millis(cause.lost_ns),
-            cause.share * 100.0,
-            cause.number,
-            cause.evidence
-        );
+    let _ = writeln!(text, "\n{}\n", sum_line(verdict));
+    if !verdict.gains.is_empty() {
+        text.push_str("Gains (time the parallel run saved, offsetting the causes):\n\n");
+        for gain in &verdict.gains {
+            let _ = writeln!(text, "- **{}**: {} ({})", gain.name, format::duration(gain.gained_ns), gain.evidence);
+        }
+        text.push('\n');
     }
-    let summed: f64 = context.verdict.causes.iter().map(|cause| cause.lost_ns).sum();
-    let _ = writeln!(
-        text,
-        "\nThe causes sum to {} of lost time (wall {} minus the ideal {}).\n",
-        millis(summed),
-        millis(context.measurements.parallel.wall_ns),
-        millis(context.verdict.ideal_ns)
-    );
     text.push_str("## What to do\n\n");
-    for cause in context.verdict.causes.iter().filter(|cause| cause.share >= ADVICE_SHARE) {
-        let _ = writeln!(text, "- **{}** ({:.0}%): {}.", cause.name, cause.share * 100.0, cause.advice);
+    if verdict.outcome == Outcome::CloseToIdeal {
+        let _ = writeln!(text, "Nothing: {}.", close_to_ideal_text_of(verdict));
+    }
+    for advice in &verdict.advice {
+        let _ = writeln!(text, "- **{}**: {}.", advice.about, advice.text);
     }
     let _ = write!(text, "\n## Workers of the median {} run\n\n", context.configs[0].label);
     text.push_str(&worker_table(explained));
     let _ = write!(
         text,
-        "\n![lost time per cause and worker time]({})\n\nMethod: see `docs/why-slower.md`.\n",
+        "\nTasks are the units of work a worker took (a subproblem, a stolen branch, a batch of leaves for `naive`).\n\n\
+         ![lost time per cause and worker time]({})\n\nMethod: see `docs/why-slower.md`.\n",
         context.plot_file
     );
     text
 }
 
+fn runs_table(configs: &[ConfigRuns]) -> String {
+    let settings = BootstrapSettings::default();
+    let sequential: Vec<f64> = configs
+        .iter()
+        .find(|config| config.settings.strategy == "sequential")
+        .map(ConfigRuns::walls)
+        .unwrap_or_default();
+    let medians: Vec<Interval> = configs.iter().map(|config| median_interval(&config.walls(), settings)).collect();
+    let unit = TimeUnit::for_column(medians.iter().map(|interval| interval.estimate));
+    let mut text = format!(
+        "## Runs\n\n| configuration | wall ({}) [95% interval] | nodes | CPU ({}) | tasks per worker | idle | speedup [95% interval] |\n\
+         |---|---:|---:|---:|---:|---:|---:|\n",
+        unit.symbol(),
+        unit.symbol()
+    );
+    for (config, wall) in configs.iter().zip(&medians) {
+        let median = config.median_run();
+        let parallel = config.settings.strategy != "sequential";
+        let _ = writeln!(
+            text,
+            "| {} | {} [{}, {}] | {} | {} | {} | {} | {} |",
+            config.label,
+            unit.number(wall.estimate),
+            unit.number(wall.low),
+            unit.number(wall.high),
+            format::count(median.nodes),
+            unit.number((median.parallel.user_cpu_ns + median.parallel.system_cpu_ns) as f64),
+            if parallel { format::significant(tasks_per_worker(median)) } else { String::new() },
+            if parallel { format::percent(median.parallel.idle_share) } else { String::new() },
+            speedup_text(&ratio_interval(&sequential, &config.walls(), settings))
+        );
+    }
+    text.push_str(
+        "\nThe CPU, tasks and idle columns are those of the run with the median wall time; empty: not applicable.\n",
+    );
+    text
+}
+
 fn worker_table(report: &RunReport) -> String {
-    let mut text = String::from(
-        "| worker | nodes | tasks | stolen | busy | before first task | between tasks | after last task | task median |\n\
+    let unit = TimeUnit::for_column(report.workers.iter().map(|worker| worker.busy_ns as f64));
+    let mut text = format!(
+        "| worker | nodes | tasks | stolen | busy ({0}) | before first task ({0}) | between tasks ({0}) | after last task ({0}) | task median (µs) |\n\
          |---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        unit.symbol()
     );
     for worker in &report.workers {
         let between = worker.idle_ns.saturating_sub(worker.before_first_task_ns + worker.after_last_task_ns);
         let _ = writeln!(
             text,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.1} µs |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             worker.worker,
-            worker.nodes,
-            worker.tasks,
-            worker.stolen,
-            millis(worker.busy_ns as f64),
-            millis(worker.before_first_task_ns as f64),
-            millis(between as f64),
-            millis(worker.after_last_task_ns as f64),
-            worker.task_ns_median as f64 / 1e3
+            format::count(worker.nodes),
+            format::count(worker.tasks),
+            format::count(worker.stolen),
+            unit.number(worker.busy_ns as f64),
+            unit.number(worker.before_first_task_ns as f64),
+            unit.number(between as f64),
+            unit.number(worker.after_last_task_ns as f64),
+            TimeUnit::Microseconds.number(worker.task_ns_median as f64)
         );
     }
     text

@@ -1,9 +1,12 @@
 //! The reruns of `explain`: which configurations to run beside the explained one, running
-//! them in rounds, and turning the median runs into [`Measurements`].
+//! them in rounds until the stopping rule is met, and turning (a resample of) their runs
+//! into [`Measurements`] of medians.
 
-use super::decompose::{CounterComparison, IdleTiming, Measurements, RunMeasure, StateComparison};
+use super::decompose::{CounterComparison, IdleSplit, Measurements, RunMeasure, StateComparison, StrategyKind};
 use crate::instance::Instance;
 use crate::solve::{self, RunError, RunReport, RunSettings, SearchMode};
+use crate::statistics::{median, StoppingRule, StoppingState};
+use std::time::{Duration, Instant};
 
 /// Which measurement a configuration provides.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,6 +25,8 @@ pub enum Role {
     OtherState,
     /// The explained strategy at as many threads as CPUs.
     AtAvailableCpus,
+    /// A good strategy at the same threads, shown beside a deliberately bad one (`naive`).
+    Alternative,
 }
 
 /// One configuration and its repeated runs.
@@ -38,35 +43,54 @@ pub struct ConfigRuns {
 }
 
 impl ConfigRuns {
-    /// The run with the median wall time (the lower middle for an even count).
+    /// The wall times of its runs.
+    pub fn walls(&self) -> Vec<f64> {
+        self.reports.iter().map(|report| report.elapsed_ns as f64).collect()
+    }
+
+    /// The run with the median wall time (the lower middle for an even count): the run
+    /// whose per-worker table the report shows.
     pub fn median_run(&self) -> &RunReport {
         let mut order: Vec<&RunReport> = self.reports.iter().collect();
         order.sort_by_key(|report| report.elapsed_ns);
         order[(order.len() - 1) / 2]
     }
 
-    /// The median node count over the runs (they differ between parallel first-solution runs).
-    pub fn median_nodes(&self) -> u64 {
-        let mut nodes: Vec<u64> = self.reports.iter().map(|report| report.nodes).collect();
-        nodes.sort_unstable();
-        nodes[(nodes.len() - 1) / 2]
+    /// The median of `quantity` over the runs whose indices `pick` holds (as `f64`, the
+    /// form the bootstrap resamples).
+    fn median_of(&self, pick: &[f64], quantity: impl Fn(&RunReport) -> f64) -> f64 {
+        let values: Vec<f64> = pick.iter().map(|&index| quantity(&self.reports[index as usize])).collect();
+        median(&values)
     }
 
-    /// The fastest and slowest wall times.
-    pub fn wall_range_ns(&self) -> (u64, u64) {
-        let walls = self.reports.iter().map(|report| report.elapsed_ns);
-        (walls.clone().min().unwrap_or(0), walls.max().unwrap_or(0))
-    }
-
-    fn measure(&self) -> RunMeasure {
-        let median = self.median_run();
+    /// The medians of a run's quantities over the runs in `pick`.
+    fn measure(&self, pick: &[f64]) -> RunMeasure {
+        let wall_ns = self.median_of(pick, |report| report.elapsed_ns as f64);
+        let cpu_ns = self.median_of(pick, cpu_ns);
+        let nodes = self.median_of(pick, |report| report.nodes as f64);
+        if self.settings.strategy == "sequential" {
+            return RunMeasure::sequential(wall_ns, cpu_ns, nodes);
+        }
         RunMeasure {
-            wall_ns: median.elapsed_ns as f64,
-            cpu_ns: (median.parallel.user_cpu_ns + median.parallel.system_cpu_ns) as f64,
-            nodes: self.median_nodes(),
-            idle_share: median.parallel.idle_share,
+            wall_ns,
+            cpu_ns,
+            nodes,
+            task_nodes: self
+                .median_of(pick, |report| report.workers.iter().map(|worker| worker.nodes).sum::<u64>() as f64),
+            busy_ns: self
+                .median_of(pick, |report| report.workers.iter().map(|worker| worker.busy_ns).sum::<u64>() as f64),
         }
     }
+}
+
+fn cpu_ns(report: &RunReport) -> f64 {
+    (report.parallel.user_cpu_ns + report.parallel.system_cpu_ns) as f64
+}
+
+/// Tasks per worker, one definition everywhere: the units of work the workers took (a
+/// subproblem, a stolen branch, a batch of leaves for `naive`) over the workers.
+pub fn tasks_per_worker(report: &RunReport) -> f64 {
+    report.workers.iter().map(|worker| worker.tasks).sum::<u64>() as f64 / report.threads.max(1) as f64
 }
 
 /// What to explain.
@@ -74,11 +98,14 @@ impl ConfigRuns {
 pub struct ExplainPlan {
     /// The explained run's settings (strategy, threads, counters, state, knobs, mode).
     pub run: RunSettings,
-    /// Timed runs per configuration.
-    pub repeats: usize,
+    /// When to stop repeating.
+    pub stopping: StoppingRule,
     /// CPUs available to the process.
     pub available_cpus: usize,
 }
+
+/// The good strategy measured beside `naive`.
+pub const ALTERNATIVE_STRATEGY: &str = "auto";
 
 /// Every configuration `plan` needs, with no runs yet: the explained run first.
 pub fn configurations(plan: &ExplainPlan) -> Vec<ConfigRuns> {
@@ -96,6 +123,13 @@ pub fn configurations(plan: &ExplainPlan) -> Vec<ConfigRuns> {
         ),
         config(Role::OneThread, format!("{strategy} at 1 thread"), at(1)),
     ];
+    if StrategyKind::of(&strategy) == StrategyKind::Naive {
+        configs.push(config(
+            Role::Alternative,
+            format!("{ALTERNATIVE_STRATEGY} at {threads} threads"),
+            RunSettings { strategy: ALTERNATIVE_STRATEGY.to_string(), ..run.clone() },
+        ));
+    }
     for layout in ["padded", "shared", "unpadded"].into_iter().filter(|layout| *layout != run.counters) {
         configs.push(config(
             Role::Counters,
@@ -124,68 +158,103 @@ pub fn configurations(plan: &ExplainPlan) -> Vec<ConfigRuns> {
     configs
 }
 
-/// Runs every configuration `repeats` times, in rounds (each round runs every
-/// configuration once) so that a machine growing busier or quieter touches all of them
-/// alike. `progress` is told each configuration before it runs.
+/// Runs every configuration in rounds (each round runs every configuration once, so that
+/// a machine growing busier or quieter touches all of them alike) until the stopping rule
+/// says the explained run's median is precise enough, or its budget or count is spent.
+/// `progress` is told each round before it runs. Returns why it stopped.
 pub fn run_all(
     instance: &Instance,
     configs: &mut [ConfigRuns],
-    repeats: usize,
-    mut progress: impl FnMut(usize, &ConfigRuns),
-) -> Result<(), RunError> {
+    stopping: &StoppingRule,
+    mut progress: impl FnMut(usize),
+) -> Result<StoppingState, RunError> {
     // One untimed run first: page faults, lazy statics and a cold cache go there.
     solve::run(instance, &configs[0].settings)?;
-    for round in 0..repeats.max(1) {
+    let started = Instant::now();
+    let mut round = 0;
+    loop {
+        let state = stopping.state(&configs[0].walls(), started.elapsed());
+        if state != StoppingState::Continue {
+            return Ok(state);
+        }
+        progress(round);
         for config in configs.iter_mut() {
-            progress(round, config);
             let report = solve::run(instance, &config.settings)?;
             config.reports.push(report);
         }
+        round += 1;
     }
-    Ok(())
 }
 
-/// The measurements of runs that [`run_all`] filled.
-pub fn measurements(plan: &ExplainPlan, configs: &[ConfigRuns]) -> Measurements {
-    let find = |role| configs.iter().find(|config| config.role == role && !config.reports.is_empty());
-    let explained = find(Role::Explained).expect("the explained configuration is always run");
-    let median = explained.median_run();
-    let threads = median.threads.max(1);
-    let wall = median.elapsed_ns as f64;
-    let worker_time = wall * threads as f64;
-    let share = |ns: u64| if worker_time > 0.0 { ns as f64 / worker_time } else { 0.0 };
-    let idle_timing = IdleTiming {
-        before_first_task_share: share(median.workers.iter().map(|worker| worker.before_first_task_ns).sum()),
-        after_last_task_share: share(median.workers.iter().map(|worker| worker.after_last_task_ns).sum()),
-        tail_ns: median.workers.iter().map(|worker| worker.after_last_task_ns).max().unwrap_or(0) as f64,
-    };
-    let wall_of = |config: &ConfigRuns| config.median_run().elapsed_ns as f64;
-    let counters_run = |layout: &str| {
-        if layout == median.counters {
-            return Some(wall);
+/// What the stopping rule's answer means, for the report.
+pub fn stopping_text(state: StoppingState, rule: &StoppingRule, rounds: usize) -> String {
+    let target = format!("±{:.0}%", rule.target_relative_width * 50.0);
+    match state {
+        StoppingState::Precise => {
+            format!("{rounds} rounds: the median time of the explained run was known within {target}")
         }
+        StoppingState::Budget => format!(
+            "{rounds} rounds: the time budget ({} s) ran out before the median was known within {target}",
+            rule.time_budget.map_or(0, |budget| budget.as_secs())
+        ),
+        StoppingState::MaxRuns if rule.min_runs == rule.max_runs => format!("{rounds} rounds (--repeats)"),
+        StoppingState::MaxRuns => format!("{rounds} rounds: the most allowed"),
+        StoppingState::Continue => format!("{rounds} rounds"),
+    }
+}
+
+/// The adaptive rule of `explain`: at least 5 rounds, then until the explained run's
+/// median is within ±3% (95% interval) or 20 s of runs, at most 50 rounds.
+pub fn adaptive_rule() -> StoppingRule {
+    StoppingRule { min_runs: 5, max_runs: 50, target_relative_width: 0.06, time_budget: Some(Duration::from_secs(20)) }
+}
+
+/// Every run of every configuration, as the index lists [`measurements`] takes.
+pub fn all_runs(configs: &[ConfigRuns]) -> Vec<Vec<f64>> {
+    configs.iter().map(|config| (0..config.reports.len()).map(|index| index as f64).collect()).collect()
+}
+
+/// The measurements from the runs that `pick[i]` selects of `configs[i]` (indices as
+/// `f64`; a bootstrap resample or [`all_runs`]): medians of each quantity.
+pub fn measurements(plan: &ExplainPlan, configs: &[ConfigRuns], pick: &[&[f64]]) -> Measurements {
+    let find = |role| configs.iter().zip(pick).find(|(config, runs)| config.role == role && !runs.is_empty());
+    let (explained, explained_runs) = find(Role::Explained).expect("the explained configuration is always run");
+    let wall_of = |(config, runs): (&ConfigRuns, &&[f64])| config.median_of(runs, |report| report.elapsed_ns as f64);
+    let settings = &explained.settings;
+    let threads = settings.threads.max(1);
+    let of_explained = |quantity: &dyn Fn(&RunReport) -> f64| explained.median_of(explained_runs, quantity);
+    let idle_sum = |part: fn(&crate::solve::WorkerReport) -> u64| {
+        move |report: &RunReport| report.workers.iter().map(part).sum::<u64>() as f64
+    };
+    let before = of_explained(&idle_sum(|worker| worker.before_first_task_ns));
+    let after = of_explained(&idle_sum(|worker| worker.after_last_task_ns));
+    let between = of_explained(&|report: &RunReport| {
+        report
+            .workers
+            .iter()
+            .map(|worker| worker.idle_ns.saturating_sub(worker.before_first_task_ns + worker.after_last_task_ns))
+            .sum::<u64>() as f64
+    });
+    let counters_wall = |layout: &str| {
         configs
             .iter()
-            .find(|config| config.role == Role::Counters && config.settings.counters == layout)
-            .filter(|config| !config.reports.is_empty())
+            .zip(pick)
+            .find(|(config, runs)| {
+                config.role == Role::Counters && config.settings.counters == layout && !runs.is_empty()
+            })
             .map(wall_of)
     };
-    let counters = counters_run("padded").map(|padded_ns| CounterComparison {
-        used: median.counters.clone(),
-        padded_ns,
-        shared_ns: counters_run("shared"),
-        unpadded_ns: counters_run("unpadded"),
-    });
+    let explained_wall = of_explained(&|report: &RunReport| report.elapsed_ns as f64);
+    let layout_wall =
+        |layout: &str| if layout == settings.counters { Some(explained_wall) } else { counters_wall(layout) };
     let sequential = find(Role::Sequential).expect("the sequential configuration is always run");
     let one_thread = find(Role::OneThread).expect("the one-thread configuration is always run");
-    let state = match (find(Role::SequentialOtherState), find(Role::OtherState)) {
+    let state_ab = match (find(Role::SequentialOtherState), find(Role::OtherState)) {
         (Some(sequential_other), Some(parallel_other)) => {
-            let used_clone = median.state == "clone";
-            let (sequential_same, parallel_same) = (wall_of(sequential), wall);
+            let (sequential_same, parallel_same) = (wall_of(sequential), explained_wall);
             let (sequential_other, parallel_other) = (wall_of(sequential_other), wall_of(parallel_other));
-            Some(if used_clone {
+            Some(if settings.state == "clone" {
                 StateComparison {
-                    used_clone,
                     sequential_undo_ns: sequential_other,
                     sequential_clone_ns: sequential_same,
                     parallel_undo_ns: parallel_other,
@@ -193,7 +262,6 @@ pub fn measurements(plan: &ExplainPlan, configs: &[ConfigRuns]) -> Measurements 
                 }
             } else {
                 StateComparison {
-                    used_clone,
                     sequential_undo_ns: sequential_same,
                     sequential_clone_ns: sequential_other,
                     parallel_undo_ns: parallel_same,
@@ -203,22 +271,27 @@ pub fn measurements(plan: &ExplainPlan, configs: &[ConfigRuns]) -> Measurements 
         }
         _ => None,
     };
-    let strategy_kind = median.strategy.split(':').next().unwrap_or_default();
     Measurements {
+        strategy: settings.strategy.clone(),
         threads,
         available_cpus: plan.available_cpus,
-        exhaustive: plan.run.mode == SearchMode::All,
-        splits_on_demand: matches!(strategy_kind, "steal" | "budget"),
-        sequential: sequential.measure(),
-        one_thread: one_thread.measure(),
-        parallel: explained.measure(),
-        idle_timing: Some(idle_timing),
-        imbalance: median.parallel.imbalance,
-        task_ns_median: Some(median.parallel.task_ns_median as f64),
-        subproblems_per_worker: Some(median.parallel.subproblems as f64 / threads as f64),
-        steals: median.parallel.steals,
+        counters: settings.counters.clone(),
+        state: settings.state.clone(),
+        exhaustive: settings.mode == SearchMode::All,
+        sequential: sequential.0.measure(sequential.1),
+        one_thread: one_thread.0.measure(one_thread.1),
+        parallel: explained.measure(explained_runs),
+        idle: Some(IdleSplit { before_first_task_ns: before, between_tasks_ns: between, after_last_task_ns: after }),
+        tasks_per_worker: Some(of_explained(&tasks_per_worker)),
+        task_ns_median: Some(of_explained(&|report: &RunReport| report.parallel.task_ns_median as f64)),
+        steals: of_explained(&|report: &RunReport| report.parallel.steals as f64),
+        imbalance: of_explained(&|report: &RunReport| report.parallel.imbalance),
         at_available_cpus_ns: find(Role::AtAvailableCpus).map(wall_of),
-        counters,
-        state,
+        counters_ab: layout_wall("padded").map(|padded_ns| CounterComparison {
+            padded_ns,
+            shared_ns: layout_wall("shared"),
+            unpadded_ns: layout_wall("unpadded"),
+        }),
+        state_ab,
     }
 }

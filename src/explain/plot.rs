@@ -2,7 +2,8 @@
 //! worker's time split into waiting for its first task, busy, idle between tasks and
 //! tail (right).
 
-use super::decompose::Verdict;
+use super::verdict::Verdict;
+use crate::format;
 use crate::solve::RunReport;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -28,24 +29,44 @@ pub fn svg(verdict: &Verdict, explained: &RunReport) -> Result<String, String> {
     Ok(text)
 }
 
-/// Horizontal bars of lost milliseconds per cause: red a loss, green a gain.
+/// One bar: its label, its length in ms, its whisker (low, high) in ms, its colour.
+type Bar = (String, f64, Option<(f64, f64)>, RGBColor);
+
+/// Horizontal bars of lost wall time per cause (red) with the interval of its share
+/// (whiskers, the share's interval times the gross loss), then the gains (green), each
+/// its own bar: no bar is negative.
 fn draw_causes(area: &DrawingArea<SVGBackend, Shift>, verdict: &Verdict) -> DrawResult {
-    let causes = &verdict.causes;
-    let values: Vec<f64> = causes.iter().map(|cause| cause.lost_ns / 1e6).collect();
-    let low = values.iter().copied().fold(0.0, f64::min);
-    let high = values.iter().copied().fold(0.0, f64::max).max(1e-6);
-    let pad = (high - low) * 0.05;
-    let count = causes.len() as f64;
+    let mut bars: Vec<Bar> = verdict
+        .causes
+        .iter()
+        .map(|cause| {
+            let whisker =
+                (cause.share_interval.low * verdict.gross_ns / 1e6, cause.share_interval.high * verdict.gross_ns / 1e6);
+            (cause.cause.name.to_string(), cause.cause.lost_ns / 1e6, Some(whisker), RGBColor(200, 60, 60))
+        })
+        .collect();
+    bars.extend(
+        verdict
+            .gains
+            .iter()
+            .map(|gain| (format!("gain: {}", gain.name), gain.gained_ns / 1e6, None, RGBColor(60, 160, 80))),
+    );
+    let high = bars
+        .iter()
+        .map(|(_, value, whisker, _)| whisker.map_or(*value, |(_, top)| top.max(*value)))
+        .fold(0.0, f64::max)
+        .max(1e-6);
+    let count = bars.len() as f64;
     let mut chart = ChartBuilder::on(area)
-        .caption(format!("lost time per cause ({:.2} ms in all)", verdict.lost_ns / 1e6), ("sans-serif", 18))
+        .caption(format!("lost time per cause ({} in all)", format::duration(verdict.gross_ns)), ("sans-serif", 18))
         .margin(10)
         .x_label_area_size(36)
-        .y_label_area_size(170)
-        .build_cartesian_2d((low - pad)..(high + pad), 0.0..count)?;
+        .y_label_area_size(190)
+        .build_cartesian_2d(0.0..high * 1.05, 0.0..count)?;
     let label_of = |y: &f64| {
         let index = (count - y - 0.5).round();
         if index >= 0.0 && (y.fract() - 0.5).abs() < 1e-6 {
-            causes.get(index as usize).map(|cause| cause.name.to_string()).unwrap_or_default()
+            bars.get(index as usize).map(|bar| bar.0.clone()).unwrap_or_default()
         } else {
             String::new()
         }
@@ -53,14 +74,18 @@ fn draw_causes(area: &DrawingArea<SVGBackend, Shift>, verdict: &Verdict) -> Draw
     chart
         .configure_mesh()
         .disable_y_mesh()
-        .x_desc("ms of wall time")
-        .y_labels(causes.len() * 2 + 1)
+        .x_desc("ms of wall time (whiskers: 95% interval)")
+        .y_labels(bars.len() * 2 + 1)
         .y_label_formatter(&label_of)
         .draw()?;
-    chart.draw_series(values.iter().enumerate().map(|(index, &value)| {
+    chart.draw_series(bars.iter().enumerate().map(|(index, (_, value, _, color))| {
         let top = count - index as f64;
-        let color = if value >= 0.0 { RED.mix(0.7) } else { GREEN.mix(0.7) };
-        Rectangle::new([(0.0, top - 0.15), (value, top - 0.85)], color.filled())
+        Rectangle::new([(0.0, top - 0.15), (*value, top - 0.85)], color.mix(0.8).filled())
+    }))?;
+    chart.draw_series(bars.iter().enumerate().filter_map(|(index, (_, _, whisker, _))| {
+        let (low, high) = (*whisker)?;
+        let middle = count - index as f64 - 0.5;
+        Some(PathElement::new(vec![(low, middle), (high, middle)], BLACK.stroke_width(2)))
     }))?;
     Ok(())
 }
@@ -75,7 +100,8 @@ fn draw_workers(area: &DrawingArea<SVGBackend, Shift>, report: &RunReport) -> Dr
         .margin(10)
         .x_label_area_size(36)
         .y_label_area_size(70)
-        .build_cartesian_2d(0.0..longest * 1.02, 0.0..count)?;
+        // Room above the bars for the legend, so that it covers no bar.
+        .build_cartesian_2d(0.0..longest * 1.02, 0.0..count + (count * 0.4).max(1.0))?;
     let label_of = |y: &f64| {
         let index = (y - 0.5).round();
         if index >= 0.0 && (y.fract() - 0.5).abs() < 1e-6 && (index as usize) < workers.len() {
@@ -110,6 +136,11 @@ fn draw_workers(area: &DrawingArea<SVGBackend, Shift>, report: &RunReport) -> Dr
             .label(name)
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
     }
-    chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw()?;
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .draw()?;
     Ok(())
 }

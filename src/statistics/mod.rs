@@ -12,7 +12,9 @@ mod outliers;
 mod sample;
 mod stopping;
 
-pub use bootstrap::{bootstrap_interval, median_interval, ratio_interval, BootstrapSettings, Interval};
+pub use bootstrap::{
+    bootstrap_interval, bootstrap_intervals, median_interval, ratio_interval, BootstrapSettings, Interval,
+};
 pub use change::{compare_samples, ChangeVerdict, SampleChange};
 pub use outliers::{tukey_fences, Outliers};
 pub use sample::{mean, median, quantile, relative_standard_deviation};

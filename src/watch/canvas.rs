@@ -35,6 +35,11 @@ impl Canvas {
         Canvas { width, cells: vec![vec![(' ', Style::Plain); width]; height] }
     }
 
+    /// Width in columns.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
     /// Height in lines.
     pub fn height(&self) -> usize {
         self.cells.len()

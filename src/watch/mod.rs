@@ -11,4 +11,4 @@ mod rings_art;
 mod session;
 
 pub use canvas::{Canvas, Style};
-pub use session::{render_frame, watch, FrameStatus, WatchOptions, WatchSummary};
+pub use session::{fits_terminal, render_frame, watch, FrameStatus, WatchError, WatchOptions, WatchSummary};

@@ -41,6 +41,9 @@ fn ring_colour(name: &str, index: usize) -> Style {
     }
 }
 
+/// What the marks of a rings frame mean (the colours say the same on a terminal).
+pub const RINGS_LEGEND: &str = "<v> given   [v] placed   {v} just tried (red: just rejected)   {?} open";
+
 /// Draws the rings and their spots (`<v>` given, `[v]` placed, `{v}` just tried, `{?}`
 /// open), then the pool of values not placed yet; `changed` is the spot that changed in the
 /// last step and `rejected` whether a rule rejected it.

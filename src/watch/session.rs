@@ -3,12 +3,14 @@
 
 use super::canvas::{Canvas, Style};
 use super::grid_art::{draw_grid, GRID_LEGEND};
-use super::rings_art::draw_rings;
+use super::rings_art::{draw_rings, RINGS_LEGEND};
 use crate::instance::Instance;
 use crate::puzzles::knobs::KnobValues;
 use crate::puzzles::view::{CellView, View};
 use crate::puzzles::{with_puzzle, Puzzle, PuzzleVisitor};
-use crate::search::{Engine, Event, Limits, Model, NoCounters, Observer, OpenBranches, Steering, SteeringAction};
+use crate::search::{
+    Engine, Event, Limits, Model, NoCounters, Observer, OpenBranches, Steering, SteeringAction, StopReason,
+};
 use crate::solve::RunError;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -31,6 +33,50 @@ pub struct WatchOptions {
     pub aspect: f64,
     /// Draw with ANSI colours and redraw in place (a terminal); else plain frames.
     pub terminal: bool,
+    /// The terminal's size (columns, rows) when drawing in place; frames that do not fit
+    /// are refused before the first is drawn.
+    pub terminal_size: Option<(usize, usize)>,
+}
+
+/// Why a watch could not start.
+#[derive(Debug)]
+pub enum WatchError {
+    /// The instance or the knobs.
+    Run(RunError),
+    /// A frame does not fit the terminal.
+    TerminalTooSmall {
+        /// Columns and rows a frame needs.
+        needed: (usize, usize),
+        /// Columns and rows the terminal has.
+        available: (usize, usize),
+    },
+}
+
+impl std::fmt::Display for WatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WatchError::Run(error) => write!(f, "{error}"),
+            WatchError::TerminalTooSmall { needed, available } => write!(
+                f,
+                "the terminal is {}x{} (columns x rows) but a frame needs {}x{}: enlarge the window, draw smaller \
+                 rings with --radius, or print plain frames with --plain",
+                available.0, available.1, needed.0, needed.1
+            ),
+        }
+    }
+}
+
+/// Rows kept free under a frame (the cursor's line).
+const SPARE_ROWS: usize = 1;
+
+/// Whether `frame` fits a terminal of `size` (columns, rows); the size it needs if not.
+pub fn fits_terminal(frame: &Canvas, size: (usize, usize)) -> Result<(), (usize, usize)> {
+    let needed = (frame.width(), frame.height() + SPARE_ROWS);
+    if needed.0 <= size.0 && needed.1 <= size.1 {
+        Ok(())
+    } else {
+        Err(needed)
+    }
 }
 
 /// The status lines under a frame.
@@ -63,6 +109,8 @@ pub struct WatchSummary {
     pub solutions: u64,
     /// Whether Ctrl-C (the stop flag) ended it.
     pub interrupted: bool,
+    /// Whether `--max-steps` ended the search of a component before its end.
+    pub stopped_by_max_steps: bool,
 }
 
 /// The cell or spot that differs between two views of the same puzzle.
@@ -83,7 +131,11 @@ pub fn render_frame(view: &View, previous: Option<&View>, status: &FrameStatus, 
     let changed = changed_cell(view, previous);
     let rejected = status.last.starts_with("pruned") || status.last.starts_with("dead end");
     let mut canvas = match view {
-        View::Rings(rings) => draw_rings(rings, options.radius, options.aspect, changed, rejected),
+        View::Rings(rings) => {
+            let mut canvas = draw_rings(rings, options.radius, options.aspect, changed, rejected);
+            canvas.push_line(RINGS_LEGEND, Style::Dim);
+            canvas
+        }
         View::Grid(grid) => {
             let mut canvas = draw_grid(grid, changed, rejected);
             canvas.push_line(GRID_LEGEND, Style::Dim);
@@ -118,6 +170,10 @@ struct FrameObserver<'a, P: Puzzle> {
     /// Raised once `options.max_steps` frames are drawn; the steering then stops the search.
     steps_spent: &'a AtomicBool,
     failure: Option<io::Error>,
+    /// The last solution found and the status when it was, for the final frame.
+    solution: Option<(View, FrameStatus)>,
+    /// Whether the last frame drawn shows a solution.
+    showing_solution: bool,
 }
 
 impl<P: Puzzle> Observer<P::Model> for FrameObserver<'_, P> {
@@ -157,6 +213,10 @@ impl<P: Puzzle> Observer<P::Model> for FrameObserver<'_, P> {
             .collect();
         let view = self.puzzle.view(model);
         let frame = render_frame(&view, self.previous.as_ref(), &self.status, self.options);
+        self.showing_solution = matches!(event, Event::Solution { .. });
+        if self.showing_solution {
+            self.solution = Some((view.clone(), self.status.clone()));
+        }
         self.previous = Some(view);
         self.frames += 1;
         if self.frames >= self.options.max_steps {
@@ -170,10 +230,15 @@ impl<P: Puzzle> Observer<P::Model> for FrameObserver<'_, P> {
 
 impl<P: Puzzle> FrameObserver<'_, P> {
     fn show(&mut self, frame: &Canvas) -> io::Result<()> {
+        self.show_headed(frame, &format!("--- frame {}", self.frames))
+    }
+
+    /// Draws `frame`; plain frames start with `heading`.
+    fn show_headed(&mut self, frame: &Canvas, heading: &str) -> io::Result<()> {
         if self.options.terminal {
             write!(self.out, "\x1b[H\x1b[J{}", frame.to_text(true))?;
         } else {
-            writeln!(self.out, "--- frame {}", self.frames)?;
+            writeln!(self.out, "{heading}")?;
             write!(self.out, "{}", frame.to_text(false))?;
         }
         self.out.flush()?;
@@ -181,6 +246,28 @@ impl<P: Puzzle> FrameObserver<'_, P> {
             std::thread::sleep(self.options.delay);
         }
         Ok(())
+    }
+
+    /// After the search: the last solution drawn again when the search went on past it
+    /// (backtracking, so that its last frame showed a dead end), and a line saying so when
+    /// `--max-steps` stopped it.
+    fn finish(&mut self, stopped_by_max_steps: bool) -> io::Result<()> {
+        if let Some((view, mut status)) = self.solution.take().filter(|_| !self.showing_solution) {
+            status.last = format!("solution (found at step {}, shown again at the end)", status.step);
+            let frame = render_frame(&view, None, &status, self.options);
+            self.show_headed(&frame, "--- final frame: the last solution found")?;
+        }
+        if stopped_by_max_steps {
+            let line = format!(
+                "stopped by --max-steps {}: the search of {} was not finished",
+                self.options.max_steps,
+                if self.status.component.is_empty() { "this instance" } else { &self.status.component }
+            );
+            let mut note = Canvas::new(0, 0);
+            note.push_line(&line, Style::Dim);
+            write!(self.out, "{}", note.to_text(self.options.terminal))?;
+        }
+        self.out.flush()
     }
 }
 
@@ -207,7 +294,7 @@ pub fn watch(
     options: &WatchOptions,
     out: &mut dyn Write,
     stop: &AtomicBool,
-) -> Result<io::Result<WatchSummary>, RunError> {
+) -> Result<io::Result<WatchSummary>, WatchError> {
     struct Watch<'a> {
         instance: &'a Instance,
         options: &'a WatchOptions,
@@ -215,16 +302,21 @@ pub fn watch(
         stop: &'a AtomicBool,
     }
     impl PuzzleVisitor for Watch<'_> {
-        type Output = Result<io::Result<WatchSummary>, RunError>;
+        type Output = Result<io::Result<WatchSummary>, WatchError>;
         fn visit<P: Puzzle>(self) -> Self::Output {
-            let puzzle = P::parse(&self.instance.data).map_err(RunError::Data)?;
-            let config = P::config(&self.options.knobs).map_err(RunError::Knob)?;
+            let puzzle = P::parse(&self.instance.data).map_err(|error| WatchError::Run(RunError::Data(error)))?;
+            let config = P::config(&self.options.knobs).map_err(|error| WatchError::Run(RunError::Knob(error)))?;
             let mut summary = WatchSummary::default();
             let limits = Limits { solutions_to_keep: 0, ..Limits::exhaustive() };
             for (model, component) in puzzle.models(&config).into_iter().zip(puzzle.component_names()) {
                 let steps_spent = AtomicBool::new(false);
                 let rule_names: Vec<String> = model.rule_names().iter().map(|name| name.to_string()).collect();
                 let root_view = puzzle.view(&model);
+                if let Some(available) = self.options.terminal_size {
+                    let frame = render_frame(&root_view, None, &FrameStatus::default(), self.options);
+                    fits_terminal(&frame, available)
+                        .map_err(|needed| WatchError::TerminalTooSmall { needed, available })?;
+                }
                 let observer = FrameObserver {
                     puzzle: &puzzle,
                     options: self.options,
@@ -237,16 +329,28 @@ pub fn watch(
                     frames: 0,
                     steps_spent: &steps_spent,
                     failure: None,
+                    solution: None,
+                    showing_solution: false,
                 };
                 let steering = StopFlag { interrupted: self.stop, steps_spent: &steps_spent };
                 let mut engine: Engine<P::Model, NoCounters, StopFlag, FrameObserver<P>> =
                     Engine::new(model, steering, observer, limits.clone());
                 engine.run();
                 let stats = engine.stats();
-                let (_, observer) = engine.into_hooks();
-                if let Some(error) = observer.failure {
+                let steered_to_a_stop = engine.stop_reason() == Some(StopReason::Steered);
+                let (_, mut observer) = engine.into_hooks();
+                if let Some(error) = observer.failure.take() {
                     return Ok(Err(error));
                 }
+                // The steps ran out before the search ended (not merely on its last step).
+                let stopped_by_max_steps =
+                    steered_to_a_stop && steps_spent.load(Ordering::Relaxed) && !self.stop.load(Ordering::Relaxed);
+                if !self.stop.load(Ordering::Relaxed) {
+                    if let Err(error) = observer.finish(stopped_by_max_steps) {
+                        return Ok(Err(error));
+                    }
+                }
+                summary.stopped_by_max_steps |= stopped_by_max_steps;
                 summary.frames += observer.frames;
                 summary.nodes += stats.nodes;
                 summary.solutions += stats.solutions;
@@ -273,7 +377,33 @@ mod tests {
             radius: 10,
             aspect: 0.5,
             terminal: false,
+            terminal_size: None,
         }
+    }
+
+    #[test]
+    fn a_terminal_too_small_for_a_frame_is_refused_before_drawing() {
+        let instance = crate::instance::load("rings").expect("built-in instance");
+        let mut options = options();
+        options.terminal_size = Some((40, 12));
+        let mut out = Vec::new();
+        let error = watch(&instance, &options, &mut out, &AtomicBool::new(false)).expect_err("too small");
+        let message = error.to_string();
+        assert!(message.starts_with("the terminal is 40x12 (columns x rows) but a frame needs"), "{message}");
+        assert!(message.contains("--radius") && message.contains("--plain"), "{message}");
+        assert!(out.is_empty(), "nothing drawn");
+        options.terminal_size = Some((200, 60));
+        assert!(watch(&instance, &options, &mut out, &AtomicBool::new(false)).is_ok());
+    }
+
+    #[test]
+    fn frames_fit_a_terminal_of_their_size_and_a_spare_row() {
+        let mut frame = Canvas::new(0, 0);
+        frame.push_line("twelve chars", Style::Plain);
+        frame.push_line("two", Style::Plain);
+        assert_eq!(fits_terminal(&frame, (12, 3)), Ok(()));
+        assert_eq!(fits_terminal(&frame, (11, 3)), Err((12, 3)));
+        assert_eq!(fits_terminal(&frame, (12, 2)), Err((12, 3)));
     }
 
     #[test]
