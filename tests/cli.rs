@@ -138,3 +138,48 @@ fn bad_parallel_knobs_exit_with_code_2_and_list_the_accepted_forms() {
     assert_bad_input(&["solve", "rings", "--parallel", "auto", "--counters", "sideways"], "padded");
     assert_bad_input(&["solve", "rings", "--parallel", "auto", "--affinity", "anywhere"], "pinned");
 }
+
+/// `instances/<file>` with its `answer_type` replaced, written to `directory`.
+fn with_answer_type(directory: &std::path::Path, file: &str, answer_type: &str) -> String {
+    let text = std::fs::read_to_string(format!("instances/{file}")).expect("instance file");
+    let mut instance: Value = serde_json::from_str(&text).expect("instance JSON");
+    instance["data"]["answer_type"] = Value::from(answer_type);
+    let path = directory.join(file);
+    std::fs::write(&path, instance.to_string()).expect("write the variant");
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn a_single_twenty_four_seven_grid_is_answered_by_its_empty_regions() {
+    let file = "tests/fixtures/instances/twenty_four_seven_single_grid.json";
+    let instance: Value =
+        serde_json::from_str(&std::fs::read_to_string(file).expect("fixture")).expect("fixture is JSON");
+    let report = solve_json(&[file]);
+    assert_eq!(report["solutions"], 1);
+    assert_eq!(report["components"][0]["solution_texts"], instance["expected"]["solutions"]);
+    // The empty regions of that grid, counted by hand (see the fixture's `verification`).
+    assert_eq!(report["answer"], 2 * 4 * 2 * 4 * 4 * 4);
+    let text = run(&["solve", file]);
+    assert!(String::from_utf8_lossy(&text.stdout).contains("answer:    1024"));
+}
+
+#[test]
+fn every_grid_answer_type_is_accepted_by_both_grid_families() {
+    let directory = tempfile::tempdir().expect("temp dir");
+    // Hook k holds k copies of k, so a solved 9x9 Hooks grid has squares summing to
+    // 1^3 + ... + 9^3 = 45^2.
+    let hooks = with_answer_type(directory.path(), "hooks_7.json", "sum_of_squares_of_grid_sum");
+    assert_eq!(solve_json(&[&hooks])["answer"], 45 * 45);
+    // The four 2-by-2 #2 grids summed leave one cell empty (row 4, column 5 of the
+    // published solutions): one region of area 1.
+    let twenty_four_seven =
+        with_answer_type(directory.path(), "twenty_four_seven_2x2_2.json", "product_of_empty_region_areas");
+    let report = solve_json(&[&twenty_four_seven]);
+    assert_eq!((report["solutions"].as_u64(), report["answer"].as_u64()), (Some(1), Some(1)));
+    let bogus = with_answer_type(directory.path(), "hooks_7.json", "assignment");
+    assert_bad_input(
+        &["solve", &bogus],
+        "data.answer_type: `assignment` is not an answer type of hooks; expected `sum_of_squares_of_grid_sum` or \
+         `product_of_empty_region_areas`",
+    );
+}

@@ -5,6 +5,7 @@
 //! grids of a Twenty Four Seven instance are four components). Families know no thread,
 //! no file and no CLI; [`with_puzzle`] lets generic code reach a family by its name.
 
+pub mod answer_type;
 pub mod data;
 pub mod grid;
 pub mod hooks;
