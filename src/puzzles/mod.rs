@@ -130,6 +130,19 @@ impl Family {
         }
         with_puzzle(self, Knobs)
     }
+
+    /// Checks knob values against the family's knobs (names and values), as a run would,
+    /// so that a command can refuse them before it prints or measures anything.
+    pub fn check_knobs(self, values: &KnobValues) -> Result<(), KnobError> {
+        struct Check<'a>(&'a KnobValues);
+        impl PuzzleVisitor for Check<'_> {
+            type Output = Result<(), KnobError>;
+            fn visit<P: Puzzle>(self) -> Self::Output {
+                P::config(self.0).map(|_| ())
+            }
+        }
+        with_puzzle(self, Check(values))
+    }
 }
 
 /// Generic code that runs on one family's types (see [`with_puzzle`]).

@@ -11,6 +11,15 @@ use serde_json::Value;
 /// `m (m + 1) / 2` fills at most the 121 cells of an 11x11 grid).
 pub const MAX_VALUE_LIMIT: i64 = 1000;
 
+/// The most grids an instance may hold. Every grid is a component with its own model,
+/// search and report: about 18 KB each during a run (measured peak memory of 20,000 1x1
+/// grids: 370 MB), so a 16 MB file of tiny grids (some 550,000) would need about 10 GB.
+/// This cap keeps a run under about 200 MB; the published instances have one to four.
+pub const MAX_GRIDS: usize = 10_000;
+
+/// Memory a run needs per grid, in bytes (see [`MAX_GRIDS`]), for the refusal message.
+const BYTES_PER_GRID: usize = 18 * 1024;
+
 /// One grid of an instance, as written in the file.
 #[derive(Debug, Clone)]
 pub struct GridData {
@@ -74,6 +83,18 @@ pub fn parse(data: &Value) -> Result<Instance, DataError> {
     let grid_values = fields.array("grids")?;
     if grid_values.is_empty() {
         return Err(DataError::new("grids", "expected at least one grid"));
+    }
+    if grid_values.len() > MAX_GRIDS {
+        return Err(DataError::new(
+            "grids",
+            format!(
+                "{} grids: at most {MAX_GRIDS} are accepted; each grid is searched and reported on its own, \
+                 about {} KB each, so this file would need about {} MB; split it into several files",
+                grid_values.len(),
+                BYTES_PER_GRID / 1024,
+                grid_values.len() * BYTES_PER_GRID / (1024 * 1024)
+            ),
+        ));
     }
     let values = 0..=max_value as i64;
     let mut grids = Vec::with_capacity(grid_values.len());
