@@ -153,18 +153,23 @@ pub fn load(name_or_path: &str) -> Result<Instance, InstanceError> {
     }
     let path = PathBuf::from(name_or_path);
     let bytes = read_bounded(&path)?;
-    let text = String::from_utf8(bytes).map_err(|error| {
-        let bytes = error.as_bytes();
-        let offset = error.utf8_error().valid_up_to();
+    parse_bytes(&bytes, &path, name_or_path)
+}
+
+/// Parses and validates the bytes of an instance file: UTF-8 text (an error names the line
+/// of the first byte that is not), then [`parse`]. Never panics, whatever the bytes.
+pub fn parse_bytes(bytes: &[u8], path: &Path, source: &str) -> Result<Instance, InstanceError> {
+    let text = std::str::from_utf8(bytes).map_err(|error| {
+        let offset = error.valid_up_to();
         let line_start = bytes[..offset].iter().rposition(|&byte| byte == b'\n').map_or(0, |newline| newline + 1);
         InstanceError::Encoding {
-            path: path.clone(),
+            path: path.to_path_buf(),
             line: locate::line_at(bytes, offset),
             column: offset - line_start + 1,
             byte: bytes[offset],
         }
     })?;
-    parse(&text, &path, name_or_path)
+    parse(text, path, source)
 }
 
 /// Reads at most [`MAX_FILE_BYTES`] + 1 bytes of `path`: enough to tell an oversized file,
