@@ -1,15 +1,20 @@
 //! Loading `puzzle-instance/v1` files: JSON syntax, the common keys, and the family's own
 //! `data` block, with errors that name the file, the line and what was wrong.
 
+mod locate;
+
 use crate::puzzles::{with_puzzle, DataError, Family, Puzzle, PuzzleVisitor};
 use serde_json::Value;
 use std::fmt;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The schema tag every instance file carries.
 pub const SCHEMA: &str = "puzzle-instance/v1";
 
-/// Files larger than this are refused before parsing (instances are a few kilobytes).
+/// Files larger than this are refused before parsing (instances are a few kilobytes). At
+/// most one byte more is ever read, so pipes and devices (`/dev/stdin`, `/dev/zero`) are
+/// bounded too.
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The instances shipped in `instances/`, by short name, embedded in the binary so the
@@ -52,8 +57,19 @@ pub enum InstanceError {
     TooLarge {
         /// The file.
         path: PathBuf,
-        /// Its size in bytes.
-        bytes: u64,
+        /// Its size in bytes, when it has one (pipes and devices do not say).
+        bytes: Option<u64>,
+    },
+    /// The file is not UTF-8 text.
+    Encoding {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line of the first byte that is not UTF-8.
+        line: usize,
+        /// 1-based column (in bytes) of that byte.
+        column: usize,
+        /// The byte.
+        byte: u8,
     },
     /// The file is not valid JSON.
     Syntax {
@@ -83,9 +99,17 @@ impl fmt::Display for InstanceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             InstanceError::Read { path, source } => write!(f, "{}: cannot read the file: {source}", path.display()),
-            InstanceError::TooLarge { path, bytes } => write!(
+            InstanceError::TooLarge { path, bytes } => {
+                write!(f, "{}: the file is ", path.display())?;
+                match bytes {
+                    Some(bytes) => write!(f, "{bytes} bytes")?,
+                    None => write!(f, "longer than {MAX_FILE_BYTES} bytes")?,
+                }
+                write!(f, "; instance files are limited to {MAX_FILE_BYTES} bytes (16 MiB)")
+            }
+            InstanceError::Encoding { path, line, column, byte } => write!(
                 f,
-                "{}: the file is {bytes} bytes; instance files are limited to {MAX_FILE_BYTES} bytes",
+                "{}:{line}:{column}: not UTF-8 text (byte 0x{byte:02x}); save the file as UTF-8",
                 path.display()
             ),
             InstanceError::Syntax { path, line, column, message } => {
@@ -96,7 +120,11 @@ impl fmt::Display for InstanceError {
                 if let Some(line) = line {
                     write!(f, ":{line}")?;
                 }
-                write!(f, ": {key}: {message}")
+                if key.is_empty() {
+                    write!(f, ": {message}")
+                } else {
+                    write!(f, ": {key}: {message}")
+                }
             }
         }
     }
@@ -124,16 +152,47 @@ pub fn load(name_or_path: &str) -> Result<Instance, InstanceError> {
         return parse(text, &path, name_or_path);
     }
     let path = PathBuf::from(name_or_path);
-    let bytes = std::fs::metadata(&path).map_err(|source| InstanceError::Read { path: path.clone(), source })?.len();
-    if bytes > MAX_FILE_BYTES {
-        return Err(InstanceError::TooLarge { path, bytes });
-    }
-    let text = std::fs::read_to_string(&path).map_err(|source| InstanceError::Read { path: path.clone(), source })?;
-    parse(&text, &path, name_or_path)
+    let bytes = read_bounded(&path)?;
+    parse_bytes(&bytes, &path, name_or_path)
 }
 
-/// Parses and validates instance text; `path` is used in messages.
+/// Parses and validates the bytes of an instance file: UTF-8 text (an error names the line
+/// of the first byte that is not), then [`parse`]. Never panics, whatever the bytes.
+pub fn parse_bytes(bytes: &[u8], path: &Path, source: &str) -> Result<Instance, InstanceError> {
+    let text = std::str::from_utf8(bytes).map_err(|error| {
+        let offset = error.valid_up_to();
+        let line_start = bytes[..offset].iter().rposition(|&byte| byte == b'\n').map_or(0, |newline| newline + 1);
+        InstanceError::Encoding {
+            path: path.to_path_buf(),
+            line: locate::line_at(bytes, offset),
+            column: offset - line_start + 1,
+            byte: bytes[offset],
+        }
+    })?;
+    parse(text, path, source)
+}
+
+/// Reads at most [`MAX_FILE_BYTES`] + 1 bytes of `path`: enough to tell an oversized file,
+/// whether it is a regular file, a pipe or an endless device.
+fn read_bounded(path: &Path) -> Result<Vec<u8>, InstanceError> {
+    let read_error = |source| InstanceError::Read { path: path.to_path_buf(), source };
+    let file = std::fs::File::open(path).map_err(read_error)?;
+    let size = file.metadata().ok().filter(|metadata| metadata.is_file()).map(|metadata| metadata.len());
+    if let Some(bytes) = size.filter(|&bytes| bytes > MAX_FILE_BYTES) {
+        return Err(InstanceError::TooLarge { path: path.to_path_buf(), bytes: Some(bytes) });
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(read_error)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(InstanceError::TooLarge { path: path.to_path_buf(), bytes: size });
+    }
+    Ok(bytes)
+}
+
+/// Parses and validates instance text; `path` is used in messages. A leading UTF-8 byte
+/// order mark is skipped.
 pub fn parse(text: &str, path: &Path, source: &str) -> Result<Instance, InstanceError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let root: Value = serde_json::from_str(text).map_err(|error| InstanceError::Syntax {
         path: path.to_path_buf(),
         line: error.line(),
@@ -142,11 +201,19 @@ pub fn parse(text: &str, path: &Path, source: &str) -> Result<Instance, Instance
     })?;
     let content_error = |key: &str, message: String| InstanceError::Content {
         path: path.to_path_buf(),
-        line: line_of_key(text, key),
+        line: locate::line_of_path(text, key),
         key: key.to_string(),
         message,
     };
-    let object = root.as_object().ok_or_else(|| content_error("", "the file must hold one JSON object".into()))?;
+    let object = root.as_object().ok_or_else(|| {
+        content_error(
+            "",
+            format!(
+                "the file holds {}; an instance file holds one JSON object with the keys schema, family and data",
+                crate::puzzles::data::kind(&root)
+            ),
+        )
+    })?;
     match object.get("schema").and_then(Value::as_str) {
         Some(SCHEMA) => {}
         Some(other) => return Err(content_error("schema", format!("`{other}` is not supported; expected `{SCHEMA}`"))),
@@ -202,17 +269,6 @@ fn strip_position(message: &str) -> String {
     }
 }
 
-/// The 1-based line where the last named key of `key_path` first appears as `"key":`.
-fn line_of_key(text: &str, key_path: &str) -> Option<usize> {
-    let last = key_path.rsplit('.').next()?.split('[').next()?;
-    if last.is_empty() {
-        return None;
-    }
-    let needle = format!("\"{last}\"");
-    let offset = text.find(&needle)?;
-    Some(text[..offset].matches('\n').count() + 1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,5 +306,77 @@ mod tests {
         let message = error_of(&text);
         assert!(message.contains("data.ring_target: expected an integer, found a string"), "{message}");
         assert!(message.starts_with("bad.json:"), "{message}");
+    }
+
+    /// `grids[3].givens[5][5] = 99` in the indented seed file: the error names the line of
+    /// that entry, not the first line that mentions `"givens"` (grid 0's).
+    #[test]
+    fn a_bad_value_in_a_later_grid_names_its_own_line() {
+        let seed = include_str!("../instances/twenty_four_seven_2x2_2.json");
+        let mut lines: Vec<String> = seed.lines().map(str::to_string).collect();
+        let givens_lines: Vec<usize> =
+            lines.iter().enumerate().filter(|(_, line)| line.contains("\"givens\"")).map(|(index, _)| index).collect();
+        let row = givens_lines[3] + 1 + 5;
+        let mut entries: Vec<String> = lines[row].split(',').map(str::to_string).collect();
+        entries[5] = " 99".to_string();
+        lines[row] = entries.join(",");
+        let message = error_of(&lines.join("\n"));
+        assert!(
+            message.starts_with(&format!("bad.json:{}: data.grids[3].givens[5][5]: 99 is out of range", row + 1)),
+            "{message}"
+        );
+        assert_ne!(row, givens_lines[0] + 1 + 5);
+    }
+
+    #[test]
+    fn a_missing_key_names_the_line_of_the_object_that_lacks_it() {
+        let seed = include_str!("../instances/twenty_four_seven_2x2_2.json");
+        let names: Vec<usize> =
+            seed.lines().enumerate().filter(|(_, line)| line.contains("\"name\"")).map(|(index, _)| index).collect();
+        let text: String = seed
+            .lines()
+            .enumerate()
+            .filter(|(index, _)| *index != names[2])
+            .map(|(_, line)| format!("{line}\n"))
+            .collect();
+        let message = error_of(&text);
+        // The grid's `{` is on the line before its (removed) name.
+        assert!(message.starts_with(&format!("bad.json:{}: data.grids[2].name: missing key", names[2])), "{message}");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_accepted() {
+        let text = format!("\u{feff}{}", include_str!("../instances/olympic_rings.json"));
+        assert!(parse(&text, Path::new("bom.json"), "bom.json").is_ok());
+    }
+
+    #[test]
+    fn a_top_level_value_that_is_not_an_object_says_what_it_is() {
+        assert_eq!(
+            error_of("\n[1, 2]"),
+            "bad.json:2: the file holds an array; an instance file holds one JSON object with the keys schema, \
+             family and data"
+        );
+    }
+
+    #[test]
+    fn invalid_utf8_names_the_line_and_column() {
+        let directory = tempfile::tempdir().expect("temporary folder");
+        let path = directory.path().join("latin1.json");
+        std::fs::write(&path, b"{\n  \"title\": \"caf\xe9\"\n}").expect("write");
+        let message = load(path.to_str().expect("UTF-8 path")).unwrap_err().to_string();
+        assert!(message.ends_with("latin1.json:2:16: not UTF-8 text (byte 0xe9); save the file as UTF-8"), "{message}");
+    }
+
+    #[test]
+    fn reading_stops_one_byte_past_the_limit_on_endless_devices() {
+        let message = load("/dev/zero").unwrap_err().to_string();
+        assert_eq!(
+            message,
+            format!(
+                "/dev/zero: the file is longer than {MAX_FILE_BYTES} bytes; instance files are limited to \
+                     {MAX_FILE_BYTES} bytes (16 MiB)"
+            )
+        );
     }
 }

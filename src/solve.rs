@@ -35,6 +35,8 @@ pub struct RunSettings {
     pub mode: SearchMode,
     /// Stop each component after this many nodes (`u64::MAX`: no limit).
     pub node_limit: u64,
+    /// Stop the run (all components together) once this much wall time has passed.
+    pub time_limit: Option<std::time::Duration>,
     /// Keep per-rule and per-depth counts (off: those counters compile away).
     pub rule_counts: bool,
     /// How many solutions to keep per component for printing (all are counted).
@@ -57,6 +59,7 @@ impl Default for RunSettings {
             knobs: KnobValues::new(),
             mode: SearchMode::All,
             node_limit: u64::MAX,
+            time_limit: None,
             rule_counts: true,
             solutions_to_keep: 1000,
             strategy: "sequential".to_string(),
@@ -228,8 +231,18 @@ pub struct RunReport {
     /// Wall time of the searches (no loading, no pool building, no printing).
     pub elapsed_ns: u64,
     /// Whether every component's tree was searched to the end (or to its first solution
-    /// in first-solution mode); false when a node limit cut a search short.
+    /// in first-solution mode); false when a limit cut a search short.
     pub complete: bool,
+    /// Why the first component that stopped early stopped: `node-limit`, `time-limit`,
+    /// `frontier-full` (a `depth:D` listing past the cap on subproblems), `first-solution`.
+    pub stop: Option<&'static str>,
+    /// The node limit, when one was set.
+    pub node_limit: Option<u64>,
+    /// The most nodes this run's strategy may enter past the node limit (0: exact; a
+    /// parallel worker reports its count to the shared budget every 1024 nodes).
+    pub node_limit_overshoot_max: u64,
+    /// The wall-clock limit in seconds, when one was set.
+    pub time_limit_s: Option<f64>,
     /// The components.
     pub components: Vec<ComponentReport>,
     /// The parallel strategy, as text.
@@ -318,6 +331,7 @@ impl ComponentRunner<'_> {
             node_limit: settings.node_limit,
             solutions_to_keep: settings.solutions_to_keep,
             clone_state: false,
+            deadline: settings.time_limit.and_then(|limit| std::time::Instant::now().checked_add(limit)),
         };
         let models = puzzle.models(config);
         let rule_names: Vec<String> = models
@@ -328,12 +342,14 @@ impl ComponentRunner<'_> {
         let mut components = Vec::new();
         let mut all_solutions = Vec::new();
         let mut complete = true;
+        let mut stop = None;
         let mut workers = WorkerMerge::default();
         let mut summary = ParallelSummary::default();
         for (index, (model, name)) in models.into_iter().zip(puzzle.component_names()).enumerate() {
             let outcome = parallel::search::<P::Model, C>(model, &self.plan, self.pool, limits.clone());
             let elapsed_ns = nanos(outcome.run.wall);
-            complete &= outcome.stop != Some(StopReason::NodeLimit);
+            complete &= !outcome.stop.is_some_and(StopReason::cuts_search_short);
+            stop = stop.or(outcome.stop.map(StopReason::name));
             summarize_component(&mut summary, &outcome.run, outcome.stop);
             workers.add(&outcome.workers);
             let solutions = outcome.solutions;
@@ -382,6 +398,10 @@ impl ComponentRunner<'_> {
             prunes_per_depth: total.prunes_per_depth,
             elapsed_ns: components.iter().map(|component| component.elapsed_ns).sum(),
             complete,
+            stop,
+            node_limit: (settings.node_limit != u64::MAX).then_some(settings.node_limit),
+            node_limit_overshoot_max: parallel::node_limit_overshoot_max(self.plan.strategy, self.pool.threads()),
+            time_limit_s: settings.time_limit.map(|limit| limit.as_secs_f64()),
             components,
             strategy: self.plan.strategy.to_string(),
             threads: self.pool.threads(),

@@ -138,3 +138,141 @@ fn bad_parallel_knobs_exit_with_code_2_and_list_the_accepted_forms() {
     assert_bad_input(&["solve", "rings", "--parallel", "auto", "--counters", "sideways"], "padded");
     assert_bad_input(&["solve", "rings", "--parallel", "auto", "--affinity", "anywhere"], "pinned");
 }
+
+/// `instances/<file>` with its `answer_type` replaced, written to `directory`.
+fn with_answer_type(directory: &std::path::Path, file: &str, answer_type: &str) -> String {
+    let text = std::fs::read_to_string(format!("instances/{file}")).expect("instance file");
+    let mut instance: Value = serde_json::from_str(&text).expect("instance JSON");
+    instance["data"]["answer_type"] = Value::from(answer_type);
+    let path = directory.join(file);
+    std::fs::write(&path, instance.to_string()).expect("write the variant");
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn a_single_twenty_four_seven_grid_is_answered_by_its_empty_regions() {
+    let file = "tests/fixtures/instances/twenty_four_seven_single_grid.json";
+    let instance: Value =
+        serde_json::from_str(&std::fs::read_to_string(file).expect("fixture")).expect("fixture is JSON");
+    let report = solve_json(&[file]);
+    assert_eq!(report["solutions"], 1);
+    assert_eq!(report["components"][0]["solution_texts"], instance["expected"]["solutions"]);
+    // The empty regions of that grid, counted by hand (see the fixture's `verification`).
+    assert_eq!(report["answer"], 2 * 4 * 2 * 4 * 4 * 4);
+    let text = run(&["solve", file]);
+    assert!(String::from_utf8_lossy(&text.stdout).contains("answer:    1024"));
+}
+
+#[test]
+fn every_grid_answer_type_is_accepted_by_both_grid_families() {
+    let directory = tempfile::tempdir().expect("temp dir");
+    // Hook k holds k copies of k, so a solved 9x9 Hooks grid has squares summing to
+    // 1^3 + ... + 9^3 = 45^2.
+    let hooks = with_answer_type(directory.path(), "hooks_7.json", "sum_of_squares_of_grid_sum");
+    assert_eq!(solve_json(&[&hooks])["answer"], 45 * 45);
+    // The four 2-by-2 #2 grids summed leave one cell empty (row 4, column 5 of the
+    // published solutions): one region of area 1.
+    let twenty_four_seven =
+        with_answer_type(directory.path(), "twenty_four_seven_2x2_2.json", "product_of_empty_region_areas");
+    let report = solve_json(&[&twenty_four_seven]);
+    assert_eq!((report["solutions"].as_u64(), report["answer"].as_u64()), (Some(1), Some(1)));
+    let bogus = with_answer_type(directory.path(), "hooks_7.json", "assignment");
+    assert_bad_input(
+        &["solve", &bogus],
+        "data.answer_type: `assignment` is not an answer type of hooks; expected `sum_of_squares_of_grid_sum` or \
+         `product_of_empty_region_areas`",
+    );
+}
+
+#[test]
+fn inputs_past_the_size_limit_are_refused_from_devices_and_pipes() {
+    assert_bad_input(&["solve", "/dev/zero"], "/dev/zero: the file is longer than 16777216 bytes");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_backtrack-bench"))
+        .args(["solve", "/dev/stdin"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut stdin = child.stdin.take().expect("a pipe");
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let block = vec![b' '; 1 << 20];
+        // The reader stops one byte past the limit; the rest may meet a closed pipe.
+        for _ in 0..20 {
+            if stdin.write_all(&block).is_err() {
+                break;
+            }
+        }
+    });
+    let output = child.wait_with_output().expect("it ends");
+    writer.join().expect("the writer ends");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("/dev/stdin: the file is longer than 16777216 bytes"), "{stderr}");
+}
+
+#[test]
+fn a_time_limit_stops_the_run_at_the_first_look_at_the_clock() {
+    // A nanosecond has passed by the first look, after 1024 nodes: node 1025 stops.
+    let report = solve_json(&["hooks7", "--time-limit", "0.000000001"]);
+    assert_eq!(report["complete"], false);
+    assert_eq!(report["stop"], "time-limit");
+    assert_eq!(report["nodes"], 1025);
+    assert_eq!(report["time_limit_s"], 1e-9);
+    let text = run(&["solve", "hooks7", "--time-limit", "1e-9"]);
+    assert!(String::from_utf8_lossy(&text.stdout).contains("stopped by the time limit: incomplete"));
+    for bad in ["0", "-1", "inf", "NaN", "1e10", "soon"] {
+        let flag = format!("--time-limit={bad}");
+        assert_bad_input(&["solve", "hooks7", &flag], "expected a number of seconds above 0");
+    }
+}
+
+#[test]
+fn the_report_records_the_node_limit_and_how_far_it_may_be_overshot() {
+    let sequential = solve_json(&["hooks7", "--node-limit", "5000"]);
+    assert_eq!((sequential["nodes"].as_u64(), sequential["stop"].as_str()), (Some(5000), Some("node-limit")));
+    assert_eq!(
+        (sequential["node_limit"].as_u64(), sequential["node_limit_overshoot_max"].as_u64()),
+        (Some(5000), Some(0))
+    );
+    let steal = solve_json(&["hooks7", "--node-limit", "5000", "--parallel", "steal", "--threads", "2"]);
+    let overshoot = steal["node_limit_overshoot_max"].as_u64().expect("a number");
+    assert_eq!(overshoot, 2 * 1024);
+    let nodes = steal["nodes"].as_u64().expect("nodes");
+    assert!((5000..=5000 + overshoot).contains(&nodes), "{nodes}");
+    assert_eq!(solve_json(&["hooks7"])["node_limit"], Value::Null);
+}
+
+#[test]
+fn frontier_listings_are_capped_and_the_cap_is_named() {
+    let arguments = ["solve", "instances/prime_grid_enumeration.json", "--all", "--threads", "2", "--parallel"];
+    let with = |strategy: &'static str| -> Vec<&str> { arguments.iter().copied().chain([strategy]).collect() };
+    assert_bad_input(
+        &with("auto:1000000000"),
+        "K must be a whole number from 1 to 500000, the cap on listed subproblems",
+    );
+    let hooks = ["solve", "instances/hooks_enumeration.json", "--threads", "2", "--parallel", "depth:30"];
+    assert_bad_input(&hooks, "--parallel depth:30: the frontier holds more than 500000 subproblems");
+}
+
+#[test]
+fn small_input_mistakes_are_refused_before_any_work() {
+    let directory = tempfile::tempdir().expect("temp dir");
+    let missing = directory.path().join("missing").join("p.csv");
+    assert_bad_input(&["solve", "rings", "--profile", missing.to_str().expect("UTF-8")], "does not exist");
+    assert!(!directory.path().join("missing").exists(), "--profile creates no folder");
+    let output = run(&["explain", "rings", "--mode", "brute", "--parallel", "auto", "--repeats", "1"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("has no knob `mode`") && !stderr.contains("configurations"), "{stderr}");
+    let grid = serde_json::json!({"name": "g", "givens": [[0]]});
+    let many = serde_json::json!({
+        "schema": "puzzle-instance/v1", "family": "twenty_four_seven",
+        "data": {"size": 1, "line_filled": 1, "line_sum": 1, "max_value": 1,
+                 "answer_type": "sum_of_squares_of_grid_sum", "grids": vec![grid; 10_001]}
+    });
+    let path = directory.path().join("many.json");
+    std::fs::write(&path, many.to_string()).expect("write");
+    assert_bad_input(&["solve", path.to_str().expect("UTF-8")], "data.grids: 10001 grids: at most 10000 are accepted");
+}

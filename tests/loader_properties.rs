@@ -8,9 +8,19 @@ use std::path::Path;
 
 /// Loads `text`; if it loads, searches it under a small node limit. Either way, no panic.
 fn load_and_search(text: &str) {
-    match instance::parse(text, Path::new("mutated.json"), "mutated.json") {
+    load_bytes_and_search(text.as_bytes());
+}
+
+/// [`load_and_search`] for raw bytes (invalid UTF-8 included). The search is bounded by
+/// nodes and by a second of wall time (a mutated file may ask for slow nodes).
+fn load_bytes_and_search(bytes: &[u8]) {
+    match instance::parse_bytes(bytes, Path::new("mutated.json"), "mutated.json") {
         Ok(loaded) => {
-            let settings = RunSettings { node_limit: 20_000, ..RunSettings::default() };
+            let settings = RunSettings {
+                node_limit: 20_000,
+                time_limit: Some(std::time::Duration::from_secs(1)),
+                ..RunSettings::default()
+            };
             let _ = solve::run(&loaded, &settings);
         }
         Err(error) => {
@@ -117,6 +127,108 @@ proptest! {
             prop_assert!(error.starts_with("large.json"), "names the file: {}", error);
             prop_assert!(error.contains(&format!("data.{key}")), "names the key: {}", error);
             prop_assert!(error.contains(&limit.to_string()), "states the limit {}: {}", limit, error);
+        }
+    }
+}
+
+/// Pieces the byte-level fuzzer splices into files: JSON punctuation, a byte order mark,
+/// bytes that are not UTF-8, deep nesting, and values at and past the loader's limits.
+const SPLICES: &[&[u8]] = &[
+    b"{", b"}", b"[", b"]", b",", b":", b"\"", b"\\", b"\xef\xbb\xbf", b"\xff", b"\xc3", b"\x00", b"\n",
+    b"null", b"-0", b"1e400", b"18446744073709551616", b"\"\\u0000\"", b"\"\\ud800\"",
+    b"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
+    b"\"grids\": [], ", b"\"size\": 11, ", b"\"answer_type\": \"product_of_empty_region_areas\", ",
+];
+
+/// One edit of a file's bytes.
+#[derive(Debug, Clone)]
+enum Edit {
+    Delete { at: prop::sample::Index, length: usize },
+    Duplicate { at: prop::sample::Index, length: usize },
+    Splice { at: prop::sample::Index, piece: &'static [u8] },
+    Byte { at: prop::sample::Index, byte: u8 },
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        (any::<prop::sample::Index>(), 1usize..64).prop_map(|(at, length)| Edit::Delete { at, length }),
+        (any::<prop::sample::Index>(), 1usize..256).prop_map(|(at, length)| Edit::Duplicate { at, length }),
+        (any::<prop::sample::Index>(), prop::sample::select(SPLICES))
+            .prop_map(|(at, piece)| Edit::Splice { at, piece }),
+        (any::<prop::sample::Index>(), any::<u8>()).prop_map(|(at, byte)| Edit::Byte { at, byte }),
+    ]
+}
+
+/// `seed` with `edits` applied in order.
+fn mutate(seed: &[u8], edits: &[Edit]) -> Vec<u8> {
+    let mut bytes = seed.to_vec();
+    for edit in edits {
+        let len = bytes.len();
+        match *edit {
+            Edit::Delete { at, length } if len > 0 => {
+                let start = at.index(len);
+                bytes.drain(start..(start + length).min(len));
+            }
+            Edit::Duplicate { at, length } if len > 0 => {
+                let start = at.index(len);
+                let copy = bytes[start..(start + length).min(len)].to_vec();
+                bytes.splice(start..start, copy);
+            }
+            Edit::Splice { at, piece } => {
+                let start = at.index(len + 1);
+                bytes.splice(start..start, piece.iter().copied());
+            }
+            Edit::Byte { at, byte } if len > 0 => bytes[at.index(len)] = byte,
+            _ => {}
+        }
+    }
+    bytes
+}
+
+proptest! {
+    // The long fuzz run: `cargo test --release --test loader_properties -- --ignored`
+    // (the slow checks). Cases that once failed are kept in tests/fixtures/loader/.
+    #![proptest_config(ProptestConfig { cases: 100_000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    #[ignore = "long fuzz run of the instance loader; run in the slow checks"]
+    fn fuzzed_instance_files_are_errors_or_searchable(
+        seed in seed_text(),
+        edits in prop::collection::vec(edit(), 1..8),
+    ) {
+        load_bytes_and_search(&mutate(seed.as_bytes(), &edits));
+    }
+}
+
+/// The kept cases: files the fuzzer or hand-testing found, each loaded and searched.
+#[test]
+fn kept_loader_cases_are_errors_or_searchable() {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/loader");
+    let mut count = 0;
+    for entry in std::fs::read_dir(&folder).expect("the corpus folder") {
+        let path = entry.expect("a corpus entry").path();
+        load_bytes_and_search(&std::fs::read(&path).expect("a corpus file"));
+        count += 1;
+    }
+    assert!(count >= 5, "the corpus holds {count} files");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// A value out of range anywhere in the grids of the indented 247 file is reported at
+    /// its own line (not at the first line that mentions its key).
+    #[test]
+    fn a_bad_grid_value_is_reported_at_its_own_line(pick in any::<prop::sample::Index>()) {
+        let seed = BUILTIN.iter().find(|(name, _, _)| *name == "247").map(|(_, _, text)| *text).expect("247");
+        let grids_at = seed.find("\"grids\"").expect("a grids key");
+        let spans: Vec<(usize, usize)> = number_spans(seed).into_iter().filter(|(start, _)| *start > grids_at).collect();
+        let (start, end) = spans[pick.index(spans.len())];
+        let mutated = format!("{}99{}", &seed[..start], &seed[end..]);
+        if let Err(error) = instance::parse(&mutated, Path::new("bad.json"), "bad.json") {
+            let line = seed[..start].matches('\n').count() + 1;
+            let message = error.to_string();
+            prop_assert!(message.starts_with(&format!("bad.json:{line}: data.grids[")), "line {}: {}", line, message);
         }
     }
 }

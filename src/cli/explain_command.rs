@@ -62,6 +62,7 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
         ));
     }
     let instance = instance::load(&args.instance).map_err(Failure::bad_input)?;
+    instance.family.check_knobs(&knobs).map_err(Failure::bad_input)?;
     let knob_slug: Vec<String> = knobs.values().map(|value| file_safe(value)).collect();
     let mut run = RunSettings {
         knobs,

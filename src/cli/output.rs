@@ -67,7 +67,11 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
         "solutions: {}{} ({search}{})",
         format::count(report.solutions),
         if report.solutions_overflow { " or more: the product of the grids' counts overflows 64 bits" } else { "" },
-        if report.complete { "" } else { ", stopped by the node limit: incomplete" }
+        match (report.complete, report.stop) {
+            (true, _) => String::new(),
+            (false, reason) =>
+                format!(", stopped by the {}: incomplete", reason.unwrap_or("node-limit").replace('-', " ")),
+        }
     )?;
     writeln!(out, "answer:    {}", answer_text(&report.answer))?;
     writeln!(

@@ -24,6 +24,14 @@ pub fn check_path(csv_path: &Path) -> Result<(), Failure> {
             csv_path.display()
         )));
     }
+    let folder = csv_path.parent().filter(|folder| !folder.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !folder.is_dir() {
+        return Err(Failure::bad_input(format!(
+            "--profile {}: the folder {} does not exist; create it first or name a file in an existing folder",
+            csv_path.display(),
+            folder.display()
+        )));
+    }
     Ok(())
 }
 

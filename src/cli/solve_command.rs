@@ -4,7 +4,9 @@ use super::output::write_report;
 use super::profile_files;
 use super::{Failure, SolveArgs};
 use crate::instance;
+use crate::parallel::MAX_SUBPROBLEMS;
 use crate::puzzles::knobs::KnobValues;
+use crate::search::StopReason;
 use crate::solve::{self, RunSettings, SearchMode};
 use std::io::Write;
 
@@ -18,11 +20,19 @@ pub fn run(args: &SolveArgs, knobs: KnobValues) -> Result<(), Failure> {
         knobs,
         mode: if args.first { SearchMode::First } else { SearchMode::All },
         node_limit: args.node_limit.unwrap_or(u64::MAX),
+        time_limit: args.time_limit,
         rule_counts: !args.no_rule_counts,
         ..RunSettings::default()
     };
     args.parallel.apply(&mut settings);
     let report = solve::run(&instance, &settings).map_err(Failure::bad_input)?;
+    if report.stop == Some(StopReason::FrontierFull.name()) {
+        return Err(Failure::bad_input(format!(
+            "--parallel {}: the frontier holds more than {MAX_SUBPROBLEMS} subproblems, the cap on listed \
+             subproblems (it bounds the listing's memory); choose a smaller depth, or auto",
+            settings.strategy
+        )));
+    }
     if let Some(path) = &args.profile {
         profile_files::write_profile(path, &report)?;
     }

@@ -85,6 +85,8 @@ impl Control {
             StopReason::FirstSolution => 0,
             StopReason::NodeLimit => 1,
             StopReason::Steered => 2,
+            StopReason::TimeLimit => 3,
+            StopReason::FrontierFull => 4,
         };
         if self.reason.compare_exchange(NO_REASON, code, Ordering::AcqRel, Ordering::Acquire).is_ok() {
             let nanos = u64::try_from(self.start.elapsed().as_nanos()).unwrap_or(u64::MAX);
@@ -99,6 +101,8 @@ impl Control {
             1 => StopReason::FirstSolution,
             2 => StopReason::NodeLimit,
             3 => StopReason::Steered,
+            4 => StopReason::TimeLimit,
+            5 => StopReason::FrontierFull,
             _ => return None,
         };
         Some((reason, Duration::from_nanos(self.stopped_at_nanos.load(Ordering::Acquire))))

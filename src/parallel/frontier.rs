@@ -1,6 +1,11 @@
 //! `depth:D` and `auto`: the calling thread lists the open subproblems at one depth (and
 //! counts the nodes above it), then every subproblem becomes one rayon task, searched by
 //! plain depth-first search on the state of whichever pool thread runs it.
+//!
+//! A listing keeps at most [`MAX_SUBPROBLEMS`] subproblems, so its memory is bounded
+//! whatever the depth asked for: `depth:D` with more subproblems than that stops with
+//! [`StopReason::FrontierFull`]; `auto` aims for at most that many and, when a depth
+//! overflows, keeps the largest listing that fitted.
 
 use super::accounting::RunClock;
 use super::assemble::{assemble, FrontierPart, RunParts};
@@ -9,7 +14,14 @@ use super::steering::Splitting;
 use super::tally::Tally;
 use super::worker::{seats, Seat, Slot};
 use super::{ParallelOutcome, Pool, Strategy};
-use crate::search::{Engine, Limits, Model, NoObserver, NoSteering, RuleCounter};
+use crate::search::{Engine, Limits, Model, NoObserver, NoSteering, RuleCounter, StopReason};
+
+/// The most subproblems a frontier listing keeps (`depth:D`, `auto`, `naive`). A
+/// subproblem is a path of moves from the root, a small heap vector: at this cap a listing
+/// holds tens of megabytes (a few hundred bytes per subproblem with its rayon task), where
+/// an unbounded one can hold gigabytes. `auto` aims for 32 subproblems per thread, so the
+/// cap is far above what balancing needs.
+pub const MAX_SUBPROBLEMS: usize = 500_000;
 
 /// How the frontier depth is chosen.
 #[derive(Debug, Clone, Copy)]
@@ -26,11 +38,13 @@ pub(crate) struct Listing<M: Model> {
     pub(crate) frontier: Vec<Vec<M::Move>>,
 }
 
-/// Lists the subproblems at `depth` with a plain engine on this thread.
+/// Lists the subproblems at `depth` with a plain engine on this thread, at most
+/// [`MAX_SUBPROBLEMS`] of them (past that the listing stops with
+/// [`StopReason::FrontierFull`]).
 pub(crate) fn list<M: Model, C: RuleCounter>(model: &M, limits: &Limits, depth: usize) -> Listing<M> {
     let mut engine: Engine<M, C, NoSteering, NoObserver> =
         Engine::new(model.clone(), NoSteering, NoObserver, limits.clone());
-    let frontier = engine.enumerate_frontier(depth);
+    let frontier = engine.enumerate_frontier_capped(depth, MAX_SUBPROBLEMS);
     let part = FrontierPart {
         depth,
         stats: engine.stats(),
@@ -41,19 +55,24 @@ pub(crate) fn list<M: Model, C: RuleCounter>(model: &M, limits: &Limits, depth: 
     Listing { part, frontier }
 }
 
-/// Lists the frontier the way `choice` says. For a target count, tries depths 1, 2, ...
-/// and keeps the first listing that reaches it (or that stopped, or that is empty: the
-/// tree ended above it); when none does, the largest one. Nodes of the listings not kept
-/// are reported as probe nodes.
+/// Lists the frontier the way `choice` says. For a target count (at most
+/// [`MAX_SUBPROBLEMS`]), tries depths 1, 2, ... and keeps the first listing that reaches
+/// it (or that stopped, or that is empty: the tree ended above it); when none does, the
+/// largest one. A listing that overflowed the cap is dropped for the largest one before
+/// it, when there is one. Nodes of the listings not kept are reported as probe nodes.
 pub(crate) fn choose<M: Model, C: RuleCounter>(model: &M, limits: &Limits, choice: DepthChoice) -> Listing<M> {
     let wanted = match choice {
         DepthChoice::Fixed(depth) => return list::<M, C>(model, limits, depth),
-        DepthChoice::AtLeast(wanted) => wanted,
+        DepthChoice::AtLeast(wanted) => wanted.min(MAX_SUBPROBLEMS),
     };
     let mut probe_nodes = 0;
     let mut best: Option<Listing<M>> = None;
     for depth in 1..=model.max_depth().max(1) {
         let listing = list::<M, C>(model, limits, depth);
+        if listing.part.stop == Some(StopReason::FrontierFull) && best.is_some() {
+            probe_nodes += listing.part.stats.nodes;
+            break;
+        }
         let enough = listing.frontier.len() >= wanted || listing.frontier.is_empty() || listing.part.stop.is_some();
         let better = best.as_ref().is_none_or(|best| listing.frontier.len() > best.frontier.len());
         if enough || better {

@@ -32,6 +32,7 @@ mod test_models;
 mod tests;
 
 pub use accounting::{CpuTimes, RunAccounting, WorkerReport};
+pub use frontier::MAX_SUBPROBLEMS;
 pub use pool::{Pool, PoolError, ThreadAffinity, MAX_THREADS};
 pub use strategy::{CounterLayout, KnobForm, KnobParseError, StateRestore, Strategy, DEFAULT_SUBPROBLEMS_PER_THREAD};
 
@@ -64,6 +65,18 @@ pub struct ParallelOutcome<Solution> {
     pub workers: Vec<WorkerReport>,
     /// Numbers about the whole run.
     pub run: RunAccounting,
+}
+
+/// The most nodes a run of `strategy` on `threads` workers may enter beyond its node
+/// limit: none for `sequential` (the engine's limit is exact); for the parallel
+/// strategies, each worker reports its nodes to the shared budget every
+/// [`control::NODE_FLUSH_INTERVAL`] (1024) nodes, so each may be up to that many past
+/// the limit when the others learn of it.
+pub fn node_limit_overshoot_max(strategy: Strategy, threads: usize) -> u64 {
+    match strategy {
+        Strategy::Sequential => 0,
+        _ => threads as u64 * control::NODE_FLUSH_INTERVAL,
+    }
 }
 
 /// Searches `model` as `plan` says, on `pool` (unused by `sequential`), within `limits`.

@@ -1,8 +1,14 @@
 //! The knobs of a parallel run as text: the strategy (`--parallel`), the counter layout and
 //! the state-restoring mode, each parsed from and displayed as the same short forms.
 
+use super::frontier::MAX_SUBPROBLEMS;
 use std::fmt;
 use std::str::FromStr;
+
+/// What `auto:K` accepts; a listing never holds more than
+/// [`MAX_SUBPROBLEMS`](super::frontier::MAX_SUBPROBLEMS) subproblems in all, which bounds
+/// its memory.
+const AUTO_RANGE: &str = "K must be a whole number from 1 to 500000, the cap on listed subproblems";
 
 /// Subproblems per thread that `auto` aims for; the Embarrassingly Parallel Search papers
 /// find that 30 to 100 per worker balance well.
@@ -51,7 +57,10 @@ impl Strategy {
             form: "auto",
             help: "like depth:D at the shallowest depth giving at least 32 subproblems per thread",
         },
-        KnobForm { form: "auto:K", help: "like auto, with at least K subproblems per thread" },
+        KnobForm {
+            form: "auto:K",
+            help: "like auto, with at least K subproblems per thread (K <= 500000; at most 500000 in all)",
+        },
         KnobForm { form: "steal", help: "work stealing: a busy worker gives its shallowest open branches to idle ones" },
         KnobForm { form: "budget:B", help: "a worker splits off its shallowest open branches every B nodes" },
         KnobForm {
@@ -102,8 +111,8 @@ impl FromStr for Strategy {
             ("auto", None) => Ok(Strategy::Auto { per_thread: DEFAULT_SUBPROBLEMS_PER_THREAD }),
             ("depth", Some(depth)) => depth.parse().map(Strategy::Depth).map_err(|_| error()),
             ("auto", Some(count)) => match count.parse::<usize>() {
-                Ok(per_thread) if per_thread >= 1 => Ok(Strategy::Auto { per_thread }),
-                _ => Err(error().because("K must be a whole number of at least 1")),
+                Ok(per_thread) if (1..=MAX_SUBPROBLEMS).contains(&per_thread) => Ok(Strategy::Auto { per_thread }),
+                _ => Err(error().because(AUTO_RANGE)),
             },
             ("budget", Some(nodes)) => match nodes.parse::<u64>() {
                 Ok(nodes) if nodes >= 1 => Ok(Strategy::Budget(nodes)),
@@ -259,13 +268,18 @@ mod tests {
 
     #[test]
     fn malformed_strategies_are_refused_with_the_accepted_forms() {
-        for text in ["", "Sequential", "depth", "depth:", "depth:-1", "auto:0", "budget:0", "steal:3", "race"] {
+        for text in
+            ["", "Sequential", "depth", "depth:", "depth:-1", "auto:0", "auto:500001", "budget:0", "steal:3", "race"]
+        {
             let error = text.parse::<Strategy>().expect_err(text);
             let message = error.to_string();
             assert!(message.contains("sequential, depth:D, auto, auto:K, steal, budget:B, naive"), "{message}");
         }
         let message = "budget:0".parse::<Strategy>().unwrap_err().to_string();
         assert!(message.contains("at least 1"), "{message}");
+        let message = "auto:1000000000".parse::<Strategy>().unwrap_err().to_string();
+        assert!(message.contains(&format!("1 to {MAX_SUBPROBLEMS}, the cap on listed subproblems")), "{message}");
+        assert!(format!("auto:{MAX_SUBPROBLEMS}").parse::<Strategy>().is_ok());
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! grids of a Twenty Four Seven instance are four components). Families know no thread,
 //! no file and no CLI; [`with_puzzle`] lets generic code reach a family by its name.
 
+pub mod answer_type;
 pub mod data;
 pub mod grid;
 pub mod hooks;
@@ -128,6 +129,19 @@ impl Family {
             }
         }
         with_puzzle(self, Knobs)
+    }
+
+    /// Checks knob values against the family's knobs (names and values), as a run would,
+    /// so that a command can refuse them before it prints or measures anything.
+    pub fn check_knobs(self, values: &KnobValues) -> Result<(), KnobError> {
+        struct Check<'a>(&'a KnobValues);
+        impl PuzzleVisitor for Check<'_> {
+            type Output = Result<(), KnobError>;
+            fn visit<P: Puzzle>(self) -> Self::Output {
+                P::config(self.0).map(|_| ())
+            }
+        }
+        with_puzzle(self, Check(values))
     }
 }
 

@@ -3,6 +3,11 @@
 use super::hooks::Level;
 use super::keeper::SolutionKeeper;
 use super::{Branch, Event, Model, NoCounters, Observer, OpenBranches, RuleCounter, Stats, Steering, SteeringAction};
+use std::time::Instant;
+
+/// Nodes between two looks at the clock when [`Limits::deadline`] is set: a search stops
+/// at most this many nodes after its deadline.
+pub const DEADLINE_CHECK_INTERVAL: u64 = 1024;
 
 /// When a search stops before it has seen the whole tree.
 #[derive(Debug, Clone, Default)]
@@ -18,12 +23,21 @@ pub struct Limits {
     /// Restore the state by cloning it at every node instead of calling `undo`: a
     /// deliberately slow mode that shows what allocation and copying cost.
     pub clone_state: bool,
+    /// Stop once this instant has passed (looked at every [`DEADLINE_CHECK_INTERVAL`]
+    /// nodes, so the per-node cost is the node-limit comparison alone).
+    pub deadline: Option<Instant>,
 }
 
 impl Limits {
     /// Exhaustive search, keeping every solution.
     pub fn exhaustive() -> Limits {
-        Limits { first_solution: false, node_limit: u64::MAX, solutions_to_keep: usize::MAX, clone_state: false }
+        Limits {
+            first_solution: false,
+            node_limit: u64::MAX,
+            solutions_to_keep: usize::MAX,
+            clone_state: false,
+            deadline: None,
+        }
     }
 
     /// Stop at the first solution.
@@ -39,8 +53,32 @@ pub enum StopReason {
     FirstSolution,
     /// [`Limits::node_limit`] was reached.
     NodeLimit,
-    /// The [`Steering`] asked to stop (a shared stop flag, a deadline).
+    /// The [`Steering`] asked to stop (a shared stop flag).
     Steered,
+    /// [`Limits::deadline`] passed.
+    TimeLimit,
+    /// A frontier listing reached its cap on subproblems (see
+    /// [`Engine::enumerate_frontier_capped`]): the listing is incomplete.
+    FrontierFull,
+}
+
+impl StopReason {
+    /// The reason as reports write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            StopReason::FirstSolution => "first-solution",
+            StopReason::NodeLimit => "node-limit",
+            StopReason::Steered => "steered",
+            StopReason::TimeLimit => "time-limit",
+            StopReason::FrontierFull => "frontier-full",
+        }
+    }
+
+    /// Whether a search that stopped for this reason left part of its tree unsearched
+    /// (every reason but a first solution, which is what first-solution mode asks for).
+    pub fn cuts_search_short(self) -> bool {
+        self != StopReason::FirstSolution
+    }
 }
 
 /// A depth-first search over one model state, generic over what it counts (`C`), who
@@ -63,7 +101,13 @@ pub struct Engine<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> {
     /// [`Engine::enumerate_frontier`]); `usize::MAX` when not collecting.
     frontier_depth: usize,
     frontier: Vec<Vec<M::Move>>,
+    /// The most subproblems a listing keeps before it stops with
+    /// [`StopReason::FrontierFull`].
+    frontier_cap: usize,
     nodes: u64,
+    /// The node count past which [`Engine::enter_node`] looks at the limits: the node
+    /// limit, or the next look at the clock when a deadline is set, whichever comes first.
+    next_limit_check: u64,
     solution_count: u64,
     solutions: SolutionKeeper<M::Solution>,
     stop: Option<StopReason>,
@@ -79,16 +123,26 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             model,
             steering,
             observer,
-            limits,
             path: Vec::with_capacity(depth),
             candidates: Vec::with_capacity(depth * 8),
             levels: Vec::with_capacity(depth),
             frontier_depth: usize::MAX,
             frontier: Vec::new(),
+            frontier_cap: usize::MAX,
             nodes: 0,
+            next_limit_check: Self::limit_check_after(&limits, 0),
             solution_count: 0,
             solutions: SolutionKeeper::new(solutions_to_keep),
             stop: None,
+            limits,
+        }
+    }
+
+    /// The node count after `nodes` at which the limits are looked at next.
+    fn limit_check_after(limits: &Limits, nodes: u64) -> u64 {
+        match limits.deadline {
+            Some(_) => limits.node_limit.min(nodes.saturating_add(DEADLINE_CHECK_INTERVAL)),
+            None => limits.node_limit,
         }
     }
 
@@ -136,13 +190,26 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     /// visiting them: nodes above `depth` are counted (and their solutions recorded) here,
     /// nodes at and below it by whoever runs the returned subproblems.
     pub fn enumerate_frontier(&mut self, depth: usize) -> Vec<Vec<M::Move>> {
+        self.enumerate_frontier_capped(depth, usize::MAX)
+    }
+
+    /// Like [`Engine::enumerate_frontier`], keeping at most `cap` subproblems: when one
+    /// more is found, the walk stops with [`StopReason::FrontierFull`] and the listing is
+    /// incomplete. This bounds the memory of a listing whose size is not known ahead.
+    pub fn enumerate_frontier_capped(&mut self, depth: usize, cap: usize) -> Vec<Vec<M::Move>> {
         self.frontier_depth = depth;
+        self.frontier_cap = cap;
         if depth == 0 {
-            self.frontier.push(Vec::new());
+            if cap == 0 {
+                self.stop = Some(StopReason::FrontierFull);
+            } else {
+                self.frontier.push(Vec::new());
+            }
         } else {
             self.run();
         }
         self.frontier_depth = usize::MAX;
+        self.frontier_cap = usize::MAX;
         std::mem::take(&mut self.frontier)
     }
 
@@ -151,9 +218,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     fn enter_node(&mut self, depth: usize) -> bool {
         self.nodes += 1;
         self.counters.node_at(depth);
-        if self.nodes > self.limits.node_limit {
-            self.nodes -= 1;
-            self.stop = Some(StopReason::NodeLimit);
+        if self.nodes > self.next_limit_check && self.limit_reached() {
             return false;
         }
         if !self.steering.wants_node(self.nodes) {
@@ -167,11 +232,32 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         true
     }
 
+    /// Past the node limit, or past the deadline: stops (the node limit leaves this node
+    /// uncounted, so a limit of N enters exactly N nodes). Else schedules the next look.
+    #[cold]
+    fn limit_reached(&mut self) -> bool {
+        if self.nodes > self.limits.node_limit {
+            self.nodes -= 1;
+            self.stop = Some(StopReason::NodeLimit);
+            return true;
+        }
+        if self.limits.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            self.stop = Some(StopReason::TimeLimit);
+            return true;
+        }
+        self.next_limit_check = Self::limit_check_after(&self.limits, self.nodes);
+        false
+    }
+
     /// Visits the child reached by `mv` from the current node.
     #[inline(always)]
     fn visit_child(&mut self, mv: M::Move) {
         let depth = self.path.len() + 1;
         if depth == self.frontier_depth {
+            if self.frontier.len() >= self.frontier_cap {
+                self.stop = Some(StopReason::FrontierFull);
+                return;
+            }
             let mut subproblem = self.path.clone();
             subproblem.push(mv);
             self.frontier.push(subproblem);
@@ -431,6 +517,41 @@ mod tests {
         limited.run();
         assert_eq!(limited.stop_reason(), Some(StopReason::NodeLimit));
         assert_eq!(limited.nodes(), 7);
+    }
+
+    #[test]
+    fn a_passed_deadline_stops_at_the_first_look_at_the_clock() {
+        let past = Some(Instant::now());
+        // The subset-sum tree is smaller than one check interval: no look, no stop.
+        let mut small = engine(Limits { deadline: past, ..Limits::exhaustive() });
+        small.run();
+        assert_eq!((small.stop_reason(), small.stats().solutions), (None, 20));
+        let mut large = Engine::<_, FullCounters, NoSteering, NoObserver>::new(
+            SubsetSum { n: 20, target: 100, chosen: Vec::new(), sum: 0 },
+            NoSteering,
+            NoObserver,
+            Limits { deadline: past, ..Limits::exhaustive() },
+        );
+        large.run();
+        assert_eq!(large.stop_reason(), Some(StopReason::TimeLimit));
+        assert_eq!(large.nodes(), DEADLINE_CHECK_INTERVAL + 1);
+        // With a node limit below the first look, the node limit stays exact.
+        let mut limited = engine(Limits { node_limit: 7, deadline: past, ..Limits::exhaustive() });
+        limited.run();
+        assert_eq!((limited.stop_reason(), limited.nodes()), (Some(StopReason::NodeLimit), 7));
+    }
+
+    #[test]
+    fn a_capped_frontier_listing_stops_when_one_more_subproblem_is_found() {
+        let mut whole = engine(Limits::exhaustive());
+        let all = whole.enumerate_frontier(2);
+        assert_eq!(whole.stop_reason(), None);
+        let mut exact = engine(Limits::exhaustive());
+        assert_eq!(exact.enumerate_frontier_capped(2, all.len()), all);
+        assert_eq!(exact.stop_reason(), None);
+        let mut capped = engine(Limits::exhaustive());
+        assert_eq!(capped.enumerate_frontier_capped(2, all.len() - 1), all[..all.len() - 1]);
+        assert_eq!(capped.stop_reason(), Some(StopReason::FrontierFull));
     }
 
     #[test]

@@ -1,13 +1,11 @@
 //! Reading and validating a Hooks `data` block.
 
 use super::Hooks;
+use crate::puzzles::answer_type::GridAnswer;
 use crate::puzzles::data::{integer_in, Fields};
 use crate::puzzles::grid::Board;
 use crate::puzzles::DataError;
 use serde_json::Value;
-
-/// The one answer type Hooks instances use.
-pub const ANSWER_TYPE: &str = "product_of_empty_region_areas";
 
 /// A fixed digit of the instance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,15 +117,9 @@ pub fn parse(data: &Value) -> Result<Hooks, DataError> {
         givens.push(Given { row, column, value });
     }
 
-    let answer_type = fields.string("answer_type")?;
-    if answer_type != ANSWER_TYPE {
-        return Err(DataError::new(
-            "answer_type",
-            format!("`{answer_type}` is not supported; expected `{ANSWER_TYPE}`"),
-        ));
-    }
+    let answer_type = GridAnswer::read(&fields, "hooks")?;
 
-    Ok(Hooks { size, regions, region_sum, givens })
+    Ok(Hooks { size, regions, region_sum, givens, answer_type })
 }
 
 /// The sum every region must reach, or `None` when no layout can make them all equal:

@@ -54,7 +54,7 @@
 //!
 //! # Limits
 //!
-//! Sides 1 to 11 ([`Board::MAX_SIZE`]: cells are bits of a `u128`); two-phase then
+//! Sides 1 to 11 ([`crate::puzzles::grid::Board::MAX_SIZE`]: cells are bits of a `u128`); two-phase then
 //! enumerates at most 4^10 = 1,048,576 layouts (about 0.6 s when every one survives, as
 //! on an 11x11 grid with a single region).
 
@@ -70,9 +70,10 @@ mod verify;
 pub use instance::Given;
 pub use model::{HookMove, HooksModel};
 
+use super::answer_type::GridAnswer;
 use super::knobs::{KnobError, KnobReader, KnobSpec, KnobValues};
 use super::{DataError, Puzzle};
-use crate::puzzles::grid::{Board, CellOrder, ConnectivityCheck};
+use crate::puzzles::grid::{CellOrder, ConnectivityCheck};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -85,6 +86,8 @@ pub struct Hooks {
     /// The common sum if the instance states it.
     region_sum: Option<u32>,
     givens: Vec<Given>,
+    /// How a solved grid becomes the answer.
+    answer_type: GridAnswer,
 }
 
 /// How the hook placement is decided.
@@ -158,13 +161,6 @@ impl Hooks {
             None => Vec::new(),
         };
         (geometry::layout_count(self.size), survivors)
-    }
-
-    /// The product of the areas of the groups of empty cells of `digits`.
-    pub fn empty_area_product(&self, digits: &[u8]) -> u64 {
-        let board = Board::new(self.size);
-        let empty = (0..digits.len()).filter(|&cell| digits[cell] == 0).fold(0u128, |set, cell| set | 1u128 << cell);
-        board.components(empty).iter().map(|group| u64::from(group.count_ones())).product()
     }
 
     fn model(&self, config: &HooksConfig) -> HooksModel {
@@ -305,7 +301,9 @@ impl Puzzle for Hooks {
     fn answer(&self, solutions: &[Vec<Vec<u8>>]) -> Value {
         let answers: Vec<Value> = solutions
             .first()
-            .map(|grid| grid.iter().map(|digits| Value::from(self.empty_area_product(digits))).collect())
+            .map(|grid| {
+                grid.iter().map(|digits| Value::from(self.answer_type.of_grids(self.size, [&digits[..]]))).collect()
+            })
             .unwrap_or_default();
         match answers.len() {
             0 => Value::Null,

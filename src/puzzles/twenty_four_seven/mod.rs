@@ -166,13 +166,13 @@ impl Puzzle for TwentyFourSeven {
         match combinations {
             Some(0) | None => Value::Null,
             Some(count) if count > MAX_ANSWER_COMBINATIONS => Value::Null,
-            Some(1) => json!(sum_of_squares_of_sum(solutions.iter().map(|grid| &grid[0]))),
+            Some(1) => json!(self.answer_of(solutions.iter().map(|grid| &grid[0]))),
             Some(_) => {
                 let mut answers = Vec::new();
                 let mut choice = vec![0usize; solutions.len()];
                 loop {
                     let picked = choice.iter().zip(solutions).map(|(&index, grid)| &grid[index]);
-                    answers.push(json!(sum_of_squares_of_sum(picked)));
+                    answers.push(json!(self.answer_of(picked)));
                     // Advance the last grid's choice first, like an odometer.
                     let Some(position) = (0..choice.len()).rev().find(|&g| choice[g] + 1 < solutions[g].len()) else {
                         break;
@@ -187,22 +187,15 @@ impl Puzzle for TwentyFourSeven {
 }
 
 impl TwentyFourSeven {
+    /// The instance's answer for one solution of each grid.
+    fn answer_of<'a>(&self, grids: impl Iterator<Item = &'a Vec<u8>>) -> u64 {
+        self.instance.answer_type.of_grids(self.instance.size, grids.map(Vec::as_slice))
+    }
+
     /// A solution drawn with the clues of grid `component` around it.
     pub fn render_component(&self, component: usize, solution: &[u8]) -> String {
         render_grid(&self.instance, solution, self.instance.grids.get(component))
     }
-}
-
-/// Adds the grids entry by entry and sums the squares of the entries.
-fn sum_of_squares_of_sum<'a>(grids: impl Iterator<Item = &'a Vec<u8>>) -> u64 {
-    let mut total: Vec<u64> = Vec::new();
-    for grid in grids {
-        total.resize(total.len().max(grid.len()), 0);
-        for (entry, &value) in total.iter_mut().zip(grid) {
-            *entry += value as u64;
-        }
-    }
-    total.iter().map(|entry| entry * entry).sum()
 }
 
 /// One character per value: `0`-`9`, then `a`, `b`, ... for 10 and up.

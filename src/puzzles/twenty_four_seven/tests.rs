@@ -223,9 +223,9 @@ fn data_errors_name_the_key() {
     assert_eq!((clues.key.as_str(), clues.message.as_str()), ("grids[3].west", "expected 7 entries, found 6"));
     let clue = error(&|data| data["grids"][0]["north"][1] = json!(-1));
     assert_eq!(clue.key, "grids[0].north[1]");
-    let answer = error(&|data| data["answer_type"] = json!("product_of_empty_region_areas"));
+    let answer = error(&|data| data["answer_type"] = json!("min_total_solution"));
     assert_eq!(answer.key, "answer_type");
-    assert!(answer.message.contains("sum_of_squares_of_grid_sum"));
+    assert!(answer.message.contains("`sum_of_squares_of_grid_sum` or `product_of_empty_region_areas`"));
     let missing = error(&|data| {
         data.as_object_mut().unwrap().remove("max_value");
     });
