@@ -42,6 +42,9 @@ pub struct ExplainArgs {
     /// The parallel run to explain (--parallel must name a parallel strategy).
     #[command(flatten)]
     pub parallel: ParallelArgs,
+    /// Predict the speedup at many thread counts instead (`--predict`, see docs/scaling.md).
+    #[command(flatten)]
+    pub predict: super::predict::PredictArgs,
 }
 
 /// Runs `explain`.
@@ -62,6 +65,9 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
     solve::parallel_plan(&run).map_err(Failure::bad_input)?;
     if run.threads == 0 {
         return Err(Failure::bad_input("--threads must be at least 1"));
+    }
+    if args.predict.predict.is_some() {
+        return super::predict::run(&args.predict, &instance, &run, args.repeats as usize);
     }
     let plan = ExplainPlan { run, repeats: args.repeats as usize, available_cpus: available_cpus() };
     let mut configs = measure::configurations(&plan);

@@ -8,6 +8,7 @@ mod explain_command;
 mod knob_args;
 mod output;
 mod parallel_args;
+mod predict;
 mod profile_files;
 mod report_command;
 mod solve_command;

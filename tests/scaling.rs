@@ -1,0 +1,58 @@
+//! The scaling prediction on real trees, in node counts (deterministic): the recorded tree
+//! adds up to the sequential search, and `depth:2` on hooks7 at 256 threads is held to the
+//! ceiling its largest subproblem sets.
+
+use backtrack_bench::instance;
+use backtrack_bench::puzzles::knobs::KnobValues;
+use backtrack_bench::scaling::advice::advise;
+use backtrack_bench::scaling::predict::{predict, Component, Shape};
+use backtrack_bench::scaling_inputs::measure_components;
+use backtrack_bench::solve::{self, RunSettings};
+
+fn components(name: &str) -> (Vec<Component>, u64) {
+    let instance = instance::load(name).expect("built-in instance");
+    let components = measure_components(&instance, &KnobValues::new(), None).expect("recorded");
+    let nodes = solve::run(&instance, &RunSettings::default()).expect("solved").nodes;
+    (components, nodes)
+}
+
+#[test]
+fn recorded_trees_add_up_to_the_sequential_search() {
+    let (components, nodes) = components("hooks7");
+    let tree = &components[0].tree;
+    assert_eq!(tree.total_nodes(), nodes);
+    for depth in 0..=4 {
+        let frontier = tree.frontier(depth).expect("small trees are recorded whole");
+        assert_eq!(frontier.task_nodes.len() as u64, tree.frontier_len(depth), "depth {depth}");
+        assert_eq!(frontier.above_nodes + frontier.task_nodes.iter().sum::<u64>(), nodes, "depth {depth}");
+    }
+}
+
+#[test]
+fn hooks7_depth_2_at_256_threads_is_capped_by_its_largest_subproblem() {
+    let (components, nodes) = components("hooks7");
+    let frontier = components[0].tree.frontier(2).expect("recorded");
+    let ceiling = nodes as f64 / (frontier.above_nodes + frontier.largest()) as f64;
+    let prediction = predict(&components, Shape::Depth(2), &[1, 256], None);
+    let (one, most) = (&prediction.rows[0], &prediction.rows[1]);
+    assert_eq!(one.predicted_ns, nodes as f64, "one thread runs every node once");
+    assert!((most.speedup - ceiling).abs() < 1e-9, "{} against the ceiling {ceiling}", most.speedup);
+    assert_eq!(most.ceiling, Some(ceiling));
+    let advice = advise(&components, Shape::Depth(2), "depth:2", &prediction);
+    let share = format!("{:.1}%", frontier.largest() as f64 / nodes as f64 * 100.0);
+    assert!(advice.contains(&format!("about P = {}", ceiling.floor())), "{advice}");
+    assert!(advice.contains(&share), "{advice}");
+}
+
+#[test]
+fn stealing_is_never_advised_to_steal_and_never_beats_the_work() {
+    let (components, nodes) = components("hooks7");
+    let prediction = predict(&components, Shape::Steal, &[1, 2, 8, 64], None);
+    assert_eq!(prediction.rows[0].predicted_ns, nodes as f64);
+    for row in &prediction.rows {
+        assert!(row.predicted_ns >= nodes as f64 / row.threads as f64, "{row:?}");
+        assert!(row.predicted_ns >= prediction.span_nodes as f64, "{row:?}");
+    }
+    let advice = advise(&components, Shape::Steal, "steal", &prediction);
+    assert!(!advice.contains("use `steal`"), "{advice}");
+}
