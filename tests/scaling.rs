@@ -56,3 +56,30 @@ fn stealing_is_never_advised_to_steal_and_never_beats_the_work() {
     let advice = advise(&components, Shape::Steal, "steal", &prediction);
     assert!(!advice.contains("use `steal`"), "{advice}");
 }
+
+fn cli(arguments: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_backtrack-bench")).args(arguments).output().expect("the binary runs")
+}
+
+#[test]
+fn explain_predict_prints_every_thread_count_and_names_the_ceiling() {
+    let output =
+        cli(&["explain", "hooks7", "--parallel", "depth:2", "--predict", "1,2,256", "--repeats", "1", "--json"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let rows = report["prediction"]["rows"].as_array().expect("rows");
+    assert_eq!(rows.iter().map(|row| row["threads"].as_u64()).collect::<Vec<_>>(), [Some(1), Some(2), Some(256)]);
+    assert!(rows.iter().all(|row| row["ceiling"].as_f64().is_some_and(|ceiling| ceiling > 1.0)));
+    let advice = report["advice"].as_str().expect("advice");
+    assert!(advice.contains("`depth:2` stops scaling at about P = "), "{advice}");
+}
+
+#[test]
+fn predict_refuses_what_it_does_not_model_with_exit_code_2() {
+    let budget = cli(&["explain", "hooks7", "--parallel", "budget:100", "--predict", "1,2"]);
+    assert_eq!(budget.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&budget.stderr).contains("not modelled"));
+    let zero = cli(&["explain", "hooks7", "--parallel", "steal", "--predict", "0,2"]);
+    assert_eq!(zero.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&zero.stderr).contains("--predict"));
+}

@@ -6,6 +6,8 @@
 
 pub mod advice;
 pub mod costs;
+pub mod plot;
 pub mod predict;
 pub mod simulate;
+pub mod validate;
 pub mod work_span;
