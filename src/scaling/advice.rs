@@ -90,6 +90,18 @@ pub fn advise(components: &[Component], shape: Shape, name: &str, prediction: &P
                 return keeps_scaling(prediction, name);
             };
             let depths: Vec<String> = row.depths.iter().map(usize::to_string).collect();
+            if row.tasks == 0 {
+                return format!(
+                    "`{name}` stops scaling at about P = {}: no depth lists {} subproblems per thread, and `auto` \
+                     keeps the first empty listing (below the deepest node, depth {}), so the listing thread \
+                     searches the whole tree alone after every trial listing (predicted {:.2}x); use `steal` or \
+                     a `depth:D` split",
+                    row.threads,
+                    per_thread,
+                    depths.join("/"),
+                    row.speedup
+                );
+            }
             format!(
                 "`{name}` stops scaling at about P = {}: there it splits at depth {} into {} subproblems, the \
                  largest holding {} of the work (ceiling {:.1}x; predicted {:.1}x, idle {}); use `auto:{}` (more \
