@@ -9,6 +9,7 @@
 //! - [`puzzles`]: the four puzzle families of the seed posts as models, each knob a plain
 //!   enum. They know no thread and no file format beyond their own `data` block.
 //! - [`parallel`]: strategies that run any model on many threads, with per-worker accounting.
+//! - [`scaling`]: the predicted speedup of a strategy at 1 to 256 threads, from one measured tree.
 //! - [`instance`]: loading and validating `puzzle-instance/v1` JSON files.
 //! - [`solve`]: one run, from (instance, knobs, strategy) to a flat [`solve::RunReport`].
 //! - [`harness`]: sweeps, CSV records, reports, plots and `explain`; it sees only configs and records.
@@ -26,6 +27,8 @@ pub mod instance;
 pub mod parallel;
 pub mod probe;
 pub mod puzzles;
+pub mod scaling;
+pub mod scaling_inputs;
 pub mod search;
 pub mod solve;
 pub mod statistics;

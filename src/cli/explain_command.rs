@@ -52,6 +52,9 @@ pub struct ExplainArgs {
     /// The parallel run to explain (--parallel must name a parallel strategy).
     #[command(flatten)]
     pub parallel: ParallelArgs,
+    /// Predict the speedup at many thread counts instead (`--predict`, see docs/scaling.md).
+    #[command(flatten)]
+    pub predict: super::predict::PredictArgs,
 }
 
 /// Runs `explain`.
@@ -73,6 +76,11 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
     solve::parallel_plan(&run).map_err(Failure::bad_input)?;
     if run.threads == 0 {
         return Err(Failure::bad_input("--threads must be at least 1"));
+    }
+    if args.predict.predict.is_some() {
+        // Calibration rounds: --repeats when given, else the adaptive rule's minimum.
+        let rounds = args.repeats.map_or(measure::adaptive_rule().min_runs, |rounds| rounds) as usize;
+        return super::predict::run(&args.predict, &instance, &run, rounds);
     }
     let stopping = args.repeats.map_or_else(measure::adaptive_rule, StoppingRule::fixed);
     let plan = ExplainPlan { run, stopping, available_cpus: available_cpus() };

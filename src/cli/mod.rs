@@ -8,8 +8,10 @@ mod explain_command;
 mod knob_args;
 mod output;
 mod parallel_args;
+mod predict;
 mod profile_files;
 mod report_command;
+mod scaling_check;
 mod solve_command;
 mod sweep_command;
 mod watch_command;
@@ -60,6 +62,8 @@ enum Command {
     Sweep(SweepArgs),
     /// Regenerate the summaries, plots and README.md of a results folder from its CSV files alone.
     Report(ReportArgs),
+    /// Check the scaling prediction against measured runs on this machine (see docs/scaling.md).
+    ScalingCheck(scaling_check::ScalingCheckArgs),
 }
 
 /// Flags of `sweep`.
@@ -278,6 +282,7 @@ pub fn main() -> ExitCode {
             Err(failure) => Err(failure),
         },
         Some(Command::Report(args)) => report_command::run(&args),
+        Some(Command::ScalingCheck(args)) => scaling_check::run(&args),
         None => run_quick_sweep_and_report(),
     };
     match outcome {

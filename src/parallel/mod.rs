@@ -24,6 +24,7 @@ mod steal;
 mod steering;
 mod strategy;
 mod tally;
+pub mod task_profile;
 mod worker;
 
 #[cfg(test)]

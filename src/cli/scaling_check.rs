@@ -1,0 +1,117 @@
+//! `scaling-check`: the scaling prediction against measured runs on this machine, for the
+//! enumeration workloads: writes predicted-vs-measured.csv, one SVG per workload and a
+//! generated README.md into the output folder (see docs/scaling.md).
+
+use super::parallel_args::available_cpus;
+use super::predict::shape_of;
+use super::Failure;
+use crate::harness::storing::csv_log::write_atomically;
+use crate::instance;
+use crate::parallel::MAX_THREADS;
+use crate::puzzles::knobs::KnobValues;
+use crate::scaling::plot::speedup_svg;
+use crate::scaling::predict::{parse_threads, predict};
+use crate::scaling::validate::{csv, readme, CheckRow};
+use crate::scaling_inputs::{measure_components, Calibration};
+use crate::solve::{self, RunSettings};
+use clap::Args;
+use std::path::PathBuf;
+
+/// Flags of `scaling-check`.
+#[derive(Args, Debug)]
+pub struct ScalingCheckArgs {
+    /// Instances to check (built-in names or files).
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        default_value = "instances/twenty_four_seven_enumeration.json,instances/hooks_enumeration.json,instances/prime_grid_enumeration.json"
+    )]
+    pub instances: Vec<String>,
+    /// Strategies to check.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "auto,steal")]
+    pub strategies: Vec<String>,
+    /// Thread counts; those above the CPUs are marked oversubscribed.
+    #[arg(long, value_name = "LIST", default_value = "1,2,3,4")]
+    pub threads: String,
+    /// Timed runs per configuration (the median is used), and rounds of the calibration.
+    #[arg(long, value_name = "R", default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub repeats: u32,
+    /// The output folder.
+    #[arg(long, value_name = "DIR", default_value = "results/scaling")]
+    pub out: PathBuf,
+}
+
+fn median(mut values: Vec<u64>) -> f64 {
+    values.sort_unstable();
+    values.get(values.len().saturating_sub(1) / 2).copied().unwrap_or(0) as f64 / 1e9
+}
+
+/// Runs the check.
+pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
+    let threads =
+        parse_threads(&args.threads, MAX_THREADS).map_err(|e| Failure::bad_input(format!("--threads: {e}")))?;
+    let shapes =
+        args.strategies.iter().map(|name| shape_of(name).map(|shape| (name, shape))).collect::<Result<Vec<_>, _>>()?;
+    let cpus = available_cpus();
+    let repeats = args.repeats as usize;
+    let mut rows = Vec::new();
+    let mut plots = Vec::new();
+    for source in &args.instances {
+        let instance = instance::load(source).map_err(Failure::bad_input)?;
+        eprintln!("scaling-check: {}: recording and calibrating", instance.id);
+        let calibration = Calibration { rule_counts: false, rounds: repeats, copies: cpus };
+        let components =
+            measure_components(&instance, &KnobValues::new(), Some(calibration)).map_err(Failure::bad_input)?;
+        // As explain measures: no per-rule counts, one solution kept.
+        let base = RunSettings { rule_counts: false, solutions_to_keep: 1, ..RunSettings::default() };
+        let mut configs = vec![base.clone()];
+        for (name, _) in &shapes {
+            for &count in &threads {
+                configs.push(RunSettings { strategy: name.to_string(), threads: count, ..base.clone() });
+            }
+        }
+        let mut times: Vec<Vec<u64>> = vec![Vec::new(); configs.len()];
+        solve::run(&instance, &base).map_err(Failure::bad_input)?;
+        for round in 0..repeats {
+            eprintln!("scaling-check: {}: round {} of {repeats}", instance.id, round + 1);
+            for (config, times) in configs.iter().zip(&mut times) {
+                times.push(solve::run(&instance, config).map_err(Failure::bad_input)?.elapsed_ns);
+            }
+        }
+        let sequential_median_s = median(times[0].clone());
+        let mut measured = times.into_iter().skip(1);
+        let mut workload_rows = Vec::new();
+        for (name, shape) in &shapes {
+            let prediction = predict(&components, *shape, &threads, Some(cpus));
+            for row in &prediction.rows {
+                workload_rows.push(CheckRow {
+                    workload: instance.id.clone(),
+                    strategy: name.to_string(),
+                    threads: row.threads,
+                    predicted_s: row.predicted_ns / 1e9,
+                    measured_median_s: median(measured.next().unwrap_or_default()),
+                    sequential_median_s,
+                    oversubscribed: row.threads > cpus,
+                });
+            }
+        }
+        let plot_name = format!("{}.svg", instance.id);
+        let svg = speedup_svg(&instance.id, &workload_rows, cpus).map_err(Failure::failed)?;
+        write_atomically(&args.out.join(&plot_name), svg.as_bytes()).map_err(Failure::failed)?;
+        plots.push(plot_name);
+        rows.extend(workload_rows);
+    }
+    let machine = format!(
+        "{cpus} CPUs available; threads above {cpus} are oversubscribed (predicted with the threads sharing the \
+         CPUs). No machine with 16 or more cores was available, so nothing past {cpus} threads was measured. \
+         runs per configuration: {repeats}; timings from a shared machine are noisy."
+    );
+    let command = std::iter::once("backtrack-bench".to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>();
+    write_atomically(&args.out.join("predicted-vs-measured.csv"), csv(&rows, &machine).as_bytes())
+        .map_err(Failure::failed)?;
+    let text = readme(&rows, &machine, &command.join(" "), &plots);
+    write_atomically(&args.out.join("README.md"), text.as_bytes()).map_err(Failure::failed)?;
+    print!("{text}");
+    Ok(())
+}
