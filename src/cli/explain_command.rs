@@ -80,7 +80,7 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
     if args.predict.predict.is_some() {
         // Calibration rounds: --repeats when given, else the adaptive rule's minimum.
         let rounds = args.repeats.map_or(measure::adaptive_rule().min_runs, |rounds| rounds) as usize;
-        return super::predict::run(&args.predict, &instance, &run, rounds);
+        return super::predict::run(&args.predict, args.json, &instance, &run, rounds);
     }
     let stopping = args.repeats.map_or_else(measure::adaptive_rule, StoppingRule::fixed);
     let plan = ExplainPlan { run, stopping, available_cpus: available_cpus() };

@@ -26,9 +26,6 @@ pub struct PredictArgs {
     /// for a machine as large as the thread count).
     #[arg(long, value_name = "N", requires = "predict", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub cores: Option<u64>,
-    /// With --predict: print JSON instead of a table.
-    #[arg(long, requires = "predict")]
-    pub json: bool,
 }
 
 /// The modelled shape of `strategy`, or why it has none.
@@ -62,7 +59,13 @@ struct ComponentCosts<'a> {
 }
 
 /// Runs the prediction of `settings`' strategy on `instance`, timing `repeats` rounds.
-pub fn run(args: &PredictArgs, instance: &Instance, settings: &RunSettings, repeats: usize) -> Result<(), Failure> {
+pub fn run(
+    args: &PredictArgs,
+    json: bool,
+    instance: &Instance,
+    settings: &RunSettings,
+    repeats: usize,
+) -> Result<(), Failure> {
     let list = args.predict.as_deref().unwrap_or_default();
     let threads =
         parse_threads(list, MAX_THREADS).map_err(|error| Failure::bad_input(format!("--predict: {error}")))?;
@@ -76,7 +79,7 @@ pub fn run(args: &PredictArgs, instance: &Instance, settings: &RunSettings, repe
     let components = measure_components(instance, &settings.knobs, Some(calibration)).map_err(Failure::bad_input)?;
     let prediction = predict(&components, shape, &threads, args.cores.map(|cores| cores as usize));
     let advice = advise(&components, shape, &settings.strategy, &prediction);
-    if args.json {
+    if json {
         let report = PredictionReport {
             instance: &instance.id,
             prediction: &prediction,
