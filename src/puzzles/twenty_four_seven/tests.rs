@@ -84,7 +84,7 @@ fn small_instance() -> TwentyFourSeven {
     ])
 }
 
-const ORDERS: [&str; 4] = ["row-major", "column-major", "spiral", "most-constrained"];
+const ORDERS: [&str; 5] = ["row-major", "column-major", "spiral", "most-constrained", "shape-first"];
 const RULES: [&str; 2] = ["strict", "derived"];
 const CONNECTIVITY: [&str; 5] = ["leaves", "periodic:1", "periodic:3", "every-node", "incremental"];
 
@@ -130,6 +130,18 @@ fn spiral_order_visits_134256_nodes_on_the_seed() {
     let nodes: Vec<u64> = stats.iter().map(|stats| stats.nodes).collect();
     assert_eq!(nodes, vec![1393, 11554, 9090, 112219]);
     assert_eq!(puzzle.answer(&solutions), json!(8520));
+}
+
+#[test]
+fn shape_first_order_visits_15593_nodes_on_the_seed() {
+    let puzzle = TwentyFourSeven::parse(&seed_file()["data"]).unwrap();
+    let (solutions, stats) = solve(&puzzle, &config("shape-first", "derived", "incremental"));
+    let nodes: Vec<u64> = stats.iter().map(|stats| stats.nodes).collect();
+    assert_eq!(nodes, vec![293, 2074, 2218, 11008]);
+    assert_eq!(puzzle.answer(&solutions), json!(8520));
+    for grid in &stats {
+        assert_eq!(grid.nodes, grid.nodes_per_depth.iter().sum::<u64>());
+    }
 }
 
 #[test]
