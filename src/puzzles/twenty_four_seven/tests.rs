@@ -443,3 +443,16 @@ fn enumeration_instance_agrees_with_the_reference_enumerator() {
     }
     assert_eq!(found.iter().map(Vec::len).collect::<Vec<_>>(), enumeration_counts(&file));
 }
+
+#[test]
+fn shape_first_finds_the_recorded_enumeration_counts_in_347670_nodes() {
+    let file = enumeration_file();
+    let puzzle = TwentyFourSeven::parse(&file["data"]).expect("valid data");
+    let (found, stats) = solve(&puzzle, &config("shape-first", "derived", "incremental"));
+    assert_eq!(found.iter().map(Vec::len).collect::<Vec<_>>(), enumeration_counts(&file));
+    let nodes: Vec<u64> = stats.iter().map(|grid| grid.nodes).collect();
+    assert_eq!(nodes, vec![68765, 214528, 64377]);
+    for (grid, solutions) in found.iter().enumerate() {
+        assert!(solutions.iter().all(|solution| puzzle.verify(grid, solution).is_ok()));
+    }
+}
