@@ -135,5 +135,25 @@ fn rule_counting(criterion: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, seed_instances, enumeration, rule_counting);
+/// Twenty Four Seven's branchings side by side, sequential: cell by cell (the default
+/// `most-constrained`) against `shape-first`, on the seed and on the enumeration workload.
+fn twenty_four_seven_branching(criterion: &mut Criterion) {
+    for source in ["247", "instances/twenty_four_seven_enumeration.json"] {
+        let instance = match load(source) {
+            Ok(instance) => instance,
+            Err(error) => {
+                eprintln!("bench: skipping 24/7 branching on {source}: {error}");
+                continue;
+            }
+        };
+        let mut group = criterion.benchmark_group(format!("branching-{}", instance.id));
+        for order in ["most-constrained", "shape-first"] {
+            let knobs: KnobValues = [("order".to_string(), order.to_string())].into_iter().collect();
+            bench_run(&mut group, order, &instance, &settings(knobs, "sequential", 1));
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, seed_instances, enumeration, rule_counting, twenty_four_seven_branching);
 criterion_main!(benches);

@@ -15,14 +15,14 @@ const UNREACHABLE: i32 = 1 << 24;
 
 /// The smallest and largest total of `k` digits drawn from the digits left
 /// (`UNREACHABLE`, or its negation, when fewer than `k` are left).
-trait TotalBounds {
+pub(super) trait TotalBounds {
     fn least(&self, k: usize) -> i32;
     fn most(&self, k: usize) -> i32;
 }
 
 /// The bounds for every `k` up to `line_filled`, for nodes that need many lines.
 #[derive(Debug, Clone, Copy)]
-struct BoundTable {
+pub(super) struct BoundTable {
     least: [i32; Board::MAX_SIZE + 1],
     most: [i32; Board::MAX_SIZE + 1],
 }
@@ -89,7 +89,7 @@ const BITS_IN_BYTE: [u8; 256] = {
 
 /// The number of values in `values`.
 #[inline(always)]
-fn value_count(values: ValueSet) -> u32 {
+pub(super) fn value_count(values: ValueSet) -> u32 {
     (BITS_IN_BYTE[(values & 0xff) as usize] + BITS_IN_BYTE[(values >> 8) as usize]) as u32
 }
 
@@ -111,7 +111,7 @@ impl GridModel {
 
     /// The bound table for the current supply.
     #[inline]
-    fn bound_table(&self) -> BoundTable {
+    pub(super) fn bound_table(&self) -> BoundTable {
         let wanted = self.plan.line_filled as usize;
         let mut table =
             BoundTable { least: [UNREACHABLE; Board::MAX_SIZE + 1], most: [-UNREACHABLE; Board::MAX_SIZE + 1] };
@@ -141,15 +141,24 @@ impl GridModel {
     }
 
     /// The values one more cell of a line may take, given the line's `count` of digits,
-    /// their `sum` and its `open` cells (that cell included): empty only if enough open
-    /// cells remain for the digits still needed; a digit only if the rest of the line can
-    /// still be completed to `line_sum` with digits left.
+    /// their `sum`, its `open` cells (that cell included) and the `committed` ones among
+    /// them (other pending cells, which will hold digits): empty only if enough open cells
+    /// remain for the digits still needed; a digit only if the line still needs one more
+    /// than it has committed and the rest of the line can still be completed to `line_sum`
+    /// with digits left.
     #[inline(always)]
-    fn line_values(&self, count: i32, sum: i32, open: i32, bounds: &impl TotalBounds) -> ValueSet {
+    pub(super) fn line_values(
+        &self,
+        count: i32,
+        sum: i32,
+        open: i32,
+        committed: i32,
+        bounds: &impl TotalBounds,
+    ) -> ValueSet {
         let plan = &*self.plan;
         let need = plan.line_filled - count;
         let mut values = (open > need) as ValueSet;
-        if need >= 1 && need <= open {
+        if need > committed.max(0) && need <= open {
             let rest = plan.line_sum - sum;
             let after = (need - 1) as usize;
             let low = (rest - bounds.most(after)).max(1);
@@ -159,16 +168,18 @@ impl GridModel {
         values
     }
 
-    /// The values of row `row` (see [`GridModel::line_values`]).
+    /// The values of one more cell of row `row` with `committed` other pending cells (see
+    /// [`GridModel::line_values`]).
     #[inline(always)]
-    fn row_values(&self, row: usize, bounds: &impl TotalBounds) -> ValueSet {
-        self.line_values(self.row_count[row], self.row_sum[row], self.row_open[row], bounds)
+    pub(super) fn row_values(&self, row: usize, committed: i32, bounds: &impl TotalBounds) -> ValueSet {
+        self.line_values(self.row_count[row], self.row_sum[row], self.row_open[row], committed, bounds)
     }
 
-    /// The values of column `column` (see [`GridModel::line_values`]).
+    /// The values of column `column` (see [`GridModel::row_values`]).
     #[inline(always)]
-    fn column_values(&self, column: usize, bounds: &impl TotalBounds) -> ValueSet {
-        self.line_values(self.column_count[column], self.column_sum[column], self.column_open[column], bounds)
+    pub(super) fn column_values(&self, column: usize, committed: i32, bounds: &impl TotalBounds) -> ValueSet {
+        let (count, sum, open) = (self.column_count[column], self.column_sum[column], self.column_open[column]);
+        self.line_values(count, sum, open, committed, bounds)
     }
 
     /// The values that the clue of `side` allows at `cell`, the first cell that side can
@@ -195,11 +206,13 @@ impl GridModel {
         let geometry = &plan.geometry;
         counters.check(RULE_LINE_COUNT);
         counters.check(RULE_LINE_SUM);
+        let (row, column) = (geometry.row_of[cell] as usize, geometry.column_of[cell] as usize);
+        let itself = (self.pending >> cell) as i32 & 1;
         let mut values = self.available
-            & self.row_values(geometry.row_of[cell] as usize, self)
-            & self.column_values(geometry.column_of[cell] as usize, self);
+            & self.row_values(row, self.row_pending[row] - itself, self)
+            & self.column_values(column, self.column_pending[column] - itself, self);
         counters.check(RULE_TWO_BY_TWO);
-        if values > 1 && geometry.completes_block(cell, self.filled) {
+        if values > 1 && geometry.completes_block(cell, self.shape()) {
             values &= 1;
         }
         let decided_filled_or_open = self.filled | self.open;
@@ -214,6 +227,35 @@ impl GridModel {
             }
         }
         values
+    }
+
+    /// The values the view clues leave each open cell (all values for most): only the first
+    /// cell a clue can still see, an open one, is narrowed by it.
+    #[inline]
+    pub(super) fn view_narrowing<C: RuleCounter>(&self, counters: &mut C) -> [ValueSet; MAX_CELLS] {
+        let plan = &*self.plan;
+        let geometry = &plan.geometry;
+        let mut narrowed = [ValueSet::MAX; MAX_CELLS];
+        let decided_filled_or_open = self.filled | self.open;
+        for side in Side::ALL {
+            for line in 0..geometry.size {
+                let clue = plan.clue[side as usize][line];
+                if clue == 0 {
+                    continue;
+                }
+                let mask = if side.along_column() { geometry.column_mask[line] } else { geometry.row_mask[line] };
+                let seen = decided_filled_or_open & mask;
+                if seen == 0 {
+                    continue;
+                }
+                let first = first_from(side, seen);
+                if self.open & (1u128 << first) != 0 {
+                    counters.check(RULE_VIEW);
+                    narrowed[first] &= self.view_values(side, first, clue);
+                }
+            }
+        }
+        narrowed
     }
 
     /// The open cell with the fewest candidate values (the first in row-major order among
@@ -235,8 +277,11 @@ impl GridModel {
         for line in 0..size {
             counters.check(RULE_LINE_COUNT);
             counters.check(RULE_LINE_SUM);
-            rows[line] = self.available & self.row_values(line, &bounds);
-            columns[line] = self.available & self.column_values(line, &bounds);
+            // Every open cell is pending (digits phase) or none is (cell branching).
+            let (row_committed, column_committed) =
+                ((self.row_pending[line] - 1).max(0), (self.column_pending[line] - 1).max(0));
+            rows[line] = self.available & self.row_values(line, row_committed, &bounds);
+            columns[line] = self.available & self.column_values(line, column_committed, &bounds);
             // A line that allows no digit leaves its open cells at most one value each.
             let row_open = self.open & geometry.row_mask[line];
             if rows[line] <= 1 && row_open != 0 {
@@ -249,27 +294,7 @@ impl GridModel {
                 return (cell, self.candidates(cell, counters));
             }
         }
-        // Only the first cell a clue can still see is narrowed by it.
-        let mut narrowed = [ValueSet::MAX; MAX_CELLS];
-        let decided_filled_or_open = self.filled | self.open;
-        for side in Side::ALL {
-            for line in 0..size {
-                let clue = plan.clue[side as usize][line];
-                if clue == 0 {
-                    continue;
-                }
-                let mask = if side.along_column() { geometry.column_mask[line] } else { geometry.row_mask[line] };
-                let seen = decided_filled_or_open & mask;
-                if seen == 0 {
-                    continue;
-                }
-                let first = first_from(side, seen);
-                if self.open & (1u128 << first) != 0 {
-                    counters.check(RULE_VIEW);
-                    narrowed[first] &= self.view_values(side, first, clue);
-                }
-            }
-        }
+        let narrowed = self.view_narrowing(counters);
         let (mut best_cell, mut best_values, mut best_size) = (0, 0, u32::MAX);
         let mut open = self.open;
         while open != 0 {

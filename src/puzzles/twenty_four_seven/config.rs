@@ -10,6 +10,12 @@ pub enum VisitOrder {
     /// At every node, the open cell with the fewest values the rules allow (under `strict`
     /// rules all open cells tie, and the first in row-major order is taken).
     MostConstrained,
+    /// Shape first: decide every open cell's filled/empty pattern before any digit (at
+    /// each node the undecided cell with the fewest pattern choices, ties to the tightest
+    /// line), then the digits of the filled cells, most constrained first (as
+    /// `MostConstrained`). A pattern that breaks the line counts, the 2x2 blocks, the
+    /// connectivity or the view clues is cut off once, not once per digit placed before it.
+    ShapeFirst,
 }
 
 /// How early the line, view and 2x2 rules act. (The derived rule "never wall off an
@@ -39,7 +45,8 @@ pub struct TwentyFourSevenConfig {
 
 impl VisitOrder {
     /// The knob's values.
-    pub const VALUES: &'static [&'static str] = &["row-major", "column-major", "spiral", "most-constrained"];
+    pub const VALUES: &'static [&'static str] =
+        &["row-major", "column-major", "spiral", "most-constrained", "shape-first"];
 
     /// Parses a knob value.
     pub fn parse(head: &str, parameter: Option<u32>) -> Option<VisitOrder> {
@@ -48,6 +55,7 @@ impl VisitOrder {
             ("column-major", None) => Some(VisitOrder::Static(CellOrder::ColumnMajor)),
             ("spiral", None) => Some(VisitOrder::Static(CellOrder::Spiral)),
             ("most-constrained", None) => Some(VisitOrder::MostConstrained),
+            ("shape-first", None) => Some(VisitOrder::ShapeFirst),
             _ => None,
         }
     }
@@ -59,6 +67,7 @@ impl VisitOrder {
             VisitOrder::Static(CellOrder::ColumnMajor) => "column-major",
             VisitOrder::Static(CellOrder::Spiral) => "spiral",
             VisitOrder::MostConstrained => "most-constrained",
+            VisitOrder::ShapeFirst => "shape-first",
         }
     }
 }

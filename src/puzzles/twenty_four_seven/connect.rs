@@ -1,7 +1,7 @@
 //! The `incremental` connectivity check: after one move, look only at what it changed.
 //!
 //! The model keeps `reach`: the cells that the filled cells reach through filled or open
-//! cells. Invariant (checked at the root, kept by every accepted move): all filled cells
+//! cells (a shape-first pending cell counts as filled). Invariant (checked at the root, kept by every accepted move): all filled cells
 //! lie in this one group. Filling a cell keeps it exactly when the cell is in `reach`
 //! (one bit test). Emptying a cell outside `reach` changes nothing; emptying one inside
 //! can split the group only if its neighbours in the group no longer reach one another,
@@ -58,12 +58,9 @@ impl GridModel {
             reached = grown;
         }
         // The group split; `reached` is one part. The filled cells must all lie in one.
-        let part = if reached & self.filled != 0 {
-            reached
-        } else {
-            board.flood(self.filled & self.filled.wrapping_neg(), reach)
-        };
+        let shape = self.shape();
+        let part = if reached & shape != 0 { reached } else { board.flood(shape & shape.wrapping_neg(), reach) };
         self.reach = part;
-        self.filled & !part == 0
+        shape & !part == 0
     }
 }

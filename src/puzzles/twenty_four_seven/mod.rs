@@ -4,7 +4,8 @@
 //! view clues see their value first, the digits are connected and no 2x2 block is full.
 //!
 //! Each grid is an independent component with its own model. A node decides one open
-//! cell: empty or a digit (givens are placed at the root, not decided). The knobs choose
+//! cell: empty or a digit (under `order=shape-first`: empty or filled, then the digits of
+//! the filled cells; givens are placed at the root, not decided). The knobs choose
 //! the visiting order (`order`), how early the line, view and 2x2 rules act (`rules`) and
 //! how often connectivity is checked (`connectivity`); none changes the solutions.
 
@@ -14,6 +15,7 @@ mod connect;
 mod geometry;
 mod model;
 mod parse;
+mod pattern;
 mod verify;
 
 #[cfg(test)]
@@ -51,7 +53,7 @@ impl Puzzle for TwentyFourSeven {
             name: "order",
             values: VisitOrder::VALUES,
             default: "most-constrained",
-            help: "cell order: row-major, column-major, spiral (outside in, as the C++ post), or most-constrained (at each node the open cell with the fewest allowed values)",
+            help: "cell order: row-major, column-major, spiral (outside in, as the C++ post), most-constrained (at each node the open cell with the fewest allowed values), or shape-first (every cell's filled/empty pattern first, a pending cell's forced digit as soon as it is forced, then the digits most-constrained)",
         },
         KnobSpec {
             name: "rules",
@@ -104,7 +106,7 @@ impl Puzzle for TwentyFourSeven {
             .map(|grid| {
                 let cells = match config.order {
                     VisitOrder::Static(order) => order.cells(n),
-                    VisitOrder::MostConstrained => CellOrder::RowMajor.cells(n),
+                    VisitOrder::MostConstrained | VisitOrder::ShapeFirst => CellOrder::RowMajor.cells(n),
                 };
                 let visit = cells.into_iter().filter(|&cell| grid.givens[cell] == 0).map(|cell| cell as u8).collect();
                 let mut clue = [[0u8; super::grid::Board::MAX_SIZE]; 4];

@@ -3,6 +3,7 @@
 
 use super::config::{Rules, TwentyFourSevenConfig, VisitOrder};
 use super::geometry::{first_from, Geometry, Side, MAX_CELLS};
+use super::pattern::ShapeDecision;
 use crate::puzzles::grid::{Board, CellSet, ConnectivityCheck};
 use crate::search::{Branch, Model, RuleCounter, RuleId};
 use std::sync::Arc;
@@ -30,6 +31,9 @@ pub const MAX_DIGIT: usize = 15;
 
 /// A set of values of one cell: bit 0 = empty, bit `d` = digit `d`.
 pub type ValueSet = u16;
+
+/// The value of a shape-first pattern move: the cell is filled, its digit decided later.
+pub const FILL: u8 = u8::MAX;
 
 /// What every node of one grid's search reads and never changes.
 #[derive(Debug)]
@@ -80,7 +84,8 @@ impl Plan {
     }
 }
 
-/// A decision: cell `cell` (row-major) gets `value` (0 = empty).
+/// A decision: cell `cell` (row-major) gets `value` (0 = empty, [`FILL`] = filled with a
+/// digit still to choose).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Placement {
     /// The cell, `r * n + c`.
@@ -95,8 +100,16 @@ pub struct GridModel {
     pub(super) plan: Arc<Plan>,
     /// Value per cell (0 for empty and for open cells).
     pub(super) value: [u8; MAX_CELLS],
+    /// Cells holding a digit.
     pub(super) filled: CellSet,
+    /// Cells whose value is not decided yet (`pending` cells included).
     pub(super) open: CellSet,
+    /// Open cells that a shape-first pattern move has filled: a digit is still to choose.
+    pub(super) pending: CellSet,
+    /// Pending cells per row and column.
+    pub(super) row_pending: [i32; Board::MAX_SIZE],
+    /// See `row_pending`.
+    pub(super) column_pending: [i32; Board::MAX_SIZE],
     pub(super) row_count: [i32; Board::MAX_SIZE],
     pub(super) row_sum: [i32; Board::MAX_SIZE],
     pub(super) column_count: [i32; Board::MAX_SIZE],
@@ -131,6 +144,9 @@ impl GridModel {
             value: [0; MAX_CELLS],
             filled: 0,
             open: all,
+            pending: 0,
+            row_pending: [0; Board::MAX_SIZE],
+            column_pending: [0; Board::MAX_SIZE],
             row_count: [0; Board::MAX_SIZE],
             row_sum: [0; Board::MAX_SIZE],
             column_count: [0; Board::MAX_SIZE],
@@ -168,16 +184,31 @@ impl GridModel {
         }
         model.root_failure = model.check_root();
         model.reach = model.initial_reach();
-        model.saved_reach = vec![0; model.plan.visit.len() + 1];
+        model.saved_reach = vec![0; model.max_depth() + 1];
         model
     }
 
-    /// Marks `cell` decided with `value` and updates the tallies.
+    /// The cells that are or will be filled: digits and pending cells.
+    #[inline(always)]
+    pub(super) fn shape(&self) -> CellSet {
+        self.filled | self.pending
+    }
+
+    /// Marks `cell` decided with `value` and updates the tallies ([`FILL`] only marks it
+    /// pending; a digit on a pending cell ends its pending state).
     #[inline(always)]
     fn place(&mut self, cell: usize, value: u8) {
         let bit = 1u128 << cell;
         let row = self.plan.geometry.row_of[cell] as usize;
         let column = self.plan.geometry.column_of[cell] as usize;
+        if value == FILL {
+            self.set_pending(bit, row, column, 1);
+            return;
+        }
+        if self.pending & bit != 0 {
+            debug_assert!(value != 0, "a pending cell gets a digit");
+            self.set_pending(bit, row, column, -1);
+        }
         self.open &= !bit;
         self.row_open[row] -= 1;
         self.column_open[column] -= 1;
@@ -196,12 +227,28 @@ impl GridModel {
         }
     }
 
-    /// Reverts [`GridModel::place`].
+    /// Adds (`step` = 1) or removes (`step` = -1) pending cell `bit`.
+    #[inline(always)]
+    fn set_pending(&mut self, bit: CellSet, row: usize, column: usize, step: i32) {
+        self.pending ^= bit;
+        self.row_pending[row] += step;
+        self.column_pending[column] += step;
+    }
+
+    /// Reverts [`GridModel::place`] (under shape-first branching every digit that is
+    /// undone was placed on a pending cell).
     #[inline(always)]
     fn unplace(&mut self, cell: usize, value: u8) {
         let bit = 1u128 << cell;
         let row = self.plan.geometry.row_of[cell] as usize;
         let column = self.plan.geometry.column_of[cell] as usize;
+        if value == FILL {
+            self.set_pending(bit, row, column, -1);
+            return;
+        }
+        if value != 0 && self.plan.config.order == VisitOrder::ShapeFirst {
+            self.set_pending(bit, row, column, 1);
+        }
         self.open |= bit;
         self.row_open[row] += 1;
         self.column_open[column] += 1;
@@ -276,7 +323,7 @@ impl GridModel {
         let geometry = &self.plan.geometry;
         if value != 0 {
             counters.check(RULE_TWO_BY_TWO);
-            if geometry.completes_block(cell, self.filled) {
+            if geometry.completes_block(cell, self.shape()) {
                 return Err(RULE_TWO_BY_TWO);
             }
         }
@@ -340,7 +387,7 @@ impl GridModel {
         };
         if whole_grid {
             counters.check(RULE_CONNECTIVITY);
-            if !self.plan.geometry.board.may_still_connect(self.filled, self.open) {
+            if !self.plan.geometry.board.may_still_connect(self.shape(), self.open) {
                 return Err(RULE_CONNECTIVITY);
             }
         }
@@ -352,9 +399,11 @@ impl GridModel {
     fn next_decision<C: RuleCounter>(&self, counters: &mut C) -> (usize, ValueSet) {
         let plan = &*self.plan;
         match (plan.config.order, plan.config.rules) {
-            (VisitOrder::MostConstrained, Rules::Derived) => self.most_constrained(counters),
+            (VisitOrder::MostConstrained | VisitOrder::ShapeFirst, Rules::Derived) => self.most_constrained(counters),
             // Under strict rules every open cell has the same candidates: the first one.
             (VisitOrder::MostConstrained, Rules::Strict) => (self.open.trailing_zeros() as usize, self.available),
+            // The digits phase: every open cell is pending, so a digit.
+            (VisitOrder::ShapeFirst, Rules::Strict) => (self.open.trailing_zeros() as usize, self.available & !1),
             (_, Rules::Strict) => (plan.visit[self.depth] as usize, self.available),
             (_, Rules::Derived) => {
                 let cell = plan.visit[self.depth] as usize;
@@ -373,7 +422,11 @@ impl Model for GridModel {
     }
 
     fn max_depth(&self) -> usize {
-        self.plan.visit.len()
+        match self.plan.config.order {
+            // A pattern move per open cell, then a digit per filled one.
+            VisitOrder::ShapeFirst => 2 * self.plan.visit.len(),
+            _ => self.plan.visit.len(),
+        }
     }
 
     #[inline]
@@ -385,16 +438,23 @@ impl Model for GridModel {
             // Every rule was checked as the cells were decided (and the givens at the root).
             return Branch::Solution;
         }
-        let (cell, mut values) = self.next_decision(counters);
-        if values == 0 {
-            return Branch::DeadEnd(RULE_NO_CANDIDATE);
+        if self.plan.config.order == VisitOrder::ShapeFirst && self.open != self.pending {
+            match self.pattern_decision(counters) {
+                ShapeDecision::Pattern(cell, options) => {
+                    if options & 1 != 0 {
+                        moves.push(Placement { cell: cell as u8, value: 0 });
+                    }
+                    // Filled is one move, whatever digits it allows.
+                    if options > 1 {
+                        moves.push(Placement { cell: cell as u8, value: FILL });
+                    }
+                    return if options == 0 { Branch::DeadEnd(RULE_NO_CANDIDATE) } else { Branch::Moves };
+                }
+                ShapeDecision::Digit(cell, digits) => return push_values(cell, digits, moves),
+            }
         }
-        while values != 0 {
-            let value = values.trailing_zeros() as u8;
-            values &= values - 1;
-            moves.push(Placement { cell: cell as u8, value });
-        }
-        Branch::Moves
+        let (cell, values) = self.next_decision(counters);
+        push_values(cell, values, moves)
     }
 
     #[inline]
@@ -420,4 +480,18 @@ impl Model for GridModel {
         let cells = self.plan.geometry.size * self.plan.geometry.size;
         self.value[..cells].to_vec()
     }
+}
+
+/// Pushes a move per value of `values` on `cell`; a dead end when there is none.
+#[inline]
+fn push_values(cell: usize, mut values: ValueSet, moves: &mut Vec<Placement>) -> Branch {
+    if values == 0 {
+        return Branch::DeadEnd(RULE_NO_CANDIDATE);
+    }
+    while values != 0 {
+        let value = values.trailing_zeros() as u8;
+        values &= values - 1;
+        moves.push(Placement { cell: cell as u8, value });
+    }
+    Branch::Moves
 }

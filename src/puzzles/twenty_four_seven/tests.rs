@@ -84,7 +84,7 @@ fn small_instance() -> TwentyFourSeven {
     ])
 }
 
-const ORDERS: [&str; 4] = ["row-major", "column-major", "spiral", "most-constrained"];
+const ORDERS: [&str; 5] = ["row-major", "column-major", "spiral", "most-constrained", "shape-first"];
 const RULES: [&str; 2] = ["strict", "derived"];
 const CONNECTIVITY: [&str; 5] = ["leaves", "periodic:1", "periodic:3", "every-node", "incremental"];
 
@@ -130,6 +130,18 @@ fn spiral_order_visits_134256_nodes_on_the_seed() {
     let nodes: Vec<u64> = stats.iter().map(|stats| stats.nodes).collect();
     assert_eq!(nodes, vec![1393, 11554, 9090, 112219]);
     assert_eq!(puzzle.answer(&solutions), json!(8520));
+}
+
+#[test]
+fn shape_first_order_visits_15593_nodes_on_the_seed() {
+    let puzzle = TwentyFourSeven::parse(&seed_file()["data"]).unwrap();
+    let (solutions, stats) = solve(&puzzle, &config("shape-first", "derived", "incremental"));
+    let nodes: Vec<u64> = stats.iter().map(|stats| stats.nodes).collect();
+    assert_eq!(nodes, vec![293, 2074, 2218, 11008]);
+    assert_eq!(puzzle.answer(&solutions), json!(8520));
+    for grid in &stats {
+        assert_eq!(grid.nodes, grid.nodes_per_depth.iter().sum::<u64>());
+    }
 }
 
 #[test]
@@ -430,4 +442,17 @@ fn enumeration_instance_agrees_with_the_reference_enumerator() {
         assert_eq!(&reference_solutions(&puzzle.instance, grid), solutions, "{}", grid.name);
     }
     assert_eq!(found.iter().map(Vec::len).collect::<Vec<_>>(), enumeration_counts(&file));
+}
+
+#[test]
+fn shape_first_finds_the_recorded_enumeration_counts_in_347670_nodes() {
+    let file = enumeration_file();
+    let puzzle = TwentyFourSeven::parse(&file["data"]).expect("valid data");
+    let (found, stats) = solve(&puzzle, &config("shape-first", "derived", "incremental"));
+    assert_eq!(found.iter().map(Vec::len).collect::<Vec<_>>(), enumeration_counts(&file));
+    let nodes: Vec<u64> = stats.iter().map(|grid| grid.nodes).collect();
+    assert_eq!(nodes, vec![68765, 214528, 64377]);
+    for (grid, solutions) in found.iter().enumerate() {
+        assert!(solutions.iter().all(|solution| puzzle.verify(grid, solution).is_ok()));
+    }
 }

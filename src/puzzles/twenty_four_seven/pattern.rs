@@ -1,0 +1,99 @@
+//! The pattern phase of shape-first branching: which undecided cell to decide filled or
+//! empty next, and which of the two the rules still allow there.
+//!
+//! The options of a cell come from the same derived rules as a cell's values (`candidates.rs`):
+//! empty needs enough open cells left in its lines and a view clue that can still be met;
+//! filled needs a line that still lacks a filled cell, a digit the line sums and the supply
+//! allow, no full 2x2 block and, under incremental connectivity, a cell the filled group
+//! can still reach.
+
+use super::config::Rules;
+use super::model::{GridModel, ValueSet, RULE_CONNECTIVITY, RULE_LINE_COUNT, RULE_LINE_SUM, RULE_TWO_BY_TWO};
+use crate::puzzles::grid::{Board, ConnectivityCheck};
+use crate::search::RuleCounter;
+
+impl GridModel {
+    /// The next decision of the pattern phase. A pending cell with one digit left (or
+    /// none) comes first, as a [`ShapeDecision::Digit`]; else the undecided cell with at
+    /// most one option, else the one whose row or column has the fewest spare undecided
+    /// cells, as a [`ShapeDecision::Pattern`].
+    pub(super) fn pattern_decision<C: RuleCounter>(&self, counters: &mut C) -> ShapeDecision {
+        let undecided = self.open & !self.pending;
+        if self.plan.config.rules == Rules::Strict {
+            return ShapeDecision::Pattern(undecided.trailing_zeros() as usize, self.available);
+        }
+        let plan = &*self.plan;
+        let geometry = &plan.geometry;
+        let size = geometry.size;
+        let bounds = self.bound_table();
+        let mut rows = [0; Board::MAX_SIZE];
+        let mut columns = [0; Board::MAX_SIZE];
+        let mut row_digits = [0; Board::MAX_SIZE];
+        let mut column_digits = [0; Board::MAX_SIZE];
+        let mut row_spare = [0; Board::MAX_SIZE];
+        let mut column_spare = [0; Board::MAX_SIZE];
+        for line in 0..size {
+            counters.check(RULE_LINE_COUNT);
+            counters.check(RULE_LINE_SUM);
+            rows[line] = self.available & self.row_values(line, self.row_pending[line], &bounds);
+            columns[line] = self.available & self.column_values(line, self.column_pending[line], &bounds);
+            // For a pending cell of the line: the other pending cells are committed.
+            row_digits[line] = self.available & !1 & self.row_values(line, self.row_pending[line] - 1, &bounds);
+            column_digits[line] =
+                self.available & !1 & self.column_values(line, self.column_pending[line] - 1, &bounds);
+            let need = plan.line_filled - self.row_count[line] - self.row_pending[line];
+            row_spare[line] = self.row_open[line] - self.row_pending[line] - need;
+            let need = plan.line_filled - self.column_count[line] - self.column_pending[line];
+            column_spare[line] = self.column_open[line] - self.column_pending[line] - need;
+        }
+        let mut narrowed = self.view_narrowing(counters);
+        let mut cells = self.pending;
+        while cells != 0 {
+            let cell = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            let (row, column) = (geometry.row_of[cell] as usize, geometry.column_of[cell] as usize);
+            let digits = row_digits[row] & column_digits[column] & narrowed[cell];
+            if digits & digits.wrapping_sub(1) == 0 {
+                return ShapeDecision::Digit(cell, digits);
+            }
+        }
+        counters.check(RULE_TWO_BY_TWO);
+        let mut empty_only = geometry.block_closers(self.shape());
+        if plan.config.connectivity == ConnectivityCheck::Incremental && self.reach != 0 {
+            counters.check(RULE_CONNECTIVITY);
+            empty_only |= !self.reach;
+        }
+        let mut forced = empty_only & undecided;
+        while forced != 0 {
+            let cell = forced.trailing_zeros() as usize;
+            forced &= forced - 1;
+            narrowed[cell] &= 1;
+        }
+        let (mut best_cell, mut best_options, mut best_spare) = (0, 0, i32::MAX);
+        let mut cells = undecided;
+        while cells != 0 {
+            let cell = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            let (row, column) = (geometry.row_of[cell] as usize, geometry.column_of[cell] as usize);
+            let options = rows[row] & columns[column] & narrowed[cell];
+            // Filled only, empty only or nothing: one option at most.
+            if options & 1 == 0 || options == 1 {
+                return ShapeDecision::Pattern(cell, options);
+            }
+            let spare = row_spare[row].min(column_spare[column]);
+            if spare < best_spare {
+                (best_cell, best_options, best_spare) = (cell, options, spare);
+            }
+        }
+        ShapeDecision::Pattern(best_cell, best_options)
+    }
+}
+
+/// A decision of the pattern phase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ShapeDecision {
+    /// Decide the cell filled or empty: bit 0 of the set allows empty, any digit filled.
+    Pattern(usize, ValueSet),
+    /// Give a pending cell one of these digits (at most one: a forced digit or a dead end).
+    Digit(usize, ValueSet),
+}
