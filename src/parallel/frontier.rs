@@ -57,9 +57,13 @@ pub(crate) fn list<M: Model, C: RuleCounter>(model: &M, limits: &Limits, depth: 
 
 /// Lists the frontier the way `choice` says. For a target count (at most
 /// [`MAX_SUBPROBLEMS`]), tries depths 1, 2, ... and keeps the first listing that reaches
-/// it (or that stopped, or that is empty: the tree ended above it); when none does, the
-/// largest one. A listing that overflowed the cap is dropped for the largest one before
-/// it, when there is one. Nodes of the listings not kept are reported as probe nodes.
+/// it (or that stopped). Once the frontier narrows (fewer subproblems than the widest
+/// level so far, or none: the tree ended above it), deeper levels are not tried and the
+/// widest listing is kept: before, a tree with no level wide enough was listed down to its
+/// leaves, and the calling thread searched it alone, over and over (hooks7 at 64 threads:
+/// 1.9 M probe nodes for a 32,527-node tree, no subproblem). A listing that overflowed the
+/// cap is dropped for the largest one before it, when there is one. Nodes of the listings
+/// not kept are reported as probe nodes.
 pub(crate) fn choose<M: Model, C: RuleCounter>(model: &M, limits: &Limits, choice: DepthChoice) -> Listing<M> {
     let wanted = match choice {
         DepthChoice::Fixed(depth) => return list::<M, C>(model, limits, depth),
@@ -70,6 +74,12 @@ pub(crate) fn choose<M: Model, C: RuleCounter>(model: &M, limits: &Limits, choic
     for depth in 1..=model.max_depth().max(1) {
         let listing = list::<M, C>(model, limits, depth);
         if listing.part.stop == Some(StopReason::FrontierFull) && best.is_some() {
+            probe_nodes += listing.part.stats.nodes;
+            break;
+        }
+        let narrowing =
+            best.as_ref().is_some_and(|best| !best.frontier.is_empty() && listing.frontier.len() < best.frontier.len());
+        if narrowing {
             probe_nodes += listing.part.stats.nodes;
             break;
         }
