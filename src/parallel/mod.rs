@@ -31,6 +31,7 @@ mod test_models;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use accounting::new_histogram;
 pub use accounting::{CpuTimes, RunAccounting, WorkerReport};
 pub use pool::{Pool, PoolError, ThreadAffinity, MAX_THREADS};
 pub use strategy::{CounterLayout, KnobForm, KnobParseError, StateRestore, Strategy, DEFAULT_SUBPROBLEMS_PER_THREAD};
