@@ -6,7 +6,8 @@
 
 use crate::instance::Instance;
 use crate::parallel::{
-    self, CounterLayout, KnobParseError, ParallelPlan, Pool, PoolError, StateRestore, Strategy, ThreadAffinity,
+    self, new_histogram, CounterLayout, KnobParseError, ParallelPlan, Pool, PoolError, StateRestore, Strategy,
+    ThreadAffinity,
 };
 use crate::puzzles::knobs::{KnobError, KnobValues};
 use crate::puzzles::{with_puzzle, DataError, Puzzle, PuzzleVisitor};
@@ -277,9 +278,13 @@ impl RunReport {
 /// The parallel knobs are parsed and the thread pool is built before any clock starts.
 pub fn run(instance: &Instance, settings: &RunSettings) -> Result<RunReport, RunError> {
     let plan = parallel_plan(settings)?;
-    let threads = if plan.strategy == Strategy::Sequential { 1 } else { settings.threads };
     let affinity = settings.affinity.parse::<ThreadAffinity>().map_err(RunError::Parallel)?;
-    let pool = Pool::with_affinity(threads, affinity).map_err(RunError::Pool)?;
+    // `sequential` runs on the calling thread: no thread is started for it.
+    let pool = if plan.strategy == Strategy::Sequential {
+        Pool::calling_thread()
+    } else {
+        Pool::with_affinity(settings.threads, affinity).map_err(RunError::Pool)?
+    };
     with_puzzle(instance.family, RunFamily { instance, settings, plan, pool: &pool })
 }
 
@@ -456,10 +461,21 @@ impl WorkerMerge {
     fn add(&mut self, workers: &[parallel::WorkerReport]) {
         for worker in workers {
             let index = worker.worker;
-            while self.reports.len() <= index {
+            while self.reports.len() < index {
                 self.reports.push(WorkerReport { worker: self.reports.len(), ..WorkerReport::default() });
                 self.per_worker_durations.push(new_histogram());
                 self.per_worker_sizes.push(new_histogram());
+            }
+            if self.reports.len() == index {
+                // A worker's first histograms are copied as they are: adding them into empty
+                // ones resizes those and scans every bucket.
+                self.reports.push(WorkerReport { worker: index, ..WorkerReport::default() });
+                self.per_worker_durations.push(worker.task_durations_ns.clone());
+                self.per_worker_sizes.push(worker.task_sizes_nodes.clone());
+            } else {
+                // Same precision on both sides, so adding cannot fail; saturate if it ever did.
+                let _ = self.per_worker_durations[index].add(&worker.task_durations_ns);
+                let _ = self.per_worker_sizes[index].add(&worker.task_sizes_nodes);
             }
             let report = &mut self.reports[index];
             report.nodes += worker.nodes;
@@ -471,25 +487,20 @@ impl WorkerMerge {
             report.idle_ns += nanos(worker.idle);
             report.before_first_task_ns += nanos(worker.before_first_task);
             report.after_last_task_ns += nanos(worker.after_last_task);
-            // Same precision on both sides, so adding cannot fail; saturate if it ever did.
-            let _ = self.per_worker_durations[index].add(&worker.task_durations_ns);
-            let _ = self.per_worker_sizes[index].add(&worker.task_sizes_nodes);
         }
     }
 
     /// Fills the medians of each worker and the run's imbalance, idle share and task
     /// percentiles.
     fn finish(&mut self, summary: &mut ParallelSummary) {
-        let mut all_durations = new_histogram();
-        let mut all_sizes = new_histogram();
         for ((report, durations), sizes) in
             self.reports.iter_mut().zip(&self.per_worker_durations).zip(&self.per_worker_sizes)
         {
             report.task_ns_median = durations.value_at_quantile(0.5);
             report.task_nodes_median = sizes.value_at_quantile(0.5);
-            let _ = all_durations.add(durations);
-            let _ = all_sizes.add(sizes);
         }
+        let all_durations = merged(&self.per_worker_durations);
+        let all_sizes = merged(&self.per_worker_sizes);
         summary.task_ns_median = all_durations.value_at_quantile(0.5);
         summary.task_ns_p90 = all_durations.value_at_quantile(0.9);
         summary.task_nodes_median = all_sizes.value_at_quantile(0.5);
@@ -501,6 +512,13 @@ impl WorkerMerge {
     }
 }
 
-fn new_histogram() -> Histogram<u64> {
-    Histogram::new(3).expect("three significant figures are within the accepted 0..=5")
+/// The sum of `histograms` (a copy of the first plus the others; empty when there is none).
+fn merged(histograms: &[Histogram<u64>]) -> Histogram<u64> {
+    let Some((first, others)) = histograms.split_first() else { return new_histogram() };
+    let mut sum = first.clone();
+    for histogram in others {
+        // Same precision on both sides, so adding cannot fail; saturate if it ever did.
+        let _ = sum.add(histogram);
+    }
+    sum
 }

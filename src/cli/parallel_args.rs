@@ -29,7 +29,9 @@ impl ParallelArgs {
     /// Writes the flags into `settings`.
     pub fn apply(&self, settings: &mut RunSettings) {
         settings.strategy = self.strategy.clone();
-        settings.threads = self.threads.unwrap_or_else(available_cpus);
+        // `sequential` needs no thread count, and asking for the CPUs reads several files.
+        let sequential = self.strategy == Strategy::Sequential.to_string();
+        settings.threads = self.threads.unwrap_or_else(|| if sequential { 1 } else { available_cpus() });
         settings.counters = self.counters.clone();
         settings.state = self.state.clone();
         settings.affinity = self.affinity.clone();

@@ -36,14 +36,15 @@ pub fn run(args: &SolveArgs, knobs: KnobValues) -> Result<(), Failure> {
     if let Some(path) = &args.profile {
         profile_files::write_profile(path, &report)?;
     }
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    // The whole report goes out in one write: stdout flushes at every line otherwise.
+    let mut out = Vec::with_capacity(16 * 1024);
     if args.json {
-        let text = serde_json::to_string_pretty(&report).map_err(Failure::failed)?;
-        writeln!(out, "{text}")?;
+        serde_json::to_writer_pretty(&mut out, &report).map_err(Failure::failed)?;
+        out.push(b'\n');
     } else {
         write_report(&mut out, &instance, &report)?;
     }
+    std::io::stdout().lock().write_all(&out)?;
     if report.components.iter().any(|component| !component.verify_failures.is_empty()) {
         return Err(Failure::failed("a solution failed the independent check (a model bug): see verify_failures"));
     }

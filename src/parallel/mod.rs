@@ -32,6 +32,7 @@ mod test_models;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use accounting::new_histogram;
 pub use accounting::{CpuTimes, RunAccounting, WorkerReport};
 pub use frontier::MAX_SUBPROBLEMS;
 pub use pool::{Pool, PoolError, ThreadAffinity, MAX_THREADS};

@@ -4,7 +4,7 @@ use super::strategy::{KnobForm, KnobParseError};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// The longest a held thread waits for [`Pool::release`] before it goes back to rayon on
@@ -64,8 +64,11 @@ impl FromStr for ThreadAffinity {
 /// A rayon thread pool of a fixed size, built by the caller before timing starts and lent
 /// to every run that needs threads ([`crate::parallel::search`] never builds one itself).
 pub struct Pool {
-    inner: rayon::ThreadPool,
+    /// The rayon pool; empty in a [`Pool::calling_thread`] pool until a strategy that needs
+    /// threads asks for it.
+    inner: OnceLock<rayon::ThreadPool>,
     threads: usize,
+    affinity: ThreadAffinity,
     /// Set by [`Pool::release`]: the threads held by [`Pool::hold`] may go.
     released: Arc<AtomicBool>,
 }
@@ -84,18 +87,23 @@ impl Pool {
                 message: format!("thread count must be between 1 and {MAX_THREADS}, not {threads}"),
             });
         }
-        let cpus = if affinity == ThreadAffinity::Pinned { allowed_cpus() } else { Vec::new() };
-        let inner = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .thread_name(|index| format!("bb-worker-{index}"))
-            .start_handler(move |index| {
-                if let Some(&cpu) = cpus.get(index.checked_rem(cpus.len()).unwrap_or(0)) {
-                    pin_current_thread(cpu);
-                }
-            })
-            .build()
-            .map_err(|error| PoolError { message: format!("cannot start {threads} threads: {error}") })?;
-        Ok(Pool { inner, threads, released: Arc::new(AtomicBool::new(true)) })
+        let inner = OnceLock::new();
+        // Set just above, so it cannot already hold a pool.
+        let _ = inner.set(build_rayon(threads, affinity)?);
+        Ok(Pool { inner, threads, affinity, released: Arc::new(AtomicBool::new(true)) })
+    }
+
+    /// A pool of one thread that starts nothing: for `sequential`, which runs on the calling
+    /// thread. Starting, pinning and joining a thread it does not use cost a short run more
+    /// than its search. A strategy that does ask this pool for
+    /// threads gets one, started (unpinned) at that moment.
+    pub fn calling_thread() -> Pool {
+        Pool {
+            inner: OnceLock::new(),
+            threads: 1,
+            affinity: ThreadAffinity::Free,
+            released: Arc::new(AtomicBool::new(true)),
+        }
     }
 
     /// Wakes every thread and keeps it awake, spinning, until [`Pool::release`]; returns
@@ -113,7 +121,7 @@ impl Pool {
         self.released.store(false, Ordering::Release);
         let awake = Arc::new(AtomicUsize::new(0));
         let (released, counter) = (Arc::clone(&self.released), Arc::clone(&awake));
-        self.inner.spawn_broadcast(move |_| {
+        self.rayon().spawn_broadcast(move |_| {
             counter.fetch_add(1, Ordering::AcqRel);
             let held_at = Instant::now();
             while !released.load(Ordering::Acquire) && held_at.elapsed() < LONGEST_HOLD {
@@ -137,7 +145,10 @@ impl Pool {
     }
 
     pub(crate) fn rayon(&self) -> &rayon::ThreadPool {
-        &self.inner
+        self.inner.get_or_init(|| match build_rayon(self.threads, self.affinity) {
+            Ok(pool) => pool,
+            Err(error) => panic!("{error}"),
+        })
     }
 }
 
@@ -145,6 +156,21 @@ impl fmt::Debug for Pool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Pool").field("threads", &self.threads).finish()
     }
+}
+
+/// Starts `threads` rayon threads named `bb-worker-<index>`, placed as `affinity` says.
+fn build_rayon(threads: usize, affinity: ThreadAffinity) -> Result<rayon::ThreadPool, PoolError> {
+    let cpus = if affinity == ThreadAffinity::Pinned { allowed_cpus() } else { Vec::new() };
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|index| format!("bb-worker-{index}"))
+        .start_handler(move |index| {
+            if let Some(&cpu) = cpus.get(index.checked_rem(cpus.len()).unwrap_or(0)) {
+                pin_current_thread(cpu);
+            }
+        })
+        .build()
+        .map_err(|error| PoolError { message: format!("cannot start {threads} threads: {error}") })
 }
 
 /// The CPUs this process may run on, in order (empty where that cannot be read).
@@ -194,5 +220,13 @@ mod tests {
         assert!(Pool::new(0).unwrap_err().message.contains("between 1 and 1024"));
         assert!(Pool::new(MAX_THREADS + 1).is_err());
         assert_eq!(Pool::new(3).map(|pool| pool.threads()), Ok(3));
+    }
+
+    #[test]
+    fn a_calling_thread_pool_starts_its_thread_only_when_asked() {
+        let pool = Pool::calling_thread();
+        assert_eq!(pool.threads(), 1);
+        assert!(pool.inner.get().is_none());
+        assert_eq!(pool.rayon().install(rayon::current_num_threads), 1);
     }
 }

@@ -2,9 +2,16 @@
 //! and the 8 line sums (3 rows, 3 columns, 2 diagonals) are 17 distinct primes below their
 //! bounds, and the total of those 17 numbers is prime.
 //!
-//! Blanks are decided in row-major order; a blank takes a prime below the cell bound that
-//! is neither a given nor already placed (the post's "candidates"). The `mode` knob says how
-//! early the rules are applied:
+//! A blank takes a prime below the cell bound that is neither a given nor already placed
+//! (the post's "candidates"). The `order` knob says in which order the blanks are decided:
+//! - `row-major`, the post's order;
+//! - `lines-first` (default), a static order picked greedily before the search: next the
+//!   blank that completes the most lines, then the one that leaves the most lines one cell
+//!   short, then the first in row-major order. Lines are checked as they complete, so this
+//!   moves the checks up the tree: with only the centre given, the diagonals and the middle
+//!   column and row complete as soon as two opposite cells are filled.
+//!
+//! The `mode` knob says how early the rules are applied:
 //! - `brute` is the Perl post's program: every ordered tuple of distinct candidates, all
 //!   rules checked at the leaf (123,521 nodes for the seed instance);
 //! - `incremental` checks the givens at the root and rejects a line (bound, prime) as soon
@@ -81,21 +88,40 @@ pub enum Mode {
     Derived,
 }
 
+/// In which order the blanks are decided (see the module documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlankOrder {
+    /// Row by row from the top: the post's order.
+    RowMajor,
+    /// Greedily, the blank that completes the most lines first.
+    LinesFirst,
+}
+
 /// The knobs of the prime grid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PrimeGridConfig {
     /// How early the rules are applied.
     pub mode: Mode,
+    /// In which order the blanks are decided.
+    pub order: BlankOrder,
 }
 
 impl Puzzle for PrimeGrid {
     const FAMILY: &'static str = "prime_grid";
-    const KNOBS: &'static [KnobSpec] = &[KnobSpec {
-        name: "mode",
-        values: &["brute", "incremental", "derived"],
-        default: "derived",
-        help: "brute: every ordered tuple of distinct candidates, all rules at the leaf, as the Perl post (123,521 nodes); incremental: reject a line once it is complete; derived: also no 2 anywhere (parity), bounds on partial lines and distinctness as the grid fills",
-    }];
+    const KNOBS: &'static [KnobSpec] = &[
+        KnobSpec {
+            name: "mode",
+            values: &["brute", "incremental", "derived"],
+            default: "derived",
+            help: "brute: every ordered tuple of distinct candidates, all rules at the leaf, as the Perl post (123,521 nodes); incremental: reject a line once it is complete; derived: also no 2 anywhere (parity), bounds on partial lines and distinctness as the grid fills",
+        },
+        KnobSpec {
+            name: "order",
+            values: &["lines-first", "row-major"],
+            default: "lines-first",
+            help: "the order the blanks are decided in: lines-first, the blank that completes the most lines next (then the one that leaves the most lines one cell short); row-major, the post's order",
+        },
+    ];
     type Config = PrimeGridConfig;
     type Model = PrimeGridModel;
 
@@ -140,6 +166,11 @@ impl Puzzle for PrimeGrid {
                 ("derived", None) => Some(Mode::Derived),
                 _ => None,
             })?,
+            order: reader.read("order", |head, k| match (head, k) {
+                ("lines-first", None) => Some(BlankOrder::LinesFirst),
+                ("row-major", None) => Some(BlankOrder::RowMajor),
+                _ => None,
+            })?,
         })
     }
 
@@ -149,7 +180,11 @@ impl Puzzle for PrimeGrid {
             Mode::Incremental => "incremental",
             Mode::Derived => "derived",
         };
-        vec![("mode", mode.to_string())]
+        let order = match config.order {
+            BlankOrder::RowMajor => "row-major",
+            BlankOrder::LinesFirst => "lines-first",
+        };
+        vec![("mode", mode.to_string()), ("order", order.to_string())]
     }
 
     fn component_names(&self) -> Vec<String> {
@@ -157,7 +192,7 @@ impl Puzzle for PrimeGrid {
     }
 
     fn models(&self, config: &PrimeGridConfig) -> Vec<PrimeGridModel> {
-        vec![PrimeGridModel::new(self, config.mode)]
+        vec![PrimeGridModel::new(self, config.mode, config.order)]
     }
 
     fn solution_text(&self, solution: &PrimeGridSolution) -> String {
@@ -281,6 +316,32 @@ fn cell_name(cell: usize) -> String {
     format!("(row {}, column {})", cell / 3 + 1, cell % 3 + 1)
 }
 
+/// The blanks of `givens` (0 = blank) in the order `order` decides them.
+fn blank_order(givens: &[u32; CELLS], order: BlankOrder) -> Vec<usize> {
+    let mut left: Vec<usize> = (0..CELLS).filter(|&cell| givens[cell] == 0).collect();
+    if order == BlankOrder::RowMajor {
+        return left;
+    }
+    let mut open = LINES.map(|line| line.iter().filter(|&&cell| givens[cell] == 0).count());
+    let mut chosen = Vec::with_capacity(left.len());
+    while !left.is_empty() {
+        // Most lines completed, then most lines left one cell short, then row-major
+        // (`max_by_key` keeps the last of equals, so the key ends with the reversed cell).
+        let score = |cell: usize| {
+            let completes = LINES_THROUGH[cell].iter().filter(|&&line| open[line] == 1).count();
+            let one_short = LINES_THROUGH[cell].iter().filter(|&&line| open[line] == 2).count();
+            (completes, one_short, CELLS - cell)
+        };
+        let position = (0..left.len()).max_by_key(|&index| score(left[index])).unwrap_or(0);
+        let cell = left.remove(position);
+        for &line in LINES_THROUGH[cell] {
+            open[line] -= 1;
+        }
+        chosen.push(cell);
+    }
+    chosen
+}
+
 /// The 8 line sums of a filled grid, in the order of [`LINES`].
 fn line_sums_of(grid: &[u32; CELLS]) -> [u32; LINE_COUNT] {
     LINES.map(|cells| cells.iter().map(|&cell| grid[cell]).sum())
@@ -304,7 +365,8 @@ fn total_of(grid: &[u32; CELLS]) -> u32 {
 struct Shared {
     mode: Mode,
     givens: [u32; CELLS],
-    /// Blank cells, row-major: the decision at depth `d` fills `blanks[d]`.
+    /// Blank cells in the order of the `order` knob: the decision at depth `d` fills
+    /// `blanks[d]`.
     blanks: Vec<usize>,
     primes: PrimeTable,
     cell_bound: u32,
@@ -339,7 +401,7 @@ pub struct Placement {
 }
 
 impl PrimeGridModel {
-    fn new(grid: &PrimeGrid, mode: Mode) -> PrimeGridModel {
+    fn new(grid: &PrimeGrid, mode: Mode, order: BlankOrder) -> PrimeGridModel {
         // The table answers every hot primality query: the largest is a total whose lines
         // all passed their bound (at most 17,000,000 with both bounds at MAX_BOUND), or
         // the end of a window read past a line's partial sum (below three cell bounds).
@@ -354,7 +416,7 @@ impl PrimeGridModel {
                 unplaced[value as usize / 64] |= 1 << (value % 64);
             }
         }
-        let blanks: Vec<usize> = (0..CELLS).filter(|&cell| grid.givens[cell] == 0).collect();
+        let blanks = blank_order(&grid.givens, order);
         let cells = grid.givens;
         let line_sums = LINES.map(|line| line.iter().map(|&cell| cells[cell]).sum());
         let line_open = LINES.map(|line| line.iter().filter(|&&cell| cells[cell] == 0).count() as u8);
@@ -775,20 +837,33 @@ mod tests {
         PrimeGrid::parse(&seed_file()["data"]).expect("instance data is valid")
     }
 
+    /// `mode` with blanks in `order`.
+    fn config_in(mode: &str, order: &str) -> PrimeGridConfig {
+        let knobs = [("mode".to_string(), mode.to_string()), ("order".to_string(), order.to_string())];
+        PrimeGrid::config(&knobs.into()).expect("valid knobs")
+    }
+
+    /// `mode` with the post's row-major order, which the node counts below were taken in.
     fn config(mode: &str) -> PrimeGridConfig {
-        PrimeGrid::config(&[("mode".to_string(), mode.to_string())].into()).expect("valid knob")
+        config_in(mode, "row-major")
     }
 
     const MODES: [&str; 3] = ["brute", "incremental", "derived"];
+    const ORDERS: [&str; 2] = ["row-major", "lines-first"];
 
     /// A filled grid as the search reports it.
     fn filled(cells: [u32; CELLS]) -> PrimeGridSolution {
         PrimeGridSolution { total: total_of(&cells), cells }
     }
 
-    /// Every solution of `grid` in `mode`, sorted, with the counts.
+    /// Every solution of `grid` in `mode`, row-major, sorted, with the counts.
     fn solve(grid: &PrimeGrid, mode: &str) -> (Vec<[u32; CELLS]>, Stats) {
-        let model = grid.models(&config(mode)).remove(0);
+        solve_in(grid, mode, "row-major")
+    }
+
+    /// Every solution of `grid` in `mode` with blanks in `order`, sorted, with the counts.
+    fn solve_in(grid: &PrimeGrid, mode: &str, order: &str) -> (Vec<[u32; CELLS]>, Stats) {
+        let model = grid.models(&config_in(mode, order)).remove(0);
         let result = search_sequentially::<_, FullCounters>(model, Limits::exhaustive());
         let mut solutions: Vec<[u32; CELLS]> = result.solutions.iter().map(|solution| solution.cells).collect();
         solutions.sort_unstable();
@@ -937,13 +1012,33 @@ mod tests {
         for grid in generated_instances() {
             let expected = enumerate_independently(&grid);
             solved_instances += usize::from(!expected.is_empty());
-            for mode in MODES {
-                let (solutions, _) = solve(&grid, mode);
-                assert_eq!(solutions, expected, "mode {mode}, instance {grid:?}");
+            for (mode, order) in MODES.iter().flat_map(|mode| ORDERS.map(|order| (mode, order))) {
+                let (solutions, _) = solve_in(&grid, mode, order);
+                assert_eq!(solutions, expected, "mode {mode}, order {order}, instance {grid:?}");
                 assert!(solutions.iter().all(|solution| grid.verify(0, &filled(*solution)).is_ok()));
             }
         }
         assert!(solved_instances >= 8, "only {solved_instances} generated instances have solutions");
+    }
+
+    #[test]
+    fn lines_first_decides_opposite_cells_around_a_given_centre_first() {
+        let centre = [0, 0, 0, 0, 5, 0, 0, 0, 0];
+        assert_eq!(blank_order(&centre, BlankOrder::RowMajor), vec![0, 1, 2, 3, 5, 6, 7, 8]);
+        // 0 then 8 closes the main diagonal; 2 leaves three lines one short; 6 closes the
+        // anti-diagonal and leaves two lines one short; then each cell closes lines.
+        assert_eq!(blank_order(&centre, BlankOrder::LinesFirst), vec![0, 8, 2, 6, 1, 7, 3, 5]);
+        assert_eq!(blank_order(&[0; CELLS], BlankOrder::LinesFirst).len(), CELLS);
+    }
+
+    #[test]
+    fn lines_first_finds_the_same_solutions_in_fewer_nodes() {
+        let grid = instance([0, 0, 0, 0, 5, 0, 0, 0, 0], 60, 100);
+        let (row_major, row_major_stats) = solve_in(&grid, "derived", "row-major");
+        let (lines_first, lines_first_stats) = solve_in(&grid, "derived", "lines-first");
+        // (Both orders against an independent enumeration: the generated-instances test.)
+        assert_eq!(lines_first, row_major);
+        assert_eq!((row_major.len(), row_major_stats.nodes, lines_first_stats.nodes), (264, 106_733, 30_021));
     }
 
     #[test]
@@ -1153,6 +1248,10 @@ mod tests {
         assert_eq!(PrimeGrid::config(&KnobValues::new()).unwrap().mode, Mode::Derived);
         let bad: KnobValues = [("mode".to_string(), "fast".to_string())].into();
         assert!(PrimeGrid::config(&bad).unwrap_err().message.contains("brute, incremental, derived"));
-        assert_eq!(PrimeGrid::describe(&config("brute")), vec![("mode", "brute".to_string())]);
+        assert_eq!(
+            PrimeGrid::describe(&config("brute")),
+            vec![("mode", "brute".to_string()), ("order", "row-major".to_string())]
+        );
+        assert_eq!(PrimeGrid::config(&KnobValues::new()).unwrap().order, BlankOrder::LinesFirst);
     }
 }
