@@ -484,3 +484,39 @@ fn sigkill_mid_sweep_leaves_complete_lines_and_resume_continues() {
     let out = folder.path().to_string_lossy().into_owned();
     assert!(run(&["report", "--out", &out, "--quiet"]).status.success());
 }
+
+#[test]
+fn a_second_sweep_of_the_same_name_is_refused_and_every_row_of_the_first_stays() {
+    let folder = tempfile::tempdir().unwrap();
+    let (mut first, runs) = start_long_sweep(folder.path());
+    wait_for_lines(&runs, 10);
+    let spec = folder.path().join("long.toml").to_string_lossy().into_owned();
+    for extra in [&[][..], &["--resume"]] {
+        let second = sweep(&spec, folder.path(), extra);
+        let stderr = text(&second.stderr);
+        assert_eq!(second.status.code(), Some(2), "{extra:?}: {stderr}");
+        assert!(stderr.contains(&format!("pid {}", first.id())) && stderr.contains("--wait"), "{stderr}");
+    }
+    send_signal(&first, libc::SIGINT);
+    assert_eq!(wait_for_exit(&mut first).code(), Some(130));
+    // The refused runs neither replaced nor set aside the log: its repeats run 0, 1, 2, ...
+    let rows = rows_of(&runs);
+    let repeats: Vec<usize> = rows.iter().map(|row| row["repeat"].parse().unwrap()).collect();
+    assert!(rows.len() >= 10);
+    assert_eq!(repeats, (0..rows.len()).collect::<Vec<_>>());
+    assert!(!folder.path().join("long-runs.csv.old").exists());
+}
+
+#[test]
+fn fail_on_change_fails_when_nothing_was_compared_and_a_missing_baseline_is_bad_input() {
+    let folder = folder_with_fixture();
+    let out = folder.path().to_string_lossy().into_owned();
+    let header_only = folder.path().join("empty-baseline.csv");
+    std::fs::write(&header_only, format!("\u{feff}{}\n", SummaryRow::header())).unwrap();
+    let output = run(&["report", "--out", &out, "--baseline", &header_only.to_string_lossy(), "--fail-on-change"]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("nothing was compared"), "{}", text(&output.stderr));
+    let output = run(&["report", "--out", &out, "--baseline", "/missing/baseline.csv"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("no such file"), "{}", text(&output.stderr));
+}

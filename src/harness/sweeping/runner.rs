@@ -16,6 +16,7 @@ use crate::harness::storing::record::{mode_name, status, RunRecord, BATCH_TARGET
 use crate::harness::storing::results_folder::{
     find_runs_files, read_runs, runs_file, set_aside_superseded_logs, write_summary, Shard,
 };
+use crate::harness::storing::sweep_lock::{SweepLock, WhenBusy};
 use crate::instance::Instance;
 use crate::solve::{self, RunSettings};
 use std::collections::HashMap;
@@ -44,6 +45,8 @@ pub struct SweepOptions {
     pub shard: Option<Shard>,
     /// No progress bar and no per-configuration lines.
     pub quiet: bool,
+    /// When another run of this sweep holds the folder: wait for it (`--wait`) or refuse.
+    pub when_busy: WhenBusy,
 }
 
 /// What a sweep did.
@@ -87,6 +90,10 @@ struct Recorded {
 /// Runs the plan's slice, appending to the folder's run log; returns what happened.
 pub fn run_sweep(plan: &Plan, options: &SweepOptions, stop: &AtomicBool) -> Result<SweepOutcome, HarnessError> {
     let started = Instant::now();
+    // Held until the sweep returns: everything below reads and writes the folder's logs.
+    let _lock = SweepLock::acquire(&options.out_dir, &plan.sweep, options.shard, options.when_busy, |line| {
+        eprintln!("backtrack-bench: {line}")
+    })?;
     let environment = Environment::detect();
     let path = runs_file(&options.out_dir, &plan.sweep, options.shard);
     let (recorded, mut notes) =
