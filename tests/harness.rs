@@ -520,3 +520,35 @@ fn fail_on_change_fails_when_nothing_was_compared_and_a_missing_baseline_is_bad_
     assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
     assert!(text(&output.stderr).contains("no such file"), "{}", text(&output.stderr));
 }
+
+#[test]
+fn spec_mistakes_are_bad_input_at_dry_run() {
+    let cases = [
+        ("config_budget_s = inf\n", "config_budget_s"),
+        ("config_budget_s = 1e20\n", "config_budget_s"),
+        ("config_budget_s = nan\n", "config_budget_s"),
+        ("config_budget_s = -1\n", "config_budget_s"),
+        ("[baselines.sudoku]\norder = \"listed\"\n", "baselines.sudoku: no such family"),
+        ("[baselines.olympic_rings]\norder = \"sideways\"\n", "baselines.olympic_rings"),
+    ];
+    for (top, expected) in cases {
+        let (_folder, spec) = folder_with_spec(&format!("name = \"t\"\n{top}[[block]]\ninstances = [\"rings\"]\n"));
+        let output = run(&["sweep", "--spec", &spec, "--dry-run"]);
+        assert_eq!(output.status.code(), Some(2), "{top}: {}", text(&output.stderr));
+        assert!(text(&output.stderr).contains(expected), "{top}: {}", text(&output.stderr));
+    }
+    let block_cases = [
+        ("threads = [0]", "block[0].threads"),
+        ("threads = [100000]", "block[0].threads"),
+        ("strategies = [\"bogus\"]", "block[0].strategies: invalid parallel strategy `bogus`"),
+        ("counters = [\"wide\"]", "block[0].counters: invalid counter layout"),
+        ("states = [\"copy\"]", "block[0].states: invalid state mode"),
+        ("knobs = { order = [\"sideways\"] }", "block[0].knobs"),
+    ];
+    for (line, expected) in block_cases {
+        let (_folder, spec) = folder_with_spec(&format!("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\n{line}\n"));
+        let output = run(&["sweep", "--spec", &spec, "--dry-run"]);
+        assert_eq!(output.status.code(), Some(2), "{line}: {}", text(&output.stderr));
+        assert!(text(&output.stderr).contains(expected), "{line}: {}", text(&output.stderr));
+    }
+}
