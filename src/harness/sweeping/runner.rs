@@ -6,6 +6,7 @@
 //! run logs of the sweep and runs only what is missing. The stop flag (set by Ctrl-C) is
 //! checked before every run; the run in progress finishes and is recorded.
 
+use super::machine_guard::MachineGuard;
 use super::plan::{Configuration, Plan};
 use super::progress::Progress;
 use super::work_estimate::WorkEstimate;
@@ -94,6 +95,7 @@ pub fn run_sweep(plan: &Plan, options: &SweepOptions, stop: &AtomicBool) -> Resu
     let _lock = SweepLock::acquire(&options.out_dir, &plan.sweep, options.shard, options.when_busy, |line| {
         eprintln!("backtrack-bench: {line}")
     })?;
+    let guard = MachineGuard::start(|line| eprintln!("backtrack-bench: {line}"));
     let environment = Environment::detect();
     let path = runs_file(&options.out_dir, &plan.sweep, options.shard);
     let (recorded, mut notes) =
@@ -172,6 +174,7 @@ pub fn run_sweep(plan: &Plan, options: &SweepOptions, stop: &AtomicBool) -> Resu
         }
     }
     progress.finish();
+    guard.stop();
     if options.shard.is_none() {
         let (summary, _, notes) = write_summary(&options.out_dir, &plan.sweep)?;
         outcome.summary_file = Some(summary);
