@@ -96,6 +96,10 @@ pub struct SweepArgs {
     /// Keep the folder's run log and run only the configurations (and repeats) not yet recorded.
     #[arg(long)]
     pub resume: bool,
+    /// When another run of this sweep (same name, same folder) is running: wait for it to end
+    /// instead of refusing with exit code 2.
+    #[arg(long)]
+    pub wait: bool,
     /// Run only slice K of N (configurations whose index is K-1 modulo N), e.g. for Slurm job arrays.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,

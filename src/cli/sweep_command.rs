@@ -2,6 +2,7 @@
 
 use super::{Failure, SweepArgs};
 use crate::harness::storing::results_folder::Shard;
+use crate::harness::storing::sweep_lock::WhenBusy;
 use crate::harness::sweeping::plan;
 use crate::harness::sweeping::runner::{run_sweep, SweepOptions, SweepOutcome};
 use crate::harness::sweeping::spec::{parse_thread_list, Overrides, SweepSpec};
@@ -78,8 +79,14 @@ pub fn run(args: &SweepArgs) -> Result<bool, Failure> {
     if args.dry_run {
         return if args.json { print_plan_json(&plan, shard) } else { print_plan(&plan, shard) }.map(|()| true);
     }
-    let options =
-        SweepOptions { out_dir: args.out.clone(), resume: args.resume, shard, quiet: args.quiet || args.json };
+    let when_busy = if args.wait { WhenBusy::Wait } else { WhenBusy::Refuse };
+    let options = SweepOptions {
+        out_dir: args.out.clone(),
+        resume: args.resume,
+        shard,
+        quiet: args.quiet || args.json,
+        when_busy,
+    };
     let stop = install_interrupt_handler();
     let outcome = run_sweep(&plan, &options, stop).map_err(|error| {
         if error.is_bad_input() {

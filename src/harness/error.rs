@@ -34,6 +34,15 @@ pub enum HarnessError {
         /// What was wrong (with the line when known) and what to do.
         message: String,
     },
+    /// Another sweep of the same name runs in the results folder (its lock is held).
+    SweepBusy {
+        /// The results folder.
+        folder: PathBuf,
+        /// The sweep's name.
+        sweep: String,
+        /// Who holds the lock: pid, host and start time, as the holders wrote them.
+        holders: String,
+    },
     /// A plot could not be drawn.
     Plot {
         /// The SVG file.
@@ -54,9 +63,10 @@ impl HarnessError {
         HarnessError::Spec { origin: origin.into(), message: message.into() }
     }
 
-    /// Whether the error is the user's input (spec, flags) rather than a failure while running.
+    /// Whether the error is the user's input (spec, flags, a folder another sweep of the
+    /// same name is using) rather than a failure while running: exit code 2.
     pub fn is_bad_input(&self) -> bool {
-        matches!(self, HarnessError::Spec { .. } | HarnessError::Argument { .. })
+        matches!(self, HarnessError::Spec { .. } | HarnessError::Argument { .. } | HarnessError::SweepBusy { .. })
     }
 }
 
@@ -67,6 +77,12 @@ impl fmt::Display for HarnessError {
             HarnessError::Argument { flag, message } => write!(f, "{flag}: {message}"),
             HarnessError::Io { path, source } => write!(f, "{}: {source}", path.display()),
             HarnessError::Csv { path, message } => write!(f, "{}: {message}", path.display()),
+            HarnessError::SweepBusy { folder, sweep, holders } => write!(
+                f,
+                "{}: another run of sweep `{sweep}` is using this folder ({holders}); wait for it to end \
+                 (or pass --wait), or give this run another --name or --out",
+                folder.display()
+            ),
             HarnessError::Plot { path, message } => write!(f, "{}: cannot draw the plot: {message}", path.display()),
         }
     }

@@ -36,6 +36,7 @@ impl CsvAppender {
             write_atomically(path, format!("{header}\n").as_bytes())?;
         } else {
             let first_line = existing.split(|&byte| byte == b'\n').next().unwrap_or_default();
+            let first_line = first_line.strip_prefix(UTF8_BOM).unwrap_or(first_line);
             if String::from_utf8_lossy(first_line).trim_end_matches('\r') != header {
                 return Err(HarnessError::Csv {
                     path: path.to_path_buf(),
@@ -114,6 +115,9 @@ pub fn write_rows<T: Serialize>(path: &Path, rows: &[T], header: &str) -> Result
     write_atomically(path, &contents)
 }
 
+/// The byte-order mark some programs put at the start of a UTF-8 file.
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// Rows read from a CSV file, with notes about lines that were skipped.
 #[derive(Debug)]
 pub struct ReadRows<T> {
@@ -126,14 +130,23 @@ pub struct ReadRows<T> {
 /// Reads every row of `path` under `expected_header`; a different header is an error, a line
 /// that does not parse is skipped with a note.
 pub fn read_rows<T: DeserializeOwned>(path: &Path, expected_header: &str) -> Result<ReadRows<T>, HarnessError> {
-    let mut text = std::fs::read_to_string(path).map_err(|source| HarnessError::io(path, source))?;
-    let mut skipped = Vec::new();
-    if !text.is_empty() && !text.ends_with('\n') {
-        let complete = text.rfind('\n').map_or(0, |end| end + 1);
-        skipped.push(format!("{}: the last line has no newline (cut off); ignored", path.display()));
-        text.truncate(complete);
+    let mut bytes = std::fs::read(path).map_err(|source| HarnessError::io(path, source))?;
+    // Spreadsheet programs save CSV with a UTF-8 byte-order mark: not part of the header.
+    if bytes.starts_with(UTF8_BOM) {
+        bytes.drain(..UTF8_BOM.len());
     }
-    let header = text.lines().next().unwrap_or_default().trim_end_matches('\r');
+    let mut skipped = Vec::new();
+    if !bytes.is_empty() && !bytes.ends_with(b"\n") {
+        let complete = bytes.iter().rposition(|&byte| byte == b'\n').map_or(0, |end| end + 1);
+        skipped.push(format!("{}: the last line has no newline (cut off); ignored", path.display()));
+        bytes.truncate(complete);
+    }
+    let first_line = bytes.split(|&byte| byte == b'\n').next().unwrap_or_default();
+    let header = std::str::from_utf8(first_line).map_err(|_| HarnessError::Csv {
+        path: path.to_path_buf(),
+        message: "line 1 (the header) is not valid UTF-8; this is not a file the harness wrote".to_string(),
+    })?;
+    let header = header.trim_end_matches('\r');
     if header.is_empty() {
         return Ok(ReadRows { rows: Vec::new(), skipped });
     }
@@ -155,14 +168,19 @@ pub fn read_rows<T: DeserializeOwned>(path: &Path, expected_header: &str) -> Res
             ),
         });
     }
-    let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(text.as_bytes());
+    let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(bytes.as_slice());
     let headers = reader
         .headers()
         .map_err(|error| HarnessError::Csv { path: path.to_path_buf(), message: error.to_string() })?
         .clone();
     let mut rows = Vec::new();
-    for record in reader.records() {
+    // Rows are read as bytes so that one invalid UTF-8 byte skips its row, not the file.
+    for record in reader.byte_records() {
         let parsed = record.map_err(|error| error.to_string()).and_then(|record| {
+            let line = record.position().map_or(0, |position| position.line());
+            csv::StringRecord::from_byte_record(record).map_err(|_| format!("line {line}: not valid UTF-8"))
+        });
+        let parsed = parsed.and_then(|record| {
             if record.len() != headers.len() {
                 return Err(format!("{} fields instead of {}", record.len(), headers.len()));
             }
@@ -249,6 +267,20 @@ mod tests {
         let read: ReadRows<Row> = read_rows(&path, "name,count").unwrap();
         assert_eq!(read.rows.len(), 1);
         assert_eq!(read.skipped.len(), 2);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_accepted_and_an_invalid_utf8_row_is_skipped_with_a_note() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("runs.csv");
+        std::fs::write(&path, b"\xEF\xBB\xBFname,count\na,1\nb\xFF,2\nc,3\n").unwrap();
+        let read: ReadRows<Row> = read_rows(&path, "name,count").unwrap();
+        let names: Vec<&str> = read.rows.iter().map(|row| row.name.as_str()).collect();
+        assert_eq!(names, ["a", "c"]);
+        assert_eq!(read.skipped.len(), 1);
+        assert!(read.skipped[0].contains("line 3: not valid UTF-8"), "{:?}", read.skipped);
+        // --resume continues such a file.
+        CsvAppender::open(&path, "name,count", true).unwrap().append(&Row { name: "d".into(), count: 4 }).unwrap();
     }
 
     #[test]

@@ -49,7 +49,8 @@ fn cpu_model() -> String {
         .unwrap_or_else(|| "unknown".to_string())
 }
 
-fn hostname() -> String {
+/// The machine's host name (`unknown` when it cannot be read).
+pub fn hostname() -> String {
     #[cfg(unix)]
     {
         let mut buffer = [0u8; 256];

@@ -6,7 +6,8 @@
 //! - [`csv_log`]: whole-line appends and atomic rewrites of CSV files;
 //! - [`results_folder`]: the folder's file names, shards, set-aside logs, the summary file;
 //! - [`summary`]: per-configuration statistics (`<sweep>-summary.csv`), from records alone;
-//! - [`environment`]: the machine and build a run was measured on.
+//! - [`environment`]: the machine and build a run was measured on;
+//! - [`sweep_lock`]: one writer per run log (an advisory lock in the folder).
 //!
 //! It knows records and files, never a search: the runner hands it finished records.
 
@@ -16,3 +17,4 @@ pub mod environment;
 pub mod record;
 pub mod results_folder;
 pub mod summary;
+pub mod sweep_lock;

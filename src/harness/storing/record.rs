@@ -131,7 +131,7 @@ pub struct RunRecord {
     pub machine_quiet: Option<bool>,
     /// Share of all CPUs that other processes used during the run (0..1).
     pub other_cpu_share: Option<f64>,
-    /// The 1-minute load average when the run started.
+    /// The 1-minute load average when the run ended.
     pub load_average: Option<f64>,
     /// Peak resident memory of the process during the run, in KiB.
     pub peak_rss_kib: Option<u64>,

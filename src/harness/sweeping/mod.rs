@@ -5,8 +5,10 @@
 //! - [`spec`]: the sweep specs (`scripts/sweeps/*.toml`), presets and overrides;
 //! - [`plan`]: a spec expanded into configurations with stable ids;
 //! - [`runner`]: the sweep loop, appending one record per run through `storing`;
-//! - [`progress`], [`work_estimate`]: the bar and its time-left estimate.
+//! - [`progress`], [`work_estimate`]: the bar and its time-left estimate;
+//! - [`machine_guard`]: load, other processes' CPU share and peak memory while it runs.
 
+pub mod machine_guard;
 pub mod plan;
 pub mod progress;
 pub mod runner;

@@ -5,10 +5,11 @@
 //! count (for `cores` thread expressions), so every machine of a sharded sweep computes the
 //! same plan and `--resume` recognises what a previous run recorded.
 
-use super::spec::{Block, KnobSelection, KnobValueList, SweepSpec};
+use super::spec::{check_family_knobs, Block, KnobSelection, KnobValueList, SweepSpec};
 use crate::harness::error::HarnessError;
 use crate::harness::storing::results_folder::Shard;
 use crate::instance::{self, Instance};
+use crate::parallel::MAX_THREADS;
 use crate::puzzles::knobs::{cross_product, expand_values, KnobSpec, KnobValues};
 use crate::puzzles::Family;
 use crate::solve::SearchMode;
@@ -114,6 +115,13 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<Plan, HarnessError> {
     let mut configurations = Vec::new();
     let mut seen = HashSet::new();
     for (block_index, block) in spec.blocks.iter().enumerate() {
+        // `cores*N` may pass the pool's cap on a large machine: refuse it here, not per run.
+        if let Some(count) = block.threads.iter().flat_map(|count| count.resolve(cores)).find(|&n| n > MAX_THREADS) {
+            return Err(HarnessError::spec(
+                &spec.origin,
+                format!("block[{block_index}].threads: {count} threads on this machine ({cores} cores); at most {MAX_THREADS}"),
+            ));
+        }
         let sources = choose_instances(block, &mut instances);
         check_listed_knobs(spec, block, block_index, &sources, &instances)?;
         for source in &sources {
@@ -122,6 +130,13 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<Plan, HarnessError> {
                 Ok(instance) => knob_sets(spec, block, instance.family),
                 Err(_) => vec![("defaults".to_string(), KnobValues::new())],
             };
+            if let Ok(instance) = &loaded {
+                for (_, knobs) in &knob_sets {
+                    check_family_knobs(instance.family, knobs).map_err(|error| {
+                        HarnessError::spec(&spec.origin, format!("block[{block_index}].knobs: {error}"))
+                    })?;
+                }
+            }
             for (variant, knobs) in knob_sets {
                 for &mode in &block.modes {
                     for state in &block.states {

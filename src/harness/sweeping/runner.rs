@@ -7,6 +7,7 @@
 //! run logs of the sweep and runs only what is missing. The stop flag (set by Ctrl-C) is
 //! checked before every run; the run in progress finishes and is recorded.
 
+use super::machine_guard::{self, MachineGuard};
 use super::plan::{Configuration, Plan};
 use super::progress::Progress;
 use super::work_estimate::WorkEstimate;
@@ -19,6 +20,7 @@ use crate::harness::storing::record::{mode_name, status, RunRecord, BATCH_TARGET
 use crate::harness::storing::results_folder::{
     counts_file_for, find_runs_files, read_runs, runs_file, set_aside_superseded_logs, write_summary, Shard,
 };
+use crate::harness::storing::sweep_lock::{SweepLock, WhenBusy};
 use crate::instance::Instance;
 use crate::solve::{self, RunSettings};
 use crate::statistics::{median_interval, BootstrapSettings, StoppingState};
@@ -48,6 +50,8 @@ pub struct SweepOptions {
     pub shard: Option<Shard>,
     /// No progress bar and no per-configuration lines.
     pub quiet: bool,
+    /// When another run of this sweep holds the folder: wait for it (`--wait`) or refuse.
+    pub when_busy: WhenBusy,
 }
 
 /// What a sweep did.
@@ -91,6 +95,11 @@ struct Recorded {
 /// Runs the plan's slice, appending to the folder's run log; returns what happened.
 pub fn run_sweep(plan: &Plan, options: &SweepOptions, stop: &AtomicBool) -> Result<SweepOutcome, HarnessError> {
     let started = Instant::now();
+    // Held until the sweep returns: everything below reads and writes the folder's logs.
+    let _lock = SweepLock::acquire(&options.out_dir, &plan.sweep, options.shard, options.when_busy, |line| {
+        eprintln!("backtrack-bench: {line}")
+    })?;
+    let guard = MachineGuard::start(|line| eprintln!("backtrack-bench: {line}"));
     let environment = Environment::detect();
     let path = runs_file(&options.out_dir, &plan.sweep, options.shard);
     let (recorded, mut notes) =
@@ -152,7 +161,7 @@ pub fn run_sweep(plan: &Plan, options: &SweepOptions, stop: &AtomicBool) -> Resu
             break;
         }
         progress.set_label(&config.label());
-        let context = RunContext { plan, config, shard: &shard_text, environment: &environment, stop };
+        let context = RunContext { plan, config, shard: &shard_text, environment: &environment, stop, guard: &guard };
         let mut tracker = WorkTracker { work: &mut work, position, progress: &progress };
         let result = run_configuration(&context, done, &mut log, &mut tracker)?;
         outcome.runs_recorded += result.records.len();
@@ -172,6 +181,7 @@ pub fn run_sweep(plan: &Plan, options: &SweepOptions, stop: &AtomicBool) -> Resu
         }
     }
     progress.finish();
+    guard.stop();
     if options.shard.is_none() {
         let (summary, _, notes) = write_summary(&options.out_dir, &plan.sweep)?;
         outcome.summary_file = Some(summary);
@@ -183,6 +193,7 @@ pub fn run_sweep(plan: &Plan, options: &SweepOptions, stop: &AtomicBool) -> Resu
 
 /// What every run of one configuration needs.
 struct RunContext<'a> {
+    guard: &'a MachineGuard,
     plan: &'a Plan,
     config: &'a Configuration,
     shard: &'a str,
@@ -349,6 +360,8 @@ fn run_once(context: &RunContext, instance: &Instance, repeat: u32) -> (RunRecor
     };
     let mut batch = 0;
     let mut total_elapsed_ns = 0;
+    machine_guard::peak_memory::reset();
+    let mark = context.guard.mark();
     let cpu_before = process_cpu_ns();
     let outcome = catch_unwind(AssertUnwindSafe(|| loop {
         let report = solve::run(instance, &settings)?;
@@ -361,6 +374,11 @@ fn run_once(context: &RunContext, instance: &Instance, repeat: u32) -> (RunRecor
         }
     }));
     let cpu_after = process_cpu_ns();
+    let machine = context.guard.run_state(&mark);
+    record.machine_quiet = machine.machine_quiet;
+    record.other_cpu_share = machine.other_cpu_share;
+    record.load_average = machine.load_average;
+    record.peak_rss_kib = machine.peak_rss_kib;
     let cpu_used = (cpu_after.0.saturating_sub(cpu_before.0), cpu_after.1.saturating_sub(cpu_before.1));
     let mut counts = Vec::new();
     match outcome {

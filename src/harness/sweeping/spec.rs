@@ -6,7 +6,9 @@
 //! `docs/harness.md`; every key is checked and an error names the key.
 
 use crate::harness::error::HarnessError;
-use crate::puzzles::knobs::KnobValues;
+use crate::parallel::{CounterLayout, StateRestore, Strategy, MAX_THREADS};
+use crate::puzzles::knobs::{KnobError, KnobValues};
+use crate::puzzles::{with_puzzle, Family, Puzzle, PuzzleVisitor};
 use crate::solve::SearchMode;
 use std::collections::BTreeMap;
 use toml::Value;
@@ -24,6 +26,10 @@ pub const DEFAULT_NODE_LIMIT: u64 = 20_000_000_000;
 
 /// Default time budget of one configuration's repeats, in seconds.
 pub const DEFAULT_CONFIG_BUDGET_S: f64 = 120.0;
+
+/// The largest `config_budget_s` accepted: one week (larger values are typos, and beyond
+/// what a `Duration` holds they cannot even be waited for).
+pub const MAX_CONFIG_BUDGET_S: f64 = 7.0 * 86_400.0;
 
 /// A parsed sweep spec.
 #[derive(Debug, Clone, PartialEq)]
@@ -142,17 +148,17 @@ impl ThreadTerm {
     fn parse(text: &str) -> Option<ThreadTerm> {
         let text = text.trim();
         if let Ok(count) = text.parse::<usize>() {
-            return (count > 0).then_some(ThreadTerm::Fixed(count));
+            return (1..=MAX_THREADS).contains(&count).then_some(ThreadTerm::Fixed(count));
         }
         let rest = text.strip_prefix("cores")?;
         if rest.is_empty() {
             return Some(ThreadTerm::Cores { times: 1, plus: 0 });
         }
         if let Some(times) = rest.strip_prefix('*') {
-            let times = times.trim().parse::<usize>().ok().filter(|&times| times > 0)?;
+            let times = times.trim().parse::<usize>().ok().filter(|times| (1..=MAX_THREADS).contains(times))?;
             return Some(ThreadTerm::Cores { times, plus: 0 });
         }
-        let plus = rest.strip_prefix('+')?.trim().parse::<usize>().ok()?;
+        let plus = rest.strip_prefix('+')?.trim().parse::<usize>().ok().filter(|&plus| plus <= MAX_THREADS)?;
         Some(ThreadTerm::Cores { times: 1, plus })
     }
 }
@@ -167,7 +173,7 @@ impl ThreadCount {
             None => ThreadTerm::parse(text).map(ThreadCount::Single),
         };
         parsed.ok_or_else(|| {
-            format!("`{text}` is not a thread count; expected a positive integer, `cores`, `cores*N`, `cores+N` or a range `A..B` of those")
+            format!("`{text}` is not a thread count; expected an integer from 1 to {MAX_THREADS}, `cores`, `cores*N`, `cores+N` or a range `A..B` of those")
         })
     }
 
@@ -264,9 +270,13 @@ impl SweepSpec {
         let node_limit = optional_integer(&root, "node_limit", 1).map_err(fail)?.unwrap_or(DEFAULT_NODE_LIMIT);
         let config_budget_s = match root.get("config_budget_s") {
             None => DEFAULT_CONFIG_BUDGET_S,
-            Some(Value::Integer(seconds)) if *seconds > 0 => *seconds as f64,
-            Some(Value::Float(seconds)) if *seconds > 0.0 => *seconds,
-            Some(_) => return Err(fail("config_budget_s: expected a positive number of seconds".into())),
+            Some(Value::Integer(seconds)) if *seconds > 0 && *seconds as f64 <= MAX_CONFIG_BUDGET_S => *seconds as f64,
+            Some(Value::Float(seconds)) if *seconds > 0.0 && *seconds <= MAX_CONFIG_BUDGET_S => *seconds,
+            Some(_) => {
+                return Err(fail(format!(
+                    "config_budget_s: expected a positive number of seconds, at most {MAX_CONFIG_BUDGET_S} (one week)"
+                )))
+            }
         };
         let min_repeats = optional_integer(&root, "min_repeats", 1).map_err(fail)?.map(|value| value as u32);
         let target_ci = match root.get("target_ci") {
@@ -330,6 +340,19 @@ impl SweepSpec {
     }
 }
 
+/// Checks knob names and values against `family` with the family's own parser (the one a
+/// run uses), so that a spec's mistake is found at load rather than as an `error` row.
+pub fn check_family_knobs(family: Family, values: &KnobValues) -> Result<(), KnobError> {
+    struct Check<'a>(&'a KnobValues);
+    impl PuzzleVisitor for Check<'_> {
+        type Output = Result<(), KnobError>;
+        fn visit<P: Puzzle>(self) -> Self::Output {
+            P::config(self.0).map(drop)
+        }
+    }
+    with_puzzle(family, Check(values))
+}
+
 /// The names of the built-in presets.
 pub fn preset_names() -> Vec<&'static str> {
     PRESETS.iter().map(|(name, _)| *name).collect()
@@ -391,6 +414,10 @@ fn parse_baselines(value: Option<&Value>) -> Result<BTreeMap<String, KnobValues>
         return Err("baselines: expected a table of families, e.g. [baselines.hooks]".into());
     };
     for (family, knobs) in families {
+        let Some(known) = Family::from_name(family) else {
+            let names: Vec<&str> = Family::ALL.iter().map(|family| family.name()).collect();
+            return Err(format!("baselines.{family}: no such family; families: {}", names.join(", ")));
+        };
         let Value::Table(knobs) = knobs else {
             return Err(format!("baselines.{family}: expected a table of knob = \"value\""));
         };
@@ -399,6 +426,7 @@ fn parse_baselines(value: Option<&Value>) -> Result<BTreeMap<String, KnobValues>
             let text = value.as_str().ok_or_else(|| format!("baselines.{family}.{knob}: expected a string"))?;
             values.insert(knob.clone(), text.to_string());
         }
+        check_family_knobs(known, &values).map_err(|error| format!("baselines.{family}: {}", error.message))?;
         baselines.insert(family.clone(), values);
     }
     Ok(baselines)
@@ -457,9 +485,22 @@ fn parse_block(value: &Value, index: usize, repeats: u32, warmup: u32, node_limi
             None => Ok(vec![default.to_string()]),
         }
     };
-    let strategies = list_or("strategies", "sequential")?;
-    let counters = list_or("counters", "padded")?;
-    let states = list_or("states", "undo")?;
+    // Each value is checked by the parser the run itself uses, so a typo fails here.
+    let checked = |name: &str, default: &str, parse: &dyn Fn(&str) -> Result<(), String>| {
+        let values = list_or(name, default)?;
+        for value in &values {
+            parse(value).map_err(|message| format!("{}: {message}", key(name)))?;
+        }
+        Ok::<_, String>(values)
+    };
+    let strategies = checked("strategies", "sequential", &|text| {
+        text.parse::<Strategy>().map(drop).map_err(|error| error.to_string())
+    })?;
+    let counters = checked("counters", "padded", &|text| {
+        text.parse::<CounterLayout>().map(drop).map_err(|error| error.to_string())
+    })?;
+    let states =
+        checked("states", "undo", &|text| text.parse::<StateRestore>().map(drop).map_err(|error| error.to_string()))?;
     let modes = list_or("modes", "all")?
         .iter()
         .map(|mode| match mode.as_str() {
@@ -473,11 +514,16 @@ fn parse_block(value: &Value, index: usize, repeats: u32, warmup: u32, node_limi
         Some(Value::Array(items)) if !items.is_empty() => items
             .iter()
             .map(|item| match item {
-                Value::Integer(count) if *count > 0 => Ok(ThreadCount::Single(ThreadTerm::Fixed(*count as usize))),
+                Value::Integer(count) if (1..=MAX_THREADS as i64).contains(count) => {
+                    Ok(ThreadCount::Single(ThreadTerm::Fixed(*count as usize)))
+                }
                 Value::String(text) => {
                     ThreadCount::parse(text).map_err(|message| format!("{}: {message}", key("threads")))
                 }
-                _ => Err(format!("{}: expected positive integers or strings like \"cores*2\"", key("threads"))),
+                _ => Err(format!(
+                    "{}: expected integers from 1 to {MAX_THREADS} or strings like \"cores*2\"",
+                    key("threads")
+                )),
             })
             .collect::<Result<Vec<_>, _>>()?,
         Some(_) => return Err(format!("{}: expected a non-empty list", key("threads"))),
@@ -588,7 +634,7 @@ mod tests {
         let error = |text: &str| SweepSpec::parse(text, "s.toml").unwrap_err().to_string();
         assert_eq!(
             error("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\nthreads = [\"lots\"]"),
-            "s.toml: block[0].threads: `lots` is not a thread count; expected a positive integer, `cores`, `cores*N`, `cores+N` or a range `A..B` of those"
+            "s.toml: block[0].threads: `lots` is not a thread count; expected an integer from 1 to 1024, `cores`, `cores*N`, `cores+N` or a range `A..B` of those"
         );
         assert!(error("name = \"t\"\n[[block]]\ninstance = [\"rings\"]")
             .starts_with("s.toml: block[0].instance: unknown key"));
