@@ -1,7 +1,7 @@
 //! Loading `puzzle-instance/v1` files: JSON syntax, the common keys, and the family's own
 //! `data` block, with errors that name the file, the line and what was wrong.
 
-use crate::puzzles::{with_puzzle, DataError, Family, Puzzle, PuzzleVisitor};
+use crate::registry::Family;
 use serde_json::Value;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -117,13 +117,19 @@ pub fn builtin_names() -> Vec<&'static str> {
 }
 
 /// Loads `name_or_path`: a built-in short name (`rings`, `prime-grid`, `hooks7`, `247`),
-/// or a path to an instance file.
+/// a path to an instance file, or, when no such file exists, a short argument that a
+/// family turns into an instance (see `Puzzle::instance_from_argument`).
 pub fn load(name_or_path: &str) -> Result<Instance, InstanceError> {
     if let Some((_, file, text)) = BUILTIN.iter().find(|(name, _, _)| *name == name_or_path) {
         let path = Path::new("instances").join(file);
         return parse(text, &path, name_or_path);
     }
     let path = PathBuf::from(name_or_path);
+    if !path.exists() {
+        if let Some(instance) = from_argument(name_or_path) {
+            return Ok(instance);
+        }
+    }
     let bytes = std::fs::metadata(&path).map_err(|source| InstanceError::Read { path: path.clone(), source })?.len();
     if bytes > MAX_FILE_BYTES {
         return Err(InstanceError::TooLarge { path, bytes });
@@ -165,7 +171,7 @@ pub fn parse(text: &str, path: &Path, source: &str) -> Result<Instance, Instance
     };
     let title = object.get("title").and_then(Value::as_str).unwrap_or_default().to_string();
     let data = object.get("data").ok_or_else(|| content_error("data", "missing; the puzzle's own block".into()))?;
-    validate_data(family, data).map_err(|error| {
+    family.validate(data).map_err(|error| {
         let key = if error.key.is_empty() { "data".to_string() } else { format!("data.{}", error.key) };
         content_error(&key, error.message)
     })?;
@@ -179,19 +185,24 @@ pub fn parse(text: &str, path: &Path, source: &str) -> Result<Instance, Instance
     })
 }
 
-fn validate_data(family: Family, data: &Value) -> Result<(), DataError> {
-    struct Validate<'a>(&'a Value);
-    impl PuzzleVisitor for Validate<'_> {
-        type Output = Result<(), DataError>;
-        fn visit<P: Puzzle>(self) -> Self::Output {
-            P::parse(self.0).map(|_| ())
-        }
-    }
-    with_puzzle(family, Validate(data))
+/// The instance that the first family accepting `argument` builds from it.
+fn from_argument(argument: &str) -> Option<Instance> {
+    Family::all().into_iter().find_map(|family| {
+        let data = family.instance_from_argument(argument)?;
+        family.validate(&data).ok()?;
+        Some(Instance {
+            source: argument.to_string(),
+            id: format!("{}-{argument}", family.name()),
+            title: String::new(),
+            family,
+            data,
+            expected: None,
+        })
+    })
 }
 
 fn family_list() -> String {
-    Family::ALL.iter().map(|family| family.name()).collect::<Vec<_>>().join(", ")
+    Family::all().iter().map(|family| family.name()).collect::<Vec<_>>().join(", ")
 }
 
 /// serde_json appends " at line L column C"; the position is printed separately.

@@ -9,7 +9,7 @@ use crate::parallel::{
     self, CounterLayout, KnobParseError, ParallelPlan, Pool, PoolError, StateRestore, Strategy, ThreadAffinity,
 };
 use crate::puzzles::knobs::{KnobError, KnobValues};
-use crate::puzzles::{with_puzzle, DataError, Puzzle, PuzzleVisitor};
+use crate::puzzles::{DataError, Puzzle, PuzzleVisitor};
 use crate::search::{FullCounters, Limits, Model, NoCounters, RuleCounter, Stats, StopReason};
 use hdrhistogram::Histogram;
 use serde::Serialize;
@@ -267,7 +267,7 @@ pub fn run(instance: &Instance, settings: &RunSettings) -> Result<RunReport, Run
     let threads = if plan.strategy == Strategy::Sequential { 1 } else { settings.threads };
     let affinity = settings.affinity.parse::<ThreadAffinity>().map_err(RunError::Parallel)?;
     let pool = Pool::with_affinity(threads, affinity).map_err(RunError::Pool)?;
-    with_puzzle(instance.family, RunFamily { instance, settings, plan, pool: &pool })
+    instance.family.solve(RunFamily { instance, settings, plan, pool: &pool })
 }
 
 /// The settings' strategy, counter layout and state mode, parsed.
@@ -279,7 +279,8 @@ pub fn parallel_plan(settings: &RunSettings) -> Result<ParallelPlan, RunError> {
     })
 }
 
-struct RunFamily<'a> {
+/// One run of one instance, handed to its family's registered `solve` (see `registry`).
+pub(crate) struct RunFamily<'a> {
     instance: &'a Instance,
     settings: &'a RunSettings,
     plan: ParallelPlan,

@@ -3,7 +3,7 @@
 use super::Failure;
 use crate::format;
 use crate::instance::{self, Instance};
-use crate::puzzles::Family;
+use crate::registry::Family;
 use crate::solve::RunReport;
 use std::io::{self, Write};
 
@@ -168,7 +168,7 @@ pub fn print_list() -> Result<(), Failure> {
     for (name, file, _) in instance::BUILTIN {
         writeln!(out, "  {name:<12} instances/{file}")?;
     }
-    for family in Family::ALL {
+    for family in Family::all() {
         writeln!(out)?;
         writeln!(out, "Knobs of {}:", family.name())?;
         for spec in family.knobs() {

@@ -11,4 +11,5 @@ mod rings_art;
 mod session;
 
 pub use canvas::{Canvas, Style};
+pub(crate) use session::WatchFamily;
 pub use session::{render_frame, watch, FrameStatus, WatchOptions, WatchSummary};

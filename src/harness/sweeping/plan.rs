@@ -10,7 +10,7 @@ use crate::harness::error::HarnessError;
 use crate::harness::storing::results_folder::Shard;
 use crate::instance::{self, Instance};
 use crate::puzzles::knobs::{cross_product, expand_values, KnobSpec, KnobValues};
-use crate::puzzles::Family;
+use crate::registry::Family;
 use crate::solve::SearchMode;
 use crate::statistics::StoppingRule;
 use std::collections::{BTreeMap, HashSet};
