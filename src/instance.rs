@@ -127,7 +127,7 @@ pub fn load(name_or_path: &str) -> Result<Instance, InstanceError> {
     let path = PathBuf::from(name_or_path);
     if !path.exists() {
         if let Some(instance) = from_argument(name_or_path) {
-            return Ok(instance);
+            return instance;
         }
     }
     let bytes = std::fs::metadata(&path).map_err(|source| InstanceError::Read { path: path.clone(), source })?.len();
@@ -185,19 +185,24 @@ pub fn parse(text: &str, path: &Path, source: &str) -> Result<Instance, Instance
     })
 }
 
-/// The instance that the first family accepting `argument` builds from it.
-fn from_argument(argument: &str) -> Option<Instance> {
+/// The instance that the first family accepting `argument` builds from it, or why its
+/// `data` block is not valid (`nqueens` given `40` for a board of at most 32).
+fn from_argument(argument: &str) -> Option<Result<Instance, InstanceError>> {
     Family::all().into_iter().find_map(|family| {
         let data = family.instance_from_argument(argument)?;
-        family.validate(&data).ok()?;
-        Some(Instance {
+        if let Err(error) = family.validate(&data) {
+            let key = if error.key.is_empty() { "data".to_string() } else { format!("data.{}", error.key) };
+            let message = format!("{} (read by family `{}`)", error.message, family.name());
+            return Some(Err(InstanceError::Content { path: PathBuf::from(argument), line: None, key, message }));
+        }
+        Some(Ok(Instance {
             source: argument.to_string(),
             id: format!("{}-{argument}", family.name()),
             title: String::new(),
             family,
             data,
             expected: None,
-        })
+        }))
     })
 }
 
