@@ -3,7 +3,7 @@
 
 mod locate;
 
-use crate::puzzles::{with_puzzle, DataError, Family, Puzzle, PuzzleVisitor};
+use crate::registry::Family;
 use serde_json::Value;
 use std::fmt;
 use std::io::Read;
@@ -145,13 +145,19 @@ pub fn builtin_names() -> Vec<&'static str> {
 }
 
 /// Loads `name_or_path`: a built-in short name (`rings`, `prime-grid`, `hooks7`, `247`),
-/// or a path to an instance file.
+/// a path to an instance file, or, when no such file exists, a short argument that a
+/// family turns into an instance (see `Puzzle::instance_from_argument`).
 pub fn load(name_or_path: &str) -> Result<Instance, InstanceError> {
     if let Some((_, file, text)) = BUILTIN.iter().find(|(name, _, _)| *name == name_or_path) {
         let path = Path::new("instances").join(file);
         return parse(text, &path, name_or_path);
     }
     let path = PathBuf::from(name_or_path);
+    if !path.exists() {
+        if let Some(instance) = from_argument(name_or_path) {
+            return instance;
+        }
+    }
     let bytes = read_bounded(&path)?;
     parse_bytes(&bytes, &path, name_or_path)
 }
@@ -232,7 +238,7 @@ pub fn parse(text: &str, path: &Path, source: &str) -> Result<Instance, Instance
     };
     let title = object.get("title").and_then(Value::as_str).unwrap_or_default().to_string();
     let data = object.get("data").ok_or_else(|| content_error("data", "missing; the puzzle's own block".into()))?;
-    validate_data(family, data).map_err(|error| {
+    family.validate(data).map_err(|error| {
         let key = if error.key.is_empty() { "data".to_string() } else { format!("data.{}", error.key) };
         content_error(&key, error.message)
     })?;
@@ -246,19 +252,29 @@ pub fn parse(text: &str, path: &Path, source: &str) -> Result<Instance, Instance
     })
 }
 
-fn validate_data(family: Family, data: &Value) -> Result<(), DataError> {
-    struct Validate<'a>(&'a Value);
-    impl PuzzleVisitor for Validate<'_> {
-        type Output = Result<(), DataError>;
-        fn visit<P: Puzzle>(self) -> Self::Output {
-            P::parse(self.0).map(|_| ())
+/// The instance that the first family accepting `argument` builds from it, or why its
+/// `data` block is not valid (`nqueens` given `40` for a board of at most 32).
+fn from_argument(argument: &str) -> Option<Result<Instance, InstanceError>> {
+    Family::all().into_iter().find_map(|family| {
+        let data = family.instance_from_argument(argument)?;
+        if let Err(error) = family.validate(&data) {
+            let key = if error.key.is_empty() { "data".to_string() } else { format!("data.{}", error.key) };
+            let message = format!("{} (read by family `{}`)", error.message, family.name());
+            return Some(Err(InstanceError::Content { path: PathBuf::from(argument), line: None, key, message }));
         }
-    }
-    with_puzzle(family, Validate(data))
+        Some(Ok(Instance {
+            source: argument.to_string(),
+            id: format!("{}-{argument}", family.name()),
+            title: String::new(),
+            family,
+            data,
+            expected: None,
+        }))
+    })
 }
 
 fn family_list() -> String {
-    Family::ALL.iter().map(|family| family.name()).collect::<Vec<_>>().join(", ")
+    Family::all().iter().map(|family| family.name()).collect::<Vec<_>>().join(", ")
 }
 
 /// serde_json appends " at line L column C"; the position is printed separately.

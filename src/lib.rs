@@ -17,6 +17,88 @@
 //! - [`statistics`]: medians with bootstrap intervals, outliers, baseline comparison and the
 //!   adaptive repeat rule; pure arithmetic shared by the harness and `explain`.
 //! - [`watch`]: terminal rendering of a search step by step.
+//! - [`registry`]: the families, built-in and registered, and the one place where a family
+//!   name becomes a type; [`Workbench`] is the entry point for a user's own families.
+//!
+//! # Your own search
+//!
+//! Implement [`search::Model`] (the tree: moves, do/undo, rules that prune) and
+//! [`puzzles::Puzzle`] (the family: its `data` block, knobs and models), then run it through
+//! the same engine, strategies and counters as the built-in families. A complete `main` is
+//! `Workbench::new().family::<MyPuzzle>().run_cli()`; see `docs/library.md` and
+//! `examples/nqueens.rs`. Here, binary strings of length n with no two adjacent ones (a
+//! Fibonacci number of them: 13 for n = 5), solved sequentially and by work stealing:
+//!
+//! ```
+//! use backtrack_bench::puzzles::knobs::{KnobError, KnobReader, KnobSpec, KnobValues};
+//! use backtrack_bench::puzzles::{view::View, DataError, Puzzle};
+//! use backtrack_bench::search::{Branch, Model, RuleCounter, RuleId};
+//! use backtrack_bench::solve::{self, RunSettings, SearchMode};
+//! use serde_json::{json, Value};
+//!
+//! #[derive(Clone)]
+//! struct Bits { n: usize, bits: Vec<bool> }
+//!
+//! impl Model for Bits {
+//!     type Move = bool;
+//!     type Solution = Vec<bool>;
+//!     fn rule_names(&self) -> &[&'static str] { &["adjacent-ones"] }
+//!     fn max_depth(&self) -> usize { self.n }
+//!     fn branch<C: RuleCounter>(&mut self, moves: &mut Vec<bool>, _: &mut C) -> Branch {
+//!         if self.bits.len() == self.n { return Branch::Solution; }
+//!         moves.extend([true, false]);
+//!         Branch::Moves
+//!     }
+//!     fn apply<C: RuleCounter>(&mut self, bit: bool, counters: &mut C) -> Result<(), RuleId> {
+//!         counters.check(0);
+//!         let adjacent = bit && self.bits.last() == Some(&true);
+//!         self.bits.push(bit);
+//!         if adjacent { Err(0) } else { Ok(()) }
+//!     }
+//!     fn undo(&mut self, _: bool) { self.bits.pop(); }
+//!     fn solution(&self) -> Vec<bool> { self.bits.clone() }
+//! }
+//!
+//! struct NoAdjacentOnes { n: usize }
+//!
+//! impl Puzzle for NoAdjacentOnes {
+//!     const FAMILY: &'static str = "no_adjacent_ones";
+//!     const KNOBS: &'static [KnobSpec] = &[];
+//!     type Config = ();
+//!     type Model = Bits;
+//!     fn parse(data: &Value) -> Result<Self, DataError> {
+//!         let n = data["n"].as_u64().ok_or_else(|| DataError::new("n", "expected a length"))?;
+//!         Ok(NoAdjacentOnes { n: n as usize })
+//!     }
+//!     fn config(knobs: &KnobValues) -> Result<(), KnobError> {
+//!         KnobReader::new(Self::FAMILY, Self::KNOBS, knobs).map(|_| ())
+//!     }
+//!     fn describe(_: &()) -> Vec<(&'static str, String)> { Vec::new() }
+//!     fn component_names(&self) -> Vec<String> { vec!["bits".into()] }
+//!     fn models(&self, _: &()) -> Vec<Bits> { vec![Bits { n: self.n, bits: Vec::new() }] }
+//!     fn solution_text(&self, bits: &Vec<bool>) -> String {
+//!         bits.iter().map(|&bit| if bit { '1' } else { '0' }).collect()
+//!     }
+//!     fn view(&self, _: &Bits) -> View { unimplemented!("no `watch` for this family") }
+//!     fn render(&self, bits: &Vec<bool>) -> String { self.solution_text(bits) }
+//!     fn verify(&self, _: usize, bits: &Vec<bool>) -> Result<(), String> {
+//!         match bits.windows(2).any(|pair| pair[0] && pair[1]) {
+//!             true => Err("two adjacent ones".into()),
+//!             false => Ok(()),
+//!         }
+//!     }
+//!     fn answer(&self, solutions: &[Vec<Vec<bool>>]) -> Value { json!(solutions[0].len()) }
+//! }
+//!
+//! let instance = backtrack_bench::instance_of::<NoAdjacentOnes>(json!({ "n": 5 })).unwrap();
+//! let settings = RunSettings { mode: SearchMode::All, ..RunSettings::default() };
+//! let sequential = solve::run(&instance, &settings).unwrap();
+//! assert_eq!(sequential.solutions, 13);
+//! let steal = RunSettings { strategy: "steal".into(), threads: 2, ..settings };
+//! let parallel = solve::run(&instance, &steal).unwrap();
+//! assert_eq!((parallel.solutions, parallel.nodes), (13, sequential.nodes));
+//! assert_eq!(backtrack_bench::count_nodes(&NoAdjacentOnes { n: 5 }, &[]), sequential.nodes);
+//! ```
 #![deny(missing_docs)]
 
 pub mod cli;
@@ -27,9 +109,14 @@ pub mod instance;
 pub mod parallel;
 pub mod probe;
 pub mod puzzles;
+pub mod registry;
 pub mod scaling;
 pub mod scaling_inputs;
 pub mod search;
 pub mod solve;
 pub mod statistics;
+pub mod testing;
 pub mod watch;
+mod workbench;
+
+pub use workbench::{count_nodes, instance_of, knob_values, Workbench};

@@ -4,7 +4,7 @@
 
 use crate::instance::Instance;
 use crate::puzzles::knobs::KnobValues;
-use crate::puzzles::{with_puzzle, Puzzle, PuzzleVisitor};
+use crate::puzzles::{Puzzle, PuzzleVisitor};
 use crate::search::{estimate_tree_size_with, search_sequentially, EstimateMethod, Limits, NoCounters};
 use crate::solve::RunError;
 use serde::Serialize;
@@ -62,50 +62,52 @@ pub fn estimate_instance_with(
     compare: bool,
     method: EstimateMethod,
 ) -> Result<Vec<ComponentEstimate>, RunError> {
-    struct Estimate<'a> {
-        instance: &'a Instance,
-        knobs: &'a KnobValues,
-        probes: usize,
-        seed: u64,
-        compare: bool,
-        method: EstimateMethod,
-    }
-    impl PuzzleVisitor for Estimate<'_> {
-        type Output = Result<Vec<ComponentEstimate>, RunError>;
-        fn visit<P: Puzzle>(self) -> Self::Output {
-            let puzzle = P::parse(&self.instance.data).map_err(RunError::Data)?;
-            let config = P::config(self.knobs).map_err(RunError::Knob)?;
-            let mut estimates = Vec::new();
-            for (mut model, name) in puzzle.models(&config).into_iter().zip(puzzle.component_names()) {
+    instance.family.estimate(EstimateFamily { instance, knobs, probes, seed, compare, method })
+}
+
+/// One estimate of one instance, handed to its family's registered `estimate` (see `registry`).
+pub(crate) struct EstimateFamily<'a> {
+    instance: &'a Instance,
+    knobs: &'a KnobValues,
+    probes: usize,
+    seed: u64,
+    compare: bool,
+    method: EstimateMethod,
+}
+impl PuzzleVisitor for EstimateFamily<'_> {
+    type Output = Result<Vec<ComponentEstimate>, RunError>;
+    fn visit<P: Puzzle>(self) -> Self::Output {
+        let puzzle = P::parse(&self.instance.data).map_err(RunError::Data)?;
+        let config = P::config(self.knobs).map_err(RunError::Knob)?;
+        let mut estimates = Vec::new();
+        for (mut model, name) in puzzle.models(&config).into_iter().zip(puzzle.component_names()) {
+            let started = Instant::now();
+            let estimate = estimate_tree_size_with(&mut model, self.probes, self.seed, self.method);
+            let estimate_ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            let limits = Limits { node_limit: TIMING_NODES, solutions_to_keep: 0, ..Limits::exhaustive() };
+            let started = Instant::now();
+            let timing = search_sequentially::<P::Model, NoCounters>(model.clone(), limits);
+            let ns_per_node = started.elapsed().as_nanos() as f64 / timing.stats.nodes.max(1) as f64;
+            let actual = self.compare.then(|| {
+                let limits = Limits { solutions_to_keep: 0, ..Limits::exhaustive() };
                 let started = Instant::now();
-                let estimate = estimate_tree_size_with(&mut model, self.probes, self.seed, self.method);
-                let estimate_ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
-                let limits = Limits { node_limit: TIMING_NODES, solutions_to_keep: 0, ..Limits::exhaustive() };
-                let started = Instant::now();
-                let timing = search_sequentially::<P::Model, NoCounters>(model.clone(), limits);
-                let ns_per_node = started.elapsed().as_nanos() as f64 / timing.stats.nodes.max(1) as f64;
-                let actual = self.compare.then(|| {
-                    let limits = Limits { solutions_to_keep: 0, ..Limits::exhaustive() };
-                    let started = Instant::now();
-                    let nodes = search_sequentially::<P::Model, NoCounters>(model, limits).stats.nodes;
-                    (nodes, u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX))
-                });
-                estimates.push(ComponentEstimate {
-                    name,
-                    estimated_nodes: estimate.nodes,
-                    standard_error: estimate.standard_error,
-                    ns_per_node,
-                    estimated_ns: estimate.nodes * ns_per_node,
-                    estimate_ns,
-                    actual_nodes: actual.map(|(nodes, _)| nodes),
-                    actual_ns: actual.map(|(_, nanoseconds)| nanoseconds),
-                    method: self.method.to_string(),
-                    exact_depth: estimate.exact_depth,
-                    subtrees: estimate.subtrees,
-                });
-            }
-            Ok(estimates)
+                let nodes = search_sequentially::<P::Model, NoCounters>(model, limits).stats.nodes;
+                (nodes, u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX))
+            });
+            estimates.push(ComponentEstimate {
+                name,
+                estimated_nodes: estimate.nodes,
+                standard_error: estimate.standard_error,
+                ns_per_node,
+                estimated_ns: estimate.nodes * ns_per_node,
+                estimate_ns,
+                actual_nodes: actual.map(|(nodes, _)| nodes),
+                actual_ns: actual.map(|(_, nanoseconds)| nanoseconds),
+                method: self.method.to_string(),
+                exact_depth: estimate.exact_depth,
+                subtrees: estimate.subtrees,
+            });
         }
+        Ok(estimates)
     }
-    with_puzzle(instance.family, Estimate { instance, knobs, probes, seed, compare, method })
 }

@@ -8,7 +8,7 @@ use crate::instance::Instance;
 use crate::parallel::task_profile::{machinery_costs, record_tree, time_alone_and_together};
 use crate::parallel::PoolError;
 use crate::puzzles::knobs::KnobValues;
-use crate::puzzles::{with_puzzle, Puzzle, PuzzleVisitor};
+use crate::puzzles::{Puzzle, PuzzleVisitor};
 use crate::scaling::costs::Costs;
 use crate::scaling::predict::Component;
 use crate::search::{FullCounters, Model, NoCounters, RuleCounter};
@@ -33,32 +33,35 @@ pub fn measure_components(
     knobs: &KnobValues,
     calibration: Option<Calibration>,
 ) -> Result<Vec<Component>, RunError> {
-    struct Measure<'a> {
-        instance: &'a Instance,
-        knobs: &'a KnobValues,
-        calibration: Option<Calibration>,
-    }
-    impl PuzzleVisitor for Measure<'_> {
-        type Output = Result<Vec<Component>, RunError>;
-        fn visit<P: Puzzle>(self) -> Self::Output {
-            let puzzle = P::parse(&self.instance.data).map_err(RunError::Data)?;
-            let config = P::config(self.knobs).map_err(RunError::Knob)?;
-            let mut components = Vec::new();
-            let mut machinery: Option<Costs> = None;
-            for (model, name) in puzzle.models(&config).into_iter().zip(puzzle.component_names()) {
-                let component = match self.calibration {
-                    None => Ok(Component { name, tree: record_tree(&model), costs: Costs::nodes_only() }),
-                    Some(calibration) if calibration.rule_counts => {
-                        measure::<P::Model, FullCounters>(&model, name, calibration, &mut machinery)
-                    }
-                    Some(calibration) => measure::<P::Model, NoCounters>(&model, name, calibration, &mut machinery),
-                };
-                components.push(component.map_err(|message| RunError::Pool(PoolError { message }))?);
-            }
-            Ok(components)
+    instance.family.measure_components(MeasureFamily { instance, knobs, calibration })
+}
+
+/// The measuring of one instance's components, run by the registry with the family's type.
+pub(crate) struct MeasureFamily<'a> {
+    instance: &'a Instance,
+    knobs: &'a KnobValues,
+    calibration: Option<Calibration>,
+}
+
+impl PuzzleVisitor for MeasureFamily<'_> {
+    type Output = Result<Vec<Component>, RunError>;
+    fn visit<P: Puzzle>(self) -> Self::Output {
+        let puzzle = P::parse(&self.instance.data).map_err(RunError::Data)?;
+        let config = P::config(self.knobs).map_err(RunError::Knob)?;
+        let mut components = Vec::new();
+        let mut machinery: Option<Costs> = None;
+        for (model, name) in puzzle.models(&config).into_iter().zip(puzzle.component_names()) {
+            let component = match self.calibration {
+                None => Ok(Component { name, tree: record_tree(&model), costs: Costs::nodes_only() }),
+                Some(calibration) if calibration.rule_counts => {
+                    measure::<P::Model, FullCounters>(&model, name, calibration, &mut machinery)
+                }
+                Some(calibration) => measure::<P::Model, NoCounters>(&model, name, calibration, &mut machinery),
+            };
+            components.push(component.map_err(|message| RunError::Pool(PoolError { message }))?);
         }
+        Ok(components)
     }
-    with_puzzle(instance.family, Measure { instance, knobs, calibration })
 }
 
 /// One component; the machinery's costs are measured with the first component only.

@@ -10,7 +10,7 @@ use crate::parallel::{
     ThreadAffinity,
 };
 use crate::puzzles::knobs::{KnobError, KnobValues};
-use crate::puzzles::{with_puzzle, DataError, Puzzle, PuzzleVisitor};
+use crate::puzzles::{DataError, Puzzle, PuzzleVisitor};
 use crate::search::{FullCounters, Limits, Model, NoCounters, RuleCounter, Stats, StopReason};
 use hdrhistogram::Histogram;
 use serde::Serialize;
@@ -285,7 +285,7 @@ pub fn run(instance: &Instance, settings: &RunSettings) -> Result<RunReport, Run
     } else {
         Pool::with_affinity(settings.threads, affinity).map_err(RunError::Pool)?
     };
-    with_puzzle(instance.family, RunFamily { instance, settings, plan, pool: &pool })
+    instance.family.solve(RunFamily { instance, settings, plan, pool: &pool })
 }
 
 /// The settings' strategy, counter layout and state mode, parsed.
@@ -297,7 +297,8 @@ pub fn parallel_plan(settings: &RunSettings) -> Result<ParallelPlan, RunError> {
     })
 }
 
-struct RunFamily<'a> {
+/// One run of one instance, handed to its family's registered `solve` (see `registry`).
+pub(crate) struct RunFamily<'a> {
     instance: &'a Instance,
     settings: &'a RunSettings,
     plan: ParallelPlan,

@@ -1,13 +1,13 @@
 //! Knob flags built from the families' knob specs, so that a new knob needs no CLI code.
 
 use crate::puzzles::knobs::{KnobSpec, KnobValues};
-use crate::puzzles::Family;
+use crate::registry::Family;
 use clap::{Arg, ArgMatches, Command};
 
 /// Every distinct knob name over all families, in first-seen order.
 fn knob_names() -> Vec<&'static str> {
     let mut names = Vec::new();
-    for family in Family::ALL {
+    for family in Family::all() {
         for spec in family.knobs() {
             if !names.contains(&spec.name) {
                 names.push(spec.name);
@@ -21,7 +21,7 @@ fn knob_names() -> Vec<&'static str> {
 /// default and meaning.
 fn knob_help(name: &str) -> String {
     let mut lines = Vec::new();
-    for family in Family::ALL {
+    for family in Family::all() {
         if let Some(spec) = family.knobs().iter().find(|spec: &&KnobSpec| spec.name == name) {
             lines.push(format!(
                 "{}: {} [default: {}]\n    {}",

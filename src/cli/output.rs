@@ -3,7 +3,7 @@
 use super::Failure;
 use crate::format;
 use crate::instance::{self, Instance};
-use crate::puzzles::Family;
+use crate::registry::Family;
 use crate::solve::RunReport;
 use std::io::{self, Write};
 
@@ -173,7 +173,7 @@ pub fn print_list(args: &super::ListArgs) -> Result<(), Failure> {
             .iter()
             .map(|(name, file, _)| serde_json::json!({ "name": name, "file": format!("instances/{file}") }))
             .collect();
-        let families: Vec<serde_json::Value> = Family::ALL
+        let families: Vec<serde_json::Value> = Family::all()
             .iter()
             .map(|family| {
                 let knobs: Vec<serde_json::Value> = family
@@ -199,7 +199,7 @@ pub fn print_list(args: &super::ListArgs) -> Result<(), Failure> {
     for (name, file, _) in instance::BUILTIN {
         writeln!(out, "  {name:<12} instances/{file}")?;
     }
-    for family in Family::ALL {
+    for family in Family::all() {
         writeln!(out)?;
         writeln!(out, "Knobs of {}:", family.name())?;
         for spec in family.knobs() {

@@ -3,7 +3,7 @@
 //! Each family implements [`Puzzle`]: it reads its own `data` block, turns knob values into
 //! a config of plain enums, and builds one [`Model`] per independent component (the four
 //! grids of a Twenty Four Seven instance are four components). Families know no thread,
-//! no file and no CLI; [`with_puzzle`] lets generic code reach a family by its name.
+//! no file and no CLI; the crate's `registry` turns a family name into its type.
 
 pub mod answer_type;
 pub mod data;
@@ -83,83 +83,18 @@ pub trait Puzzle: Sized + Send + Sync {
     /// `Value::Null` when it is not defined (no solution). When a component has several
     /// solutions, an array with the answer of each combination.
     fn answer(&self, solutions: &[Vec<<Self::Model as Model>::Solution>]) -> Value;
-}
-
-/// The families this build knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Family {
-    /// Olympic Rings (Perl Weekly Challenge 043).
-    OlympicRings,
-    /// 3x3 prime grid (seed post 003).
-    PrimeGrid,
-    /// Hooks #7 (Jane Street, February 2021).
-    Hooks,
-    /// Twenty Four Seven (Jane Street, December 2020).
-    TwentyFourSeven,
-}
-
-impl Family {
-    /// Every family.
-    pub const ALL: [Family; 4] = [Family::OlympicRings, Family::PrimeGrid, Family::Hooks, Family::TwentyFourSeven];
-
-    /// The family's name in instance files.
-    pub fn name(self) -> &'static str {
-        struct Name;
-        impl PuzzleVisitor for Name {
-            type Output = &'static str;
-            fn visit<P: Puzzle>(self) -> &'static str {
-                P::FAMILY
-            }
-        }
-        with_puzzle(self, Name)
-    }
-
-    /// The family called `name` in instance files.
-    pub fn from_name(name: &str) -> Option<Family> {
-        Family::ALL.into_iter().find(|family| family.name() == name)
-    }
-
-    /// The family's knobs.
-    pub fn knobs(self) -> &'static [KnobSpec] {
-        struct Knobs;
-        impl PuzzleVisitor for Knobs {
-            type Output = &'static [KnobSpec];
-            fn visit<P: Puzzle>(self) -> &'static [KnobSpec] {
-                P::KNOBS
-            }
-        }
-        with_puzzle(self, Knobs)
-    }
-
-    /// Checks knob values against the family's knobs (names and values), as a run would,
-    /// so that a command can refuse them before it prints or measures anything.
-    pub fn check_knobs(self, values: &KnobValues) -> Result<(), KnobError> {
-        struct Check<'a>(&'a KnobValues);
-        impl PuzzleVisitor for Check<'_> {
-            type Output = Result<(), KnobError>;
-            fn visit<P: Puzzle>(self) -> Self::Output {
-                P::config(self.0).map(|_| ())
-            }
-        }
-        with_puzzle(self, Check(values))
+    /// The `data` block of the instance named by a short command-line argument (N-Queens:
+    /// `12` for n = 12), consulted when the argument is neither a built-in short name nor a
+    /// file; `None` (the default) when the family has no such short form.
+    fn instance_from_argument(_text: &str) -> Option<Value> {
+        None
     }
 }
 
-/// Generic code that runs on one family's types (see [`with_puzzle`]).
+/// Generic code that runs on one family's types (the registry calls it for each family).
 pub trait PuzzleVisitor {
     /// What the visit returns.
     type Output;
     /// Runs with the family's [`Puzzle`] type.
     fn visit<P: Puzzle>(self) -> Self::Output;
-}
-
-/// Runs `visitor` with the [`Puzzle`] type of `family`: the one place where a family name
-/// becomes a type.
-pub fn with_puzzle<V: PuzzleVisitor>(family: Family, visitor: V) -> V::Output {
-    match family {
-        Family::OlympicRings => visitor.visit::<rings::OlympicRings>(),
-        Family::PrimeGrid => visitor.visit::<prime_grid::PrimeGrid>(),
-        Family::Hooks => visitor.visit::<hooks::Hooks>(),
-        Family::TwentyFourSeven => visitor.visit::<twenty_four_seven::TwentyFourSeven>(),
-    }
 }

@@ -11,4 +11,5 @@ mod rings_art;
 mod session;
 
 pub use canvas::{Canvas, Style};
+pub(crate) use session::WatchFamily;
 pub use session::{fits_terminal, render_frame, watch, FrameStatus, WatchError, WatchOptions, WatchSummary};

@@ -7,7 +7,7 @@ use super::rings_art::{draw_rings, RINGS_LEGEND};
 use crate::instance::Instance;
 use crate::puzzles::knobs::KnobValues;
 use crate::puzzles::view::{CellView, View};
-use crate::puzzles::{with_puzzle, Puzzle, PuzzleVisitor};
+use crate::puzzles::{Puzzle, PuzzleVisitor};
 use crate::search::{
     Engine, Event, Limits, Model, NoCounters, Observer, OpenBranches, Steering, SteeringAction, StopReason,
 };
@@ -287,6 +287,75 @@ impl<M: Model> Steering<M> for StopFlag<'_> {
     }
 }
 
+/// One watch of one instance, handed to its family's registered `watch` (see `registry`).
+pub(crate) struct WatchFamily<'a> {
+    instance: &'a Instance,
+    options: &'a WatchOptions,
+    out: &'a mut dyn Write,
+    stop: &'a AtomicBool,
+}
+impl PuzzleVisitor for WatchFamily<'_> {
+    type Output = Result<io::Result<WatchSummary>, WatchError>;
+    fn visit<P: Puzzle>(self) -> Self::Output {
+        let puzzle = P::parse(&self.instance.data).map_err(|error| WatchError::Run(RunError::Data(error)))?;
+        let config = P::config(&self.options.knobs).map_err(|error| WatchError::Run(RunError::Knob(error)))?;
+        let mut summary = WatchSummary::default();
+        let limits = Limits { solutions_to_keep: 0, ..Limits::exhaustive() };
+        for (model, component) in puzzle.models(&config).into_iter().zip(puzzle.component_names()) {
+            let steps_spent = AtomicBool::new(false);
+            let rule_names: Vec<String> = model.rule_names().iter().map(|name| name.to_string()).collect();
+            let root_view = puzzle.view(&model);
+            if let Some(available) = self.options.terminal_size {
+                let frame = render_frame(&root_view, None, &FrameStatus::default(), self.options);
+                fits_terminal(&frame, available)
+                    .map_err(|needed| WatchError::TerminalTooSmall { needed, available })?;
+            }
+            let observer = FrameObserver {
+                puzzle: &puzzle,
+                options: self.options,
+                out: &mut *self.out,
+                prunes: vec![0; rule_names.len()],
+                rule_names,
+                // The root is the first node; the first frame shows its first child.
+                status: FrameStatus { component, nodes: 1, ..FrameStatus::default() },
+                previous: Some(root_view),
+                frames: 0,
+                steps_spent: &steps_spent,
+                failure: None,
+                solution: None,
+                showing_solution: false,
+            };
+            let steering = StopFlag { interrupted: self.stop, steps_spent: &steps_spent };
+            let mut engine: Engine<P::Model, NoCounters, StopFlag, FrameObserver<P>> =
+                Engine::new(model, steering, observer, limits.clone());
+            engine.run();
+            let stats = engine.stats();
+            let steered_to_a_stop = engine.stop_reason() == Some(StopReason::Steered);
+            let (_, mut observer) = engine.into_hooks();
+            if let Some(error) = observer.failure.take() {
+                return Ok(Err(error));
+            }
+            // The steps ran out before the search ended (not merely on its last step).
+            let stopped_by_max_steps =
+                steered_to_a_stop && steps_spent.load(Ordering::Relaxed) && !self.stop.load(Ordering::Relaxed);
+            if !self.stop.load(Ordering::Relaxed) {
+                if let Err(error) = observer.finish(stopped_by_max_steps) {
+                    return Ok(Err(error));
+                }
+            }
+            summary.stopped_by_max_steps |= stopped_by_max_steps;
+            summary.frames += observer.frames;
+            summary.nodes += stats.nodes;
+            summary.solutions += stats.solutions;
+            if self.stop.load(Ordering::Relaxed) {
+                summary.interrupted = true;
+                break;
+            }
+        }
+        Ok(Ok(summary))
+    }
+}
+
 /// Animates the search of every component of `instance` into `out`, until each ends,
 /// has drawn `max_steps` frames, or `stop` is raised.
 pub fn watch(
@@ -295,74 +364,7 @@ pub fn watch(
     out: &mut dyn Write,
     stop: &AtomicBool,
 ) -> Result<io::Result<WatchSummary>, WatchError> {
-    struct Watch<'a> {
-        instance: &'a Instance,
-        options: &'a WatchOptions,
-        out: &'a mut dyn Write,
-        stop: &'a AtomicBool,
-    }
-    impl PuzzleVisitor for Watch<'_> {
-        type Output = Result<io::Result<WatchSummary>, WatchError>;
-        fn visit<P: Puzzle>(self) -> Self::Output {
-            let puzzle = P::parse(&self.instance.data).map_err(|error| WatchError::Run(RunError::Data(error)))?;
-            let config = P::config(&self.options.knobs).map_err(|error| WatchError::Run(RunError::Knob(error)))?;
-            let mut summary = WatchSummary::default();
-            let limits = Limits { solutions_to_keep: 0, ..Limits::exhaustive() };
-            for (model, component) in puzzle.models(&config).into_iter().zip(puzzle.component_names()) {
-                let steps_spent = AtomicBool::new(false);
-                let rule_names: Vec<String> = model.rule_names().iter().map(|name| name.to_string()).collect();
-                let root_view = puzzle.view(&model);
-                if let Some(available) = self.options.terminal_size {
-                    let frame = render_frame(&root_view, None, &FrameStatus::default(), self.options);
-                    fits_terminal(&frame, available)
-                        .map_err(|needed| WatchError::TerminalTooSmall { needed, available })?;
-                }
-                let observer = FrameObserver {
-                    puzzle: &puzzle,
-                    options: self.options,
-                    out: &mut *self.out,
-                    prunes: vec![0; rule_names.len()],
-                    rule_names,
-                    // The root is the first node; the first frame shows its first child.
-                    status: FrameStatus { component, nodes: 1, ..FrameStatus::default() },
-                    previous: Some(root_view),
-                    frames: 0,
-                    steps_spent: &steps_spent,
-                    failure: None,
-                    solution: None,
-                    showing_solution: false,
-                };
-                let steering = StopFlag { interrupted: self.stop, steps_spent: &steps_spent };
-                let mut engine: Engine<P::Model, NoCounters, StopFlag, FrameObserver<P>> =
-                    Engine::new(model, steering, observer, limits.clone());
-                engine.run();
-                let stats = engine.stats();
-                let steered_to_a_stop = engine.stop_reason() == Some(StopReason::Steered);
-                let (_, mut observer) = engine.into_hooks();
-                if let Some(error) = observer.failure.take() {
-                    return Ok(Err(error));
-                }
-                // The steps ran out before the search ended (not merely on its last step).
-                let stopped_by_max_steps =
-                    steered_to_a_stop && steps_spent.load(Ordering::Relaxed) && !self.stop.load(Ordering::Relaxed);
-                if !self.stop.load(Ordering::Relaxed) {
-                    if let Err(error) = observer.finish(stopped_by_max_steps) {
-                        return Ok(Err(error));
-                    }
-                }
-                summary.stopped_by_max_steps |= stopped_by_max_steps;
-                summary.frames += observer.frames;
-                summary.nodes += stats.nodes;
-                summary.solutions += stats.solutions;
-                if self.stop.load(Ordering::Relaxed) {
-                    summary.interrupted = true;
-                    break;
-                }
-            }
-            Ok(Ok(summary))
-        }
-    }
-    with_puzzle(instance.family, Watch { instance, options, out, stop })
+    instance.family.watch(WatchFamily { instance, options, out, stop })
 }
 
 #[cfg(test)]

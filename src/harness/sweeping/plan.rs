@@ -5,13 +5,13 @@
 //! count (for `cores` thread expressions), so every machine of a sharded sweep computes the
 //! same plan and `--resume` recognises what a previous run recorded.
 
-use super::spec::{check_family_knobs, Block, KnobSelection, KnobValueList, SweepSpec};
+use super::spec::{Block, KnobSelection, KnobValueList, SweepSpec};
 use crate::harness::error::HarnessError;
 use crate::harness::storing::results_folder::Shard;
 use crate::instance::{self, Instance};
 use crate::parallel::MAX_THREADS;
 use crate::puzzles::knobs::{cross_product, expand_values, KnobSpec, KnobValues};
-use crate::puzzles::Family;
+use crate::registry::Family;
 use crate::solve::SearchMode;
 use crate::statistics::StoppingRule;
 use std::collections::{BTreeMap, HashSet};
@@ -132,7 +132,7 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<Plan, HarnessError> {
             };
             if let Ok(instance) = &loaded {
                 for (_, knobs) in &knob_sets {
-                    check_family_knobs(instance.family, knobs).map_err(|error| {
+                    instance.family.check_knobs(knobs).map_err(|error| {
                         HarnessError::spec(&spec.origin, format!("block[{block_index}].knobs: {error}"))
                     })?;
                 }

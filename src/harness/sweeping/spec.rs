@@ -7,8 +7,8 @@
 
 use crate::harness::error::HarnessError;
 use crate::parallel::{CounterLayout, StateRestore, Strategy, MAX_THREADS};
-use crate::puzzles::knobs::{KnobError, KnobValues};
-use crate::puzzles::{with_puzzle, Family, Puzzle, PuzzleVisitor};
+use crate::puzzles::knobs::KnobValues;
+use crate::registry::Family;
 use crate::solve::SearchMode;
 use std::collections::BTreeMap;
 use toml::Value;
@@ -340,19 +340,6 @@ impl SweepSpec {
     }
 }
 
-/// Checks knob names and values against `family` with the family's own parser (the one a
-/// run uses), so that a spec's mistake is found at load rather than as an `error` row.
-pub fn check_family_knobs(family: Family, values: &KnobValues) -> Result<(), KnobError> {
-    struct Check<'a>(&'a KnobValues);
-    impl PuzzleVisitor for Check<'_> {
-        type Output = Result<(), KnobError>;
-        fn visit<P: Puzzle>(self) -> Self::Output {
-            P::config(self.0).map(drop)
-        }
-    }
-    with_puzzle(family, Check(values))
-}
-
 /// The names of the built-in presets.
 pub fn preset_names() -> Vec<&'static str> {
     PRESETS.iter().map(|(name, _)| *name).collect()
@@ -415,7 +402,7 @@ fn parse_baselines(value: Option<&Value>) -> Result<BTreeMap<String, KnobValues>
     };
     for (family, knobs) in families {
         let Some(known) = Family::from_name(family) else {
-            let names: Vec<&str> = Family::ALL.iter().map(|family| family.name()).collect();
+            let names: Vec<&str> = Family::all().iter().map(|family| family.name()).collect();
             return Err(format!("baselines.{family}: no such family; families: {}", names.join(", ")));
         };
         let Value::Table(knobs) = knobs else {
@@ -426,7 +413,7 @@ fn parse_baselines(value: Option<&Value>) -> Result<BTreeMap<String, KnobValues>
             let text = value.as_str().ok_or_else(|| format!("baselines.{family}.{knob}: expected a string"))?;
             values.insert(knob.clone(), text.to_string());
         }
-        check_family_knobs(known, &values).map_err(|error| format!("baselines.{family}: {}", error.message))?;
+        Family::check_knobs(known, &values).map_err(|error| format!("baselines.{family}: {}", error.message))?;
         baselines.insert(family.clone(), values);
     }
     Ok(baselines)
