@@ -51,6 +51,10 @@
 //!   group that can still join the filled cells and updates it per move with a local test
 //!   on the ring of eight cells around the move, flooding only when that test cannot tell
 //!   (see `reach.rs`). Every setting checks complete grids exactly.
+//! - `forced`: `try-both` branches on both values of every cell; `single-child` branches
+//!   a cell the rules already settle (its hook has all its digits or all its blanks, it
+//!   would fill a 2x2 block, its digit exceeds its region's need) on the one value left,
+//!   so the sibling that would die at once is never a node. Same solutions, fewer nodes.
 //!
 //! # Limits
 //!
@@ -122,6 +126,15 @@ pub enum Rules {
     Derived,
 }
 
+/// What a cell whose value the rules already settle branches on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ForcedCells {
+    /// Both values, as any other cell; the excluded one dies in its own node.
+    TryBoth,
+    /// Only the value the rules leave, so the doomed sibling is never a node.
+    SingleChild,
+}
+
 /// The knobs of Hooks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HooksConfig {
@@ -133,6 +146,8 @@ pub struct HooksConfig {
     pub rules: Rules,
     /// When connectivity is checked.
     pub connectivity: ConnectivityCheck,
+    /// How settled cells branch.
+    pub forced: ForcedCells,
 }
 
 impl Hooks {
@@ -155,6 +170,7 @@ impl Hooks {
             order: CellChoice::RowMajor,
             rules: Rules::Derived,
             connectivity: ConnectivityCheck::Leaves,
+            forced: ForcedCells::TryBoth,
         };
         let survivors = match self.common_sum() {
             Some(_) => self.model(&config).surviving_layouts(),
@@ -208,6 +224,12 @@ impl Puzzle for Hooks {
             default: "incremental",
             help: "when the filled cells are checked for connectivity: at leaves, every K-th depth, every node, or incrementally per move (local ring test, flood fill when needed)",
         },
+        KnobSpec {
+            name: "forced",
+            values: &["try-both", "single-child"],
+            default: "try-both",
+            help: "a cell the rules already settle (its hook has all its digits or blanks, it would fill a 2x2 block, its digit exceeds its region's need): try-both branches on both values like any cell; single-child branches on the settled value only",
+        },
     ];
     type Config = HooksConfig;
     type Model = HooksModel;
@@ -237,6 +259,11 @@ impl Puzzle for Hooks {
                 _ => None,
             })?,
             connectivity: reader.read("connectivity", ConnectivityCheck::parse)?,
+            forced: reader.read("forced", |head, k| match (head, k) {
+                ("try-both", None) => Some(ForcedCells::TryBoth),
+                ("single-child", None) => Some(ForcedCells::SingleChild),
+                _ => None,
+            })?,
         })
     }
 
@@ -255,11 +282,16 @@ impl Puzzle for Hooks {
             Rules::Basic => "basic",
             Rules::Derived => "derived",
         };
+        let forced = match config.forced {
+            ForcedCells::TryBoth => "try-both",
+            ForcedCells::SingleChild => "single-child",
+        };
         vec![
             ("placement", placement.to_string()),
             ("order", order.to_string()),
             ("rules", rules.to_string()),
             ("connectivity", config.connectivity.to_string()),
+            ("forced", forced.to_string()),
         ]
     }
 

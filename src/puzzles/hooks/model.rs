@@ -4,7 +4,7 @@
 use super::geometry::{cells_of, corner_count, layout_corner, split_square, with_corner};
 use super::reach::Rings;
 use super::sums::{reachable, DigitRange};
-use super::{HooksConfig, Placement, Rules};
+use super::{ForcedCells, HooksConfig, Placement, Rules};
 use crate::puzzles::grid::{Board, CellSet, ConnectivityCheck};
 use crate::puzzles::view::{CellView, GridView, View};
 use crate::search::{Branch, Model, NoCounters, RuleCounter, RuleId};
@@ -138,6 +138,7 @@ pub struct HooksModel {
     dynamic_order: bool,
     rules: Rules,
     connectivity: ConnectivityCheck,
+    forced: ForcedCells,
     /// The common sum (meaningless when `shared.target` is `None`).
     target: u32,
     filled: CellSet,
@@ -181,6 +182,7 @@ impl HooksModel {
             dynamic_order: config.order == super::CellChoice::MostConstrained,
             rules: config.rules,
             connectivity: config.connectivity,
+            forced: config.forced,
             filled: 0,
             empty: 0,
             placed: 0,
@@ -568,6 +570,23 @@ impl HooksModel {
         (bottom_right | bottom_left | top_right | top_left) & shared.board.all() & !filled
     }
 
+    /// `single-child`: whether undecided, placed `cell` may still be filled and may still
+    /// be left empty. Filling is excluded when its hook has all its digits, when it would
+    /// complete a filled 2x2 block, or when its digit exceeds what its region still needs
+    /// (region sums only grow); leaving it empty when its hook has all its blanks. Each
+    /// excluded value fails a rule in every completion, so no solution is lost.
+    #[inline]
+    fn allowed_values(&self, cell: usize) -> (bool, bool) {
+        let hook = self.hook_of[cell] as usize;
+        let region = self.shared.region_of[cell] as usize;
+        let need = self.target.saturating_sub(self.region_sum[region]);
+        let may_fill = (self.hook_filled[hook] as usize) < hook
+            && hook as u32 <= need
+            && !self.shared.board.completes_full_block(cell, self.filled | (1u128 << cell));
+        let may_leave_empty = self.hook_empty[hook] as usize + 1 < hook;
+        (may_fill, may_leave_empty)
+    }
+
     /// `most-constrained`: a cell whose value the rules already settle (its hook has all
     /// its digits or all its blanks, it would fill a 2x2 block, or its digit exceeds what
     /// its region still needs), else, in the region closest to its sum, the first cell of
@@ -698,8 +717,18 @@ impl Model for HooksModel {
             let rank = (self.undecided_ranked & self.placed_ranked).trailing_zeros() as usize;
             self.shared.cell_at_rank[rank] as usize
         };
-        moves.push(HookMove::Cell { cell: cell as u8, filled: true });
-        moves.push(HookMove::Cell { cell: cell as u8, filled: false });
+        let (may_fill, may_leave_empty) = match self.forced {
+            ForcedCells::TryBoth => (true, true),
+            ForcedCells::SingleChild => self.allowed_values(cell),
+        };
+        // When the rules exclude both values, both children are kept: each dies under
+        // the rule that excludes it, as with `try-both`.
+        if may_fill || !may_leave_empty {
+            moves.push(HookMove::Cell { cell: cell as u8, filled: true });
+        }
+        if may_leave_empty || !may_fill {
+            moves.push(HookMove::Cell { cell: cell as u8, filled: false });
+        }
         Branch::Moves
     }
 

@@ -32,7 +32,9 @@ fn every_config() -> Vec<HooksConfig> {
         for order in ["row-major", "bottom-up", "spiral", "most-constrained"] {
             for rules in ["basic", "derived"] {
                 for connectivity in ["leaves", "periodic:3", "every-node", "incremental"] {
-                    configs.push(config(placement, order, rules, connectivity));
+                    let try_both = config(placement, order, rules, connectivity);
+                    configs.push(try_both);
+                    configs.push(HooksConfig { forced: ForcedCells::SingleChild, ..try_both });
                 }
             }
         }
@@ -200,6 +202,10 @@ fn hooks7_prefilter_keeps_138_of_65536_layouts_and_default_search_takes_32527_no
     assert_eq!((examined, survivors.len()), (65_536, 138));
     let (nodes, solutions) = solve(&hooks, &Hooks::config(&KnobValues::new()).expect("defaults"));
     assert_eq!((nodes, solutions.len()), (32_527, 1));
+    // Settled cells without their doomed sibling: same solution, fewer nodes.
+    let single =
+        HooksConfig { forced: ForcedCells::SingleChild, ..Hooks::config(&KnobValues::new()).expect("defaults") };
+    assert_eq!(solve(&hooks, &single), (24_991, solutions));
     // Root, one child per surviving layout, then cells: the layouts are the first level.
     let model = hooks.models(&config("two-phase", "bottom-up", "derived", "incremental")).remove(0);
     let result = search_sequentially::<_, FullCounters>(model, Limits::exhaustive());
@@ -219,6 +225,9 @@ fn hooks7_every_derived_setting_finds_the_same_single_solution() {
     }
     let (_, solutions) = solve(&hooks, &config("integrated", "bottom-up", "derived", "periodic:4"));
     assert_eq!(solutions, expected);
+    let single =
+        HooksConfig { forced: ForcedCells::SingleChild, ..config("integrated", "bottom-up", "basic", "leaves") };
+    assert_eq!(solve(&hooks, &single).1, expected);
 }
 
 #[test]
@@ -272,6 +281,7 @@ fn subproblems_replayed_from_move_lists_add_up_to_the_whole_search() {
     for config in [
         config("two-phase", "most-constrained", "derived", "incremental"),
         config("integrated", "spiral", "basic", "every-node"),
+        HooksConfig { forced: ForcedCells::SingleChild, ..config("two-phase", "bottom-up", "derived", "incremental") },
     ] {
         let mut whole: Engine<_, FullCounters, NoSteering, NoObserver> =
             Engine::new(hooks.models(&config).remove(0), NoSteering, NoObserver, Limits::exhaustive());
