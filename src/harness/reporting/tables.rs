@@ -6,7 +6,7 @@
 //! exist, a table of threads (speedup, efficiency, overheads, and the `why` column that
 //! `slowdown::why_slower` fills in), followed by the plots.
 
-use super::compare::{compare, Change, MIN_CHANGE};
+use super::compare::{compare, Change, MIN_CHANGE, MIN_CHANGE_SHORT, SHORT_CALL_NS};
 use super::generated_docs;
 use super::plots::{draw_plots, PlotFile};
 use super::slowdown;
@@ -526,12 +526,14 @@ pub fn comparison_markdown(baseline: &str, changes: &[Change]) -> String {
     let _ = writeln!(
         text,
         "{} configurations in both, {} flagged, {regressions} regression(s). A time change is flagged when the \
-         95% bootstrap interval of now / before excludes 1 and the ratio is beyond ±{:.0}%; a node count when it \
+         95% bootstrap interval of now / before excludes 1 and the ratio is beyond ±{:.0}% (±{:.0}% for calls under {}); a node count when it \
          differs (not compared for parallel first-solution searches, whose counts vary from run to run). \
          Regressions are the slower ones and those with other node counts; `--fail-on-change` fails on them only.\n",
         changes.len(),
         flagged.len(),
-        MIN_CHANGE * 100.0
+        MIN_CHANGE * 100.0,
+        MIN_CHANGE_SHORT * 100.0,
+        crate::format::duration(SHORT_CALL_NS)
     );
     if flagged.is_empty() {
         return text;
