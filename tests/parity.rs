@@ -110,7 +110,15 @@ fn assert_parallel_parity(instance: &Instance, matrix: Matrix) {
     for strategy in STRATEGIES {
         let every_count = matrix == Matrix::Full || strategy == "auto" || strategy == "steal";
         for threads in THREAD_COUNTS.into_iter().filter(|&threads| every_count || threads == 2) {
-            let parallel = findings(&run(instance, &settings(&defaults, strategy, threads)));
+            let report = run(instance, &settings(&defaults, strategy, threads));
+            if strategy == "naive" && report.stop == Some("frontier-full") {
+                // `naive` lists every leaf first; past the documented cap on subproblems
+                // (the Hooks workload has more leaves than that) it stops before any work
+                // and says why, rather than hold them all in memory.
+                assert!(report.nodes <= sequential.nodes, "{} naive: a capped listing", instance.id);
+                continue;
+            }
+            let parallel = findings(&report);
             assert_eq!(parallel, sequential, "{} {strategy} on {threads} threads", instance.id);
         }
     }
