@@ -69,13 +69,18 @@ pub fn assert_parity_across_strategies<P: Puzzle + 'static>(case: ParityCase<'_>
                 ..RunSettings::default()
             };
             let report = solve::run(&instance, &settings).unwrap_or_else(|error| panic!("{error}"));
-            findings(&report)
+            // `naive` lists every leaf first; past the cap on listed subproblems it stops
+            // before any work and says so, which is its documented answer on big trees.
+            let capped = strategy == "naive" && report.stop == Some("frontier-full");
+            (!capped).then(|| findings(&report))
         };
-        let sequential = run("sequential", 1);
+        let sequential = run("sequential", 1).expect("a sequential run lists nothing");
         assert_eq!(sequential.solutions, case.solutions, "{} {knobs:?}: the published count", case.argument);
         for strategy in STRATEGIES {
             for threads in THREAD_COUNTS {
-                assert_eq!(run(strategy, threads), sequential, "{} {knobs:?} {strategy} x{threads}", case.argument);
+                if let Some(parallel) = run(strategy, threads) {
+                    assert_eq!(parallel, sequential, "{} {knobs:?} {strategy} x{threads}", case.argument);
+                }
             }
         }
     }
