@@ -79,6 +79,11 @@ impl MachineGuard {
                 sample.load_average
             ));
         }
+        if let Some(governors) = cpu_governors().filter(|governors| governors != "performance") {
+            warn(&format!(
+                "warning: CPU frequency governor `{governors}` (not `performance`): the clock may change speed under the sweep"
+            ));
+        }
         let thread = first.map(|first| {
             samples.lock().expect("not poisoned").push_back(first);
             let (samples, stop) = (Arc::clone(&samples), Arc::clone(&stop));
