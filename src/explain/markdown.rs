@@ -61,7 +61,11 @@ pub fn headline(verdict: &Verdict) -> String {
         }
         tied => {
             let names: Vec<String> = tied.iter().map(|cause| name_share(cause)).collect();
-            let _ = write!(text, ". Largest causes, tied (their intervals overlap): {}", names.join(", "));
+            let _ = write!(
+                text,
+                ". Largest causes, tied (within 10 points of each other, or their difference's interval reaches 0): {}",
+                names.join(", ")
+            );
         }
     }
     text
@@ -215,7 +219,7 @@ pub fn report(context: &ReportContext) -> String {
     text.push_str(&runs_table(context.configs));
     text.push_str("\n## Causes, ranked\n\n");
     text.push_str(
-        "Ranks are shared (\"tied\") where the shares' intervals overlap. A cause with parts lists them below it.\n\n",
+        "A cause ranks above another when their shares differ by at least 10 points and the 95% interval of the difference excludes 0; otherwise they share a rank (\"tied\"). A cause with parts lists them below it.\n\n",
     );
     let unit = TimeUnit::for_column(verdict.causes.iter().map(|cause| cause.cause.lost_ns));
     let _ = writeln!(
