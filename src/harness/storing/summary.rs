@@ -53,6 +53,8 @@ pub struct SummaryRow {
     pub counters: String,
     /// State restoration.
     pub state: String,
+    /// Where pool threads ran (empty in files written before the column existed: `pinned`).
+    pub affinity: String,
     /// Node limit per component.
     pub node_limit: u64,
     /// Timed runs planned.
@@ -187,9 +189,15 @@ impl SummaryRow {
         self.strategy == "sequential"
     }
 
+    /// The key of this configuration's own strategy at one thread (its parallel overhead):
+    /// the group, the strategy and every per-thread knob.
+    fn one_thread_key(&self) -> (GroupKey, String, String, String) {
+        (self.group_key(), self.strategy.clone(), self.counters.clone(), self.affinity.clone())
+    }
+
     /// The key of the configurations this one is compared with: same sweep, instance,
     /// knobs, mode, state and node limit.
-    pub fn group_key(&self) -> (String, String, String, String, String, u64) {
+    pub fn group_key(&self) -> GroupKey {
         (
             self.sweep.clone(),
             self.source.clone(),
@@ -265,6 +273,7 @@ fn summarize_configuration(runs: &[RunRecord]) -> SummaryRow {
         threads: first.threads,
         counters: first.counters.clone(),
         state: first.state.clone(),
+        affinity: first.affinity.clone(),
         node_limit: first.node_limit,
         repeats_planned: first.repeats_planned,
         warmup: first.warmup,
@@ -342,7 +351,7 @@ fn compare_with_sequential(rows: &mut [SummaryRow], times: &HashMap<String, Vec<
     }
     let mut one_thread: HashMap<_, u64> = HashMap::new();
     for row in rows.iter().filter(|row| !row.is_sequential() && row.threads == 1 && row.status == status::OK) {
-        one_thread.insert((row.group_key(), row.strategy.clone(), row.counters.clone()), row.wall_ns_median);
+        one_thread.insert(row.one_thread_key(), row.wall_ns_median);
     }
     let references = reference_rows(rows);
     for row in rows.iter_mut() {
@@ -374,7 +383,7 @@ fn compare_with_sequential(rows: &mut [SummaryRow], times: &HashMap<String, Vec<
             row.search_overhead = Some(row.nodes as f64 / *sequential_nodes as f64);
         }
         if !row.is_sequential() {
-            if let Some(&single_ns) = one_thread.get(&(row.group_key(), row.strategy.clone(), row.counters.clone())) {
+            if let Some(&single_ns) = one_thread.get(&row.one_thread_key()) {
                 row.parallel_overhead = Some(single_ns as f64 / *sequential_ns as f64);
             }
         }
@@ -399,6 +408,10 @@ fn reference_rows(rows: &[SummaryRow]) -> HashMap<ReferenceKey, (String, u64, u6
 
 /// Which configurations share a reference: sweep, instance, mode, state, node limit.
 type ReferenceKey = (String, String, String, String, u64);
+
+/// Sweep, instance, knobs, mode, state, node limit: the configurations compared with one
+/// sequential configuration.
+pub type GroupKey = (String, String, String, String, String, u64);
 
 /// The median of counts, rounded to a whole count (0 when empty).
 fn median(values: impl Iterator<Item = u64>) -> u64 {
