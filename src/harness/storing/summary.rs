@@ -10,6 +10,7 @@
 //! it from the CSV files at any time.
 
 use super::record::{status, RunRecord};
+use crate::parallel::{CounterLayout, ThreadAffinity};
 use crate::statistics::{self, median_interval, ratio_interval, tukey_fences, BootstrapSettings, Interval};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -181,6 +182,24 @@ impl SummaryRow {
         match (self.speedup, self.speedup_low, self.speedup_high) {
             (Some(estimate), Some(low), Some(high)) => Some(Interval { low, estimate, high }),
             _ => None,
+        }
+    }
+
+    /// The strategy with its per-thread knobs that are not at their defaults: `auto`,
+    /// `auto (shared)`, `auto (free)`, `auto (shared, free)`.
+    pub fn strategy_label(&self) -> String {
+        let mut knobs = Vec::new();
+        if self.counters != CounterLayout::default().name() {
+            knobs.push(self.counters.as_str());
+        }
+        // Empty in files written before the column existed: those runs were pinned.
+        if !self.affinity.is_empty() && self.affinity != ThreadAffinity::default().name() {
+            knobs.push(self.affinity.as_str());
+        }
+        if knobs.is_empty() {
+            self.strategy.clone()
+        } else {
+            format!("{} ({})", self.strategy, knobs.join(", "))
         }
     }
 
@@ -456,6 +475,25 @@ mod tests {
             timestamp: format!("2026-01-01T00:00:0{repeat}.000Z"),
             ..RunRecord::default()
         }
+    }
+
+    #[test]
+    fn strategy_labels_name_the_per_thread_knobs_off_their_defaults() {
+        let label = |counters: &str, affinity: &str| {
+            SummaryRow {
+                strategy: "auto".into(),
+                counters: counters.into(),
+                affinity: affinity.into(),
+                ..SummaryRow::default()
+            }
+            .strategy_label()
+        };
+        assert_eq!(label("padded", "pinned"), "auto");
+        // Files written before the affinity column read it as empty: those runs were pinned.
+        assert_eq!(label("padded", ""), "auto");
+        assert_eq!(label("shared", "pinned"), "auto (shared)");
+        assert_eq!(label("padded", "free"), "auto (free)");
+        assert_eq!(label("unpadded", "free"), "auto (unpadded, free)");
     }
 
     #[test]
