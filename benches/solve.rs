@@ -47,7 +47,7 @@ fn settings(knobs: KnobValues, strategy: &str, threads: usize) -> RunSettings {
         node_limit: BENCH_NODE_LIMIT,
         rule_counts: false,
         solutions_to_keep: 1,
-        strategy: strategy.to_string(),
+        strategy: strategy.parse().expect("a strategy"),
         threads,
         ..RunSettings::default()
     }

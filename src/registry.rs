@@ -15,7 +15,7 @@ use std::fmt;
 use std::sync::RwLock;
 
 type WatchOutcome = Result<std::io::Result<crate::watch::WatchSummary>, crate::watch::WatchError>;
-type EstimateOutcome = Result<Vec<crate::probe::ComponentEstimate>, RunError>;
+type EstimateOutcome = Result<Vec<crate::size_estimate::ComponentEstimate>, RunError>;
 type MeasureOutcome = Result<Vec<crate::scaling::predict::Component>, RunError>;
 
 /// One registered family: its name, knobs and the operations made for its [`Puzzle`] type.
@@ -27,7 +27,7 @@ pub struct FamilyEntry {
     instance_from_argument: fn(&str) -> Option<Value>,
     solve: for<'a> fn(crate::solve::RunFamily<'a>) -> Result<RunReport, RunError>,
     watch: for<'a> fn(crate::watch::WatchFamily<'a>) -> WatchOutcome,
-    estimate: for<'a> fn(crate::probe::EstimateFamily<'a>) -> EstimateOutcome,
+    estimate: for<'a> fn(crate::size_estimate::EstimateFamily<'a>) -> EstimateOutcome,
     check_knobs: fn(&KnobValues) -> Result<(), KnobError>,
     measure_components: for<'a> fn(crate::scaling_inputs::MeasureFamily<'a>) -> MeasureOutcome,
 }
@@ -68,7 +68,7 @@ fn watch<P: Puzzle>(run: crate::watch::WatchFamily<'_>) -> WatchOutcome {
     run.visit::<P>()
 }
 
-fn estimate<P: Puzzle>(run: crate::probe::EstimateFamily<'_>) -> EstimateOutcome {
+fn estimate<P: Puzzle>(run: crate::size_estimate::EstimateFamily<'_>) -> EstimateOutcome {
     run.visit::<P>()
 }
 
@@ -129,7 +129,7 @@ impl Family {
         (self.0.watch)(run)
     }
 
-    pub(crate) fn estimate(self, run: crate::probe::EstimateFamily<'_>) -> EstimateOutcome {
+    pub(crate) fn estimate(self, run: crate::size_estimate::EstimateFamily<'_>) -> EstimateOutcome {
         (self.0.estimate)(run)
     }
 

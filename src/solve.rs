@@ -6,8 +6,8 @@
 
 use crate::instance::Instance;
 use crate::parallel::{
-    self, new_histogram, CounterLayout, KnobParseError, ParallelPlan, Pool, PoolError, StateRestore, Strategy,
-    ThreadAffinity,
+    self, new_histogram, CounterLayout, ParallelPlan, Pool, PoolError, StateRestore, Strategy, ThreadAffinity,
+    MAX_THREADS,
 };
 use crate::puzzles::knobs::{KnobError, KnobValues};
 use crate::puzzles::{DataError, Puzzle, PuzzleVisitor};
@@ -27,8 +27,13 @@ pub enum SearchMode {
     First,
 }
 
-/// How one run is set up, apart from the instance.
-#[derive(Debug, Clone)]
+/// How one run is set up, apart from the instance: the one typed run description.
+///
+/// Command-line flags (`cli::parallel_args`, `cli::knob_args`) and sweep-spec blocks
+/// (`harness::sweeping::spec`) are parsed into these types where they enter, with the same
+/// parsers (each knob's `FromStr`, [`parse_thread_count`]), so a bad value is refused at
+/// the boundary (exit code 2) and never travels further as text.
+#[derive(Debug, Clone, PartialEq)]
 pub struct RunSettings {
     /// Knob values as given (defaults fill the rest).
     pub knobs: KnobValues,
@@ -42,16 +47,16 @@ pub struct RunSettings {
     pub rule_counts: bool,
     /// How many solutions to keep per component for printing (all are counted).
     pub solutions_to_keep: usize,
-    /// The parallel strategy, as text (`sequential`, `depth:4`, `auto`, `steal`, ...).
-    pub strategy: String,
-    /// Worker threads (1 for `sequential`).
+    /// The parallel strategy.
+    pub strategy: Strategy,
+    /// Worker threads, from 1 to [`MAX_THREADS`] (1 for `sequential`).
     pub threads: usize,
-    /// Counter layout across workers: `padded` (default), `shared`, `unpadded`.
-    pub counters: String,
-    /// State restoration: `undo` (default) or `clone` (clone the state at every node).
-    pub state: String,
-    /// Where pool threads run: `pinned` (default) or `free`.
-    pub affinity: String,
+    /// Counter layout across workers.
+    pub counters: CounterLayout,
+    /// State restoration.
+    pub state: StateRestore,
+    /// Where pool threads run.
+    pub affinity: ThreadAffinity,
 }
 
 impl Default for RunSettings {
@@ -63,13 +68,77 @@ impl Default for RunSettings {
             time_limit: None,
             rule_counts: true,
             solutions_to_keep: 1000,
-            strategy: "sequential".to_string(),
+            strategy: Strategy::Sequential,
             threads: 1,
-            counters: "padded".to_string(),
-            state: "undo".to_string(),
-            affinity: "pinned".to_string(),
+            counters: CounterLayout::default(),
+            state: StateRestore::default(),
+            affinity: ThreadAffinity::default(),
         }
     }
+}
+
+impl RunSettings {
+    /// The run description's CSV columns (of the runs log, the summary and `sweep
+    /// --dry-run`), in their order; the knobs have their own `knobs` column.
+    pub const COLUMNS: [&'static str; 7] =
+        ["mode", "strategy", "threads", "counters", "state", "affinity", "node_limit"];
+
+    /// The values under [`RunSettings::COLUMNS`], as their flags and specs write them.
+    pub fn column_values(&self) -> [String; 7] {
+        [
+            self.mode.name().to_string(),
+            self.strategy.to_string(),
+            self.threads.to_string(),
+            self.counters.to_string(),
+            self.state.to_string(),
+            self.affinity.to_string(),
+            self.node_limit.to_string(),
+        ]
+    }
+
+    /// The strategy, counter layout and state mode the parallel layer runs with.
+    pub fn parallel_plan(&self) -> ParallelPlan {
+        ParallelPlan { strategy: self.strategy, counters: self.counters, state: self.state }
+    }
+}
+
+impl SearchMode {
+    /// `all` or `first`: the form flags, specs and CSV columns use.
+    pub fn name(self) -> &'static str {
+        match self {
+            SearchMode::All => "all",
+            SearchMode::First => "first",
+        }
+    }
+}
+
+impl std::str::FromStr for SearchMode {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<SearchMode, String> {
+        [SearchMode::All, SearchMode::First]
+            .into_iter()
+            .find(|mode| mode.name() == text)
+            .ok_or_else(|| format!("`{text}` is not a search mode; expected all or first"))
+    }
+}
+
+/// Checks a thread count: the one rule every entry point (flags, sweep specs) applies.
+pub fn check_thread_count(threads: usize) -> Result<usize, String> {
+    if (1..=MAX_THREADS).contains(&threads) {
+        Ok(threads)
+    } else {
+        Err(format!("`{threads}` threads: a thread count must be between 1 and {MAX_THREADS}"))
+    }
+}
+
+/// Parses and checks a thread count given as text (`--threads 4`).
+pub fn parse_thread_count(text: &str) -> Result<usize, String> {
+    let threads = text
+        .trim()
+        .parse::<usize>()
+        .map_err(|_| format!("`{text}` is not a thread count; a thread count must be between 1 and {MAX_THREADS}"))?;
+    check_thread_count(threads)
 }
 
 /// Why a run could not start.
@@ -79,8 +148,6 @@ pub enum RunError {
     Knob(KnobError),
     /// The instance data is invalid (normally caught when loading).
     Data(DataError),
-    /// A parallel knob (strategy, counter layout, state mode) that does not parse.
-    Parallel(KnobParseError),
     /// The thread pool could not be built.
     Pool(PoolError),
 }
@@ -90,7 +157,6 @@ impl fmt::Display for RunError {
         match self {
             RunError::Knob(error) => write!(f, "{error}"),
             RunError::Data(error) => write!(f, "{error}"),
-            RunError::Parallel(error) => write!(f, "{error}"),
             RunError::Pool(error) => write!(f, "{error}"),
         }
     }
@@ -135,9 +201,10 @@ pub struct ComponentReport {
     pub prunes_per_depth: Vec<Vec<u64>>,
 }
 
-/// One worker's accounting in a parallel run.
+/// One worker's accounting in a run, summed over the components (the parallel layer's
+/// per-component `WorkerReport`s added up by worker index).
 #[derive(Debug, Clone, Default, Serialize)]
-pub struct WorkerReport {
+pub struct WorkerTotals {
     /// Worker index.
     pub worker: usize,
     /// Nodes this worker entered.
@@ -259,7 +326,7 @@ pub struct RunReport {
     /// Run-level parallel accounting, summed or merged over components.
     pub parallel: ParallelSummary,
     /// Per-worker accounting, summed over components.
-    pub workers: Vec<WorkerReport>,
+    pub workers: Vec<WorkerTotals>,
 }
 
 impl RunReport {
@@ -275,26 +342,16 @@ impl RunReport {
 
 /// Runs `instance` with `settings`.
 ///
-/// The parallel knobs are parsed and the thread pool is built before any clock starts.
+/// The thread pool is built before any clock starts.
 pub fn run(instance: &Instance, settings: &RunSettings) -> Result<RunReport, RunError> {
-    let plan = parallel_plan(settings)?;
-    let affinity = settings.affinity.parse::<ThreadAffinity>().map_err(RunError::Parallel)?;
+    let plan = settings.parallel_plan();
     // `sequential` runs on the calling thread: no thread is started for it.
     let pool = if plan.strategy == Strategy::Sequential {
         Pool::calling_thread()
     } else {
-        Pool::with_affinity(settings.threads, affinity).map_err(RunError::Pool)?
+        Pool::with_affinity(settings.threads, settings.affinity).map_err(RunError::Pool)?
     };
     instance.family.solve(RunFamily { instance, settings, plan, pool: &pool })
-}
-
-/// The settings' strategy, counter layout and state mode, parsed.
-pub fn parallel_plan(settings: &RunSettings) -> Result<ParallelPlan, RunError> {
-    Ok(ParallelPlan {
-        strategy: settings.strategy.parse::<Strategy>().map_err(RunError::Parallel)?,
-        counters: settings.counters.parse::<CounterLayout>().map_err(RunError::Parallel)?,
-        state: settings.state.parse::<StateRestore>().map_err(RunError::Parallel)?,
-    })
 }
 
 /// One run of one instance, handed to its family's registered `solve` (see `registry`).
@@ -413,7 +470,7 @@ impl ComponentRunner<'_> {
             threads: self.pool.threads(),
             counters: self.plan.counters.to_string(),
             state: self.plan.state.to_string(),
-            affinity: self.settings.affinity.clone(),
+            affinity: self.settings.affinity.to_string(),
             parallel: summary,
             workers: workers.reports,
         }
@@ -453,7 +510,7 @@ fn summarize_component(summary: &mut ParallelSummary, run: &parallel::RunAccount
 /// Per-worker accounting summed over the components of a run (worker `i` of every
 /// component's run adds into report `i`), and the task histograms of all workers.
 struct WorkerMerge {
-    reports: Vec<WorkerReport>,
+    reports: Vec<WorkerTotals>,
     per_worker_durations: Vec<Histogram<u64>>,
     per_worker_sizes: Vec<Histogram<u64>>,
 }
@@ -463,14 +520,14 @@ impl WorkerMerge {
         for worker in workers {
             let index = worker.worker;
             while self.reports.len() < index {
-                self.reports.push(WorkerReport { worker: self.reports.len(), ..WorkerReport::default() });
+                self.reports.push(WorkerTotals { worker: self.reports.len(), ..WorkerTotals::default() });
                 self.per_worker_durations.push(new_histogram());
                 self.per_worker_sizes.push(new_histogram());
             }
             if self.reports.len() == index {
                 // A worker's first histograms are copied as they are: adding them into empty
                 // ones resizes those and scans every bucket.
-                self.reports.push(WorkerReport { worker: index, ..WorkerReport::default() });
+                self.reports.push(WorkerTotals { worker: index, ..WorkerTotals::default() });
                 self.per_worker_durations.push(worker.task_durations_ns.clone());
                 self.per_worker_sizes.push(worker.task_sizes_nodes.clone());
             } else {

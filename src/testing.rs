@@ -64,7 +64,7 @@ pub fn assert_parity_across_strategies<P: Puzzle + 'static>(case: ParityCase<'_>
                 mode: SearchMode::All,
                 solutions_to_keep: 20_000,
                 rule_counts: true,
-                strategy: strategy.to_string(),
+                strategy: strategy.parse().unwrap_or_else(|error| panic!("{error}")),
                 threads,
                 ..RunSettings::default()
             };

@@ -191,7 +191,7 @@ fn explain_refuses_bad_input_with_exit_code_2() {
     for (arguments, message) in [
         (vec!["explain", "prime-grid"], "explain needs a parallel strategy"),
         (vec!["explain", "prime-grid", "--parallel", "fast"], "parallel strategy"),
-        (vec!["explain", "prime-grid", "--parallel", "auto", "--threads", "0"], "at least 1"),
+        (vec!["explain", "prime-grid", "--parallel", "auto", "--threads", "0"], "between 1 and 1024"),
         (vec!["explain", "no-such-instance", "--parallel", "auto"], "no-such-instance"),
         (vec!["explain", "prime-grid", "--parallel", "auto", "--mode", "fastest"], "fastest"),
         (vec!["explain", "prime-grid", "--parallel", "auto", "--repeats", "0"], "repeats"),

@@ -13,10 +13,10 @@ use std::time::{Duration, Instant};
 
 /// The run log's columns. Changing them breaks `--resume` and `report` on older files:
 /// change deliberately, and document the column in docs/harness.md.
-const RUNS_HEADER: &str = "sweep,spec,config_id,config_index,repeat,shard,status,error,puzzle,instance,source,instance_title,variant,knobs,mode,strategy,threads,counters,state,node_limit,repeats_planned,warmup,complete,solutions,answer_value,answer_json,verify_failures,nodes,wall_ns,batch,user_cpu_ns,system_cpu_ns,prunes_total,subproblems,steals,imbalance,idle_share,task_ns_median,task_ns_p90,task_nodes_median,first_solution_ns,stop_latency_ns,nodes_after_first,machine_quiet,other_cpu_share,load_average,peak_rss_kib,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,timestamp";
+const RUNS_HEADER: &str = "sweep,spec,config_id,config_index,repeat,shard,status,error,puzzle,instance,source,instance_title,variant,knobs,mode,strategy,threads,counters,state,affinity,node_limit,repeats_planned,warmup,complete,solutions,answer_value,answer_json,verify_failures,nodes,wall_ns,batch,user_cpu_ns,system_cpu_ns,prunes_total,subproblems,steals,imbalance,idle_share,task_ns_median,task_ns_p90,task_nodes_median,first_solution_ns,stop_latency_ns,nodes_after_first,machine_quiet,other_cpu_share,load_average,peak_rss_kib,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,timestamp";
 
 /// The summary's columns (same rule).
-const SUMMARY_HEADER: &str = "sweep,spec,config_id,config_index,puzzle,instance,source,instance_title,variant,knobs,mode,strategy,threads,counters,state,node_limit,repeats_planned,warmup,status,runs,error,solutions,nodes,wall_ns_median,wall_ns_median_low,wall_ns_median_high,wall_rsd,outliers,outliers_severe,batch,user_cpu_ns_median,user_cpu_ns_median_low,user_cpu_ns_median_high,system_cpu_ns_median,system_cpu_ns_median_low,system_cpu_ns_median_high,cpu_per_wall,prunes_total,reference_config_id,nodes_vs_reference,time_vs_reference,time_vs_reference_low,time_vs_reference_high,speedup,speedup_low,speedup_high,efficiency,search_overhead,parallel_overhead,subproblems_per_worker,steals,idle_share,imbalance,busy_machine_runs,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,first_timestamp,last_timestamp";
+const SUMMARY_HEADER: &str = "sweep,spec,config_id,config_index,puzzle,instance,source,instance_title,variant,knobs,mode,strategy,threads,counters,state,affinity,node_limit,repeats_planned,warmup,status,runs,error,solutions,nodes,wall_ns_median,wall_ns_median_low,wall_ns_median_high,wall_rsd,outliers,outliers_severe,batch,user_cpu_ns_median,user_cpu_ns_median_low,user_cpu_ns_median_high,system_cpu_ns_median,system_cpu_ns_median_low,system_cpu_ns_median_high,cpu_per_wall,prunes_total,reference_config_id,nodes_vs_reference,time_vs_reference,time_vs_reference_low,time_vs_reference_high,speedup,speedup_low,speedup_high,efficiency,search_overhead,parallel_overhead,subproblems_per_worker,steals,idle_share,imbalance,busy_machine_runs,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,first_timestamp,last_timestamp";
 
 /// The counts file's columns (same rule).
 const COUNTS_HEADER: &str = "sweep,config_id,repeat,measure,rule,depth,worker,count";
@@ -539,18 +539,53 @@ fn spec_mistakes_are_bad_input_at_dry_run() {
         assert_eq!(output.status.code(), Some(2), "{top}: {}", text(&output.stderr));
         assert!(text(&output.stderr).contains(expected), "{top}: {}", text(&output.stderr));
     }
+    // The bad value sits on line 5 of the spec: the message starts `FILE:5: block[0].KEY: `,
+    // then says what was wrong and what is allowed.
     let block_cases = [
-        ("threads = [0]", "block[0].threads"),
-        ("threads = [100000]", "block[0].threads"),
-        ("strategies = [\"bogus\"]", "block[0].strategies: invalid parallel strategy `bogus`"),
+        ("threads = [0]", "block[0].threads: `0` threads: a thread count must be between 1 and 1024"),
+        ("threads = [100000]", "block[0].threads: `100000` threads"),
+        (
+            "strategies = [\"bogus\"]",
+            "block[0].strategies: invalid parallel strategy `bogus`; expected one of: sequential",
+        ),
         ("counters = [\"wide\"]", "block[0].counters: invalid counter layout"),
         ("states = [\"copy\"]", "block[0].states: invalid state mode"),
+        (
+            "affinities = [\"anywhere\"]",
+            "block[0].affinities: invalid thread affinity `anywhere`; expected one of: pinned, free",
+        ),
+        ("modes = [\"some\"]", "block[0].modes: `some` is not a search mode; expected all or first"),
         ("knobs = { order = [\"sideways\"] }", "block[0].knobs"),
     ];
     for (line, expected) in block_cases {
-        let (_folder, spec) = folder_with_spec(&format!("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\n{line}\n"));
+        let (_folder, spec) =
+            folder_with_spec(&format!("name = \"t\"\n\n[[block]]\ninstances = [\"rings\"]\n{line}\n"));
         let output = run(&["sweep", "--spec", &spec, "--dry-run"]);
         assert_eq!(output.status.code(), Some(2), "{line}: {}", text(&output.stderr));
-        assert!(text(&output.stderr).contains(expected), "{line}: {}", text(&output.stderr));
+        let expected = format!("{spec}:5: {expected}");
+        assert!(text(&output.stderr).contains(&expected), "{line}: expected `{expected}` in {}", text(&output.stderr));
     }
+}
+
+#[test]
+fn affinity_is_a_sweep_dimension_and_a_column() {
+    let spec = "name = \"t\"\n[[block]]\ninstances = [\"rings\"]\nstrategies = [\"sequential\", \"auto\"]\nthreads = [2]\naffinities = [\"pinned\", \"free\"]\n";
+    let (folder, spec) = folder_with_spec(spec);
+    let listing = run(&["sweep", "--spec", &spec, "--dry-run"]);
+    assert!(listing.status.success(), "{}", text(&listing.stderr));
+    let stdout = text(&listing.stdout);
+    let header: Vec<&str> = stdout.lines().next().unwrap().split('\t').collect();
+    assert_eq!(header[4..11], ["mode", "strategy", "threads", "counters", "state", "affinity", "node_limit"]);
+    let output = sweep(&spec, folder.path(), &["--repeats", "1"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let rows = rows_of(&folder.path().join("t-runs.csv"));
+    let runs: Vec<(&str, &str, &str)> =
+        rows.iter().map(|row| (row["strategy"].as_str(), row["threads"].as_str(), row["affinity"].as_str())).collect();
+    // `sequential` runs once, on the calling thread; the pool's placement varies for `auto`.
+    assert_eq!(runs, [("sequential", "1", "pinned"), ("auto", "2", "pinned"), ("auto", "2", "free")]);
+    // Placement changes no count: the rings' tree has 20 nodes whoever runs it.
+    assert!(rows.iter().all(|row| row["nodes"] == "20" && row["solutions"] == "1"), "{rows:?}");
+    let summary = rows_of(&folder.path().join("t-summary.csv"));
+    let affinities: Vec<&str> = summary.iter().map(|row| row["affinity"].as_str()).collect();
+    assert_eq!(affinities, ["pinned", "pinned", "free"]);
 }

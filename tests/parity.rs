@@ -43,7 +43,7 @@ fn settings(knobs: &KnobValues, strategy: &str, threads: usize) -> RunSettings {
         knobs: knobs.clone(),
         mode: SearchMode::All,
         solutions_to_keep: 2_000,
-        strategy: strategy.to_string(),
+        strategy: strategy.parse().unwrap_or_else(|error| panic!("{error}")),
         threads,
         ..RunSettings::default()
     }
@@ -126,8 +126,11 @@ fn assert_parallel_parity(instance: &Instance, matrix: Matrix) {
         return;
     }
     for (counters, state) in [("shared", "undo"), ("unpadded", "undo"), ("padded", "clone")] {
-        let knobs =
-            RunSettings { counters: counters.to_string(), state: state.to_string(), ..settings(&defaults, "steal", 2) };
+        let knobs = RunSettings {
+            counters: counters.parse().unwrap(),
+            state: state.parse().unwrap(),
+            ..settings(&defaults, "steal", 2)
+        };
         assert_eq!(findings(&run(instance, &knobs)), sequential, "{} counters {counters}, state {state}", instance.id);
     }
 }

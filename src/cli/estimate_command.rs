@@ -3,8 +3,8 @@
 use super::{EstimateArgs, Failure};
 use crate::format;
 use crate::instance;
-use crate::probe::estimate_instance_with;
 use crate::puzzles::knobs::KnobValues;
+use crate::size_estimate::estimate_instance_with;
 use std::io::Write;
 
 /// Runs `estimate` with the parsed flags and knob values.

@@ -8,8 +8,9 @@ use crate::explain::measure::{self, ExplainPlan};
 use crate::explain::{plot, verdict};
 use crate::harness::storing::csv_log::write_atomically;
 use crate::instance;
+use crate::parallel::Strategy;
 use crate::puzzles::knobs::KnobValues;
-use crate::solve::{self, RunSettings, SearchMode};
+use crate::solve::{RunSettings, SearchMode};
 use crate::statistics::StoppingRule;
 use clap::Args;
 use std::path::{Path, PathBuf};
@@ -59,7 +60,7 @@ pub struct ExplainArgs {
 
 /// Runs `explain`.
 pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
-    if args.parallel.strategy == "sequential" {
+    if args.parallel.strategy == Strategy::Sequential {
         return Err(Failure::bad_input(
             "explain needs a parallel strategy to explain: --parallel auto, steal, depth:D, budget:B or naive (see --help)",
         ));
@@ -73,10 +74,6 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
         ..RunSettings::default()
     };
     args.parallel.apply(&mut run);
-    solve::parallel_plan(&run).map_err(Failure::bad_input)?;
-    if run.threads == 0 {
-        return Err(Failure::bad_input("--threads must be at least 1"));
-    }
     if args.predict.predict.is_some() {
         // Calibration rounds: --repeats when given, else the adaptive rule's minimum.
         let rounds = args.repeats.map_or(measure::adaptive_rule().min_runs, |rounds| rounds) as usize;
@@ -127,7 +124,7 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
 fn default_report_path(instance_id: &str, knob_values: &[String], plan: &ExplainPlan) -> PathBuf {
     let mut parts = vec![file_safe(instance_id)];
     parts.extend(knob_values.iter().cloned());
-    parts.push(file_safe(&plan.run.strategy));
+    parts.push(file_safe(&plan.run.strategy.to_string()));
     parts.push(format!("{}t", plan.run.threads));
     if plan.run.mode == SearchMode::First {
         parts.push("first".to_string());

@@ -2,42 +2,42 @@
 //! shared by `solve` and `explain`, with help text built from the parallel layer's forms.
 
 use crate::parallel::{CounterLayout, KnobForm, StateRestore, Strategy, ThreadAffinity};
-use crate::solve::RunSettings;
+use crate::solve::{parse_thread_count, RunSettings};
 use clap::{Args, Command};
 
-/// How a run is spread over threads.
+/// How a run is spread over threads. Each flag is parsed by its type's own parser (the one
+/// sweep specs use too), so a bad value is a usage error (exit code 2) naming the flag.
 #[derive(Args, Debug, Clone)]
 pub struct ParallelArgs {
     /// The parallel strategy (see the long help, `--help`, for every form).
     #[arg(long = "parallel", value_name = "STRATEGY", default_value = "sequential")]
-    pub strategy: String,
+    pub strategy: Strategy,
     /// Worker threads for a parallel strategy (default: the available CPUs; ignored by `sequential`).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_thread_count)]
     pub threads: Option<usize>,
     /// Where workers keep their node counters: padded (default), shared, unpadded.
     #[arg(long, value_name = "LAYOUT", default_value = "padded")]
-    pub counters: String,
+    pub counters: CounterLayout,
     /// How the state is restored after a child: undo (default) or clone.
     #[arg(long, value_name = "MODE", default_value = "undo")]
-    pub state: String,
+    pub state: StateRestore,
     /// Where pool threads run: pinned (default) or free.
     #[arg(long, value_name = "PLACEMENT", default_value = "pinned")]
-    pub affinity: String,
+    pub affinity: ThreadAffinity,
 }
 
 impl ParallelArgs {
     /// Writes the flags into `settings`.
     pub fn apply(&self, settings: &mut RunSettings) {
-        settings.strategy = self.strategy.clone();
+        settings.strategy = self.strategy;
         // `sequential` needs no thread count, and asking for the CPUs reads several files.
-        let sequential = self.strategy == Strategy::Sequential.to_string();
+        let sequential = self.strategy == Strategy::Sequential;
         settings.threads = self.threads.unwrap_or_else(|| if sequential { 1 } else { available_cpus() });
-        settings.counters = self.counters.clone();
-        settings.state = self.state.clone();
-        settings.affinity = self.affinity.clone();
+        settings.counters = self.counters;
+        settings.state = self.state;
+        settings.affinity = self.affinity;
     }
 }
-
 /// The CPUs this process may use (1 when the system will not say).
 pub fn available_cpus() -> usize {
     std::thread::available_parallelism().map(|count| count.get()).unwrap_or(1)

@@ -29,8 +29,8 @@ pub struct PredictArgs {
 }
 
 /// The modelled shape of `strategy`, or why it has none.
-pub fn shape_of(strategy: &str) -> Result<Shape, Failure> {
-    match strategy.parse::<Strategy>().map_err(Failure::bad_input)? {
+pub fn shape_of(strategy: Strategy) -> Result<Shape, Failure> {
+    match strategy {
         Strategy::Depth(depth) => Ok(Shape::Depth(depth)),
         Strategy::Auto { per_thread } => Ok(Shape::Auto { per_thread }),
         Strategy::Steal => Ok(Shape::Steal),
@@ -39,6 +39,11 @@ pub fn shape_of(strategy: &str) -> Result<Shape, Failure> {
             "--predict models depth:D, auto, auto:K, steal and naive; `{other}` is not modelled (see docs/scaling.md)"
         ))),
     }
+}
+
+/// Parses a strategy name given on the command line.
+pub fn parse_strategy(name: &str) -> Result<Strategy, Failure> {
+    name.parse::<Strategy>().map_err(Failure::bad_input)
 }
 
 /// Everything `--predict --json` prints.
@@ -69,7 +74,7 @@ pub fn run(
     let list = args.predict.as_deref().unwrap_or_default();
     let threads =
         parse_threads(list, MAX_THREADS).map_err(|error| Failure::bad_input(format!("--predict: {error}")))?;
-    let shape = shape_of(&settings.strategy)?;
+    let shape = shape_of(settings.strategy)?;
     // As explain's own runs: without per-rule counts.
     let calibration = Calibration { rule_counts: false, rounds: repeats, copies: available_cpus() };
     eprintln!(
@@ -78,7 +83,7 @@ pub fn run(
     );
     let components = measure_components(instance, &settings.knobs, Some(calibration)).map_err(Failure::bad_input)?;
     let prediction = predict(&components, shape, &threads, args.cores.map(|cores| cores as usize));
-    let advice = advise(&components, shape, &settings.strategy, &prediction);
+    let advice = advise(&components, shape, &settings.strategy.to_string(), &prediction);
     if json {
         let report = PredictionReport {
             instance: &instance.id,

@@ -3,7 +3,7 @@
 //! generated README.md into the output folder (see docs/scaling.md).
 
 use super::parallel_args::available_cpus;
-use super::predict::shape_of;
+use super::predict::{parse_strategy, shape_of};
 use super::Failure;
 use crate::harness::storing::csv_log::write_atomically;
 use crate::instance;
@@ -51,8 +51,11 @@ fn median(mut values: Vec<u64>) -> f64 {
 pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
     let threads =
         parse_threads(&args.threads, MAX_THREADS).map_err(|e| Failure::bad_input(format!("--threads: {e}")))?;
-    let shapes =
-        args.strategies.iter().map(|name| shape_of(name).map(|shape| (name, shape))).collect::<Result<Vec<_>, _>>()?;
+    let shapes = args
+        .strategies
+        .iter()
+        .map(|name| parse_strategy(name).and_then(|strategy| Ok((strategy, shape_of(strategy)?))))
+        .collect::<Result<Vec<_>, _>>()?;
     let cpus = available_cpus();
     let repeats = args.repeats as usize;
     let mut rows = Vec::new();
@@ -66,9 +69,9 @@ pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
         // As explain measures: no per-rule counts, one solution kept.
         let base = RunSettings { rule_counts: false, solutions_to_keep: 1, ..RunSettings::default() };
         let mut configs = vec![base.clone()];
-        for (name, _) in &shapes {
+        for (strategy, _) in &shapes {
             for &count in &threads {
-                configs.push(RunSettings { strategy: name.to_string(), threads: count, ..base.clone() });
+                configs.push(RunSettings { strategy: *strategy, threads: count, ..base.clone() });
             }
         }
         let mut times: Vec<Vec<u64>> = vec![Vec::new(); configs.len()];

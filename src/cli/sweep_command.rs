@@ -7,6 +7,7 @@ use crate::harness::sweeping::plan;
 use crate::harness::sweeping::runner::{run_sweep, SweepOptions, SweepOutcome};
 use crate::harness::sweeping::spec::{parse_thread_list, Overrides, SweepSpec};
 use crate::harness::HarnessError;
+use crate::solve::RunSettings;
 use serde_json::json;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -112,55 +113,48 @@ pub fn run(args: &SweepArgs) -> Result<bool, Failure> {
     Ok(true)
 }
 
-fn print_plan(plan: &plan::Plan, shard: Option<Shard>) -> Result<(), Failure> {
+fn print_plan(plan: &plan::SweepPlan, shard: Option<Shard>) -> Result<(), Failure> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    writeln!(
-        out,
-        "index\tconfig_id\tsource\tvariant\tmode\tstrategy\tthreads\tcounters\tstate\trepeats\twarmup\tnode_limit"
-    )?;
+    let run_columns = RunSettings::COLUMNS.join("\t");
+    writeln!(out, "index\tconfig_id\tsource\tvariant\t{run_columns}\trepeats\twarmup")?;
     for config in plan.slice(shard) {
+        let values = config.run.column_values();
         writeln!(
             out,
-            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}",
             config.index,
             config.id,
             config.source,
             config.variant,
-            crate::harness::storing::record::mode_name(config.mode),
-            config.strategy,
-            config.threads,
-            config.counters,
-            config.state,
+            values.join("\t"),
             config.repeats,
             config.warmup,
-            config.node_limit
         )?;
     }
     Ok(())
 }
 
 /// The configurations as a JSON array, one object per configuration.
-fn print_plan_json(plan: &plan::Plan, shard: Option<Shard>) -> Result<(), Failure> {
+fn print_plan_json(plan: &plan::SweepPlan, shard: Option<Shard>) -> Result<(), Failure> {
     let configurations: Vec<serde_json::Value> = plan
         .slice(shard)
         .into_iter()
         .map(|config| {
-            json!({
+            let mut object = json!({
                 "index": config.index,
                 "config_id": config.id,
                 "source": config.source,
                 "variant": config.variant,
-                "knobs": config.knobs.iter().map(|(name, value)| (name.clone(), json!(value))).collect::<serde_json::Map<_, _>>(),
-                "mode": crate::harness::storing::record::mode_name(config.mode),
-                "strategy": config.strategy,
-                "threads": config.threads,
-                "counters": config.counters,
-                "state": config.state,
+                "knobs": config.run.knobs.iter().map(|(name, value)| (name.clone(), json!(value))).collect::<serde_json::Map<_, _>>(),
                 "repeats": config.repeats,
                 "warmup": config.warmup,
-                "node_limit": config.node_limit,
-            })
+            });
+            for (name, value) in RunSettings::COLUMNS.into_iter().zip(config.run.column_values()) {
+                // Numbers stay numbers in JSON.
+                object[name] = value.parse::<u64>().map_or_else(|_| json!(value), |number| json!(number));
+            }
+            object
         })
         .collect();
     let text = json!({ "sweep": plan.sweep, "configurations": configurations });

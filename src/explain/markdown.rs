@@ -278,7 +278,7 @@ fn runs_table(configs: &[ConfigRuns]) -> String {
     let settings = BootstrapSettings::default();
     let sequential: Vec<f64> = configs
         .iter()
-        .find(|config| config.settings.strategy == "sequential")
+        .find(|config| config.settings.strategy == crate::parallel::Strategy::Sequential)
         .map(ConfigRuns::walls)
         .unwrap_or_default();
     let medians: Vec<Interval> = configs.iter().map(|config| median_interval(&config.walls(), settings)).collect();
@@ -291,7 +291,7 @@ fn runs_table(configs: &[ConfigRuns]) -> String {
     );
     for (config, wall) in configs.iter().zip(&medians) {
         let median = config.median_run();
-        let parallel = config.settings.strategy != "sequential";
+        let parallel = config.settings.strategy != crate::parallel::Strategy::Sequential;
         let _ = writeln!(
             text,
             "| {} | {} [{}, {}] | {} | {} | {} | {} | {} |",

@@ -4,6 +4,7 @@
 
 use super::decompose::{CounterComparison, IdleSplit, Measurements, RunMeasure, StateComparison, StrategyKind};
 use crate::instance::Instance;
+use crate::parallel::{CounterLayout, StateRestore, Strategy, DEFAULT_SUBPROBLEMS_PER_THREAD};
 use crate::solve::{self, RunError, RunReport, RunSettings, SearchMode};
 use crate::statistics::{median, StoppingRule, StoppingState};
 use std::time::{Duration, Instant};
@@ -68,7 +69,7 @@ impl ConfigRuns {
         let wall_ns = self.median_of(pick, |report| report.elapsed_ns as f64);
         let cpu_ns = self.median_of(pick, cpu_ns);
         let nodes = self.median_of(pick, |report| report.nodes as f64);
-        if self.settings.strategy == "sequential" {
+        if self.settings.strategy == Strategy::Sequential {
             return RunMeasure::sequential(wall_ns, cpu_ns, nodes);
         }
         RunMeasure {
@@ -105,12 +106,12 @@ pub struct ExplainPlan {
 }
 
 /// The good strategy measured beside `naive`.
-pub const ALTERNATIVE_STRATEGY: &str = "auto";
+pub const ALTERNATIVE_STRATEGY: Strategy = Strategy::Auto { per_thread: DEFAULT_SUBPROBLEMS_PER_THREAD };
 
 /// Every configuration `plan` needs, with no runs yet: the explained run first.
 pub fn configurations(plan: &ExplainPlan) -> Vec<ConfigRuns> {
     let run = RunSettings { rule_counts: false, solutions_to_keep: 1, ..plan.run.clone() };
-    let strategy = run.strategy.clone();
+    let strategy = run.strategy;
     let threads = run.threads;
     let config = |role, label: String, settings: RunSettings| ConfigRuns { role, label, settings, reports: Vec::new() };
     let at = |threads: usize| RunSettings { threads, ..run.clone() };
@@ -119,34 +120,37 @@ pub fn configurations(plan: &ExplainPlan) -> Vec<ConfigRuns> {
         config(
             Role::Sequential,
             "sequential".to_string(),
-            RunSettings { strategy: "sequential".to_string(), threads: 1, ..run.clone() },
+            RunSettings { strategy: Strategy::Sequential, threads: 1, ..run.clone() },
         ),
         config(Role::OneThread, format!("{strategy} at 1 thread"), at(1)),
     ];
-    if StrategyKind::of(&strategy) == StrategyKind::Naive {
+    if StrategyKind::of(&strategy.to_string()) == StrategyKind::Naive {
         configs.push(config(
             Role::Alternative,
             format!("{ALTERNATIVE_STRATEGY} at {threads} threads"),
-            RunSettings { strategy: ALTERNATIVE_STRATEGY.to_string(), ..run.clone() },
+            RunSettings { strategy: ALTERNATIVE_STRATEGY, ..run.clone() },
         ));
     }
-    for layout in ["padded", "shared", "unpadded"].into_iter().filter(|layout| *layout != run.counters) {
+    for layout in [CounterLayout::Padded, CounterLayout::Shared, CounterLayout::Unpadded]
+        .into_iter()
+        .filter(|layout| *layout != run.counters)
+    {
         configs.push(config(
             Role::Counters,
             format!("{strategy} at {threads} threads, counters {layout}"),
-            RunSettings { counters: layout.to_string(), ..run.clone() },
+            RunSettings { counters: layout, ..run.clone() },
         ));
     }
-    let other_state = if run.state == "clone" { "undo" } else { "clone" };
+    let other_state = if run.state == StateRestore::Clone { StateRestore::Undo } else { StateRestore::Clone };
     configs.push(config(
         Role::SequentialOtherState,
         format!("sequential, state {other_state}"),
-        RunSettings { strategy: "sequential".to_string(), threads: 1, state: other_state.to_string(), ..run.clone() },
+        RunSettings { strategy: Strategy::Sequential, threads: 1, state: other_state, ..run.clone() },
     ));
     configs.push(config(
         Role::OtherState,
         format!("{strategy} at {threads} threads, state {other_state}"),
-        RunSettings { state: other_state.to_string(), ..run.clone() },
+        RunSettings { state: other_state, ..run.clone() },
     ));
     if threads > plan.available_cpus {
         configs.push(config(
@@ -223,7 +227,7 @@ pub fn measurements(plan: &ExplainPlan, configs: &[ConfigRuns], pick: &[&[f64]])
     let settings = &explained.settings;
     let threads = settings.threads.max(1);
     let of_explained = |quantity: &dyn Fn(&RunReport) -> f64| explained.median_of(explained_runs, quantity);
-    let idle_sum = |part: fn(&crate::solve::WorkerReport) -> u64| {
+    let idle_sum = |part: fn(&crate::solve::WorkerTotals) -> u64| {
         move |report: &RunReport| report.workers.iter().map(part).sum::<u64>() as f64
     };
     let before = of_explained(&idle_sum(|worker| worker.before_first_task_ns));
@@ -235,7 +239,7 @@ pub fn measurements(plan: &ExplainPlan, configs: &[ConfigRuns], pick: &[&[f64]])
             .map(|worker| worker.idle_ns.saturating_sub(worker.before_first_task_ns + worker.after_last_task_ns))
             .sum::<u64>() as f64
     });
-    let counters_wall = |layout: &str| {
+    let counters_wall = |layout: CounterLayout| {
         configs
             .iter()
             .zip(pick)
@@ -245,15 +249,20 @@ pub fn measurements(plan: &ExplainPlan, configs: &[ConfigRuns], pick: &[&[f64]])
             .map(wall_of)
     };
     let explained_wall = of_explained(&|report: &RunReport| report.elapsed_ns as f64);
-    let layout_wall =
-        |layout: &str| if layout == settings.counters { Some(explained_wall) } else { counters_wall(layout) };
+    let layout_wall = |layout: CounterLayout| {
+        if layout == settings.counters {
+            Some(explained_wall)
+        } else {
+            counters_wall(layout)
+        }
+    };
     let sequential = find(Role::Sequential).expect("the sequential configuration is always run");
     let one_thread = find(Role::OneThread).expect("the one-thread configuration is always run");
     let state_ab = match (find(Role::SequentialOtherState), find(Role::OtherState)) {
         (Some(sequential_other), Some(parallel_other)) => {
             let (sequential_same, parallel_same) = (wall_of(sequential), explained_wall);
             let (sequential_other, parallel_other) = (wall_of(sequential_other), wall_of(parallel_other));
-            Some(if settings.state == "clone" {
+            Some(if settings.state == StateRestore::Clone {
                 StateComparison {
                     sequential_undo_ns: sequential_other,
                     sequential_clone_ns: sequential_same,
@@ -272,11 +281,11 @@ pub fn measurements(plan: &ExplainPlan, configs: &[ConfigRuns], pick: &[&[f64]])
         _ => None,
     };
     Measurements {
-        strategy: settings.strategy.clone(),
+        strategy: settings.strategy.to_string(),
         threads,
         available_cpus: plan.available_cpus,
-        counters: settings.counters.clone(),
-        state: settings.state.clone(),
+        counters: settings.counters.to_string(),
+        state: settings.state.to_string(),
         exhaustive: settings.mode == SearchMode::All,
         sequential: sequential.0.measure(sequential.1),
         one_thread: one_thread.0.measure(one_thread.1),
@@ -287,10 +296,10 @@ pub fn measurements(plan: &ExplainPlan, configs: &[ConfigRuns], pick: &[&[f64]])
         steals: of_explained(&|report: &RunReport| report.parallel.steals as f64),
         imbalance: of_explained(&|report: &RunReport| report.parallel.imbalance),
         at_available_cpus_ns: find(Role::AtAvailableCpus).map(wall_of),
-        counters_ab: layout_wall("padded").map(|padded_ns| CounterComparison {
+        counters_ab: layout_wall(CounterLayout::Padded).map(|padded_ns| CounterComparison {
             padded_ns,
-            shared_ns: layout_wall("shared"),
-            unpadded_ns: layout_wall("unpadded"),
+            shared_ns: layout_wall(CounterLayout::Shared),
+            unpadded_ns: layout_wall(CounterLayout::Unpadded),
         }),
         state_ab,
     }

@@ -150,15 +150,15 @@ pub fn verdict(plan: &ExplainPlan, configs: &[ConfigRuns], stopped: String) -> V
     let alternative = configs.iter().find(|config| config.role == Role::Alternative).map(|config| {
         let times = config.walls();
         Alternative {
-            strategy: config.settings.strategy.clone(),
+            strategy: config.settings.strategy.to_string(),
             wall_ns: median_interval(&times, settings),
             speedup: ratio_interval(&sequential, &times, settings),
         }
     });
-    let advice = advice(&point, &point_measurements, &plan.run.affinity);
+    let advice = advice(&point, &point_measurements, plan.run.affinity.name());
     let Decomposition { ideal_ns, lost_ns, gross_ns, scale, outcome, causes, gains, bugs, .. } = point;
     Verdict {
-        strategy: plan.run.strategy.clone(),
+        strategy: plan.run.strategy.to_string(),
         threads: plan.run.threads,
         outcome,
         parallel_ns: median_interval(&parallel, settings),

@@ -10,7 +10,10 @@ pub enum HarnessError {
     Spec {
         /// The spec file or `preset NAME`.
         origin: String,
-        /// What was wrong, starting with the key (`block[1].threads: ...`).
+        /// The 1-based line of the bad key or value, when known.
+        line: Option<usize>,
+        /// What was wrong, starting with the key (`block[1].threads: ...`), and what is
+        /// allowed.
         message: String,
     },
     /// A command-line value is invalid (`--shard`, `--threads`, ...).
@@ -60,7 +63,12 @@ impl HarnessError {
 
     /// A spec error from `origin` with `message` (which starts with the key).
     pub fn spec(origin: impl Into<String>, message: impl Into<String>) -> HarnessError {
-        HarnessError::Spec { origin: origin.into(), message: message.into() }
+        HarnessError::Spec { origin: origin.into(), line: None, message: message.into() }
+    }
+
+    /// A spec error at `line` of `origin` (when the line is known).
+    pub fn spec_at(origin: impl Into<String>, line: Option<usize>, message: impl Into<String>) -> HarnessError {
+        HarnessError::Spec { origin: origin.into(), line, message: message.into() }
     }
 
     /// Whether the error is the user's input (spec, flags, a folder another sweep of the
@@ -73,7 +81,8 @@ impl HarnessError {
 impl fmt::Display for HarnessError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            HarnessError::Spec { origin, message } => write!(f, "{origin}: {message}"),
+            HarnessError::Spec { origin, line: Some(line), message } => write!(f, "{origin}:{line}: {message}"),
+            HarnessError::Spec { origin, line: None, message } => write!(f, "{origin}: {message}"),
             HarnessError::Argument { flag, message } => write!(f, "{flag}: {message}"),
             HarnessError::Io { path, source } => write!(f, "{}: {source}", path.display()),
             HarnessError::Csv { path, message } => write!(f, "{}: {message}", path.display()),

@@ -1,6 +1,6 @@
 //! The depth-first engine: do/undo recursion over a [`Model`], with counters and limits.
 
-use super::hooks::Level;
+use super::callbacks::Level;
 use super::keeper::SolutionKeeper;
 use super::{Branch, Event, Model, NoCounters, Observer, OpenBranches, RuleCounter, Stats, Steering, SteeringAction};
 use std::time::Instant;

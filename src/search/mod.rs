@@ -5,17 +5,17 @@
 //! node; a viewer enters only through [`Observer`]. Both hooks default to types whose
 //! methods are empty and inlined, so the plain sequential search pays nothing for them.
 
+mod callbacks;
 mod counters;
 mod engine;
 mod estimate;
-mod hooks;
 mod keeper;
 mod model;
 mod stats;
 
+pub use callbacks::{Event, NoObserver, NoSteering, Observer, OpenBranches, Steering, SteeringAction};
 pub use counters::{FullCounters, NoCounters, RuleCounter};
 pub use engine::{search_sequentially, Engine, Limits, SearchResult, StopReason, DEADLINE_CHECK_INTERVAL};
 pub use estimate::{estimate_tree_size, estimate_tree_size_with, EstimateMethod, ProbeRng, TreeEstimate};
-pub use hooks::{Event, NoObserver, NoSteering, Observer, OpenBranches, Steering, SteeringAction};
 pub use model::{Branch, Model, RuleId};
 pub use stats::Stats;

@@ -86,10 +86,21 @@ fn speedup_plots(rows: &[SummaryRow], folder: &Path) -> Result<Vec<PlotFile>, Ha
     for members in groups.values() {
         let first = members[0];
         let several_layouts = members.iter().any(|row| row.counters != first.counters);
+        let several_placements = members.iter().any(|row| row.affinity != first.affinity);
         let mut series: BTreeMap<String, Vec<SpeedupPoint>> = BTreeMap::new();
         for row in members {
-            let name =
-                if several_layouts { format!("{} ({})", row.strategy, row.counters) } else { row.strategy.clone() };
+            let mut knobs = Vec::new();
+            if several_layouts {
+                knobs.push(row.counters.as_str());
+            }
+            if several_placements {
+                knobs.push(row.affinity.as_str());
+            }
+            let name = if knobs.is_empty() {
+                row.strategy.clone()
+            } else {
+                format!("{} ({})", row.strategy, knobs.join(", "))
+            };
             let speedup = row.speedup.unwrap_or(0.0);
             series.entry(name).or_default().push(SpeedupPoint {
                 threads: row.threads as f64,

@@ -472,12 +472,13 @@ fn write_threads_table(text: &mut String, rows: &[&SummaryRow]) {
     );
     let mut sorted: Vec<&SummaryRow> = rows.to_vec();
     sorted.sort_by(|a, b| {
-        (a.group_key(), a.is_sequential() as u8 ^ 1, &a.strategy, a.threads, &a.counters).cmp(&(
+        (a.group_key(), a.is_sequential() as u8 ^ 1, &a.strategy, a.threads, &a.counters, &a.affinity).cmp(&(
             b.group_key(),
             b.is_sequential() as u8 ^ 1,
             &b.strategy,
             b.threads,
             &b.counters,
+            &b.affinity,
         ))
     });
     let has_parallel =
@@ -498,11 +499,7 @@ fn write_threads_table(text: &mut String, rows: &[&SummaryRow]) {
         } else {
             String::new()
         };
-        let strategy = if row.counters == "padded" {
-            row.strategy.clone()
-        } else {
-            format!("{} ({})", row.strategy, row.counters)
-        };
+        let strategy = row.strategy_label();
         let speedup = speedup_cell(row);
         let _ = writeln!(
             text,

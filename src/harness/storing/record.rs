@@ -8,7 +8,7 @@
 //! is the struct's field order; `tests` pins it, because `--resume` and `report` read files
 //! written by older builds.
 
-use crate::solve::{RunReport, SearchMode};
+use crate::solve::{RunReport, RunSettings, SearchMode};
 use serde::{Deserialize, Serialize};
 
 /// How a run ended.
@@ -76,6 +76,9 @@ pub struct RunRecord {
     pub counters: String,
     /// State restoration.
     pub state: String,
+    /// Where pool threads ran (`pinned` or `free`); empty in files written before the
+    /// column existed, which ran `pinned`.
+    pub affinity: String,
     /// Node limit per component.
     pub node_limit: u64,
     /// Timed runs planned for the configuration.
@@ -209,6 +212,21 @@ impl RunRecord {
         self.nodes_after_first = first_solution_mode.then_some(parallel.nodes_after_first);
     }
 
+    /// The record with its run-description columns (mode, strategy, threads, counters,
+    /// state, affinity, node limit: [`RunSettings::COLUMNS`]) taken from `run`.
+    pub fn with_run_columns(self, run: &RunSettings) -> RunRecord {
+        RunRecord {
+            mode: run.mode.name().to_string(),
+            strategy: run.strategy.to_string(),
+            threads: run.threads,
+            counters: run.counters.to_string(),
+            state: run.state.to_string(),
+            affinity: run.affinity.to_string(),
+            node_limit: run.node_limit,
+            ..self
+        }
+    }
+
     /// Marks the run as failed with `status` and `message`.
     pub fn fail(&mut self, status: &str, message: &str) {
         self.status = status.to_string();
@@ -223,14 +241,6 @@ impl RunRecord {
     /// Whether the run measured a search (`ok`, `limit` or `verify-failed`).
     pub fn measured(&self) -> bool {
         matches!(self.status.as_str(), status::OK | status::LIMIT | status::VERIFY_FAILED)
-    }
-}
-
-/// `all` or `first`.
-pub fn mode_name(mode: SearchMode) -> &'static str {
-    match mode {
-        SearchMode::All => "all",
-        SearchMode::First => "first",
     }
 }
 
@@ -249,7 +259,7 @@ mod tests {
 
     /// The pinned column list: changing it breaks `--resume` and `report --baseline` on
     /// older files, so change it deliberately (and document the column in docs/harness.md).
-    pub const PINNED_HEADER: &str = "sweep,spec,config_id,config_index,repeat,shard,status,error,puzzle,instance,source,instance_title,variant,knobs,mode,strategy,threads,counters,state,node_limit,repeats_planned,warmup,complete,solutions,answer_value,answer_json,verify_failures,nodes,wall_ns,batch,user_cpu_ns,system_cpu_ns,prunes_total,subproblems,steals,imbalance,idle_share,task_ns_median,task_ns_p90,task_nodes_median,first_solution_ns,stop_latency_ns,nodes_after_first,machine_quiet,other_cpu_share,load_average,peak_rss_kib,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,timestamp";
+    pub const PINNED_HEADER: &str = "sweep,spec,config_id,config_index,repeat,shard,status,error,puzzle,instance,source,instance_title,variant,knobs,mode,strategy,threads,counters,state,affinity,node_limit,repeats_planned,warmup,complete,solutions,answer_value,answer_json,verify_failures,nodes,wall_ns,batch,user_cpu_ns,system_cpu_ns,prunes_total,subproblems,steals,imbalance,idle_share,task_ns_median,task_ns_p90,task_nodes_median,first_solution_ns,stop_latency_ns,nodes_after_first,machine_quiet,other_cpu_share,load_average,peak_rss_kib,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,timestamp";
 
     #[test]
     fn the_runs_header_is_pinned() {

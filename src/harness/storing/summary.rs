@@ -10,6 +10,7 @@
 //! it from the CSV files at any time.
 
 use super::record::{status, RunRecord};
+use crate::parallel::{CounterLayout, ThreadAffinity};
 use crate::statistics::{self, median_interval, ratio_interval, tukey_fences, BootstrapSettings, Interval};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -53,6 +54,8 @@ pub struct SummaryRow {
     pub counters: String,
     /// State restoration.
     pub state: String,
+    /// Where pool threads ran (empty in files written before the column existed: `pinned`).
+    pub affinity: String,
     /// Node limit per component.
     pub node_limit: u64,
     /// Timed runs planned.
@@ -182,14 +185,38 @@ impl SummaryRow {
         }
     }
 
+    /// The strategy with its per-thread knobs that are not at their defaults: `auto`,
+    /// `auto (shared)`, `auto (free)`, `auto (shared, free)`.
+    pub fn strategy_label(&self) -> String {
+        let mut knobs = Vec::new();
+        if self.counters != CounterLayout::default().name() {
+            knobs.push(self.counters.as_str());
+        }
+        // Empty in files written before the column existed: those runs were pinned.
+        if !self.affinity.is_empty() && self.affinity != ThreadAffinity::default().name() {
+            knobs.push(self.affinity.as_str());
+        }
+        if knobs.is_empty() {
+            self.strategy.clone()
+        } else {
+            format!("{} ({})", self.strategy, knobs.join(", "))
+        }
+    }
+
     /// Whether this is a sequential configuration (the reference of its group).
     pub fn is_sequential(&self) -> bool {
         self.strategy == "sequential"
     }
 
+    /// The key of this configuration's own strategy at one thread (its parallel overhead):
+    /// the group, the strategy and every per-thread knob.
+    fn one_thread_key(&self) -> (GroupKey, String, String, String) {
+        (self.group_key(), self.strategy.clone(), self.counters.clone(), self.affinity.clone())
+    }
+
     /// The key of the configurations this one is compared with: same sweep, instance,
     /// knobs, mode, state and node limit.
-    pub fn group_key(&self) -> (String, String, String, String, String, u64) {
+    pub fn group_key(&self) -> GroupKey {
         (
             self.sweep.clone(),
             self.source.clone(),
@@ -265,6 +292,7 @@ fn summarize_configuration(runs: &[RunRecord]) -> SummaryRow {
         threads: first.threads,
         counters: first.counters.clone(),
         state: first.state.clone(),
+        affinity: first.affinity.clone(),
         node_limit: first.node_limit,
         repeats_planned: first.repeats_planned,
         warmup: first.warmup,
@@ -342,7 +370,7 @@ fn compare_with_sequential(rows: &mut [SummaryRow], times: &HashMap<String, Vec<
     }
     let mut one_thread: HashMap<_, u64> = HashMap::new();
     for row in rows.iter().filter(|row| !row.is_sequential() && row.threads == 1 && row.status == status::OK) {
-        one_thread.insert((row.group_key(), row.strategy.clone(), row.counters.clone()), row.wall_ns_median);
+        one_thread.insert(row.one_thread_key(), row.wall_ns_median);
     }
     let references = reference_rows(rows);
     for row in rows.iter_mut() {
@@ -374,7 +402,7 @@ fn compare_with_sequential(rows: &mut [SummaryRow], times: &HashMap<String, Vec<
             row.search_overhead = Some(row.nodes as f64 / *sequential_nodes as f64);
         }
         if !row.is_sequential() {
-            if let Some(&single_ns) = one_thread.get(&(row.group_key(), row.strategy.clone(), row.counters.clone())) {
+            if let Some(&single_ns) = one_thread.get(&row.one_thread_key()) {
                 row.parallel_overhead = Some(single_ns as f64 / *sequential_ns as f64);
             }
         }
@@ -399,6 +427,10 @@ fn reference_rows(rows: &[SummaryRow]) -> HashMap<ReferenceKey, (String, u64, u6
 
 /// Which configurations share a reference: sweep, instance, mode, state, node limit.
 type ReferenceKey = (String, String, String, String, u64);
+
+/// Sweep, instance, knobs, mode, state, node limit: the configurations compared with one
+/// sequential configuration.
+pub type GroupKey = (String, String, String, String, String, u64);
 
 /// The median of counts, rounded to a whole count (0 when empty).
 fn median(values: impl Iterator<Item = u64>) -> u64 {
@@ -443,6 +475,25 @@ mod tests {
             timestamp: format!("2026-01-01T00:00:0{repeat}.000Z"),
             ..RunRecord::default()
         }
+    }
+
+    #[test]
+    fn strategy_labels_name_the_per_thread_knobs_off_their_defaults() {
+        let label = |counters: &str, affinity: &str| {
+            SummaryRow {
+                strategy: "auto".into(),
+                counters: counters.into(),
+                affinity: affinity.into(),
+                ..SummaryRow::default()
+            }
+            .strategy_label()
+        };
+        assert_eq!(label("padded", "pinned"), "auto");
+        // Files written before the affinity column read it as empty: those runs were pinned.
+        assert_eq!(label("padded", ""), "auto");
+        assert_eq!(label("shared", "pinned"), "auto (shared)");
+        assert_eq!(label("padded", "free"), "auto (free)");
+        assert_eq!(label("unpadded", "free"), "auto (unpadded, free)");
     }
 
     #[test]

@@ -66,7 +66,7 @@ impl SweepLock {
             take(
                 &sweep_file,
                 &sweep_path,
-                Mode::Exclusive,
+                LockMode::Exclusive,
                 when_busy,
                 || holders_of_sweep(folder, sweep),
                 &busy,
@@ -75,10 +75,10 @@ impl SweepLock {
             write_holder(&sweep_file, &sweep_path, sweep, None)?;
             return Ok(SweepLock { sweep_file, shard_file: None });
         };
-        take(&sweep_file, &sweep_path, Mode::Shared, when_busy, || read_holder(&sweep_path), &busy, &waiting)?;
+        take(&sweep_file, &sweep_path, LockMode::Shared, when_busy, || read_holder(&sweep_path), &busy, &waiting)?;
         let shard_path = shard_lock_file(folder, sweep, shard);
         let shard_file = open_lock_file(&shard_path)?;
-        take(&shard_file, &shard_path, Mode::Exclusive, when_busy, || read_holder(&shard_path), &busy, &waiting)?;
+        take(&shard_file, &shard_path, LockMode::Exclusive, when_busy, || read_holder(&shard_path), &busy, &waiting)?;
         let other_splits: Vec<String> = held_shard_locks(folder, sweep)
             .into_iter()
             .filter(|(held, _)| held.count != shard.count)
@@ -108,8 +108,9 @@ impl Drop for SweepLock {
     }
 }
 
+/// How a lock file is held: shared (sibling shards of one sweep side by side) or exclusive.
 #[derive(Clone, Copy)]
-enum Mode {
+enum LockMode {
     Shared,
     Exclusive,
 }
@@ -128,15 +129,15 @@ fn open_lock_file(path: &Path) -> Result<File, HarnessError> {
 fn take(
     file: &File,
     path: &Path,
-    mode: Mode,
+    mode: LockMode,
     when_busy: WhenBusy,
     holders: impl Fn() -> String,
     busy: &impl Fn(String) -> HarnessError,
     waiting: &impl Fn(&str),
 ) -> Result<(), HarnessError> {
     let attempt = match mode {
-        Mode::Shared => FileExt::try_lock_shared(file),
-        Mode::Exclusive => FileExt::try_lock(file),
+        LockMode::Shared => FileExt::try_lock_shared(file),
+        LockMode::Exclusive => FileExt::try_lock(file),
     };
     match attempt {
         Ok(()) => return Ok(()),
@@ -148,8 +149,8 @@ fn take(
     }
     waiting(&format!("waiting for the folder's other run of this sweep to end: {}", holders()));
     let locked = match mode {
-        Mode::Shared => FileExt::lock_shared(file),
-        Mode::Exclusive => FileExt::lock(file),
+        LockMode::Shared => FileExt::lock_shared(file),
+        LockMode::Exclusive => FileExt::lock(file),
     };
     locked.map_err(|source| HarnessError::io(path, source))
 }

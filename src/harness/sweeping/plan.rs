@@ -9,39 +9,31 @@ use super::spec::{Block, KnobSelection, KnobValueList, SweepSpec};
 use crate::harness::error::HarnessError;
 use crate::harness::storing::results_folder::Shard;
 use crate::instance::{self, Instance};
-use crate::parallel::MAX_THREADS;
+use crate::parallel::{CounterLayout, Strategy, ThreadAffinity, MAX_THREADS};
 use crate::puzzles::knobs::{cross_product, expand_values, KnobSpec, KnobValues};
 use crate::registry::Family;
-use crate::solve::SearchMode;
+use crate::solve::RunSettings;
 use crate::statistics::StoppingRule;
 use std::collections::{BTreeMap, HashSet};
 use std::time::Duration;
+
+/// Solutions kept per component of a sweep run for the independent check (all are counted).
+pub const SOLUTIONS_CHECKED: usize = 16;
 
 /// One configuration: everything that defines a run except the repeat number.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Configuration {
     /// Position in the whole sweep (0-based); shards slice by it.
     pub index: usize,
-    /// Stable id: a hash of every field below that changes what runs (16 hex digits).
+    /// Stable id: a hash of the source and the run description (16 hex digits).
     pub id: String,
     /// The instance as the spec names it (short name or path).
     pub source: String,
-    /// Every knob of the family with its value (defaults filled in).
-    pub knobs: KnobValues,
     /// `defaults`, `baseline`, or the knobs that differ from the defaults (`order=listed`).
     pub variant: String,
-    /// All solutions or the first.
-    pub mode: SearchMode,
-    /// Parallel strategy.
-    pub strategy: String,
-    /// Worker threads.
-    pub threads: usize,
-    /// Counter layout.
-    pub counters: String,
-    /// State restoration.
-    pub state: String,
-    /// Per-run node limit (per component).
-    pub node_limit: u64,
+    /// The run description: every knob of the family (defaults filled in), mode, node
+    /// limit, strategy, threads, counters, state, affinity; what `solve::run` takes.
+    pub run: RunSettings,
     /// Timed runs.
     pub repeats: u32,
     /// Untimed warm-up runs.
@@ -51,13 +43,14 @@ pub struct Configuration {
 impl Configuration {
     /// The knobs as `name=value` joined by `;` (the CSV form).
     pub fn knob_text(&self) -> String {
-        knob_text(&self.knobs)
+        knob_text(&self.run.knobs)
     }
 
     /// A one-line description for progress output.
     pub fn label(&self) -> String {
-        let threads = if self.strategy == "sequential" { String::new() } else { format!(" x{}", self.threads) };
-        format!("{} {} {}{threads}", self.source, self.variant, self.strategy)
+        let run = &self.run;
+        let threads = if run.strategy == Strategy::Sequential { String::new() } else { format!(" x{}", run.threads) };
+        format!("{} {} {}{threads}", self.source, self.variant, run.strategy)
     }
 }
 
@@ -68,7 +61,7 @@ pub fn knob_text(knobs: &KnobValues) -> String {
 
 /// A sweep expanded into configurations, with its instances loaded once.
 #[derive(Debug)]
-pub struct Plan {
+pub struct SweepPlan {
     /// The sweep's name.
     pub sweep: String,
     /// The spec's description.
@@ -86,11 +79,9 @@ pub struct Plan {
     pub min_repeats: Option<u32>,
     /// The median interval's relative width at which repeats stop (0: off).
     pub target_ci: f64,
-    /// Whether runs count per-rule and per-depth statistics.
-    pub rule_counts: bool,
 }
 
-impl Plan {
+impl SweepPlan {
     /// When `config` stops repeating: at least the spec's `min_repeats` (capped by the
     /// configuration's `repeats`), at most its `repeats`, early once the median's interval
     /// is as narrow as `target_ci` or the time budget is spent.
@@ -110,15 +101,16 @@ impl Plan {
 }
 
 /// Expands `spec` for a machine with `cores` available threads, loading each instance once.
-pub fn expand(spec: &SweepSpec, cores: usize) -> Result<Plan, HarnessError> {
+pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError> {
     let mut instances: BTreeMap<String, Result<Instance, String>> = BTreeMap::new();
     let mut configurations = Vec::new();
     let mut seen = HashSet::new();
     for (block_index, block) in spec.blocks.iter().enumerate() {
         // `cores*N` may pass the pool's cap on a large machine: refuse it here, not per run.
         if let Some(count) = block.threads.iter().flat_map(|count| count.resolve(cores)).find(|&n| n > MAX_THREADS) {
-            return Err(HarnessError::spec(
+            return Err(HarnessError::spec_at(
                 &spec.origin,
+                block.line_of("threads"),
                 format!("block[{block_index}].threads: {count} threads on this machine ({cores} cores); at most {MAX_THREADS}"),
             ));
         }
@@ -133,27 +125,38 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<Plan, HarnessError> {
             if let Ok(instance) = &loaded {
                 for (_, knobs) in &knob_sets {
                     instance.family.check_knobs(knobs).map_err(|error| {
-                        HarnessError::spec(&spec.origin, format!("block[{block_index}].knobs: {error}"))
+                        HarnessError::spec_at(
+                            &spec.origin,
+                            block.line_of("knobs"),
+                            format!("block[{block_index}].knobs: {error}"),
+                        )
                     })?;
                 }
             }
             for (variant, knobs) in knob_sets {
                 for &mode in &block.modes {
-                    for state in &block.states {
-                        for strategy in &block.strategies {
-                            for (threads, counters) in thread_settings(block, strategy, cores) {
+                    for &state in &block.states {
+                        for &strategy in &block.strategies {
+                            for (threads, counters, affinity) in thread_settings(block, strategy, cores) {
+                                let run = RunSettings {
+                                    knobs: knobs.clone(),
+                                    mode,
+                                    node_limit: block.node_limit,
+                                    time_limit: None,
+                                    rule_counts: spec.rule_counts,
+                                    solutions_to_keep: SOLUTIONS_CHECKED,
+                                    strategy,
+                                    threads,
+                                    counters,
+                                    state,
+                                    affinity,
+                                };
                                 let mut config = Configuration {
                                     index: 0,
                                     id: String::new(),
                                     source: source.clone(),
-                                    knobs: knobs.clone(),
                                     variant: variant.clone(),
-                                    mode,
-                                    strategy: strategy.clone(),
-                                    threads,
-                                    counters,
-                                    state: state.clone(),
-                                    node_limit: block.node_limit,
+                                    run,
                                     repeats: block.repeats,
                                     warmup: block.warmup,
                                 };
@@ -169,7 +172,7 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<Plan, HarnessError> {
             }
         }
     }
-    Ok(Plan {
+    Ok(SweepPlan {
         sweep: spec.name.clone(),
         description: spec.description.clone(),
         origin: spec.origin.clone(),
@@ -178,7 +181,6 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<Plan, HarnessError> {
         config_budget_s: spec.config_budget_s,
         min_repeats: spec.min_repeats,
         target_ci: spec.target_ci,
-        rule_counts: spec.rule_counts,
     })
 }
 
@@ -237,8 +239,9 @@ fn check_listed_knobs(
     for knob in values.keys() {
         if !families.iter().any(|family| family.knobs().iter().any(|spec| spec.name == knob)) {
             let names: Vec<&str> = families.iter().map(|family| family.name()).collect();
-            return Err(HarnessError::spec(
+            return Err(HarnessError::spec_at(
                 &spec.origin,
+                block.line_of("knobs"),
                 format!(
                     "block[{block_index}].knobs.{knob}: no family of this block ({}) has this knob",
                     names.join(", ")
@@ -249,15 +252,22 @@ fn check_listed_knobs(
     Ok(())
 }
 
-/// The (threads, counters) pairs a strategy runs with: `sequential` runs once on one thread.
-fn thread_settings(block: &Block, strategy: &str, cores: usize) -> Vec<(usize, String)> {
-    if strategy == "sequential" {
-        return vec![(1, block.counters[0].clone())];
+/// The (threads, counters, affinity) triples a strategy runs with: `sequential` runs once,
+/// on the calling thread.
+fn thread_settings(block: &Block, strategy: Strategy, cores: usize) -> Vec<(usize, CounterLayout, ThreadAffinity)> {
+    if strategy == Strategy::Sequential {
+        return vec![(1, block.counters[0], block.affinities[0])];
     }
     let mut counts: Vec<usize> = block.threads.iter().flat_map(|count| count.resolve(cores)).collect();
     let mut seen = HashSet::new();
     counts.retain(|count| seen.insert(*count));
-    counts.iter().flat_map(|&threads| block.counters.iter().map(move |counters| (threads, counters.clone()))).collect()
+    let mut settings = Vec::new();
+    for &threads in &counts {
+        for &counters in &block.counters {
+            settings.extend(block.affinities.iter().map(|&affinity| (threads, counters, affinity)));
+        }
+    }
+    settings
 }
 
 /// The knob sets of a block for one family, each with its variant label; the defaults first.
@@ -321,22 +331,20 @@ fn variant_label(knobs: &KnobValues, defaults: &KnobValues, baseline: Option<&Kn
         .join("+")
 }
 
-/// The stable id of a configuration: FNV-1a over its defining fields.
+/// The stable id of a configuration: FNV-1a over the source and the run description's
+/// columns. A run knob added after ids were first written joins the key only when it
+/// differs from its default, so every existing configuration keeps its id (and `--resume`
+/// of older files keeps working).
 fn configuration_id(config: &Configuration) -> String {
-    let mode = match config.mode {
-        SearchMode::All => "all",
-        SearchMode::First => "first",
-    };
-    let key = format!(
-        "{}|{}|{mode}|{}|{}|{}|{}|{}",
-        config.source,
-        config.knob_text(),
-        config.strategy,
-        config.threads,
-        config.counters,
-        config.state,
-        config.node_limit
-    );
+    let mut key = format!("{}|{}", config.source, config.knob_text());
+    for (column, value) in RunSettings::COLUMNS.iter().zip(config.run.column_values()) {
+        match *column {
+            // Columns added later: in the key only when not at their default.
+            "affinity" if value == ThreadAffinity::default().name() => {}
+            "affinity" => key.push_str(&format!("|affinity={value}")),
+            _ => key.push_str(&format!("|{value}")),
+        }
+    }
     format!("{:016x}", fnv1a(key.as_bytes()))
 }
 
@@ -355,7 +363,7 @@ mod tests {
     use super::*;
     use crate::harness::sweeping::spec::SweepSpec;
 
-    fn plan(text: &str) -> Plan {
+    fn plan(text: &str) -> SweepPlan {
         expand(&SweepSpec::parse(text, "test").unwrap(), 4).unwrap()
     }
 
@@ -387,7 +395,7 @@ mod tests {
             "name = \"t\"\n[[block]]\ninstances = [\"rings\"]\nstrategies = [\"sequential\", \"auto\"]\nthreads = [1, \"cores\", \"cores*2\"]\n",
         );
         let runs: Vec<(String, usize)> =
-            plan.configurations.iter().map(|config| (config.strategy.clone(), config.threads)).collect();
+            plan.configurations.iter().map(|config| (config.run.strategy.to_string(), config.run.threads)).collect();
         let expected = [("sequential", 1), ("auto", 1), ("auto", 4), ("auto", 8)];
         assert_eq!(runs, expected.map(|(strategy, threads)| (strategy.to_string(), threads)));
     }

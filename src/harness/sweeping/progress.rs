@@ -23,12 +23,13 @@ const UNIT_NS: u64 = 1_000_000;
 /// Progress over a sweep's expected work.
 pub struct Progress {
     bar: ProgressBar,
-    shared: Arc<Shared>,
+    shared: Arc<ProgressState>,
     poller: Option<JoinHandle<()>>,
     quiet: bool,
 }
 
-struct Shared {
+/// What the sweep loop and the bar's poller thread share.
+struct ProgressState {
     done_ns: AtomicU64,
     remaining_ns: AtomicU64,
     current_run_ns: AtomicU64,
@@ -57,7 +58,7 @@ impl Progress {
                 .expect("the template is valid")
                 .progress_chars("=> "),
         );
-        let shared = Arc::new(Shared {
+        let shared = Arc::new(ProgressState {
             done_ns: AtomicU64::new(0),
             remaining_ns: AtomicU64::new(remaining_ns),
             current_run_ns: AtomicU64::new(0),
@@ -122,7 +123,7 @@ impl Progress {
     }
 }
 
-impl Shared {
+impl ProgressState {
     /// Copies the runner's numbers into the bar, counting the run in progress as done up to
     /// its expected time.
     fn draw(&self, bar: &ProgressBar) {

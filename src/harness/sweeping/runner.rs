@@ -8,7 +8,7 @@
 //! checked before every run; the run in progress finishes and is recorded.
 
 use super::machine_guard::{self, MachineGuard};
-use super::plan::{Configuration, Plan};
+use super::plan::{Configuration, SweepPlan};
 use super::progress::Progress;
 use super::work_estimate::WorkEstimate;
 use crate::format::{self, TimeUnit};
@@ -16,22 +16,19 @@ use crate::harness::error::HarnessError;
 use crate::harness::storing::counts::{count_rows, CountRow};
 use crate::harness::storing::csv_log::CsvAppender;
 use crate::harness::storing::environment::{process_cpu_ns, timestamp_now, Environment};
-use crate::harness::storing::record::{mode_name, status, RunRecord, BATCH_TARGET_NS};
+use crate::harness::storing::record::{status, RunRecord, BATCH_TARGET_NS};
 use crate::harness::storing::results_folder::{
     counts_file_for, find_runs_files, read_runs, runs_file, set_aside_superseded_logs, write_summary, Shard,
 };
 use crate::harness::storing::sweep_lock::{SweepLock, WhenBusy};
 use crate::instance::Instance;
-use crate::solve::{self, RunSettings};
+use crate::solve;
 use crate::statistics::{median_interval, BootstrapSettings, StoppingState};
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-
-/// Solutions kept per component for the independent check (all are counted).
-const SOLUTIONS_CHECKED: usize = 16;
 
 /// Most calls in one batch (a guard against a search that reports no time at all).
 const MAX_BATCH: u64 = 1_000_000;
@@ -93,7 +90,7 @@ struct Recorded {
 }
 
 /// Runs the plan's slice, appending to the folder's run log; returns what happened.
-pub fn run_sweep(plan: &Plan, options: &SweepOptions, stop: &AtomicBool) -> Result<SweepOutcome, HarnessError> {
+pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) -> Result<SweepOutcome, HarnessError> {
     let started = Instant::now();
     // Held until the sweep returns: everything below reads and writes the folder's logs.
     let _lock = SweepLock::acquire(&options.out_dir, &plan.sweep, options.shard, options.when_busy, |line| {
@@ -194,7 +191,7 @@ pub fn run_sweep(plan: &Plan, options: &SweepOptions, stop: &AtomicBool) -> Resu
 /// What every run of one configuration needs.
 struct RunContext<'a> {
     guard: &'a MachineGuard,
-    plan: &'a Plan,
+    plan: &'a SweepPlan,
     config: &'a Configuration,
     shard: &'a str,
     environment: &'a Environment,
@@ -344,27 +341,13 @@ fn run_once(context: &RunContext, instance: &Instance, repeat: u32) -> (RunRecor
     record.puzzle = instance.family.name().to_string();
     record.instance = instance.id.clone();
     record.instance_title = instance.title.clone();
-    let settings = RunSettings {
-        knobs: config.knobs.clone(),
-        mode: config.mode,
-        node_limit: config.node_limit,
-        rule_counts: context.plan.rule_counts,
-        solutions_to_keep: SOLUTIONS_CHECKED,
-        strategy: config.strategy.clone(),
-        threads: config.threads,
-        counters: config.counters.clone(),
-        state: config.state.clone(),
-        // Sweeps run with the default placement (pinned threads); `solve` and `explain`
-        // take `--affinity free` to show what pinning changes.
-        ..RunSettings::default()
-    };
     let mut batch = 0;
     let mut total_elapsed_ns = 0;
     machine_guard::peak_memory::reset();
     let mark = context.guard.mark();
     let cpu_before = process_cpu_ns();
     let outcome = catch_unwind(AssertUnwindSafe(|| loop {
-        let report = solve::run(instance, &settings)?;
+        let report = solve::run(instance, &config.run)?;
         batch += 1;
         total_elapsed_ns += report.elapsed_ns;
         let repeatable =
@@ -416,7 +399,7 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 
 /// What the folder's run logs of this sweep already hold, per configuration id.
 fn recorded_runs(
-    plan: &Plan,
+    plan: &SweepPlan,
     options: &SweepOptions,
 ) -> Result<(HashMap<String, Recorded>, Vec<String>), HarnessError> {
     let files = match find_runs_files(&options.out_dir) {
@@ -475,12 +458,6 @@ fn start_record(
         source: config.source.clone(),
         variant: config.variant.clone(),
         knobs: config.knob_text(),
-        mode: mode_name(config.mode).to_string(),
-        strategy: config.strategy.clone(),
-        threads: config.threads,
-        counters: config.counters.clone(),
-        state: config.state.clone(),
-        node_limit: config.node_limit,
         repeats_planned: config.repeats,
         warmup: config.warmup,
         batch: 1,
@@ -492,4 +469,5 @@ fn start_record(
         hostname: environment.hostname.clone(),
         ..RunRecord::default()
     }
+    .with_run_columns(&config.run)
 }

@@ -3,15 +3,21 @@
 //!
 //! A spec says *what* to run (instances x knob values x strategies x threads x repeats);
 //! `plan` turns it into the list of configurations. The format is documented in
-//! `docs/harness.md`; every key is checked and an error names the key.
+//! `docs/harness.md`; every key is checked, and an error names the file, the line, the key
+//! and what is allowed (`quick.toml:12: block[0].strategies: ...`). Run knobs are parsed
+//! here into the typed values of [`crate::solve::RunSettings`], by the parsers the
+//! command-line flags use.
 
 use crate::harness::error::HarnessError;
-use crate::parallel::{CounterLayout, StateRestore, Strategy, MAX_THREADS};
+use crate::parallel::{CounterLayout, StateRestore, Strategy, ThreadAffinity, MAX_THREADS};
 use crate::puzzles::knobs::KnobValues;
 use crate::registry::Family;
-use crate::solve::SearchMode;
+use crate::solve::{check_thread_count, SearchMode};
+use serde::Deserialize;
 use std::collections::BTreeMap;
-use toml::Value;
+use std::fmt::Display;
+use std::str::FromStr;
+use toml::{Spanned, Value};
 
 /// The built-in presets (`--preset NAME`), embedded so they work from any directory.
 pub const PRESETS: &[(&str, &str)] = &[
@@ -68,15 +74,18 @@ pub struct Block {
     /// Also run the family's baseline configuration (from the spec's `baselines`).
     pub include_baseline: bool,
     /// Parallel strategies (`sequential` always runs on one thread).
-    pub strategies: Vec<String>,
+    pub strategies: Vec<Strategy>,
     /// Thread counts for the parallel strategies.
     pub threads: Vec<ThreadCount>,
     /// Search modes.
     pub modes: Vec<SearchMode>,
-    /// Counter layouts (`padded`, `shared`, `unpadded`); only parallel strategies vary them.
-    pub counters: Vec<String>,
-    /// State restoration (`undo`, `clone`).
-    pub states: Vec<String>,
+    /// Counter layouts; only parallel strategies vary them.
+    pub counters: Vec<CounterLayout>,
+    /// State restoration.
+    pub states: Vec<StateRestore>,
+    /// Where pool threads run; only parallel strategies vary it (`sequential` runs on the
+    /// calling thread).
+    pub affinities: Vec<ThreadAffinity>,
     /// The integers substituted for `K` in knob values like `periodic:K`.
     pub k_values: Vec<u32>,
     /// Timed runs per configuration.
@@ -85,6 +94,16 @@ pub struct Block {
     pub warmup: u32,
     /// Per-run node limit (per component); a run that reaches it is recorded as `limit`.
     pub node_limit: u64,
+    /// The line of each of the block's keys in the spec text, for messages about its values
+    /// found later (when the plan is expanded).
+    pub key_lines: BTreeMap<String, usize>,
+}
+
+impl Block {
+    /// The line of `key` of this block in its spec, when known.
+    pub fn line_of(&self, key: &str) -> Option<usize> {
+        self.key_lines.get(key).copied()
+    }
 }
 
 /// Which knob settings a block runs.
@@ -236,10 +255,12 @@ impl SweepSpec {
 
     /// Parses spec text; `origin` names it in errors.
     pub fn parse(text: &str, origin: &str) -> Result<SweepSpec, HarnessError> {
-        let root: toml::Table = text
-            .parse()
-            .map_err(|error: toml::de::Error| HarnessError::spec(origin, error.to_string().trim_end().to_string()))?;
-        let fail = |message: String| HarnessError::spec(origin, message);
+        let root: toml::Table = text.parse().map_err(|error: toml::de::Error| {
+            let line = error.span().map(|span| line_at(text, span.start));
+            HarnessError::spec_at(origin, line, error.message().trim_end().to_string())
+        })?;
+        let lines = KeyLines::of(text);
+        let fail = |message: String| HarnessError::spec_at(origin, lines.line_of_message(&message), message);
         check_keys(
             &root,
             "",
@@ -300,7 +321,11 @@ impl SweepSpec {
             Some(Value::Array(blocks)) if !blocks.is_empty() => blocks
                 .iter()
                 .enumerate()
-                .map(|(index, block)| parse_block(block, index, repeats, warmup, node_limit))
+                .map(|(index, block)| {
+                    let mut block = parse_block(block, index, repeats, warmup, node_limit)?;
+                    block.key_lines = lines.blocks.get(index).cloned().unwrap_or_default();
+                    Ok(block)
+                })
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(fail)?,
             _ => return Err(fail("block: missing; add at least one [[block]] table with `instances`".into())),
@@ -437,6 +462,7 @@ fn parse_block(value: &Value, index: usize, repeats: u32, warmup: u32, node_limi
             "modes",
             "counters",
             "states",
+            "affinities",
             "k_values",
             "repeats",
             "warmup",
@@ -466,44 +492,23 @@ fn parse_block(value: &Value, index: usize, repeats: u32, warmup: u32, node_limi
         Some(Value::Boolean(flag)) => *flag,
         Some(_) => return Err(format!("{}: expected true or false", key("baseline"))),
     };
-    let list_or = |name: &str, default: &str| -> Result<Vec<String>, String> {
-        match table.get(name) {
-            Some(value) => string_list(value, &key(name)),
-            None => Ok(vec![default.to_string()]),
-        }
-    };
-    // Each value is checked by the parser the run itself uses, so a typo fails here.
-    let checked = |name: &str, default: &str, parse: &dyn Fn(&str) -> Result<(), String>| {
-        let values = list_or(name, default)?;
-        for value in &values {
-            parse(value).map_err(|message| format!("{}: {message}", key(name)))?;
-        }
-        Ok::<_, String>(values)
-    };
-    let strategies = checked("strategies", "sequential", &|text| {
-        text.parse::<Strategy>().map(drop).map_err(|error| error.to_string())
-    })?;
-    let counters = checked("counters", "padded", &|text| {
-        text.parse::<CounterLayout>().map(drop).map_err(|error| error.to_string())
-    })?;
-    let states =
-        checked("states", "undo", &|text| text.parse::<StateRestore>().map(drop).map_err(|error| error.to_string()))?;
-    let modes = list_or("modes", "all")?
-        .iter()
-        .map(|mode| match mode.as_str() {
-            "all" => Ok(SearchMode::All),
-            "first" => Ok(SearchMode::First),
-            other => Err(format!("{}: `{other}` is not a mode; expected \"all\" or \"first\"", key("modes"))),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    // Each run knob is parsed by its type's parser (the one its command-line flag uses), so
+    // a typo fails here, naming the key and the accepted forms.
+    let strategies = typed_list(table, "strategies", Strategy::Sequential, &key)?;
+    let counters = typed_list(table, "counters", CounterLayout::default(), &key)?;
+    let states = typed_list(table, "states", StateRestore::default(), &key)?;
+    let affinities = typed_list(table, "affinities", ThreadAffinity::default(), &key)?;
+    let modes = typed_list(table, "modes", SearchMode::All, &key)?;
     let threads = match table.get("threads") {
         None => vec![ThreadCount::Single(ThreadTerm::Fixed(1))],
         Some(Value::Array(items)) if !items.is_empty() => items
             .iter()
             .map(|item| match item {
-                Value::Integer(count) if (1..=MAX_THREADS as i64).contains(count) => {
-                    Ok(ThreadCount::Single(ThreadTerm::Fixed(*count as usize)))
-                }
+                Value::Integer(count) => usize::try_from(*count)
+                    .map_err(|_| format!("`{count}` threads: a thread count must be between 1 and {MAX_THREADS}"))
+                    .and_then(check_thread_count)
+                    .map(|count| ThreadCount::Single(ThreadTerm::Fixed(count)))
+                    .map_err(|message| format!("{}: {message}", key("threads"))),
                 Value::String(text) => {
                     ThreadCount::parse(text).map_err(|message| format!("{}: {message}", key("threads")))
                 }
@@ -535,6 +540,7 @@ fn parse_block(value: &Value, index: usize, repeats: u32, warmup: u32, node_limi
         modes,
         counters,
         states,
+        affinities,
         k_values,
         repeats: optional_integer(table, "repeats", 1)
             .map_err(|message| format!("block[{index}].{message}"))?
@@ -545,7 +551,90 @@ fn parse_block(value: &Value, index: usize, repeats: u32, warmup: u32, node_limi
         node_limit: optional_integer(table, "node_limit", 1)
             .map_err(|message| format!("block[{index}].{message}"))?
             .unwrap_or(node_limit),
+        key_lines: BTreeMap::new(),
     })
+}
+
+/// A block's list of run-knob values under `name`, each parsed by `T`'s `FromStr`; `default`
+/// when the key is absent.
+fn typed_list<T: FromStr>(
+    table: &toml::Table,
+    name: &str,
+    default: T,
+    key: &dyn Fn(&str) -> String,
+) -> Result<Vec<T>, String>
+where
+    T::Err: Display,
+{
+    let Some(value) = table.get(name) else { return Ok(vec![default]) };
+    string_list(value, &key(name))?
+        .iter()
+        .map(|text| text.parse::<T>().map_err(|error| format!("{}: {error}", key(name))))
+        .collect()
+}
+
+/// The line of every key of a spec, read from the TOML's spans: top-level keys, each
+/// block's keys, and `baselines.FAMILY.KNOB`.
+#[derive(Debug, Default)]
+struct KeyLines {
+    top: BTreeMap<String, usize>,
+    blocks: Vec<BTreeMap<String, usize>>,
+    baselines: BTreeMap<String, usize>,
+}
+
+/// The shape of a spec as far as key lines go: every value kept with its span.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct SpannedSpec {
+    block: Vec<BTreeMap<String, Spanned<Value>>>,
+    baselines: BTreeMap<String, Spanned<BTreeMap<String, Spanned<Value>>>>,
+}
+
+impl KeyLines {
+    /// The lines of `text`'s keys; a spec whose shape is wrong (which parsing reports
+    /// anyway) gives what could be read.
+    fn of(text: &str) -> KeyLines {
+        let line = |spanned: &Spanned<Value>| line_at(text, spanned.span().start);
+        let lines_of = |table: &BTreeMap<String, Spanned<Value>>| -> BTreeMap<String, usize> {
+            table.iter().map(|(key, value)| (key.clone(), line(value))).collect()
+        };
+        let top = toml::from_str::<BTreeMap<String, Spanned<Value>>>(text).map(|table| lines_of(&table));
+        let spanned = toml::from_str::<SpannedSpec>(text).unwrap_or_default();
+        let mut baselines = BTreeMap::new();
+        for (family, knobs) in &spanned.baselines {
+            baselines.insert(family.clone(), line_at(text, knobs.span().start));
+            for (knob, value) in knobs.get_ref() {
+                baselines.insert(format!("{family}.{knob}"), line(value));
+            }
+        }
+        KeyLines { top: top.unwrap_or_default(), blocks: spanned.block.iter().map(lines_of).collect(), baselines }
+    }
+
+    /// The line of the key a message starts with (`block[2].threads: ...`,
+    /// `baselines.hooks.order: ...`, `repeats: ...`): every spec message names its key first.
+    fn line_of_message(&self, message: &str) -> Option<usize> {
+        let path = message.split(": ").next()?;
+        if let Some(rest) = path.strip_prefix("block[") {
+            let (index, key) = rest.split_once(']')?;
+            let block = self.blocks.get(index.parse::<usize>().ok()?)?;
+            let key = key.trim_start_matches('.').split(['.', ' ']).next().unwrap_or_default();
+            return block.get(key).copied().or_else(|| self.top.get("block").copied());
+        }
+        if let Some(rest) = path.strip_prefix("baselines.") {
+            let family_and_knob: Vec<&str> = rest.splitn(3, '.').take(2).collect();
+            return self
+                .baselines
+                .get(&family_and_knob.join("."))
+                .or_else(|| self.baselines.get(family_and_knob[0]))
+                .copied();
+        }
+        self.top.get(path).copied()
+    }
+}
+
+/// The 1-based line of byte `offset` of `text`.
+fn line_at(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())].iter().filter(|&&byte| byte == b'\n').count() + 1
 }
 
 fn parse_knob_selection(value: Option<&Value>, key: &str, cross: bool) -> Result<KnobSelection, String> {
@@ -621,15 +710,45 @@ mod tests {
         let error = |text: &str| SweepSpec::parse(text, "s.toml").unwrap_err().to_string();
         assert_eq!(
             error("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\nthreads = [\"lots\"]"),
-            "s.toml: block[0].threads: `lots` is not a thread count; expected an integer from 1 to 1024, `cores`, `cores*N`, `cores+N` or a range `A..B` of those"
+            "s.toml:4: block[0].threads: `lots` is not a thread count; expected an integer from 1 to 1024, `cores`, `cores*N`, `cores+N` or a range `A..B` of those"
         );
         assert!(error("name = \"t\"\n[[block]]\ninstance = [\"rings\"]")
-            .starts_with("s.toml: block[0].instance: unknown key"));
+            .starts_with("s.toml:3: block[0].instance: unknown key"));
         assert!(error("name = \"a b\"\n[[block]]\ninstances = [\"rings\"]").contains("not a valid sweep name"));
         assert!(error("name = \"t\"").contains("block: missing"));
         assert!(
             error("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\nmodes = [\"some\"]").contains("block[0].modes")
         );
+    }
+
+    #[test]
+    fn errors_name_the_line_of_the_bad_value() {
+        let error = |text: &str| SweepSpec::parse(text, "s.toml").unwrap_err().to_string();
+        let spec = "name = \"t\"\nrepeats = 2\n\n[[block]]\ninstances = [\"rings\"]\n\n[[block]]\ninstances = [\"rings\"]\nstrategies = [\"auto\",\n  \"bogus\"]\n";
+        assert!(
+            error(spec).starts_with("s.toml:9: block[1].strategies: invalid parallel strategy `bogus`"),
+            "{}",
+            error(spec)
+        );
+        assert!(
+            error("name = \"t\"\nwarmup = -1\n[[block]]\ninstances = [\"rings\"]\n").starts_with("s.toml:2: warmup:")
+        );
+        let baseline = "name = \"t\"\n[baselines.olympic_rings]\norder = 3\n[[block]]\ninstances = [\"rings\"]\n";
+        assert!(error(baseline).starts_with("s.toml:3: baselines.olympic_rings.order:"), "{}", error(baseline));
+        // A TOML syntax error carries the line of the parser's span.
+        assert!(error("name = \"t\"\n[[block]\n").starts_with("s.toml:2: "), "{}", error("name = \"t\"\n[[block]\n"));
+    }
+
+    #[test]
+    fn affinities_vary_only_parallel_strategies_and_default_to_pinned() {
+        let spec = SweepSpec::parse("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\n", "s").unwrap();
+        assert_eq!(spec.blocks[0].affinities, [ThreadAffinity::Pinned]);
+        let spec = SweepSpec::parse(
+            "name = \"t\"\n[[block]]\ninstances = [\"rings\"]\naffinities = [\"free\", \"pinned\"]\n",
+            "s",
+        )
+        .unwrap();
+        assert_eq!(spec.blocks[0].affinities, [ThreadAffinity::Free, ThreadAffinity::Pinned]);
     }
 
     #[test]

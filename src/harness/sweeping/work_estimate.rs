@@ -2,13 +2,13 @@
 //!
 //! Runs range from microseconds to seconds, so counting runs says little. Before the sweep,
 //! each configuration's run is predicted from Knuth's tree-size estimate of its (instance,
-//! knobs) times the cost of a node measured on a short search ([`crate::probe`]), capped by
+//! knobs) times the cost of a node measured on a short search ([`crate::size_estimate`]), capped by
 //! the node limit and divided among the threads. As runs finish, a configuration's own
 //! measured run time replaces its prediction, and the ratio of measured to predicted time of
 //! the configurations seen so far corrects the predictions of those not yet run.
 
-use super::plan::{Configuration, Plan};
-use crate::harness::storing::record::{mode_name, BATCH_TARGET_NS};
+use super::plan::{Configuration, SweepPlan};
+use crate::harness::storing::record::BATCH_TARGET_NS;
 use std::collections::HashMap;
 
 /// Random probes per (instance, knobs): cheap next to the timing search `probe` runs, and
@@ -51,7 +51,7 @@ impl WorkEstimate {
 
     /// Predicts each pending configuration (`(configuration, runs to do)`) from the tree-size
     /// estimate of its instance and knobs, on a machine with `cores` threads.
-    pub fn from_tree_sizes(plan: &Plan, pending: &[(&Configuration, u64)], cores: usize) -> WorkEstimate {
+    pub fn from_tree_sizes(plan: &SweepPlan, pending: &[(&Configuration, u64)], cores: usize) -> WorkEstimate {
         let mut sequential_ns: HashMap<(String, String), f64> = HashMap::new();
         let predictions = pending
             .iter()
@@ -60,10 +60,14 @@ impl WorkEstimate {
                 let sequential = *sequential_ns
                     .entry(key)
                     .or_insert_with(|| predict_sequential_ns(plan, config).unwrap_or(FALLBACK_RUN_NS));
-                let parallel_share = config.threads.clamp(1, cores.max(1)) as f64;
+                let parallel_share = config.run.threads.clamp(1, cores.max(1)) as f64;
                 let per_run = sequential / parallel_share;
                 let batched = per_run < BATCH_TARGET_NS as f64;
-                (per_run.max(BATCH_TARGET_NS as f64), runs, mode_name(config.mode) == "all" && !batched)
+                (
+                    per_run.max(BATCH_TARGET_NS as f64),
+                    runs,
+                    config.run.mode == crate::solve::SearchMode::All && !batched,
+                )
             })
             .collect();
         WorkEstimate::from_predictions(predictions)
@@ -145,13 +149,14 @@ impl WorkEstimate {
 
 /// Knuth's estimate of the tree of each component, capped by the node limit, times the
 /// measured cost of a node there.
-fn predict_sequential_ns(plan: &Plan, config: &Configuration) -> Option<f64> {
+fn predict_sequential_ns(plan: &SweepPlan, config: &Configuration) -> Option<f64> {
     let instance = plan.instances.get(&config.source)?.as_ref().ok()?;
-    let components = crate::probe::estimate_instance(instance, &config.knobs, PROBES, PROBE_SEED, false).ok()?;
+    let components =
+        crate::size_estimate::estimate_instance(instance, &config.run.knobs, PROBES, PROBE_SEED, false).ok()?;
     let total = components
         .iter()
         .map(|component| {
-            let nodes = component.estimated_nodes.min(config.node_limit as f64).max(1.0);
+            let nodes = component.estimated_nodes.min(config.run.node_limit as f64).max(1.0);
             nodes * component.ns_per_node
         })
         .sum::<f64>();
