@@ -24,8 +24,9 @@ pub const LONG_ABOUT: &str = "Measure why a parallel run is slower than it shoul
     per round; rounds go on (at least 5) until the explained run's median time is known within ±3% (95% \
     bootstrap interval), or 20 s of runs, or 50 rounds; --repeats R runs exactly R rounds instead. The lost \
     time (wall time at N threads minus sequential / N) is split into measured causes that partition it \
-    (shares >= 0 summing to 100%, gains listed apart), each share with a bootstrap interval; ranks are shared \
-    where intervals overlap. The verdict is printed (or as JSON with --json) and written as a Markdown report \
+    (shares >= 0 summing to 100%, gains listed apart), each share with a bootstrap interval; a cause ranks \
+    above another only when their shares differ by 10 points or more and the interval of the difference \
+    excludes 0, otherwise they are tied. The verdict is printed (or as JSON with --json) and written as a Markdown report \
     with an SVG plot beside it. See docs/why-slower.md.";
 
 /// Flags of `explain`; the knob flags are added from the families' specs.
