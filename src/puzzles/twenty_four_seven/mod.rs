@@ -52,8 +52,8 @@ impl Puzzle for TwentyFourSeven {
         KnobSpec {
             name: "order",
             values: VisitOrder::VALUES,
-            default: "most-constrained",
-            help: "cell order: row-major, column-major, spiral (outside in, as the C++ post), most-constrained (at each node the open cell with the fewest allowed values), or shape-first (every cell's filled/empty pattern first, a pending cell's forced digit as soon as it is forced, then the digits most-constrained)",
+            default: "adaptive",
+            help: "cell order: row-major, column-major, spiral (outside in, as the C++ post), most-constrained (at each node the open cell with the fewest allowed values), shape-first (every cell's filled/empty pattern first, a pending cell's forced digit as soon as it is forced, then the digits most-constrained), or adaptive (per grid: shape-first without view clues, most-constrained with any)",
         },
         KnobSpec {
             name: "rules",
@@ -104,9 +104,11 @@ impl Puzzle for TwentyFourSeven {
             .grids
             .iter()
             .map(|grid| {
+                let has_view_clue = grid.clues.iter().flatten().any(|&clue| clue != 0);
+                let config = TwentyFourSevenConfig { order: config.order.for_grid(has_view_clue), ..*config };
                 let cells = match config.order {
                     VisitOrder::Static(order) => order.cells(n),
-                    VisitOrder::MostConstrained | VisitOrder::ShapeFirst => CellOrder::RowMajor.cells(n),
+                    _ => CellOrder::RowMajor.cells(n),
                 };
                 let visit = cells.into_iter().filter(|&cell| grid.givens[cell] == 0).map(|cell| cell as u8).collect();
                 let mut clue = [[0u8; super::grid::Board::MAX_SIZE]; 4];
@@ -125,7 +127,7 @@ impl Puzzle for TwentyFourSeven {
                     clue,
                     visit,
                     given: (0..n * n).filter(|&cell| grid.givens[cell] != 0).map(|cell| 1u128 << cell).sum(),
-                    config: *config,
+                    config,
                 };
                 GridModel::new(Arc::new(plan), &grid.givens, supply_fits)
             })

@@ -138,6 +138,7 @@ impl GridModel {
     /// decided (a state the search never leaves unchecked). `supply_fits` says whether the
     /// digit supply can fill the lines at all (see `Instance::supply_fits_lines`).
     pub(super) fn new(plan: Arc<Plan>, givens: &[u16], supply_fits: bool) -> GridModel {
+        debug_assert!(plan.config.order != VisitOrder::Adaptive, "resolved per grid before the model is built");
         let all = plan.geometry.board.all();
         let mut model = GridModel {
             plan,
