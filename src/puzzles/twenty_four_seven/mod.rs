@@ -120,6 +120,7 @@ impl Puzzle for TwentyFourSeven {
                 let geometry = Geometry::new(n);
                 let plan = Plan {
                     clue_sides: Plan::clue_sides(&geometry, &clue),
+                    view_clues: Plan::view_clues(&geometry, &clue),
                     geometry,
                     line_filled: instance.line_filled as i32,
                     line_sum: instance.line_sum as i32,
