@@ -100,6 +100,8 @@ impl Puzzle for TwentyFourSeven {
         let instance = &self.instance;
         let n = instance.size;
         let supply_fits = instance.supply_fits_lines();
+        // Every grid has the same size: its masks are built once and copied.
+        let geometry = Geometry::new(n);
         instance
             .grids
             .iter()
@@ -117,7 +119,7 @@ impl Puzzle for TwentyFourSeven {
                         clue[side as usize][line] = value.min(u8::MAX as u16) as u8;
                     }
                 }
-                let geometry = Geometry::new(n);
+                let geometry = geometry.clone();
                 let plan = Plan {
                     clue_sides: Plan::clue_sides(&geometry, &clue),
                     view_clues: Plan::view_clues(&geometry, &clue),
