@@ -135,8 +135,9 @@ fn rule_counting(criterion: &mut Criterion) {
     group.finish();
 }
 
-/// Twenty Four Seven's branchings side by side, sequential: cell by cell (the default
-/// `most-constrained`) against `shape-first`, on the seed and on the enumeration workload.
+/// Twenty Four Seven's branchings side by side, sequential: cell by cell
+/// (`most-constrained`), `shape-first` and the default `adaptive` (per grid, one of the
+/// two), on the seed and on the enumeration workload.
 fn twenty_four_seven_branching(criterion: &mut Criterion) {
     for source in ["247", "instances/twenty_four_seven_enumeration.json"] {
         let instance = match load(source) {
@@ -147,7 +148,7 @@ fn twenty_four_seven_branching(criterion: &mut Criterion) {
             }
         };
         let mut group = criterion.benchmark_group(format!("branching-{}", instance.id));
-        for order in ["most-constrained", "shape-first"] {
+        for order in ["most-constrained", "shape-first", "adaptive"] {
             let knobs: KnobValues = [("order".to_string(), order.to_string())].into_iter().collect();
             bench_run(&mut group, order, &instance, &settings(knobs, "sequential", 1));
         }

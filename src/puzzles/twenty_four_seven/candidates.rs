@@ -7,7 +7,7 @@
 
 use super::geometry::{first_from, Side, MAX_CELLS};
 use super::model::{GridModel, ValueSet, RULE_LINE_COUNT, RULE_LINE_SUM, RULE_TWO_BY_TWO, RULE_VIEW};
-use crate::puzzles::grid::Board;
+use crate::puzzles::grid::{Board, CellSet};
 use crate::search::RuleCounter;
 
 /// A total no set of digits reaches (kept far from overflow).
@@ -185,10 +185,11 @@ impl GridModel {
     /// The values that the clue of `side` allows at `cell`, the first cell that side can
     /// still see (all cells before it are empty): a digit there must be the clue; left
     /// empty, the first digit beyond it must be the clue or be still open.
+    /// `line` is the cells of the clue's row or column.
     #[inline(always)]
-    fn view_values(&self, side: Side, cell: usize, clue: u8) -> ValueSet {
+    fn view_values(&self, side: Side, line: CellSet, cell: usize, clue: u8) -> ValueSet {
         let geometry = &self.plan.geometry;
-        let beyond = geometry.line_through(side, cell) & !geometry.before[side as usize][cell] & !(1u128 << cell);
+        let beyond = line & !geometry.before[side as usize][cell] & !(1u128 << cell);
         let filled_beyond = self.filled & beyond;
         let blocked = if filled_beyond == 0 {
             self.open & beyond == 0
@@ -223,7 +224,7 @@ impl GridModel {
             // Only when nothing may still stand between the side and the cell.
             if decided_filled_or_open & geometry.before[side as usize][cell] == 0 {
                 counters.check(RULE_VIEW);
-                values &= self.view_values(side, cell, plan.cell_clue(side, cell));
+                values &= self.view_values(side, geometry.line_through(side, cell), cell, plan.cell_clue(side, cell));
             }
         }
         values
@@ -233,26 +234,17 @@ impl GridModel {
     /// cell a clue can still see, an open one, is narrowed by it.
     #[inline]
     pub(super) fn view_narrowing<C: RuleCounter>(&self, counters: &mut C) -> [ValueSet; MAX_CELLS] {
-        let plan = &*self.plan;
-        let geometry = &plan.geometry;
         let mut narrowed = [ValueSet::MAX; MAX_CELLS];
         let decided_filled_or_open = self.filled | self.open;
-        for side in Side::ALL {
-            for line in 0..geometry.size {
-                let clue = plan.clue[side as usize][line];
-                if clue == 0 {
-                    continue;
-                }
-                let mask = if side.along_column() { geometry.column_mask[line] } else { geometry.row_mask[line] };
-                let seen = decided_filled_or_open & mask;
-                if seen == 0 {
-                    continue;
-                }
-                let first = first_from(side, seen);
-                if self.open & (1u128 << first) != 0 {
-                    counters.check(RULE_VIEW);
-                    narrowed[first] &= self.view_values(side, first, clue);
-                }
+        for view in &self.plan.view_clues {
+            let seen = decided_filled_or_open & view.line;
+            if seen == 0 {
+                continue;
+            }
+            let first = first_from(view.side, seen);
+            if self.open & (1u128 << first) != 0 {
+                counters.check(RULE_VIEW);
+                narrowed[first] &= self.view_values(view.side, view.line, first, view.clue);
             }
         }
         narrowed

@@ -16,6 +16,11 @@ pub enum VisitOrder {
     /// `MostConstrained`). A pattern that breaks the line counts, the 2x2 blocks, the
     /// connectivity or the view clues is cut off once, not once per digit placed before it.
     ShapeFirst,
+    /// Per grid, from its clues: `ShapeFirst` for a grid without view clues (many digit
+    /// assignments per pattern, which shape-first prunes once per pattern), `MostConstrained`
+    /// for a grid with any (a view clue acts as soon as the digit it sees is placed, which
+    /// shape-first delays). Resolved when the grid's model is built: a model never holds it.
+    Adaptive,
 }
 
 /// How early the line, view and 2x2 rules act. (The derived rule "never wall off an
@@ -46,7 +51,7 @@ pub struct TwentyFourSevenConfig {
 impl VisitOrder {
     /// The knob's values.
     pub const VALUES: &'static [&'static str] =
-        &["row-major", "column-major", "spiral", "most-constrained", "shape-first"];
+        &["row-major", "column-major", "spiral", "most-constrained", "shape-first", "adaptive"];
 
     /// Parses a knob value.
     pub fn parse(head: &str, parameter: Option<u32>) -> Option<VisitOrder> {
@@ -56,6 +61,7 @@ impl VisitOrder {
             ("spiral", None) => Some(VisitOrder::Static(CellOrder::Spiral)),
             ("most-constrained", None) => Some(VisitOrder::MostConstrained),
             ("shape-first", None) => Some(VisitOrder::ShapeFirst),
+            ("adaptive", None) => Some(VisitOrder::Adaptive),
             _ => None,
         }
     }
@@ -68,6 +74,17 @@ impl VisitOrder {
             VisitOrder::Static(CellOrder::Spiral) => "spiral",
             VisitOrder::MostConstrained => "most-constrained",
             VisitOrder::ShapeFirst => "shape-first",
+            VisitOrder::Adaptive => "adaptive",
+        }
+    }
+
+    /// The order a grid is searched in: `Adaptive` resolved by whether the grid has a view
+    /// clue, any other order as it is.
+    pub fn for_grid(self, has_view_clue: bool) -> VisitOrder {
+        match self {
+            VisitOrder::Adaptive if has_view_clue => VisitOrder::MostConstrained,
+            VisitOrder::Adaptive => VisitOrder::ShapeFirst,
+            order => order,
         }
     }
 }

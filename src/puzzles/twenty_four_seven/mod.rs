@@ -52,8 +52,8 @@ impl Puzzle for TwentyFourSeven {
         KnobSpec {
             name: "order",
             values: VisitOrder::VALUES,
-            default: "most-constrained",
-            help: "cell order: row-major, column-major, spiral (outside in, as the C++ post), most-constrained (at each node the open cell with the fewest allowed values), or shape-first (every cell's filled/empty pattern first, a pending cell's forced digit as soon as it is forced, then the digits most-constrained)",
+            default: "adaptive",
+            help: "cell order: row-major, column-major, spiral (outside in, as the C++ post), most-constrained (at each node the open cell with the fewest allowed values), shape-first (every cell's filled/empty pattern first, a pending cell's forced digit as soon as it is forced, then the digits most-constrained), or adaptive (per grid: shape-first without view clues, most-constrained with any)",
         },
         KnobSpec {
             name: "rules",
@@ -100,13 +100,17 @@ impl Puzzle for TwentyFourSeven {
         let instance = &self.instance;
         let n = instance.size;
         let supply_fits = instance.supply_fits_lines();
+        // Every grid has the same size: its masks are built once and copied.
+        let geometry = Geometry::new(n);
         instance
             .grids
             .iter()
             .map(|grid| {
+                let has_view_clue = grid.clues.iter().flatten().any(|&clue| clue != 0);
+                let config = TwentyFourSevenConfig { order: config.order.for_grid(has_view_clue), ..*config };
                 let cells = match config.order {
                     VisitOrder::Static(order) => order.cells(n),
-                    VisitOrder::MostConstrained | VisitOrder::ShapeFirst => CellOrder::RowMajor.cells(n),
+                    _ => CellOrder::RowMajor.cells(n),
                 };
                 let visit = cells.into_iter().filter(|&cell| grid.givens[cell] == 0).map(|cell| cell as u8).collect();
                 let mut clue = [[0u8; super::grid::Board::MAX_SIZE]; 4];
@@ -115,9 +119,10 @@ impl Puzzle for TwentyFourSeven {
                         clue[side as usize][line] = value.min(u8::MAX as u16) as u8;
                     }
                 }
-                let geometry = Geometry::new(n);
+                let geometry = geometry.clone();
                 let plan = Plan {
                     clue_sides: Plan::clue_sides(&geometry, &clue),
+                    view_clues: Plan::view_clues(&geometry, &clue),
                     geometry,
                     line_filled: instance.line_filled as i32,
                     line_sum: instance.line_sum as i32,
@@ -125,7 +130,7 @@ impl Puzzle for TwentyFourSeven {
                     clue,
                     visit,
                     given: (0..n * n).filter(|&cell| grid.givens[cell] != 0).map(|cell| 1u128 << cell).sum(),
-                    config: *config,
+                    config,
                 };
                 GridModel::new(Arc::new(plan), &grid.givens, supply_fits)
             })

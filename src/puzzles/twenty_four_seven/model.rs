@@ -51,6 +51,9 @@ pub(super) struct Plan {
     /// `clue_sides[cell]`: bit `side as usize` is set when the cell's row or column has a
     /// clue on that side.
     pub clue_sides: [u8; MAX_CELLS],
+    /// The non-zero clues, side by side and line by line, each with its line's cells: what
+    /// a node's view narrowing walks instead of every side and line.
+    pub view_clues: Vec<ViewClue>,
     /// The open cells at the root in the static visiting order (all of them, in row-major
     /// order, for the dynamic order, where it only sizes the tree).
     pub visit: Vec<u8>,
@@ -82,6 +85,31 @@ impl Plan {
         }
         sides
     }
+
+    /// `view_clues` for the clues in `clue`.
+    pub fn view_clues(geometry: &Geometry, clue: &[[u8; Board::MAX_SIZE]; 4]) -> Vec<ViewClue> {
+        let mut views = Vec::new();
+        for side in Side::ALL {
+            for (line, &value) in clue[side as usize].iter().enumerate().take(geometry.size) {
+                if value != 0 {
+                    let line = if side.along_column() { geometry.column_mask[line] } else { geometry.row_mask[line] };
+                    views.push(ViewClue { side, clue: value, line });
+                }
+            }
+        }
+        views
+    }
+}
+
+/// A view clue with the cells of its row or column.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct ViewClue {
+    /// The side it looks in from.
+    pub side: Side,
+    /// The value it must see first.
+    pub clue: u8,
+    /// The cells of its row or column.
+    pub line: CellSet,
 }
 
 /// A decision: cell `cell` (row-major) gets `value` (0 = empty, [`FILL`] = filled with a
@@ -138,6 +166,7 @@ impl GridModel {
     /// decided (a state the search never leaves unchecked). `supply_fits` says whether the
     /// digit supply can fill the lines at all (see `Instance::supply_fits_lines`).
     pub(super) fn new(plan: Arc<Plan>, givens: &[u16], supply_fits: bool) -> GridModel {
+        debug_assert!(plan.config.order != VisitOrder::Adaptive, "resolved per grid before the model is built");
         let all = plan.geometry.board.all();
         let mut model = GridModel {
             plan,

@@ -84,7 +84,7 @@ fn small_instance() -> TwentyFourSeven {
     ])
 }
 
-const ORDERS: [&str; 5] = ["row-major", "column-major", "spiral", "most-constrained", "shape-first"];
+const ORDERS: [&str; 6] = ["row-major", "column-major", "spiral", "most-constrained", "shape-first", "adaptive"];
 const RULES: [&str; 2] = ["strict", "derived"];
 const CONNECTIVITY: [&str; 5] = ["leaves", "periodic:1", "periodic:3", "every-node", "incremental"];
 
@@ -113,7 +113,7 @@ fn seed_answer_is_8520_and_each_grid_has_its_published_unique_solution() {
 fn default_configuration_visits_6081_nodes_on_the_seed() {
     let puzzle = TwentyFourSeven::parse(&seed_file()["data"]).unwrap();
     let defaults = TwentyFourSeven::config(&KnobValues::new()).unwrap();
-    assert_eq!(defaults, config("most-constrained", "derived", "incremental"));
+    assert_eq!(defaults, config("adaptive", "derived", "incremental"));
     let (_, stats) = solve(&puzzle, &defaults);
     let nodes: Vec<u64> = stats.iter().map(|stats| stats.nodes).collect();
     assert_eq!(nodes, vec![126, 1748, 633, 3574]);
@@ -121,6 +121,27 @@ fn default_configuration_visits_6081_nodes_on_the_seed() {
     for grid in &stats {
         assert_eq!(grid.nodes, grid.nodes_per_depth.iter().sum::<u64>());
     }
+    // Every seed grid has view clues: the adaptive order searches each most-constrained.
+    let (_, most_constrained) = solve(&puzzle, &config("most-constrained", "derived", "incremental"));
+    assert_eq!(most_constrained.iter().map(|stats| stats.nodes).collect::<Vec<_>>(), nodes);
+}
+
+#[test]
+fn adaptive_order_searches_a_grid_without_view_clues_shape_first() {
+    // Grid 1 of the seed twice: with its clues, and without them.
+    let corner = [0, 1, 2, 3, 7, 8, 9, 10, 14, 15, 16, 17, 21, 22, 23, 24, 28, 29, 30, 31];
+    let puzzle = with_grids(vec![
+        seed_subgrid(0, &corner, true, "grid1_corner_hidden_with_clues"),
+        seed_subgrid(0, &corner, false, "grid1_corner_hidden"),
+    ]);
+    let nodes = |order: &str| -> Vec<u64> {
+        let (_, stats) = solve(&puzzle, &config(order, "derived", "incremental"));
+        stats.iter().map(|stats| stats.nodes).collect()
+    };
+    let (adaptive, most_constrained, shape_first) =
+        (nodes("adaptive"), nodes("most-constrained"), nodes("shape-first"));
+    assert_eq!(adaptive, vec![most_constrained[0], shape_first[1]]);
+    assert_ne!(most_constrained, shape_first, "the two orders differ on both grids");
 }
 
 #[test]
@@ -445,13 +466,17 @@ fn enumeration_instance_agrees_with_the_reference_enumerator() {
 }
 
 #[test]
-fn shape_first_finds_the_recorded_enumeration_counts_in_347670_nodes() {
+fn shape_first_and_adaptive_find_the_recorded_enumeration_counts_in_347670_nodes() {
     let file = enumeration_file();
     let puzzle = TwentyFourSeven::parse(&file["data"]).expect("valid data");
     let (found, stats) = solve(&puzzle, &config("shape-first", "derived", "incremental"));
     assert_eq!(found.iter().map(Vec::len).collect::<Vec<_>>(), enumeration_counts(&file));
     let nodes: Vec<u64> = stats.iter().map(|grid| grid.nodes).collect();
     assert_eq!(nodes, vec![68765, 214528, 64377]);
+    // No grid of the workload has a view clue: the adaptive order is shape-first on each.
+    let (adaptive_found, adaptive_stats) = solve(&puzzle, &config("adaptive", "derived", "incremental"));
+    assert_eq!(adaptive_found, found);
+    assert_eq!(adaptive_stats.iter().map(|grid| grid.nodes).collect::<Vec<_>>(), nodes);
     for (grid, solutions) in found.iter().enumerate() {
         assert!(solutions.iter().all(|solution| puzzle.verify(grid, solution).is_ok()));
     }
