@@ -6,13 +6,12 @@
 
 use crate::instance::Instance;
 use crate::parallel::{
-    self, new_histogram, CounterLayout, ParallelPlan, Pool, PoolError, StateRestore, Strategy, ThreadAffinity,
+    self, CounterLayout, ParallelPlan, Pool, PoolError, StateRestore, Strategy, TaskSamples, ThreadAffinity,
     MAX_THREADS,
 };
 use crate::puzzles::knobs::{KnobError, KnobValues};
 use crate::puzzles::{DataError, Puzzle, PuzzleVisitor};
 use crate::search::{FullCounters, Limits, Model, NoCounters, RuleCounter, Stats, StopReason};
-use hdrhistogram::Histogram;
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
@@ -508,11 +507,11 @@ fn summarize_component(summary: &mut ParallelSummary, run: &parallel::RunAccount
 
 #[derive(Default)]
 /// Per-worker accounting summed over the components of a run (worker `i` of every
-/// component's run adds into report `i`), and the task histograms of all workers.
+/// component's run adds into report `i`), and the task samples of all workers.
 struct WorkerMerge {
     reports: Vec<WorkerTotals>,
-    per_worker_durations: Vec<Histogram<u64>>,
-    per_worker_sizes: Vec<Histogram<u64>>,
+    per_worker_durations: Vec<TaskSamples>,
+    per_worker_sizes: Vec<TaskSamples>,
 }
 
 impl WorkerMerge {
@@ -521,19 +520,18 @@ impl WorkerMerge {
             let index = worker.worker;
             while self.reports.len() < index {
                 self.reports.push(WorkerTotals { worker: self.reports.len(), ..WorkerTotals::default() });
-                self.per_worker_durations.push(new_histogram());
-                self.per_worker_sizes.push(new_histogram());
+                self.per_worker_durations.push(TaskSamples::new());
+                self.per_worker_sizes.push(TaskSamples::new());
             }
             if self.reports.len() == index {
-                // A worker's first histograms are copied as they are: adding them into empty
-                // ones resizes those and scans every bucket.
+                // A worker's first samples are copied as they are: adding a histogram into
+                // empty samples would resize them and scan every bucket.
                 self.reports.push(WorkerTotals { worker: index, ..WorkerTotals::default() });
                 self.per_worker_durations.push(worker.task_durations_ns.clone());
                 self.per_worker_sizes.push(worker.task_sizes_nodes.clone());
             } else {
-                // Same precision on both sides, so adding cannot fail; saturate if it ever did.
-                let _ = self.per_worker_durations[index].add(&worker.task_durations_ns);
-                let _ = self.per_worker_sizes[index].add(&worker.task_sizes_nodes);
+                self.per_worker_durations[index].add(&worker.task_durations_ns);
+                self.per_worker_sizes[index].add(&worker.task_sizes_nodes);
             }
             let report = &mut self.reports[index];
             report.nodes += worker.nodes;
@@ -557,8 +555,8 @@ impl WorkerMerge {
             report.task_ns_median = durations.value_at_quantile(0.5);
             report.task_nodes_median = sizes.value_at_quantile(0.5);
         }
-        let all_durations = merged(&self.per_worker_durations);
-        let all_sizes = merged(&self.per_worker_sizes);
+        let all_durations = parallel::merged_task_samples(&self.per_worker_durations);
+        let all_sizes = parallel::merged_task_samples(&self.per_worker_sizes);
         summary.task_ns_median = all_durations.value_at_quantile(0.5);
         summary.task_ns_p90 = all_durations.value_at_quantile(0.9);
         summary.task_nodes_median = all_sizes.value_at_quantile(0.5);
@@ -568,15 +566,4 @@ impl WorkerMerge {
         summary.imbalance = if busy == 0 { 1.0 } else { busiest as f64 * self.reports.len() as f64 / busy as f64 };
         summary.idle_share = if busy + idle == 0 { 0.0 } else { idle as f64 / (busy + idle) as f64 };
     }
-}
-
-/// The sum of `histograms` (a copy of the first plus the others; empty when there is none).
-fn merged(histograms: &[Histogram<u64>]) -> Histogram<u64> {
-    let Some((first, others)) = histograms.split_first() else { return new_histogram() };
-    let mut sum = first.clone();
-    for histogram in others {
-        // Same precision on both sides, so adding cannot fail; saturate if it ever did.
-        let _ = sum.add(histogram);
-    }
-    sum
 }

@@ -5,25 +5,9 @@
 //! Workers fill their own [`WorkerReport`] without sharing anything; the run merges them
 //! once, after every worker has stopped.
 
+use super::task_samples::TaskSamples;
 use super::Strategy;
-use hdrhistogram::Histogram;
 use std::time::{Duration, Instant};
-
-/// Significant figures kept by the task histograms (values within 0.1%).
-const HISTOGRAM_PRECISION: u8 = 3;
-
-/// An empty histogram that grows to fit any value.
-pub(crate) fn new_histogram() -> Histogram<u64> {
-    Histogram::new(HISTOGRAM_PRECISION).expect("three significant figures are within the accepted 0..=5")
-}
-
-/// Records `value`, growing the histogram to fit it. (`saturating_record` clamps to the
-/// current highest trackable value instead of growing, which on a fresh histogram is 2.)
-fn record_growing(histogram: &mut Histogram<u64>, value: u64) {
-    if histogram.record(value).is_err() {
-        histogram.saturating_record(value);
-    }
-}
 
 /// One worker's share of a run.
 #[derive(Debug, Clone)]
@@ -46,9 +30,9 @@ pub struct WorkerReport {
     /// work, waiting on locks, waiting for the others to finish.
     pub idle: Duration,
     /// Duration of each task, in nanoseconds.
-    pub task_durations_ns: Histogram<u64>,
+    pub task_durations_ns: TaskSamples,
     /// Size of each task, in nodes.
-    pub task_sizes_nodes: Histogram<u64>,
+    pub task_sizes_nodes: TaskSamples,
     /// Nodes at which this worker found the run already stopped (entered, not expanded).
     pub nodes_after_stop: u64,
     /// Time from the start of the run to this worker's first task (the whole run when it
@@ -71,8 +55,8 @@ impl WorkerReport {
             tasks_given_away: 0,
             busy: Duration::ZERO,
             idle: Duration::ZERO,
-            task_durations_ns: new_histogram(),
-            task_sizes_nodes: new_histogram(),
+            task_durations_ns: TaskSamples::new(),
+            task_sizes_nodes: TaskSamples::new(),
             nodes_after_stop: 0,
             before_first_task: Duration::ZERO,
             after_last_task: Duration::ZERO,
@@ -83,8 +67,8 @@ impl WorkerReport {
     pub(crate) fn record_task(&mut self, duration: Duration, nodes: u64) {
         self.tasks_run += 1;
         self.busy += duration;
-        record_growing(&mut self.task_durations_ns, u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX));
-        record_growing(&mut self.task_sizes_nodes, nodes);
+        self.task_durations_ns.record(u64::try_from(duration.as_nanos()).unwrap_or(u64::MAX));
+        self.task_sizes_nodes.record(nodes);
     }
 }
 
@@ -216,16 +200,16 @@ mod tests {
     }
 
     #[test]
-    fn recorded_tasks_fill_both_histograms() {
+    fn recorded_tasks_fill_both_samples() {
         let mut report = WorkerReport::new(3);
         report.record_task(Duration::from_micros(5), 40);
         report.record_task(Duration::from_micros(15), 0);
         assert_eq!(report.tasks_run, 2);
         assert_eq!(report.busy, Duration::from_micros(20));
         assert_eq!(report.task_sizes_nodes.len(), 2);
-        assert_eq!(report.task_sizes_nodes.max(), 40);
+        assert_eq!(report.task_sizes_nodes.value_at_quantile(1.0), 40);
         assert_eq!(report.task_durations_ns.len(), 2);
-        assert!(report.task_durations_ns.equivalent(report.task_durations_ns.max(), 15_000));
-        assert!(report.task_durations_ns.equivalent(report.task_durations_ns.value_at_quantile(0.5), 5_000));
+        assert_eq!(report.task_durations_ns.value_at_quantile(1.0), 15_000);
+        assert_eq!(report.task_durations_ns.value_at_quantile(0.5), 5_000);
     }
 }

@@ -25,6 +25,7 @@ mod steering;
 mod strategy;
 mod tally;
 pub mod task_profile;
+mod task_samples;
 mod worker;
 
 #[cfg(test)]
@@ -32,11 +33,11 @@ mod test_models;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use accounting::new_histogram;
 pub use accounting::{CpuTimes, RunAccounting, WorkerReport};
 pub use frontier::MAX_SUBPROBLEMS;
 pub use pool::{Pool, PoolError, ThreadAffinity, MAX_THREADS};
 pub use strategy::{CounterLayout, KnobForm, KnobParseError, StateRestore, Strategy, DEFAULT_SUBPROBLEMS_PER_THREAD};
+pub use task_samples::{merged as merged_task_samples, TaskSamples};
 
 use crate::search::{Limits, Model, RuleCounter, Stats, StopReason};
 use frontier::DepthChoice;
