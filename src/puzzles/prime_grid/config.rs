@@ -1,0 +1,31 @@
+//! The knobs of the prime grid as plain enums.
+
+/// How early the rules are applied (see the module documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Every ordered tuple of distinct candidates; all rules at the leaf (the Perl post).
+    Brute,
+    /// A line is checked (bound, prime) as soon as it is complete; the rest at the leaf.
+    Incremental,
+    /// Each cell's values filtered before they are offered: parity, bounds on partial and
+    /// completed lines, primality, distinctness as the grid fills, the total at the last cell.
+    Derived,
+}
+
+/// In which order the blanks are decided (see the module documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlankOrder {
+    /// Row by row from the top: the post's order.
+    RowMajor,
+    /// Greedily, the blank that completes the most lines first.
+    LinesFirst,
+}
+
+/// The knobs of the prime grid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PrimeGridConfig {
+    /// How early the rules are applied.
+    pub mode: Mode,
+    /// In which order the blanks are decided.
+    pub order: BlankOrder,
+}
