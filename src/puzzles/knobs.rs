@@ -36,6 +36,59 @@ impl fmt::Display for KnobError {
 
 impl std::error::Error for KnobError {}
 
+/// A knob's settings as a plain enum that knows its values: it lists them, parses one and
+/// names itself, so that a family's `config` and `describe` take one line per knob.
+/// Enums of plain settings declare themselves with `knob_enum!`, which spells each value
+/// once; a knob whose values take a parameter implements the trait by hand.
+pub trait Knob: Sized + Copy {
+    /// The values the knob accepts, in the order help lists them; a value ending in `:K`
+    /// takes a positive integer.
+    const VALUES: &'static [&'static str];
+
+    /// The setting that a value split into head and parameter names (see
+    /// [`KnobReader::read`]), or `None` when it names none.
+    fn parse(head: &str, parameter: Option<u32>) -> Option<Self>;
+
+    /// The value that names this setting, as `describe` and the records write it.
+    fn name(self) -> String;
+}
+
+/// Declares a knob as an enum of plain settings, each written `Variant = "value"` once, and
+/// implements [`Knob`] for it (values in declaration order).
+macro_rules! knob_enum {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $($(#[$variant_meta:meta])* $variant:ident = $value:literal,)+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        $vis enum $name {
+            $($(#[$variant_meta])* $variant,)+
+        }
+
+        impl $crate::puzzles::knobs::Knob for $name {
+            const VALUES: &'static [&'static str] = &[$($value),+];
+
+            fn parse(head: &str, parameter: Option<u32>) -> Option<$name> {
+                match (head, parameter) {
+                    $(($value, None) => Some($name::$variant),)+
+                    _ => None,
+                }
+            }
+
+            fn name(self) -> String {
+                match self {
+                    $($name::$variant => $value,)+
+                }
+                .to_string()
+            }
+        }
+    };
+}
+pub(crate) use knob_enum;
+
 /// Reads knob values against a family's specs: unknown names and values are errors that
 /// list what is allowed.
 pub struct KnobReader<'a> {
@@ -73,6 +126,11 @@ impl<'a> KnobReader<'a> {
             None => (text, None),
         };
         parse(head, parameter).ok_or_else(|| self.invalid(spec, text))
+    }
+
+    /// The setting of knob `name` (its default when not given).
+    pub fn knob<T: Knob>(&self, name: &str) -> Result<T, KnobError> {
+        self.read(name, T::parse)
     }
 
     fn invalid(&self, spec: &KnobSpec, text: &str) -> KnobError {

@@ -41,7 +41,7 @@ pub use config::{BlankOrder, Mode, PrimeGridConfig};
 pub use model::{Placement, PrimeGridModel, PrimeGridSolution};
 pub use parse::MAX_BOUND;
 
-use super::knobs::{KnobError, KnobReader, KnobSpec, KnobValues};
+use super::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
 use super::view::{CellView, GridView, View};
 use super::{DataError, Puzzle};
 use geometry::{line_sums_of, total_of, CELLS};
@@ -61,13 +61,13 @@ impl Puzzle for PrimeGrid {
     const KNOBS: &'static [KnobSpec] = &[
         KnobSpec {
             name: "mode",
-            values: &["brute", "incremental", "derived"],
+            values: Mode::VALUES,
             default: "derived",
             help: "brute: every ordered tuple of distinct candidates, all rules at the leaf, as the Perl post (123,521 nodes); incremental: reject a line once it is complete; derived: also no 2 anywhere (parity), bounds on partial lines and distinctness as the grid fills",
         },
         KnobSpec {
             name: "order",
-            values: &["lines-first", "row-major"],
+            values: BlankOrder::VALUES,
             default: "lines-first",
             help: "the order the blanks are decided in: lines-first, the blank that completes the most lines next (then the one that leaves the most lines one cell short); row-major, the post's order",
         },
@@ -81,32 +81,11 @@ impl Puzzle for PrimeGrid {
 
     fn config(knobs: &KnobValues) -> Result<PrimeGridConfig, KnobError> {
         let reader = KnobReader::new(Self::FAMILY, Self::KNOBS, knobs)?;
-        Ok(PrimeGridConfig {
-            mode: reader.read("mode", |head, k| match (head, k) {
-                ("brute", None) => Some(Mode::Brute),
-                ("incremental", None) => Some(Mode::Incremental),
-                ("derived", None) => Some(Mode::Derived),
-                _ => None,
-            })?,
-            order: reader.read("order", |head, k| match (head, k) {
-                ("lines-first", None) => Some(BlankOrder::LinesFirst),
-                ("row-major", None) => Some(BlankOrder::RowMajor),
-                _ => None,
-            })?,
-        })
+        Ok(PrimeGridConfig { mode: reader.knob("mode")?, order: reader.knob("order")? })
     }
 
     fn describe(config: &PrimeGridConfig) -> Vec<(&'static str, String)> {
-        let mode = match config.mode {
-            Mode::Brute => "brute",
-            Mode::Incremental => "incremental",
-            Mode::Derived => "derived",
-        };
-        let order = match config.order {
-            BlankOrder::RowMajor => "row-major",
-            BlankOrder::LinesFirst => "lines-first",
-        };
-        vec![("mode", mode.to_string()), ("order", order.to_string())]
+        vec![("mode", config.mode.name()), ("order", config.order.name())]
     }
 
     fn component_names(&self) -> Vec<String> {

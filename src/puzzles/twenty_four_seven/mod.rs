@@ -28,7 +28,7 @@ pub use config::{Rules, TwentyFourSevenConfig, VisitOrder};
 pub use model::{GridModel, Placement, RULE_NAMES};
 
 use super::grid::{CellOrder, ConnectivityCheck};
-use super::knobs::{KnobError, KnobReader, KnobSpec, KnobValues};
+use super::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
 use super::view::{CellView, GridView, View};
 use super::{DataError, Puzzle};
 use geometry::{Geometry, Side};
@@ -78,17 +78,17 @@ impl Puzzle for TwentyFourSeven {
     fn config(knobs: &KnobValues) -> Result<TwentyFourSevenConfig, KnobError> {
         let reader = KnobReader::new(Self::FAMILY, Self::KNOBS, knobs)?;
         Ok(TwentyFourSevenConfig {
-            order: reader.read("order", VisitOrder::parse)?,
-            rules: reader.read("rules", Rules::parse)?,
-            connectivity: reader.read("connectivity", ConnectivityCheck::parse)?,
+            order: reader.knob("order")?,
+            rules: reader.knob("rules")?,
+            connectivity: reader.knob("connectivity")?,
         })
     }
 
     fn describe(config: &TwentyFourSevenConfig) -> Vec<(&'static str, String)> {
         vec![
-            ("order", config.order.name().to_string()),
-            ("rules", config.rules.name().to_string()),
-            ("connectivity", config.connectivity.to_string()),
+            ("order", config.order.name()),
+            ("rules", config.rules.name()),
+            ("connectivity", config.connectivity.name()),
         ]
     }
 
@@ -104,10 +104,8 @@ impl Puzzle for TwentyFourSeven {
             .grids
             .iter()
             .map(|grid| {
-                let cells = match config.order {
-                    VisitOrder::Static(order) => order.cells(n),
-                    VisitOrder::MostConstrained | VisitOrder::ShapeFirst => CellOrder::RowMajor.cells(n),
-                };
+                // An order chosen per node walks the row-major list only to size the tree.
+                let cells = config.order.static_order().unwrap_or(CellOrder::RowMajor).cells(n);
                 let visit = cells.into_iter().filter(|&cell| grid.givens[cell] == 0).map(|cell| cell as u8).collect();
                 let mut clue = [[0u8; super::grid::Board::MAX_SIZE]; 4];
                 for side in Side::ALL {
