@@ -5,7 +5,7 @@ use crate::puzzles::knobs::knob_enum;
 
 knob_enum! {
     /// How the hook placement is decided.
-    pub enum Placement {
+    pub enum PlacementStrategy {
         /// Enumerate and prefilter all layouts at the root, then fill each survivor.
         TwoPhase = "two-phase",
         /// Place one hook per level, filling its cells before placing the next.
@@ -52,7 +52,7 @@ knob_enum! {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HooksConfig {
     /// Placement strategy.
-    pub placement: Placement,
+    pub placement: PlacementStrategy,
     /// Cell order.
     pub order: CellChoice,
     /// Pruning rules.

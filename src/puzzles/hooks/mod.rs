@@ -64,17 +64,17 @@
 
 mod config;
 mod geometry;
-mod instance;
 mod model;
+mod parse;
 mod reach;
 mod sums;
 #[cfg(test)]
 mod tests;
 mod verify;
 
-pub use config::{CellChoice, ForcedCells, HooksConfig, Placement, Rules};
-pub use instance::Given;
+pub use config::{CellChoice, ForcedCells, HooksConfig, PlacementStrategy, Rules};
 pub use model::{HookMove, HooksModel};
+pub use parse::Given;
 
 use super::answer_type::GridAnswer;
 use super::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
@@ -105,14 +105,14 @@ impl Hooks {
     /// The common region sum every solution has, or `None` when the regions cannot all
     /// have the same sum (then there is no solution).
     pub fn common_sum(&self) -> Option<u32> {
-        instance::common_sum(self.size, self.regions.len(), self.region_sum)
+        parse::common_sum(self.size, self.regions.len(), self.region_sum)
     }
 
     /// The two-phase prefilter: how many layouts it examines (4^(n-1)) and the codes of
     /// those that pass.
     pub fn prefilter(&self) -> (u64, Vec<u32>) {
         let config = HooksConfig {
-            placement: Placement::TwoPhase,
+            placement: PlacementStrategy::TwoPhase,
             order: CellChoice::RowMajor,
             rules: Rules::Derived,
             connectivity: ConnectivityCheck::Leaves,
@@ -148,7 +148,7 @@ impl Puzzle for Hooks {
     const KNOBS: &'static [KnobSpec] = &[
         KnobSpec {
             name: "placement",
-            values: Placement::VALUES,
+            values: PlacementStrategy::VALUES,
             default: "two-phase",
             help: "two-phase: enumerate the 4^(n-1) hook layouts at the root, keep those the data allows, fill each; integrated: place one hook per level and fill its cells before placing the next",
         },
@@ -181,7 +181,7 @@ impl Puzzle for Hooks {
     type Model = HooksModel;
 
     fn parse(data: &Value) -> Result<Self, DataError> {
-        instance::parse(data)
+        parse::parse(data)
     }
 
     fn config(knobs: &KnobValues) -> Result<HooksConfig, KnobError> {

@@ -32,8 +32,8 @@ use super::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
 use super::view::{CellView, GridView, View};
 use super::{DataError, Puzzle};
 use geometry::{Geometry, Side};
-use model::Plan;
-use parse::Instance;
+use model::Shared;
+use parse::InstanceData;
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -43,7 +43,7 @@ pub const MAX_ANSWER_COMBINATIONS: u64 = 1000;
 /// A Twenty Four Seven instance: shared rules and one or more grids.
 #[derive(Debug, Clone)]
 pub struct TwentyFourSeven {
-    instance: Instance,
+    instance: InstanceData,
 }
 
 impl Puzzle for TwentyFourSeven {
@@ -114,8 +114,8 @@ impl Puzzle for TwentyFourSeven {
                     }
                 }
                 let geometry = Geometry::new(n);
-                let plan = Plan {
-                    clue_sides: Plan::clue_sides(&geometry, &clue),
+                let shared = Shared {
+                    clue_sides: Shared::clue_sides(&geometry, &clue),
                     geometry,
                     line_filled: instance.line_filled as i32,
                     line_sum: instance.line_sum as i32,
@@ -125,7 +125,7 @@ impl Puzzle for TwentyFourSeven {
                     given: (0..n * n).filter(|&cell| grid.givens[cell] != 0).map(|cell| 1u128 << cell).sum(),
                     config: *config,
                 };
-                GridModel::new(Arc::new(plan), &grid.givens, supply_fits)
+                GridModel::new(Arc::new(shared), &grid.givens, supply_fits)
             })
             .collect()
     }
@@ -204,7 +204,7 @@ fn value_char(value: u8) -> char {
 }
 
 /// The grid as text, `.` for empty, framed by the clues of `grid` when given.
-fn render_grid(instance: &Instance, solution: &[u8], grid: Option<&parse::GridData>) -> String {
+fn render_grid(instance: &InstanceData, solution: &[u8], grid: Option<&parse::GridData>) -> String {
     let n = instance.size;
     let clue = |grid: &parse::GridData, side: Side, line: usize| -> String {
         match grid.clues[side as usize][line] {
