@@ -53,8 +53,9 @@ pub trait Knob: Sized + Copy {
     fn name(self) -> String;
 }
 
-/// Declares a knob as an enum of plain settings, each written `Variant = "value"` once, and
-/// implements [`Knob`] for it (values in declaration order).
+/// Declares a knob as an enum of plain settings, each written `Variant = "value"` once
+/// (deriving `Debug`, `Clone`, `Copy`, `PartialEq`, `Eq`), and implements [`Knob`] for it,
+/// the values in declaration order.
 macro_rules! knob_enum {
     (
         $(#[$meta:meta])*
@@ -196,6 +197,51 @@ pub fn every_combination(specs: &[KnobSpec], k_values: &[u32]) -> Vec<KnobValues
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::puzzles::hooks::Hooks;
+    use crate::puzzles::prime_grid::PrimeGrid;
+    use crate::puzzles::rings::OlympicRings;
+    use crate::puzzles::twenty_four_seven::TwentyFourSeven;
+    use crate::puzzles::Puzzle;
+
+    knob_enum! {
+        /// A knob of two plain settings.
+        enum Speed {
+            /// The first value.
+            Slow = "slow",
+            /// The second value.
+            Fast = "fast",
+        }
+    }
+
+    #[test]
+    fn a_knob_enum_lists_parses_and_names_each_value_once() {
+        assert_eq!(Speed::VALUES, ["slow", "fast"]);
+        for (value, setting) in Speed::VALUES.iter().zip([Speed::Slow, Speed::Fast]) {
+            assert_eq!(Speed::parse(value, None), Some(setting));
+            assert_eq!(setting.name(), *value);
+        }
+        assert_eq!(Speed::parse("fast", Some(2)), None, "a plain value takes no parameter");
+        assert_eq!(Speed::parse("medium", None), None);
+    }
+
+    /// Every combination of `P`'s knob values reads into a config that describes itself
+    /// with the same values, in the order of `P::KNOBS`.
+    fn assert_knob_values_round_trip<P: Puzzle>() {
+        for knobs in every_combination(P::KNOBS, &[3]) {
+            let config = P::config(&knobs).unwrap_or_else(|error| panic!("{error}"));
+            let expected: Vec<(&str, String)> =
+                P::KNOBS.iter().map(|spec| (spec.name, knobs[spec.name].clone())).collect();
+            assert_eq!(P::describe(&config), expected, "{}", P::FAMILY);
+        }
+    }
+
+    #[test]
+    fn every_family_describes_each_knob_value_as_it_was_read() {
+        assert_knob_values_round_trip::<OlympicRings>();
+        assert_knob_values_round_trip::<PrimeGrid>();
+        assert_knob_values_round_trip::<Hooks>();
+        assert_knob_values_round_trip::<TwentyFourSeven>();
+    }
 
     const SPECS: &[KnobSpec] =
         &[KnobSpec { name: "check", values: &["leaves", "periodic:K"], default: "leaves", help: "" }];
