@@ -36,6 +36,60 @@ impl fmt::Display for KnobError {
 
 impl std::error::Error for KnobError {}
 
+/// A knob's settings as a plain enum that knows its values: it lists them, parses one and
+/// names itself, so that a family's `config` and `describe` take one line per knob.
+/// Enums of plain settings declare themselves with `knob_enum!`, which spells each value
+/// once; a knob whose values take a parameter implements the trait by hand.
+pub trait Knob: Sized + Copy {
+    /// The values the knob accepts, in the order help lists them; a value ending in `:K`
+    /// takes a positive integer.
+    const VALUES: &'static [&'static str];
+
+    /// The setting that a value split into head and parameter names (see
+    /// [`KnobReader::read`]), or `None` when it names none.
+    fn parse(head: &str, parameter: Option<u32>) -> Option<Self>;
+
+    /// The value that names this setting, as `describe` and the records write it.
+    fn name(self) -> String;
+}
+
+/// Declares a knob as an enum of plain settings, each written `Variant = "value"` once
+/// (deriving `Debug`, `Clone`, `Copy`, `PartialEq`, `Eq`), and implements [`Knob`] for it,
+/// the values in declaration order.
+macro_rules! knob_enum {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $($(#[$variant_meta:meta])* $variant:ident = $value:literal,)+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        $vis enum $name {
+            $($(#[$variant_meta])* $variant,)+
+        }
+
+        impl $crate::puzzles::knobs::Knob for $name {
+            const VALUES: &'static [&'static str] = &[$($value),+];
+
+            fn parse(head: &str, parameter: Option<u32>) -> Option<$name> {
+                match (head, parameter) {
+                    $(($value, None) => Some($name::$variant),)+
+                    _ => None,
+                }
+            }
+
+            fn name(self) -> String {
+                match self {
+                    $($name::$variant => $value,)+
+                }
+                .to_string()
+            }
+        }
+    };
+}
+pub(crate) use knob_enum;
+
 /// Reads knob values against a family's specs: unknown names and values are errors that
 /// list what is allowed.
 pub struct KnobReader<'a> {
@@ -73,6 +127,11 @@ impl<'a> KnobReader<'a> {
             None => (text, None),
         };
         parse(head, parameter).ok_or_else(|| self.invalid(spec, text))
+    }
+
+    /// The setting of knob `name` (its default when not given).
+    pub fn knob<T: Knob>(&self, name: &str) -> Result<T, KnobError> {
+        self.read(name, T::parse)
     }
 
     fn invalid(&self, spec: &KnobSpec, text: &str) -> KnobError {
@@ -138,6 +197,51 @@ pub fn every_combination(specs: &[KnobSpec], k_values: &[u32]) -> Vec<KnobValues
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::puzzles::hooks::Hooks;
+    use crate::puzzles::prime_grid::PrimeGrid;
+    use crate::puzzles::rings::OlympicRings;
+    use crate::puzzles::twenty_four_seven::TwentyFourSeven;
+    use crate::puzzles::Puzzle;
+
+    knob_enum! {
+        /// A knob of two plain settings.
+        enum Speed {
+            /// The first value.
+            Slow = "slow",
+            /// The second value.
+            Fast = "fast",
+        }
+    }
+
+    #[test]
+    fn a_knob_enum_lists_parses_and_names_each_value_once() {
+        assert_eq!(Speed::VALUES, ["slow", "fast"]);
+        for (value, setting) in Speed::VALUES.iter().zip([Speed::Slow, Speed::Fast]) {
+            assert_eq!(Speed::parse(value, None), Some(setting));
+            assert_eq!(setting.name(), *value);
+        }
+        assert_eq!(Speed::parse("fast", Some(2)), None, "a plain value takes no parameter");
+        assert_eq!(Speed::parse("medium", None), None);
+    }
+
+    /// Every combination of `P`'s knob values reads into a config that describes itself
+    /// with the same values, in the order of `P::KNOBS`.
+    fn assert_knob_values_round_trip<P: Puzzle>() {
+        for knobs in every_combination(P::KNOBS, &[3]) {
+            let config = P::config(&knobs).unwrap_or_else(|error| panic!("{error}"));
+            let expected: Vec<(&str, String)> =
+                P::KNOBS.iter().map(|spec| (spec.name, knobs[spec.name].clone())).collect();
+            assert_eq!(P::describe(&config), expected, "{}", P::FAMILY);
+        }
+    }
+
+    #[test]
+    fn every_family_describes_each_knob_value_as_it_was_read() {
+        assert_knob_values_round_trip::<OlympicRings>();
+        assert_knob_values_round_trip::<PrimeGrid>();
+        assert_knob_values_round_trip::<Hooks>();
+        assert_knob_values_round_trip::<TwentyFourSeven>();
+    }
 
     const SPECS: &[KnobSpec] =
         &[KnobSpec { name: "check", values: &["leaves", "periodic:K"], default: "leaves", help: "" }];

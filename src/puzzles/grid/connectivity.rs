@@ -1,5 +1,7 @@
 //! When a grid model checks that its filled cells can still form one connected group.
 
+use crate::puzzles::knobs::Knob;
+
 /// The connectivity knob shared by Hooks and Twenty Four Seven. Every setting gives the
 /// same solutions: the exact check always runs on complete grids; the settings differ in
 /// how early a partial grid that can no longer connect is cut off.
@@ -16,12 +18,10 @@ pub enum ConnectivityCheck {
     Incremental,
 }
 
-impl ConnectivityCheck {
-    /// The values the knob accepts, for specs and help.
-    pub const VALUES: &'static [&'static str] = &["leaves", "periodic:K", "every-node", "incremental"];
+impl Knob for ConnectivityCheck {
+    const VALUES: &'static [&'static str] = &["leaves", "periodic:K", "every-node", "incremental"];
 
-    /// Parses a knob value split into head and parameter (see `KnobReader::read`).
-    pub fn parse(head: &str, parameter: Option<u32>) -> Option<ConnectivityCheck> {
+    fn parse(head: &str, parameter: Option<u32>) -> Option<ConnectivityCheck> {
         match (head, parameter) {
             ("leaves", None) => Some(ConnectivityCheck::Leaves),
             ("periodic", Some(k)) => Some(ConnectivityCheck::Periodic(k)),
@@ -31,6 +31,12 @@ impl ConnectivityCheck {
         }
     }
 
+    fn name(self) -> String {
+        self.to_string()
+    }
+}
+
+impl ConnectivityCheck {
     /// Whether a partial grid reached at `depth` is checked (the incremental setting
     /// decides per move, so it answers true here).
     #[inline]

@@ -62,20 +62,22 @@
 //! enumerates at most 4^10 = 1,048,576 layouts (about 0.6 s when every one survives, as
 //! on an 11x11 grid with a single region).
 
+mod config;
 mod geometry;
-mod instance;
 mod model;
+mod parse;
 mod reach;
 mod sums;
 #[cfg(test)]
 mod tests;
 mod verify;
 
-pub use instance::Given;
+pub use config::{CellChoice, ForcedCells, HooksConfig, PlacementStrategy, Rules};
 pub use model::{HookMove, HooksModel};
+pub use parse::Given;
 
 use super::answer_type::GridAnswer;
-use super::knobs::{KnobError, KnobReader, KnobSpec, KnobValues};
+use super::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
 use super::{DataError, Puzzle};
 use crate::puzzles::grid::{CellOrder, ConnectivityCheck};
 use serde_json::Value;
@@ -94,62 +96,6 @@ pub struct Hooks {
     answer_type: GridAnswer,
 }
 
-/// How the hook placement is decided.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Placement {
-    /// Enumerate and prefilter all layouts at the root, then fill each survivor.
-    TwoPhase,
-    /// Place one hook per level, filling its cells before placing the next.
-    Integrated,
-}
-
-/// Which undecided cell is decided next.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CellChoice {
-    /// Row by row from the top.
-    RowMajor,
-    /// Row by row from the bottom, each left to right: the post's order (its cell 0 is
-    /// the bottom-left corner).
-    BottomUp,
-    /// Outside in, clockwise.
-    Spiral,
-    /// A cell the rules already settle, else one of the region with the fewest open cells.
-    MostConstrained,
-}
-
-/// Which rules prune partial grids.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Rules {
-    /// The post's checks: complete regions, hook counts, 2x2.
-    Basic,
-    /// Also partial region sums against what the hooks can still give.
-    Derived,
-}
-
-/// What a cell whose value the rules already settle branches on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ForcedCells {
-    /// Both values, as any other cell; the excluded one dies in its own node.
-    TryBoth,
-    /// Only the value the rules leave, so the doomed sibling is never a node.
-    SingleChild,
-}
-
-/// The knobs of Hooks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct HooksConfig {
-    /// Placement strategy.
-    pub placement: Placement,
-    /// Cell order.
-    pub order: CellChoice,
-    /// Pruning rules.
-    pub rules: Rules,
-    /// When connectivity is checked.
-    pub connectivity: ConnectivityCheck,
-    /// How settled cells branch.
-    pub forced: ForcedCells,
-}
-
 impl Hooks {
     /// Side of the grid.
     pub fn size(&self) -> usize {
@@ -159,14 +105,14 @@ impl Hooks {
     /// The common region sum every solution has, or `None` when the regions cannot all
     /// have the same sum (then there is no solution).
     pub fn common_sum(&self) -> Option<u32> {
-        instance::common_sum(self.size, self.regions.len(), self.region_sum)
+        parse::common_sum(self.size, self.regions.len(), self.region_sum)
     }
 
     /// The two-phase prefilter: how many layouts it examines (4^(n-1)) and the codes of
     /// those that pass.
     pub fn prefilter(&self) -> (u64, Vec<u32>) {
         let config = HooksConfig {
-            placement: Placement::TwoPhase,
+            placement: PlacementStrategy::TwoPhase,
             order: CellChoice::RowMajor,
             rules: Rules::Derived,
             connectivity: ConnectivityCheck::Leaves,
@@ -202,19 +148,19 @@ impl Puzzle for Hooks {
     const KNOBS: &'static [KnobSpec] = &[
         KnobSpec {
             name: "placement",
-            values: &["two-phase", "integrated"],
+            values: PlacementStrategy::VALUES,
             default: "two-phase",
             help: "two-phase: enumerate the 4^(n-1) hook layouts at the root, keep those the data allows, fill each; integrated: place one hook per level and fill its cells before placing the next",
         },
         KnobSpec {
             name: "order",
-            values: &["row-major", "bottom-up", "spiral", "most-constrained"],
+            values: CellChoice::VALUES,
             default: "most-constrained",
             help: "next cell: row-major (row by row from the top), bottom-up (rows from the bottom, the OCaml post's order), spiral (outside in), or most-constrained (a cell the rules settle, else one of the region with fewest open cells)",
         },
         KnobSpec {
             name: "rules",
-            values: &["basic", "derived"],
+            values: Rules::VALUES,
             default: "derived",
             help: "basic: the post's checks (complete regions, hook counts, 2x2); derived: also partial region sums against the digits the hooks can still give",
         },
@@ -226,7 +172,7 @@ impl Puzzle for Hooks {
         },
         KnobSpec {
             name: "forced",
-            values: &["try-both", "single-child"],
+            values: ForcedCells::VALUES,
             default: "try-both",
             help: "a cell the rules already settle (its hook has all its digits or blanks, it would fill a 2x2 block, its digit exceeds its region's need): try-both branches on both values like any cell; single-child branches on the settled value only",
         },
@@ -235,63 +181,27 @@ impl Puzzle for Hooks {
     type Model = HooksModel;
 
     fn parse(data: &Value) -> Result<Self, DataError> {
-        instance::parse(data)
+        parse::parse(data)
     }
 
     fn config(knobs: &KnobValues) -> Result<HooksConfig, KnobError> {
         let reader = KnobReader::new(Self::FAMILY, Self::KNOBS, knobs)?;
         Ok(HooksConfig {
-            placement: reader.read("placement", |head, k| match (head, k) {
-                ("two-phase", None) => Some(Placement::TwoPhase),
-                ("integrated", None) => Some(Placement::Integrated),
-                _ => None,
-            })?,
-            order: reader.read("order", |head, k| match (head, k) {
-                ("row-major", None) => Some(CellChoice::RowMajor),
-                ("bottom-up", None) => Some(CellChoice::BottomUp),
-                ("spiral", None) => Some(CellChoice::Spiral),
-                ("most-constrained", None) => Some(CellChoice::MostConstrained),
-                _ => None,
-            })?,
-            rules: reader.read("rules", |head, k| match (head, k) {
-                ("basic", None) => Some(Rules::Basic),
-                ("derived", None) => Some(Rules::Derived),
-                _ => None,
-            })?,
-            connectivity: reader.read("connectivity", ConnectivityCheck::parse)?,
-            forced: reader.read("forced", |head, k| match (head, k) {
-                ("try-both", None) => Some(ForcedCells::TryBoth),
-                ("single-child", None) => Some(ForcedCells::SingleChild),
-                _ => None,
-            })?,
+            placement: reader.knob("placement")?,
+            order: reader.knob("order")?,
+            rules: reader.knob("rules")?,
+            connectivity: reader.knob("connectivity")?,
+            forced: reader.knob("forced")?,
         })
     }
 
     fn describe(config: &HooksConfig) -> Vec<(&'static str, String)> {
-        let placement = match config.placement {
-            Placement::TwoPhase => "two-phase",
-            Placement::Integrated => "integrated",
-        };
-        let order = match config.order {
-            CellChoice::RowMajor => "row-major",
-            CellChoice::BottomUp => "bottom-up",
-            CellChoice::Spiral => "spiral",
-            CellChoice::MostConstrained => "most-constrained",
-        };
-        let rules = match config.rules {
-            Rules::Basic => "basic",
-            Rules::Derived => "derived",
-        };
-        let forced = match config.forced {
-            ForcedCells::TryBoth => "try-both",
-            ForcedCells::SingleChild => "single-child",
-        };
         vec![
-            ("placement", placement.to_string()),
-            ("order", order.to_string()),
-            ("rules", rules.to_string()),
-            ("connectivity", config.connectivity.to_string()),
-            ("forced", forced.to_string()),
+            ("placement", config.placement.name()),
+            ("order", config.order.name()),
+            ("rules", config.rules.name()),
+            ("connectivity", config.connectivity.name()),
+            ("forced", config.forced.name()),
         ]
     }
 

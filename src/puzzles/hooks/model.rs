@@ -4,7 +4,7 @@
 use super::geometry::{cells_of, corner_count, layout_corner, split_square, with_corner};
 use super::reach::Rings;
 use super::sums::{reachable, DigitRange};
-use super::{ForcedCells, HooksConfig, Placement, Rules};
+use super::{ForcedCells, HooksConfig, PlacementStrategy, Rules};
 use crate::puzzles::grid::{Board, CellSet, ConnectivityCheck};
 use crate::puzzles::view::{CellView, GridView, View};
 use crate::search::{Branch, Model, NoCounters, RuleCounter, RuleId};
@@ -134,7 +134,7 @@ impl Shared {
 #[derive(Debug, Clone)]
 pub struct HooksModel {
     shared: Arc<Shared>,
-    placement: Placement,
+    placement: PlacementStrategy,
     dynamic_order: bool,
     rules: Rules,
     connectivity: ConnectivityCheck,
@@ -680,8 +680,8 @@ impl Model for HooksModel {
     fn max_depth(&self) -> usize {
         let cells = self.shared.size * self.shared.size;
         match self.placement {
-            Placement::TwoPhase => cells + 1,
-            Placement::Integrated => cells + self.shared.size,
+            PlacementStrategy::TwoPhase => cells + 1,
+            PlacementStrategy::Integrated => cells + self.shared.size,
         }
     }
 
@@ -695,8 +695,8 @@ impl Model for HooksModel {
         if candidates == 0 {
             if self.next_hook > 0 {
                 match self.placement {
-                    Placement::TwoPhase => self.push_layouts(moves),
-                    Placement::Integrated => {
+                    PlacementStrategy::TwoPhase => self.push_layouts(moves),
+                    PlacementStrategy::Integrated => {
                         for corner in 0..corner_count(self.next_hook) {
                             moves.push(HookMove::Hook { hook: self.next_hook as u8, corner });
                         }

@@ -28,12 +28,12 @@ pub use config::{Rules, TwentyFourSevenConfig, VisitOrder};
 pub use model::{GridModel, Placement, RULE_NAMES};
 
 use super::grid::{CellOrder, ConnectivityCheck};
-use super::knobs::{KnobError, KnobReader, KnobSpec, KnobValues};
+use super::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
 use super::view::{CellView, GridView, View};
 use super::{DataError, Puzzle};
 use geometry::{Geometry, Side};
-use model::Plan;
-use parse::Instance;
+use model::Shared;
+use parse::InstanceData;
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -43,7 +43,7 @@ pub const MAX_ANSWER_COMBINATIONS: u64 = 1000;
 /// A Twenty Four Seven instance: shared rules and one or more grids.
 #[derive(Debug, Clone)]
 pub struct TwentyFourSeven {
-    instance: Instance,
+    instance: InstanceData,
 }
 
 impl Puzzle for TwentyFourSeven {
@@ -78,17 +78,17 @@ impl Puzzle for TwentyFourSeven {
     fn config(knobs: &KnobValues) -> Result<TwentyFourSevenConfig, KnobError> {
         let reader = KnobReader::new(Self::FAMILY, Self::KNOBS, knobs)?;
         Ok(TwentyFourSevenConfig {
-            order: reader.read("order", VisitOrder::parse)?,
-            rules: reader.read("rules", Rules::parse)?,
-            connectivity: reader.read("connectivity", ConnectivityCheck::parse)?,
+            order: reader.knob("order")?,
+            rules: reader.knob("rules")?,
+            connectivity: reader.knob("connectivity")?,
         })
     }
 
     fn describe(config: &TwentyFourSevenConfig) -> Vec<(&'static str, String)> {
         vec![
-            ("order", config.order.name().to_string()),
-            ("rules", config.rules.name().to_string()),
-            ("connectivity", config.connectivity.to_string()),
+            ("order", config.order.name()),
+            ("rules", config.rules.name()),
+            ("connectivity", config.connectivity.name()),
         ]
     }
 
@@ -108,10 +108,8 @@ impl Puzzle for TwentyFourSeven {
             .map(|grid| {
                 let has_view_clue = grid.clues.iter().flatten().any(|&clue| clue != 0);
                 let config = TwentyFourSevenConfig { order: config.order.for_grid(has_view_clue), ..*config };
-                let cells = match config.order {
-                    VisitOrder::Static(order) => order.cells(n),
-                    _ => CellOrder::RowMajor.cells(n),
-                };
+                // An order chosen per node walks the row-major list only to size the tree.
+                let cells = config.order.static_order().unwrap_or(CellOrder::RowMajor).cells(n);
                 let visit = cells.into_iter().filter(|&cell| grid.givens[cell] == 0).map(|cell| cell as u8).collect();
                 let mut clue = [[0u8; super::grid::Board::MAX_SIZE]; 4];
                 for side in Side::ALL {
@@ -120,9 +118,9 @@ impl Puzzle for TwentyFourSeven {
                     }
                 }
                 let geometry = geometry.clone();
-                let plan = Plan {
-                    clue_sides: Plan::clue_sides(&geometry, &clue),
-                    view_clues: Plan::view_clues(&geometry, &clue),
+                let shared = Shared {
+                    clue_sides: Shared::clue_sides(&geometry, &clue),
+                    view_clues: Shared::view_clues(&geometry, &clue),
                     geometry,
                     line_filled: instance.line_filled as i32,
                     line_sum: instance.line_sum as i32,
@@ -132,7 +130,7 @@ impl Puzzle for TwentyFourSeven {
                     given: (0..n * n).filter(|&cell| grid.givens[cell] != 0).map(|cell| 1u128 << cell).sum(),
                     config,
                 };
-                GridModel::new(Arc::new(plan), &grid.givens, supply_fits)
+                GridModel::new(Arc::new(shared), &grid.givens, supply_fits)
             })
             .collect()
     }
@@ -211,7 +209,7 @@ fn value_char(value: u8) -> char {
 }
 
 /// The grid as text, `.` for empty, framed by the clues of `grid` when given.
-fn render_grid(instance: &Instance, solution: &[u8], grid: Option<&parse::GridData>) -> String {
+fn render_grid(instance: &InstanceData, solution: &[u8], grid: Option<&parse::GridData>) -> String {
     let n = instance.size;
     let clue = |grid: &parse::GridData, side: Side, line: usize| -> String {
         match grid.clues[side as usize][line] {

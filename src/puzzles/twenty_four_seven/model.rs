@@ -35,9 +35,10 @@ pub type ValueSet = u16;
 /// The value of a shape-first pattern move: the cell is filled, its digit decided later.
 pub const FILL: u8 = u8::MAX;
 
-/// What every node of one grid's search reads and never changes.
+/// What every node of one grid's search reads and never changes (a model's `plan`), as
+/// `Shared` is in the other families.
 #[derive(Debug)]
-pub(super) struct Plan {
+pub(super) struct Shared {
     /// The grid's masks.
     pub geometry: Geometry,
     /// Filled cells per line.
@@ -63,7 +64,7 @@ pub(super) struct Plan {
     pub config: TwentyFourSevenConfig,
 }
 
-impl Plan {
+impl Shared {
     /// The clue of `side` on the line through `cell` (0 = none).
     #[inline(always)]
     pub fn cell_clue(&self, side: Side, cell: usize) -> u8 {
@@ -125,7 +126,7 @@ pub struct Placement {
 /// The state of one grid: decided and open cells, line tallies and the digits left.
 #[derive(Debug, Clone)]
 pub struct GridModel {
-    pub(super) plan: Arc<Plan>,
+    pub(super) plan: Arc<Shared>,
     /// Value per cell (0 for empty and for open cells).
     pub(super) value: [u8; MAX_CELLS],
     /// Cells holding a digit.
@@ -164,8 +165,8 @@ pub struct GridModel {
 impl GridModel {
     /// The root state: givens placed, then checked against every rule that can already be
     /// decided (a state the search never leaves unchecked). `supply_fits` says whether the
-    /// digit supply can fill the lines at all (see `Instance::supply_fits_lines`).
-    pub(super) fn new(plan: Arc<Plan>, givens: &[u16], supply_fits: bool) -> GridModel {
+    /// digit supply can fill the lines at all (see `InstanceData::supply_fits_lines`).
+    pub(super) fn new(plan: Arc<Shared>, givens: &[u16], supply_fits: bool) -> GridModel {
         debug_assert!(plan.config.order != VisitOrder::Adaptive, "resolved per grid before the model is built");
         let all = plan.geometry.board.all();
         let mut model = GridModel {

@@ -34,7 +34,7 @@ pub struct GridData {
 
 /// The instance: shared line rules and digit supply, and independent grids.
 #[derive(Debug, Clone)]
-pub struct Instance {
+pub struct InstanceData {
     /// Side `n` of every grid.
     pub size: usize,
     /// Filled cells in every row and column.
@@ -49,7 +49,7 @@ pub struct Instance {
     pub grids: Vec<GridData>,
 }
 
-impl Instance {
+impl InstanceData {
     /// Whether the digit supply can fill the lines at all: `m (m + 1) / 2` digits must be
     /// `n * line_filled` cells and their total `1 + 2*2 + ... + m*m` must be `n * line_sum`.
     /// An instance where it cannot is valid data with no solution.
@@ -63,7 +63,7 @@ impl Instance {
 }
 
 /// Parses `data`; every error names the offending key.
-pub fn parse(data: &Value) -> Result<Instance, DataError> {
+pub fn parse(data: &Value) -> Result<InstanceData, DataError> {
     let fields = Fields::of(data, "")?;
     let size = fields.integer("size", 1..=i64::MAX)?;
     if size > Board::MAX_SIZE as i64 {
@@ -116,5 +116,5 @@ pub fn parse(data: &Value) -> Result<Instance, DataError> {
         }
         grids.push(GridData { name, givens, clues });
     }
-    Ok(Instance { size, line_filled, line_sum, max_value, answer_type, grids })
+    Ok(InstanceData { size, line_filled, line_sum, max_value, answer_type, grids })
 }

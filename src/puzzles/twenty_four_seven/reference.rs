@@ -5,11 +5,11 @@
 //! pattern simply fix the first filled cell of a line). Every grid found is checked by
 //! [`verify_grid`]. It shares no code with the model, so agreeing counts mean something.
 
-use super::parse::{GridData, Instance};
+use super::parse::{GridData, InstanceData};
 use super::verify::verify_grid;
 
 /// All solutions of `grid`, sorted.
-pub fn reference_solutions(instance: &Instance, grid: &GridData) -> Vec<Vec<u8>> {
+pub fn reference_solutions(instance: &InstanceData, grid: &GridData) -> Vec<Vec<u8>> {
     let n = instance.size;
     let mut patterns = Vec::new();
     let mut rows = vec![0u32; n];
@@ -39,7 +39,7 @@ pub fn reference_solutions(instance: &Instance, grid: &GridData) -> Vec<Vec<u8>>
 /// Row by row, every row mask with `line_filled` cells that keeps the partial pattern
 /// possible; complete patterns that are connected go to `patterns`.
 fn collect_patterns(
-    instance: &Instance,
+    instance: &InstanceData,
     grid: &GridData,
     row: usize,
     rows: &mut Vec<u32>,
@@ -130,7 +130,7 @@ fn connected(rows: &[u32], n: usize) -> bool {
 
 /// The digit each view clue fixes on `pattern`: the first filled cell it sees must hold
 /// it. `None` inside when two clues disagree on a cell (no solution on this pattern).
-fn forced_digits(instance: &Instance, grid: &GridData, pattern: &[u32]) -> Vec<Option<usize>> {
+fn forced_digits(instance: &InstanceData, grid: &GridData, pattern: &[u32]) -> Vec<Option<usize>> {
     let n = instance.size;
     let filled = |row: usize, column: usize| pattern[row] >> column & 1 == 1;
     let mut forced: Vec<Option<usize>> = vec![Some(0); n * n];
@@ -163,7 +163,7 @@ fn forced_digits(instance: &Instance, grid: &GridData, pattern: &[u32]) -> Vec<O
 
 /// Digits on one pattern's cells, in row-major order.
 struct Digits<'a> {
-    instance: &'a Instance,
+    instance: &'a InstanceData,
     grid: &'a GridData,
     cells: &'a [usize],
     /// `Some(0)`: free; `Some(d)`: must be `d`; `None`: clues disagree.

@@ -2,11 +2,11 @@
 //! with the search: plain loops over rows and columns and a breadth-first walk.
 
 use super::geometry::Side;
-use super::parse::{GridData, Instance};
+use super::parse::{GridData, InstanceData};
 use std::collections::VecDeque;
 
 /// Checks `solution` (row-major, 0 = empty) for grid `grid`; the error names the rule.
-pub fn verify_grid(instance: &Instance, grid: &GridData, solution: &[u8]) -> Result<(), String> {
+pub fn verify_grid(instance: &InstanceData, grid: &GridData, solution: &[u8]) -> Result<(), String> {
     let n = instance.size;
     if solution.len() != n * n {
         return Err(format!("expected {} cells, found {}", n * n, solution.len()));

@@ -1,0 +1,64 @@
+//! The knobs of Hooks as plain enums.
+
+use crate::puzzles::grid::ConnectivityCheck;
+use crate::puzzles::knobs::knob_enum;
+
+knob_enum! {
+    /// How the hook placement is decided.
+    pub enum PlacementStrategy {
+        /// Enumerate and prefilter all layouts at the root, then fill each survivor.
+        TwoPhase = "two-phase",
+        /// Place one hook per level, filling its cells before placing the next.
+        Integrated = "integrated",
+    }
+}
+
+knob_enum! {
+    /// Which undecided cell is decided next.
+    pub enum CellChoice {
+        /// Row by row from the top.
+        RowMajor = "row-major",
+        /// Row by row from the bottom, each left to right: the post's order (its cell 0 is
+        /// the bottom-left corner).
+        BottomUp = "bottom-up",
+        /// Outside in, clockwise.
+        Spiral = "spiral",
+        /// A cell the rules already settle, else one of the region with the fewest open cells.
+        MostConstrained = "most-constrained",
+    }
+}
+
+knob_enum! {
+    /// Which rules prune partial grids.
+    pub enum Rules {
+        /// The post's checks: complete regions, hook counts, 2x2.
+        Basic = "basic",
+        /// Also partial region sums against what the hooks can still give.
+        Derived = "derived",
+    }
+}
+
+knob_enum! {
+    /// What a cell whose value the rules already settle branches on.
+    pub enum ForcedCells {
+        /// Both values, as any other cell; the excluded one dies in its own node.
+        TryBoth = "try-both",
+        /// Only the value the rules leave, so the doomed sibling is never a node.
+        SingleChild = "single-child",
+    }
+}
+
+/// The knobs of Hooks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HooksConfig {
+    /// Placement strategy.
+    pub placement: PlacementStrategy,
+    /// Cell order.
+    pub order: CellChoice,
+    /// Pruning rules.
+    pub rules: Rules,
+    /// When connectivity is checked.
+    pub connectivity: ConnectivityCheck,
+    /// How settled cells branch.
+    pub forced: ForcedCells,
+}

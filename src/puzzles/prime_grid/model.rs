@@ -1,0 +1,273 @@
+//! The search state of the grid and its [`Model`] implementation: one decision per blank,
+//! the lines checked as the `mode` knob says.
+
+use super::bitset::SetBits;
+use super::config::{BlankOrder, Mode};
+use super::geometry::{blank_order, total_of, CELLS, LINES, LINES_THROUGH, LINE_COUNT, NUMBERS};
+use super::PrimeGrid;
+use crate::puzzles::primes::PrimeTable;
+use crate::search::{Branch, Model, RuleCounter, RuleId};
+use std::sync::Arc;
+
+pub(super) const RULE_DISTINCT: RuleId = 0;
+pub(super) const RULE_CELL_BOUND: RuleId = 1;
+pub(super) const RULE_CELL_PRIME: RuleId = 2;
+pub(super) const RULE_LINE_BOUND: RuleId = 3;
+pub(super) const RULE_LINE_PRIME: RuleId = 4;
+pub(super) const RULE_TOTAL_PRIME: RuleId = 5;
+pub(super) const RULE_LINE_PARITY: RuleId = 6;
+pub(super) const RULE_LINE_REACH: RuleId = 7;
+pub(super) const RULE_NAMES: &[&str] =
+    &["distinct", "cell-bound", "cell-prime", "line-bound", "line-prime", "total-prime", "line-parity", "line-reach"];
+
+/// What every copy of a model shares: the instance and the prime table.
+#[derive(Debug)]
+pub(super) struct Shared {
+    pub(super) mode: Mode,
+    pub(super) givens: [u32; CELLS],
+    /// Blank cells in the order of the `order` knob: the decision at depth `d` fills
+    /// `blanks[d]`.
+    pub(super) blanks: Vec<usize>,
+    pub(super) primes: PrimeTable,
+    pub(super) cell_bound: u32,
+    pub(super) sum_bound: u32,
+}
+
+/// The search state: the grid as filled so far, its line sums and the values still free.
+#[derive(Debug, Clone)]
+pub struct PrimeGridModel {
+    pub(super) shared: Arc<Shared>,
+    /// Givens and placed values, row-major; 0 = not decided yet.
+    pub(super) cells: [u32; CELLS],
+    /// Sum of the cells of each line filled so far.
+    pub(super) line_sums: [u32; LINE_COUNT],
+    /// Cells of each line not decided yet.
+    pub(super) line_open: [u8; LINE_COUNT],
+    /// Blanks decided so far.
+    pub(super) decided: usize,
+    /// Bit `v % 64` of word `v / 64` is set while `v` is a candidate not placed yet: the
+    /// values a blank may take before any rule is applied.
+    pub(super) unplaced: Vec<u64>,
+    /// Derived mode's working copy of `unplaced`, narrowed rule by rule; kept here so
+    /// that filtering allocates nothing.
+    pub(super) allowed: Vec<u64>,
+}
+
+/// A move: put `value` in `cell` (row-major index).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Placement {
+    pub(super) cell: u8,
+    pub(super) value: u32,
+}
+
+impl PrimeGridModel {
+    pub(super) fn new(grid: &PrimeGrid, mode: Mode, order: BlankOrder) -> PrimeGridModel {
+        // The table answers every hot primality query: the largest is a total whose lines
+        // all passed their bound (at most 17,000,000 with both bounds at MAX_BOUND), or
+        // the end of a window read past a line's partial sum (below three cell bounds).
+        let largest_total = 9 * grid.cell_bound + 8 * grid.sum_bound;
+        let primes = PrimeTable::up_to(largest_total.max(3 * grid.cell_bound + 128));
+        let mut unplaced = vec![0u64; grid.cell_bound.div_ceil(64) as usize];
+        for value in primes.primes_below(grid.cell_bound) {
+            // Parity (derived mode): a line holding a 2 sums 2 and two distinct odd
+            // primes, an even number above 2, so no cell can hold a 2.
+            let parity_excludes = mode == Mode::Derived && value == 2;
+            if !grid.givens.contains(&value) && !parity_excludes {
+                unplaced[value as usize / 64] |= 1 << (value % 64);
+            }
+        }
+        let blanks = blank_order(&grid.givens, order);
+        let cells = grid.givens;
+        let line_sums = LINES.map(|line| line.iter().map(|&cell| cells[cell]).sum());
+        let line_open = LINES.map(|line| line.iter().filter(|&&cell| cells[cell] == 0).count() as u8);
+        let shared = Shared {
+            mode,
+            givens: grid.givens,
+            blanks,
+            primes,
+            cell_bound: grid.cell_bound,
+            sum_bound: grid.sum_bound,
+        };
+        let allowed = unplaced.clone();
+        PrimeGridModel { shared: Arc::new(shared), cells, line_sums, line_open, decided: 0, unplaced, allowed }
+    }
+
+    /// Checks made once at the root by the non-brute modes: the givens, and the lines
+    /// that the givens complete.
+    fn check_root<C: RuleCounter>(&self, counters: &mut C) -> Result<(), RuleId> {
+        let shared = &*self.shared;
+        let derived = shared.mode == Mode::Derived;
+        for (cell, &given) in shared.givens.iter().enumerate() {
+            if given == 0 {
+                continue;
+            }
+            counters.check(RULE_CELL_BOUND);
+            if given >= shared.cell_bound {
+                return Err(RULE_CELL_BOUND);
+            }
+            counters.check(RULE_CELL_PRIME);
+            if !shared.primes.is_prime(given) {
+                return Err(RULE_CELL_PRIME);
+            }
+            if derived {
+                counters.check(RULE_LINE_PARITY);
+                if given == 2 {
+                    return Err(RULE_LINE_PARITY);
+                }
+                counters.check(RULE_DISTINCT);
+                if shared.givens[..cell].contains(&given) {
+                    return Err(RULE_DISTINCT);
+                }
+            }
+        }
+        for line in 0..LINE_COUNT {
+            if self.line_open[line] != 0 {
+                continue;
+            }
+            let sum = self.line_sums[line];
+            counters.check(RULE_LINE_BOUND);
+            if sum >= shared.sum_bound {
+                return Err(RULE_LINE_BOUND);
+            }
+            counters.check(RULE_LINE_PRIME);
+            if !shared.primes.is_prime(sum) {
+                return Err(RULE_LINE_PRIME);
+            }
+            if derived {
+                counters.check(RULE_DISTINCT);
+                let repeats_a_line = (0..line).any(|other| self.line_open[other] == 0 && self.line_sums[other] == sum);
+                if repeats_a_line || self.cells.contains(&sum) {
+                    return Err(RULE_DISTINCT);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The checks at a complete grid: all of them in brute mode, what is left in the others.
+    fn check_leaf<C: RuleCounter>(&self, counters: &mut C) -> Branch {
+        let shared = &*self.shared;
+        let mut numbers = [0u32; NUMBERS];
+        numbers[..CELLS].copy_from_slice(&self.cells);
+        numbers[CELLS..].copy_from_slice(&self.line_sums);
+        if shared.mode != Mode::Derived {
+            counters.check(RULE_DISTINCT);
+            let repeated = (1..NUMBERS).any(|index| numbers[..index].contains(&numbers[index]));
+            if repeated {
+                return Branch::DeadEnd(RULE_DISTINCT);
+            }
+        }
+        if shared.mode == Mode::Brute {
+            counters.check(RULE_CELL_BOUND);
+            if self.cells.iter().any(|&value| value >= shared.cell_bound) {
+                return Branch::DeadEnd(RULE_CELL_BOUND);
+            }
+            counters.check(RULE_CELL_PRIME);
+            if !self.cells.iter().all(|&value| shared.primes.is_prime(value)) {
+                return Branch::DeadEnd(RULE_CELL_PRIME);
+            }
+            counters.check(RULE_LINE_BOUND);
+            if self.line_sums.iter().any(|&sum| sum >= shared.sum_bound) {
+                return Branch::DeadEnd(RULE_LINE_BOUND);
+            }
+            counters.check(RULE_LINE_PRIME);
+            if !self.line_sums.iter().all(|&sum| shared.primes.is_prime(sum)) {
+                return Branch::DeadEnd(RULE_LINE_PRIME);
+            }
+        }
+        if shared.mode == Mode::Derived && !shared.blanks.is_empty() {
+            // Derived mode checked the total when it offered the last value.
+            return Branch::Solution;
+        }
+        counters.check(RULE_TOTAL_PRIME);
+        if shared.primes.is_prime(numbers.iter().sum()) {
+            Branch::Solution
+        } else {
+            Branch::DeadEnd(RULE_TOTAL_PRIME)
+        }
+    }
+}
+
+/// A filled grid, ordered by its 17-number total first and then by the cells row-major,
+/// so that the solutions a search keeps (the smallest) always include the answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct PrimeGridSolution {
+    /// The total of the 9 cells and the 8 line sums.
+    pub total: u32,
+    /// The cells, row-major.
+    pub cells: [u32; CELLS],
+}
+
+impl Model for PrimeGridModel {
+    type Move = Placement;
+    type Solution = PrimeGridSolution;
+
+    fn rule_names(&self) -> &[&'static str] {
+        RULE_NAMES
+    }
+
+    fn max_depth(&self) -> usize {
+        self.shared.blanks.len()
+    }
+
+    fn branch<C: RuleCounter>(&mut self, moves: &mut Vec<Placement>, counters: &mut C) -> Branch {
+        let mode = self.shared.mode;
+        if self.decided == 0 && mode != Mode::Brute {
+            if let Err(rule) = self.check_root(counters) {
+                return Branch::DeadEnd(rule);
+            }
+        }
+        let Some(&cell) = self.shared.blanks.get(self.decided) else {
+            return self.check_leaf(counters);
+        };
+        if mode == Mode::Derived {
+            return self.push_derived_moves(cell, moves, counters);
+        }
+        moves.extend(SetBits::new(&self.unplaced).map(|value| Placement { cell: cell as u8, value }));
+        Branch::Moves
+    }
+
+    fn apply<C: RuleCounter>(&mut self, mv: Placement, counters: &mut C) -> Result<(), RuleId> {
+        let cell = mv.cell as usize;
+        self.cells[cell] = mv.value;
+        self.unplaced[mv.value as usize / 64] &= !(1 << (mv.value % 64));
+        for &line in LINES_THROUGH[cell] {
+            self.line_sums[line] += mv.value;
+            self.line_open[line] -= 1;
+        }
+        self.decided += 1;
+        // Derived mode checked this value before offering it; brute checks at the leaf.
+        if self.shared.mode != Mode::Incremental {
+            return Ok(());
+        }
+        for &line in LINES_THROUGH[cell] {
+            if self.line_open[line] != 0 {
+                continue;
+            }
+            counters.check(RULE_LINE_BOUND);
+            if self.line_sums[line] >= self.shared.sum_bound {
+                return Err(RULE_LINE_BOUND);
+            }
+            counters.check(RULE_LINE_PRIME);
+            if !self.shared.primes.is_prime(self.line_sums[line]) {
+                return Err(RULE_LINE_PRIME);
+            }
+        }
+        Ok(())
+    }
+
+    fn undo(&mut self, mv: Placement) {
+        let cell = mv.cell as usize;
+        self.cells[cell] = 0;
+        self.unplaced[mv.value as usize / 64] |= 1 << (mv.value % 64);
+        for &line in LINES_THROUGH[cell] {
+            self.line_sums[line] -= mv.value;
+            self.line_open[line] += 1;
+        }
+        self.decided -= 1;
+    }
+
+    fn solution(&self) -> PrimeGridSolution {
+        PrimeGridSolution { total: total_of(&self.cells), cells: self.cells }
+    }
+}

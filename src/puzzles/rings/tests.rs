@@ -1,0 +1,45 @@
+//! Tests of Olympic Rings: the post's call counts and the published assignment under every knob setting.
+
+use super::*;
+use crate::search::{search_sequentially, FullCounters, Limits};
+
+fn instance() -> OlympicRings {
+    let text = include_str!("../../../instances/olympic_rings.json");
+    let file: Value = serde_json::from_str(text).expect("instance file is JSON");
+    OlympicRings::parse(&file["data"]).expect("instance data is valid")
+}
+
+fn config(order: &str, pruning: &str) -> RingsConfig {
+    let knobs: KnobValues =
+        [("order".to_string(), order.to_string()), ("pruning".to_string(), pruning.to_string())].into();
+    OlympicRings::config(&knobs).expect("valid knobs")
+}
+
+fn first_solution_nodes(pruning: &str) -> (u64, String) {
+    let rings = instance();
+    let model = rings.models(&config("rings", pruning)).remove(0);
+    let result = search_sequentially::<_, FullCounters>(model, Limits::first_solution());
+    (result.stats.nodes, rings.solution_text(&result.solutions[0]))
+}
+
+#[test]
+fn post_counts_113_calls_unpruned_and_16_pruned() {
+    assert_eq!(first_solution_nodes("none"), (113, "rg=2,gk=4,ky=1,yb=3,k=6".to_string()));
+    assert_eq!(first_solution_nodes("rings"), (16, "rg=2,gk=4,ky=1,yb=3,k=6".to_string()));
+}
+
+#[test]
+fn every_knob_setting_finds_the_one_published_assignment() {
+    let rings = instance();
+    for order in ["rings", "listed", "most-constrained"] {
+        for pruning in ["none", "rings", "bounds"] {
+            let model = rings.models(&config(order, pruning)).remove(0);
+            let result = search_sequentially::<_, FullCounters>(model, Limits::exhaustive());
+            let texts: Vec<String> = result.solutions.iter().map(|s| rings.solution_text(s)).collect();
+            assert!(result.solutions.iter().all(|s| rings.verify(0, s).is_ok()));
+            assert_eq!(texts, vec!["rg=2,gk=4,ky=1,yb=3,k=6"], "order={order} pruning={pruning}");
+            let answer = rings.answer(&[result.solutions]);
+            assert_eq!(answer, json!({"rg": 2, "gk": 4, "ky": 1, "yb": 3, "k": 6}));
+        }
+    }
+}
