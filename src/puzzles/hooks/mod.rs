@@ -55,6 +55,14 @@
 //!   a cell the rules already settle (its hook has all its digits or all its blanks, it
 //!   would fill a 2x2 block, its digit exceeds its region's need) on the one value left,
 //!   so the sibling that would die at once is never a node. Same solutions, fewer nodes.
+//! - `counts`: `recompute` counts a region's open cells per hook, the settled hooks and
+//!   the cells too large for their region from the cell sets each time a rule or the cell
+//!   choice reads them; `incremental` keeps those counts and masks up to date on every
+//!   move and undo. Same nodes, fewer instructions per node.
+//! - `stranded`: with `connectivity=incremental`, `hook-count` treats an undecided cell
+//!   that can no longer join the filled cells as empty in its hook's count: a hook whose
+//!   cells still joinable number fewer than its digits is a dead end (rule `hook-reach`).
+//!   `ignore` leaves such a cell to the connectivity rule when it is decided.
 //!
 //! # Limits
 //!
@@ -135,6 +143,26 @@ pub enum ForcedCells {
     SingleChild,
 }
 
+/// What an undecided cell cut off from the filled cells means for its hook.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stranded {
+    /// Nothing until it is decided (filling it then breaks connectivity).
+    Ignore,
+    /// It can only be left empty, so a hook whose digits no longer fit in its cells that
+    /// can still join the filled ones is a dead end (`connectivity=incremental` only).
+    HookCount,
+}
+
+/// How the counts the rules and the cell choice read are kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bookkeeping {
+    /// Recomputed from the cell sets where they are read.
+    Recompute,
+    /// Kept up to date on every move and undo: open cells per region and hook, settled
+    /// hooks, cells of hooks larger than a number.
+    Incremental,
+}
+
 /// The knobs of Hooks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HooksConfig {
@@ -148,6 +176,10 @@ pub struct HooksConfig {
     pub connectivity: ConnectivityCheck,
     /// How settled cells branch.
     pub forced: ForcedCells,
+    /// How counts are kept.
+    pub counts: Bookkeeping,
+    /// What cells cut off from the filled ones mean.
+    pub stranded: Stranded,
 }
 
 impl Hooks {
@@ -171,6 +203,8 @@ impl Hooks {
             rules: Rules::Derived,
             connectivity: ConnectivityCheck::Leaves,
             forced: ForcedCells::TryBoth,
+            counts: Bookkeeping::Incremental,
+            stranded: Stranded::Ignore,
         };
         let survivors = match self.common_sum() {
             Some(_) => self.model(&config).surviving_layouts(),
@@ -230,6 +264,18 @@ impl Puzzle for Hooks {
             default: "try-both",
             help: "a cell the rules already settle (its hook has all its digits or blanks, it would fill a 2x2 block, its digit exceeds its region's need): try-both branches on both values like any cell; single-child branches on the settled value only",
         },
+        KnobSpec {
+            name: "counts",
+            values: &["recompute", "incremental"],
+            default: "incremental",
+            help: "recompute: region and hook counts recomputed from the cell sets where the rules read them; incremental: kept up to date on every move and undo (same nodes, fewer instructions)",
+        },
+        KnobSpec {
+            name: "stranded",
+            values: &["ignore", "hook-count"],
+            default: "ignore",
+            help: "an undecided cell cut off from the filled cells: ignore until it is decided; hook-count: it can only stay empty, so a hook left with fewer cells that can join the filled ones than its digits is a dead end (rule hook-reach; needs connectivity=incremental, else ignored)",
+        },
     ];
     type Config = HooksConfig;
     type Model = HooksModel;
@@ -264,6 +310,16 @@ impl Puzzle for Hooks {
                 ("single-child", None) => Some(ForcedCells::SingleChild),
                 _ => None,
             })?,
+            counts: reader.read("counts", |head, k| match (head, k) {
+                ("recompute", None) => Some(Bookkeeping::Recompute),
+                ("incremental", None) => Some(Bookkeeping::Incremental),
+                _ => None,
+            })?,
+            stranded: reader.read("stranded", |head, k| match (head, k) {
+                ("ignore", None) => Some(Stranded::Ignore),
+                ("hook-count", None) => Some(Stranded::HookCount),
+                _ => None,
+            })?,
         })
     }
 
@@ -286,12 +342,22 @@ impl Puzzle for Hooks {
             ForcedCells::TryBoth => "try-both",
             ForcedCells::SingleChild => "single-child",
         };
+        let counts = match config.counts {
+            Bookkeeping::Recompute => "recompute",
+            Bookkeeping::Incremental => "incremental",
+        };
+        let stranded = match config.stranded {
+            Stranded::Ignore => "ignore",
+            Stranded::HookCount => "hook-count",
+        };
         vec![
             ("placement", placement.to_string()),
             ("order", order.to_string()),
             ("rules", rules.to_string()),
             ("connectivity", config.connectivity.to_string()),
             ("forced", forced.to_string()),
+            ("counts", counts.to_string()),
+            ("stranded", stranded.to_string()),
         ]
     }
 
