@@ -48,6 +48,28 @@ knob_enum! {
     }
 }
 
+knob_enum! {
+    /// What an undecided cell cut off from the filled cells means for its hook.
+    pub enum Stranded {
+        /// Nothing until it is decided (filling it then breaks connectivity).
+        Ignore = "ignore",
+        /// It can only be left empty, so a hook whose digits no longer fit in its cells that
+        /// can still join the filled ones is a dead end (`connectivity=incremental` only).
+        HookCount = "hook-count",
+    }
+}
+
+knob_enum! {
+    /// How the counts the rules and the cell choice read are kept.
+    pub enum Bookkeeping {
+        /// Recomputed from the cell sets where they are read.
+        Recompute = "recompute",
+        /// Kept up to date on every move and undo: open cells per region and hook, settled
+        /// hooks, cells of hooks larger than a number.
+        Incremental = "incremental",
+    }
+}
+
 /// The knobs of Hooks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HooksConfig {
@@ -61,4 +83,8 @@ pub struct HooksConfig {
     pub connectivity: ConnectivityCheck,
     /// How settled cells branch.
     pub forced: ForcedCells,
+    /// How counts are kept.
+    pub counts: Bookkeeping,
+    /// What cells cut off from the filled ones mean.
+    pub stranded: Stranded,
 }

@@ -55,6 +55,14 @@
 //!   a cell the rules already settle (its hook has all its digits or all its blanks, it
 //!   would fill a 2x2 block, its digit exceeds its region's need) on the one value left,
 //!   so the sibling that would die at once is never a node. Same solutions, fewer nodes.
+//! - `counts`: `recompute` counts a region's open cells per hook, the settled hooks and
+//!   the cells too large for their region from the cell sets each time a rule or the cell
+//!   choice reads them; `incremental` keeps those counts and masks up to date on every
+//!   move and undo. Same nodes, fewer instructions per node.
+//! - `stranded`: with `connectivity=incremental`, `hook-count` treats an undecided cell
+//!   that can no longer join the filled cells as empty in its hook's count: a hook whose
+//!   cells still joinable number fewer than its digits is a dead end (rule `hook-reach`).
+//!   `ignore` leaves such a cell to the connectivity rule when it is decided.
 //!
 //! # Limits
 //!
@@ -72,7 +80,7 @@ mod sums;
 mod tests;
 mod verify;
 
-pub use config::{CellChoice, ForcedCells, HooksConfig, PlacementStrategy, Rules};
+pub use config::{Bookkeeping, CellChoice, ForcedCells, HooksConfig, PlacementStrategy, Rules, Stranded};
 pub use model::{HookMove, HooksModel};
 pub use parse::Given;
 
@@ -117,6 +125,8 @@ impl Hooks {
             rules: Rules::Derived,
             connectivity: ConnectivityCheck::Leaves,
             forced: ForcedCells::TryBoth,
+            counts: Bookkeeping::Incremental,
+            stranded: Stranded::Ignore,
         };
         let survivors = match self.common_sum() {
             Some(_) => self.model(&config).surviving_layouts(),
@@ -176,6 +186,18 @@ impl Puzzle for Hooks {
             default: "try-both",
             help: "a cell the rules already settle (its hook has all its digits or blanks, it would fill a 2x2 block, its digit exceeds its region's need): try-both branches on both values like any cell; single-child branches on the settled value only",
         },
+        KnobSpec {
+            name: "counts",
+            values: &["recompute", "incremental"],
+            default: "incremental",
+            help: "recompute: region and hook counts recomputed from the cell sets where the rules read them; incremental: kept up to date on every move and undo (same nodes, fewer instructions)",
+        },
+        KnobSpec {
+            name: "stranded",
+            values: &["ignore", "hook-count"],
+            default: "ignore",
+            help: "an undecided cell cut off from the filled cells: ignore until it is decided; hook-count: it can only stay empty, so a hook left with fewer cells that can join the filled ones than its digits is a dead end (rule hook-reach; needs connectivity=incremental, else ignored)",
+        },
     ];
     type Config = HooksConfig;
     type Model = HooksModel;
@@ -192,6 +214,8 @@ impl Puzzle for Hooks {
             rules: reader.knob("rules")?,
             connectivity: reader.knob("connectivity")?,
             forced: reader.knob("forced")?,
+            counts: reader.knob("counts")?,
+            stranded: reader.knob("stranded")?,
         })
     }
 
@@ -202,6 +226,8 @@ impl Puzzle for Hooks {
             ("rules", config.rules.name()),
             ("connectivity", config.connectivity.name()),
             ("forced", config.forced.name()),
+            ("counts", config.counts.name()),
+            ("stranded", config.stranded.name()),
         ]
     }
 

@@ -4,7 +4,7 @@
 use super::geometry::{cells_of, corner_count, layout_corner, split_square, with_corner};
 use super::reach::Rings;
 use super::sums::{reachable, DigitRange};
-use super::{ForcedCells, HooksConfig, PlacementStrategy, Rules};
+use super::{Bookkeeping, ForcedCells, HooksConfig, PlacementStrategy, Rules, Stranded};
 use crate::puzzles::grid::{Board, CellSet, ConnectivityCheck};
 use crate::puzzles::view::{CellView, GridView, View};
 use crate::search::{Branch, Model, NoCounters, RuleCounter, RuleId};
@@ -23,7 +23,10 @@ pub const RULE_REGION_SUM: RuleId = 3;
 pub const RULE_REGION_REACH: RuleId = 4;
 /// The filled cells are not, or can no longer become, one connected group.
 pub const RULE_CONNECTED: RuleId = 5;
-const RULE_NAMES: &[&str] = &["givens", "hook-count", "2x2", "region-sum", "region-reach", "connected"];
+/// A hook has fewer cells that can still join the filled ones (filled, or undecided and
+/// linked to them through undecided cells) than its digits (`stranded=hook-count` only).
+pub const RULE_HOOK_REACH: RuleId = 6;
+const RULE_NAMES: &[&str] = &["givens", "hook-count", "2x2", "region-sum", "region-reach", "connected", "hook-reach"];
 
 /// Slots for hook numbers 0..=11 (0 = not placed yet).
 const HOOK_SLOTS: usize = Board::MAX_SIZE + 1;
@@ -156,6 +159,19 @@ pub struct HooksModel {
     next_hook: usize,
     region_sum: [u32; CELL_SLOTS],
     region_open: [u8; CELL_SLOTS],
+    /// `counts=incremental`: the tables below are kept up to date on every move.
+    incremental: bool,
+    /// `stranded=hook-count` with incremental connectivity.
+    hook_reach: bool,
+    /// Undecided cells of each region per hook, and a bit per hook that has some.
+    region_hook_open: [[u8; HOOK_SLOTS]; CELL_SLOTS],
+    region_hooks_open: [u16; CELL_SLOTS],
+    /// A bit per placed hook that has all its digits or all its blanks.
+    settled_hooks: u16,
+    /// `larger_than[k]`: the cells of placed hooks numbered above k.
+    larger_than: [CellSet; HOOK_SLOTS],
+    /// Placed cells whose digit exceeds what their region still needs.
+    too_large: CellSet,
     /// Undecided and placed cells, as bits numbered by rank in the static order, so that
     /// the next cell is one `trailing_zeros` away.
     undecided_ranked: CellSet,
@@ -195,6 +211,13 @@ impl HooksModel {
             next_hook: size,
             region_sum: [0; CELL_SLOTS],
             region_open,
+            incremental: config.counts == Bookkeeping::Incremental,
+            hook_reach: config.stranded == Stranded::HookCount && config.connectivity == ConnectivityCheck::Incremental,
+            region_hook_open: [[0; HOOK_SLOTS]; CELL_SLOTS],
+            region_hooks_open: [0; CELL_SLOTS],
+            settled_hooks: 0,
+            larger_than: [0; HOOK_SLOTS],
+            too_large: 0,
             undecided_ranked: all,
             placed_ranked: 0,
             depth: 0,
@@ -267,6 +290,14 @@ impl HooksModel {
         }
         self.region_open[region] -= 1;
         self.undecided_ranked &= !(1u128 << self.shared.rank[cell]);
+        if self.incremental {
+            let open = &mut self.region_hook_open[region][hook];
+            *open -= 1;
+            if *open == 0 {
+                self.region_hooks_open[region] &= !(1 << hook);
+            }
+            self.update_counts_after_cell(hook, region, filled);
+        }
     }
 
     /// Reverts [`HooksModel::decide`].
@@ -285,6 +316,60 @@ impl HooksModel {
         }
         self.region_open[region] += 1;
         self.undecided_ranked |= 1u128 << self.shared.rank[cell];
+        if self.incremental {
+            self.region_hook_open[region][hook] += 1;
+            self.region_hooks_open[region] |= 1 << hook;
+            self.update_counts_after_cell(hook, region, filled);
+        }
+    }
+
+    /// `incremental`: hook `hook`'s settled bit, and region `region`'s too-large cells
+    /// when a digit came or went, after one of their cells was decided or undecided.
+    #[inline]
+    fn update_counts_after_cell(&mut self, hook: usize, region: usize, filled: bool) {
+        if self.hook_is_settled(hook) {
+            self.settled_hooks |= 1 << hook;
+        } else {
+            self.settled_hooks &= !(1 << hook);
+        }
+        if filled {
+            self.update_too_large(region);
+        }
+    }
+
+    /// Whether placed hook `hook` has all its digits or all its blanks, which settles
+    /// its other cells.
+    #[inline]
+    fn hook_is_settled(&self, hook: usize) -> bool {
+        self.hook_filled[hook] as usize == hook || self.hook_empty[hook] as usize + 1 == hook
+    }
+
+    /// `incremental`: region `region`'s part of `too_large` from its current need.
+    #[inline]
+    fn update_too_large(&mut self, region: usize) {
+        let cells = self.shared.region_cells[region];
+        let need = self.target.saturating_sub(self.region_sum[region]) as usize;
+        self.too_large = (self.too_large & !cells) | (cells & self.larger_than[need.min(self.shared.size)]);
+    }
+
+    /// `incremental`: the tables that depend on which hooks are placed, from scratch
+    /// (placements are rare next to cell moves).
+    fn refresh_after_placement(&mut self) {
+        let size = self.shared.size;
+        self.larger_than = [0; HOOK_SLOTS];
+        for hook in (1..=size).rev() {
+            self.larger_than[hook - 1] = self.larger_than[hook] | self.hook_cells[hook];
+        }
+        self.settled_hooks = 0;
+        for hook in self.next_hook + 1..=size {
+            if self.hook_is_settled(hook) {
+                self.settled_hooks |= 1 << hook;
+            }
+        }
+        self.too_large = 0;
+        for region in 0..self.shared.region_cells.len() {
+            self.update_too_large(region);
+        }
     }
 
     /// Places hook `hook` (the next one) and decides its given cells.
@@ -306,10 +391,18 @@ impl HooksModel {
         for cell in cells_of(split.cells) {
             self.hook_of[cell] = hook as u8;
             self.placed_ranked |= 1u128 << self.shared.rank[cell];
+            if self.incremental {
+                let region = self.shared.region_of[cell] as usize;
+                self.region_hook_open[region][hook] += 1;
+                self.region_hooks_open[region] |= 1 << hook;
+            }
         }
         for cell in cells_of(split.cells & self.shared.given_cells) {
             let filled = self.shared.given[cell] != 0;
             self.decide(cell, filled);
+        }
+        if self.incremental {
+            self.refresh_after_placement();
         }
     }
 
@@ -323,10 +416,21 @@ impl HooksModel {
         for cell in cells_of(cells) {
             self.hook_of[cell] = 0;
             self.placed_ranked &= !(1u128 << self.shared.rank[cell]);
+            if self.incremental {
+                let region = self.shared.region_of[cell] as usize;
+                let open = &mut self.region_hook_open[region][hook];
+                *open -= 1;
+                if *open == 0 {
+                    self.region_hooks_open[region] &= !(1 << hook);
+                }
+            }
         }
         self.placed &= !cells;
         self.hook_cells[hook] = 0;
         self.next_hook = hook;
+        if self.incremental {
+            self.refresh_after_placement();
+        }
     }
 
     /// The rules after hooks `hooks` (a bit per hook number) were placed.
@@ -405,8 +509,7 @@ impl HooksModel {
         skip: usize,
         counters: &mut C,
     ) -> Result<(), RuleId> {
-        let settled = self.hook_filled[hook] as usize == hook || self.hook_empty[hook] as usize + 1 == hook;
-        if !settled {
+        if !self.hook_is_settled(hook) {
             return Ok(());
         }
         let open = self.hook_cells[hook] & !self.filled & !self.empty;
@@ -450,13 +553,18 @@ impl HooksModel {
         }
         let open = self.shared.region_cells[region] & !self.filled & !self.empty;
         let wildcard = (open & !self.placed).count_ones() * self.next_hook as u32;
-        let mut inside = [0u32; HOOK_SLOTS];
-        let mut present: u32 = 0;
-        for cell in cells_of(open & self.placed) {
-            let hook = self.hook_of[cell] as usize;
-            inside[hook] += 1;
-            present |= 1 << hook;
-        }
+        let (inside, mut present) = if self.incremental {
+            (self.region_hook_open[region], u32::from(self.region_hooks_open[region]))
+        } else {
+            let mut inside = [0u8; HOOK_SLOTS];
+            let mut present: u32 = 0;
+            for cell in cells_of(open & self.placed) {
+                let hook = self.hook_of[cell] as usize;
+                inside[hook] += 1;
+                present |= 1 << hook;
+            }
+            (inside, present)
+        };
         let mut ranges = [DigitRange::default(); HOOK_SLOTS];
         let mut count = 0;
         while present != 0 {
@@ -465,8 +573,9 @@ impl HooksModel {
             let filled = u32::from(self.hook_filled[hook]);
             let open_in_hook = (2 * hook as u32 - 1).saturating_sub(filled + u32::from(self.hook_empty[hook]));
             let quota = (hook as u32).saturating_sub(filled);
-            let least = quota.saturating_sub(open_in_hook.saturating_sub(inside[hook]));
-            let most = inside[hook].min(quota);
+            let in_region = u32::from(inside[hook]);
+            let least = quota.saturating_sub(open_in_hook.saturating_sub(in_region));
+            let most = in_region.min(quota);
             if least > most {
                 return false;
             }
@@ -488,7 +597,44 @@ impl HooksModel {
             ConnectivityCheck::Leaves => Ok(()),
             ConnectivityCheck::Periodic(period) if !self.depth.is_multiple_of(period as usize) => Ok(()),
             ConnectivityCheck::Periodic(_) | ConnectivityCheck::EveryNode => self.check_may_still_connect(counters),
-            ConnectivityCheck::Incremental => self.update_reach(cell, filled, counters),
+            ConnectivityCheck::Incremental => {
+                let before = self.reach[self.reach.len() - 1];
+                self.update_reach(cell, filled, counters)?;
+                if self.hook_reach {
+                    let lost = before & !self.reach[self.reach.len() - 1];
+                    self.check_hooks_can_reach(cell, lost, counters)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// `stranded=hook-count`: every hook with a cell in `lost` (cells that just left the
+    /// group that can join the filled ones; usually `cell` alone, and `cell` is
+    /// `usize::MAX` when there is no such cell) still has as many cells in that group as
+    /// it has digits: a solution's digits all lie in it.
+    #[inline]
+    fn check_hooks_can_reach<C: RuleCounter>(
+        &self,
+        cell: usize,
+        lost: CellSet,
+        counters: &mut C,
+    ) -> Result<(), RuleId> {
+        if lost == 0 || self.filled == 0 {
+            return Ok(());
+        }
+        let reach = self.reach[self.reach.len() - 1];
+        let fits = |hook: usize| (self.hook_cells[hook] & reach).count_ones() as usize >= hook;
+        counters.check(RULE_HOOK_REACH);
+        let ok = if cell < CELL_SLOTS && lost == 1u128 << cell {
+            fits(self.hook_of[cell] as usize)
+        } else {
+            (self.next_hook + 1..=self.shared.size).all(|hook| self.hook_cells[hook] & lost == 0 || fits(hook))
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(RULE_HOOK_REACH)
         }
     }
 
@@ -505,11 +651,14 @@ impl HooksModel {
                 let grown = if self.filled == 0 { passable } else { board.flood(lowest(self.filled), passable) };
                 let top = self.reach.len() - 1;
                 self.reach[top] = grown;
-                if self.filled & !grown == 0 {
-                    Ok(())
-                } else {
-                    Err(RULE_CONNECTED)
+                if self.filled & !grown != 0 {
+                    return Err(RULE_CONNECTED);
                 }
+                if self.hook_reach {
+                    // Givens may have cut cells off: every placed hook is checked.
+                    return self.check_hooks_can_reach(usize::MAX, board.all() & !grown, counters);
+                }
+                Ok(())
             }
         }
     }
@@ -594,17 +743,35 @@ impl HooksModel {
     fn most_constrained_cell(&self, candidates: CellSet) -> usize {
         let shared = &*self.shared;
         let size = shared.size;
-        // larger_than[k]: the cells of placed hooks numbered above k.
-        let mut larger_than = [0u128; HOOK_SLOTS];
-        for hook in (1..=size).rev() {
-            larger_than[hook - 1] = larger_than[hook] | self.hook_cells[hook];
-        }
         let mut forced = self.two_by_two_holes();
-        for hook in self.next_hook + 1..=size {
-            let settled = self.hook_filled[hook] as usize == hook || self.hook_empty[hook] as usize + 1 == hook;
-            if settled {
-                forced |= self.hook_cells[hook];
+        if self.incremental {
+            forced |= self.too_large;
+            let mut settled = u32::from(self.settled_hooks);
+            while settled != 0 {
+                forced |= self.hook_cells[settled.trailing_zeros() as usize];
+                settled &= settled - 1;
             }
+        } else {
+            // larger_than[k]: the cells of placed hooks numbered above k.
+            let mut larger_than = [0u128; HOOK_SLOTS];
+            for hook in (1..=size).rev() {
+                larger_than[hook - 1] = larger_than[hook] | self.hook_cells[hook];
+            }
+            for hook in self.next_hook + 1..=size {
+                if self.hook_is_settled(hook) {
+                    forced |= self.hook_cells[hook];
+                }
+            }
+            for (region, &cells) in shared.region_cells.iter().enumerate() {
+                if cells & candidates != 0 {
+                    let need = self.target.saturating_sub(self.region_sum[region]);
+                    forced |= cells & larger_than[(need as usize).min(size)];
+                }
+            }
+        }
+        forced &= candidates;
+        if forced != 0 {
+            return forced.trailing_zeros() as usize;
         }
         let mut closest = 0;
         let mut least_need = u32::MAX;
@@ -613,15 +780,10 @@ impl HooksModel {
                 continue;
             }
             let need = self.target.saturating_sub(self.region_sum[region]);
-            forced |= cells & larger_than[(need as usize).min(size)];
             if need < least_need {
                 least_need = need;
                 closest = region;
             }
-        }
-        forced &= candidates;
-        if forced != 0 {
-            return forced.trailing_zeros() as usize;
         }
         let in_region = candidates & shared.region_cells[closest];
         for hook in (1..=size).rev() {

@@ -32,23 +32,67 @@ pub fn reachable(needed: u32, ranges: &[DigitRange], wildcard: u32) -> bool {
     if needed > EXACT_LIMIT {
         return true;
     }
-    let keep: u128 = if needed == EXACT_LIMIT { u128::MAX } else { (1u128 << (needed + 1)) - 1 };
-    let mut sums: u128 = 1;
+    // The same test on half the width when the sums fit: the usual case, and cheaper.
+    if needed < u64::BITS {
+        reachable_exactly::<u64>(needed, ranges, wildcard)
+    } else {
+        reachable_exactly::<u128>(needed, ranges, wildcard)
+    }
+}
+
+/// An unsigned integer used as a set of sums, one bit per sum.
+trait SumSet:
+    Copy
+    + PartialEq
+    + std::ops::BitOr<Output = Self>
+    + std::ops::BitOrAssign
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::Not<Output = Self>
+    + std::ops::Shl<u32, Output = Self>
+    + std::ops::ShlAssign<u32>
+{
+    const NONE: Self;
+    const ONLY_ZERO: Self;
+    const EVERY: Self;
+    const BITS: u32;
+}
+
+impl SumSet for u64 {
+    const NONE: u64 = 0;
+    const ONLY_ZERO: u64 = 1;
+    const EVERY: u64 = u64::MAX;
+    const BITS: u32 = u64::BITS;
+}
+
+impl SumSet for u128 {
+    const NONE: u128 = 0;
+    const ONLY_ZERO: u128 = 1;
+    const EVERY: u128 = u128::MAX;
+    const BITS: u32 = u128::BITS;
+}
+
+/// The exact part of [`reachable`] once the bounds pass, `needed < S::BITS`: the sums the
+/// ranges can make, one bit each, shifted in range by range.
+#[inline]
+fn reachable_exactly<S: SumSet>(needed: u32, ranges: &[DigitRange], wildcard: u32) -> bool {
+    let keep = if needed == S::BITS - 1 { S::EVERY } else { !(S::EVERY << (needed + 1)) };
+    let mut sums = S::ONLY_ZERO;
     for range in ranges {
-        // least * digit <= least_total <= needed <= 127, so the shift is in range.
+        // least * digit <= least_total <= needed < S::BITS, so the shift is in range.
         let mut shifted = sums << (range.least * range.digit);
-        let mut next = 0;
+        let mut next = S::NONE;
         for _ in range.least..=range.most {
             next |= shifted;
+            // A digit is at most 11 < S::BITS; the bits shifted out are above `needed`.
             shifted <<= range.digit;
         }
         sums = next & keep;
-        if sums == 0 {
+        if sums == S::NONE {
             return false;
         }
     }
     let lowest = needed.saturating_sub(wildcard);
-    sums & keep & !((1u128 << lowest) - 1) != 0
+    sums & keep & (S::EVERY << lowest) != S::NONE
 }
 
 #[cfg(test)]
@@ -99,6 +143,11 @@ mod tests {
                     );
                 }
             }
+        }
+        // Shortfalls of 64 and more take the 128-bit path.
+        let wide = [range(11, 0, 6), range(10, 1, 3), range(7, 0, 4)];
+        for needed in 50..=127 {
+            assert_eq!(reachable(needed, &wide, 3), by_enumeration(needed, &wide, 3), "{needed}");
         }
         assert!(reachable(200, &[range(11, 0, 11), range(10, 0, 10)], 0), "large: bounds only");
         assert!(!reachable(300, &[range(11, 0, 11), range(10, 0, 10)], 0));

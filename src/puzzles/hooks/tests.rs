@@ -25,7 +25,9 @@ fn config(placement: &str, order: &str, rules: &str, connectivity: &str) -> Hook
     Hooks::config(&knobs).expect("valid knobs")
 }
 
-/// Every knob combination (periodic with K = 3).
+/// Every combination of placement, order, rules and connectivity (periodic with K = 3),
+/// each with both `forced` values, and once more with the recomputed counts and the
+/// stranded-cell hook counts.
 fn every_config() -> Vec<HooksConfig> {
     let mut configs = Vec::new();
     for placement in ["two-phase", "integrated"] {
@@ -35,6 +37,11 @@ fn every_config() -> Vec<HooksConfig> {
                     let try_both = config(placement, order, rules, connectivity);
                     configs.push(try_both);
                     configs.push(HooksConfig { forced: ForcedCells::SingleChild, ..try_both });
+                    configs.push(HooksConfig {
+                        counts: Bookkeeping::Recompute,
+                        stranded: Stranded::HookCount,
+                        ..try_both
+                    });
                 }
             }
         }
@@ -205,7 +212,20 @@ fn hooks7_prefilter_keeps_138_of_65536_layouts_and_default_search_takes_32527_no
     // Settled cells without their doomed sibling: same solution, fewer nodes.
     let single =
         HooksConfig { forced: ForcedCells::SingleChild, ..Hooks::config(&KnobValues::new()).expect("defaults") };
-    assert_eq!(solve(&hooks, &single), (24_991, solutions));
+    assert_eq!(solve(&hooks, &single), (24_991, solutions.clone()));
+    // Counts kept up to date or recomputed: the same tree.
+    let recompute =
+        HooksConfig { counts: Bookkeeping::Recompute, ..Hooks::config(&KnobValues::new()).expect("defaults") };
+    assert_eq!(solve(&hooks, &recompute), (32_527, solutions.clone()));
+    assert_eq!(
+        solve(&hooks, &HooksConfig { forced: ForcedCells::SingleChild, ..recompute }),
+        (24_991, solutions.clone())
+    );
+    // Cells cut off from the digits count as empty in their hooks: one prune, 4 nodes.
+    let stranded =
+        HooksConfig { stranded: Stranded::HookCount, ..Hooks::config(&KnobValues::new()).expect("defaults") };
+    assert_eq!(solve(&hooks, &stranded), (32_523, solutions.clone()));
+    assert_eq!(solve(&hooks, &HooksConfig { forced: ForcedCells::SingleChild, ..stranded }), (24_988, solutions));
     // Root, one child per surviving layout, then cells: the layouts are the first level.
     let model = hooks.models(&config("two-phase", "bottom-up", "derived", "incremental")).remove(0);
     let result = search_sequentially::<_, FullCounters>(model, Limits::exhaustive());
