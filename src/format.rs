@@ -145,6 +145,11 @@ pub fn factor(value: f64) -> String {
     format!("{text}x")
 }
 
+/// A factor with its interval: `1.83x [1.43x, 2.18x]`.
+pub fn factor_interval(interval: &Interval) -> String {
+    format!("{} [{}, {}]", factor(interval.estimate), factor(interval.low), factor(interval.high))
+}
+
 /// `value` rounded to `digits` significant digits.
 fn round_to_significant(value: f64, digits: i32) -> f64 {
     if value == 0.0 {

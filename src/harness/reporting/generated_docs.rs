@@ -14,8 +14,7 @@
 //! renders them again from the committed run logs and fails when a document is stale.
 //! Each section is a function of summary rows alone: [`render_section`].
 
-use super::tables::speedup_cell;
-use crate::format::{count, duration_interval, ratio_in_words, TimeUnit};
+use crate::format::{count, duration_interval, factor_interval, ratio_in_words, TimeUnit};
 use crate::harness::error::HarnessError;
 use crate::harness::storing::csv_log::write_atomically;
 use crate::harness::storing::record::status;
@@ -202,7 +201,10 @@ fn scaling(rows: &[SummaryRow]) -> String {
     );
     for row in chosen {
         let interval = row.wall_interval();
-        let speedup = if row.is_sequential() { String::new() } else { speedup_cell(row) };
+        let speedup = match row.speedup_interval() {
+            Some(speedup) if !row.is_sequential() => factor_interval(&speedup),
+            _ => String::new(),
+        };
         let workload = row.source.rsplit('/').next().unwrap_or(&row.source).trim_end_matches(".json");
         let _ = writeln!(
             text,

@@ -10,7 +10,7 @@ use super::compare::{compare, Change, MIN_CHANGE, MIN_CHANGE_SHORT, SHORT_CALL_N
 use super::generated_docs;
 use super::plots::{draw_plots, PlotFile};
 use super::slowdown;
-use crate::format::{count, duration_interval, factor, markdown_cell as escape, percent, ratio_in_words, TimeUnit};
+use crate::format::{self, count, duration_interval, markdown_cell as escape, percent, ratio_in_words, TimeUnit};
 use crate::harness::error::HarnessError;
 use crate::harness::storing::csv_log::write_atomically;
 use crate::harness::storing::record::status;
@@ -441,13 +441,6 @@ fn time_cell(row: &SummaryRow, unit: TimeUnit) -> String {
     text.replacen(&format!(" {}", unit.symbol()), "", 1)
 }
 
-/// The speedup with its interval (`1.83x [1.43x, 2.18x]`), empty without one.
-pub fn speedup_cell(row: &SummaryRow) -> String {
-    row.speedup_interval().map_or(String::new(), |speedup| {
-        format!("{} [{}, {}]", factor(speedup.estimate), factor(speedup.low), factor(speedup.high))
-    })
-}
-
 /// A note under the table when a configuration's sample is suspect: outliers, busy runs.
 fn quality_note(row: &SummaryRow) -> Option<String> {
     let mut problems = Vec::new();
@@ -500,7 +493,7 @@ fn write_threads_table(text: &mut String, rows: &[&SummaryRow]) {
             String::new()
         };
         let strategy = row.strategy_label();
-        let speedup = speedup_cell(row);
+        let speedup = row.speedup_interval().map_or(String::new(), |speedup| format::factor_interval(&speedup));
         let _ = writeln!(
             text,
             "| {} | {strategy} | {} | {} | {speedup} | {} | {} |",
