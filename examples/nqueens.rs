@@ -5,7 +5,7 @@
 //! `"data": {"n": 12}` works too. Knobs: `checks` (array or bitmask conflict tests) and
 //! `rows` (plain, middle-out or outside-in row order). Every other command of the workbench works as well.
 
-use backtrack_bench::puzzles::knobs::{KnobError, KnobReader, KnobSpec, KnobValues};
+use backtrack_bench::puzzles::knobs::{knob_enum, Knob, KnobError, KnobReader, KnobSpec, KnobValues};
 use backtrack_bench::puzzles::view::{CellView, GridView, View};
 use backtrack_bench::puzzles::{DataError, Puzzle};
 use backtrack_bench::search::{Branch, Model, RuleCounter, RuleId};
@@ -24,27 +24,29 @@ pub struct NQueens {
     n: usize,
 }
 
-/// How a placement is tested against the queens already on the board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Checks {
-    /// One `bool` per column and per diagonal.
-    Array,
-    /// One bit per column and per diagonal.
-    Bitmask,
+knob_enum! {
+    /// How a placement is tested against the queens already on the board.
+    pub enum Checks {
+        /// One `bool` per column and per diagonal.
+        Array = "array",
+        /// One bit per column and per diagonal.
+        Bitmask = "bitmask",
+    }
 }
 
-/// The order in which rows receive their queen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RowOrder {
-    /// Top to bottom.
-    Plain,
-    /// From the middle row outwards, where a queen attacks the most cells. Every prefix is
-    /// a band of consecutive rows, as in plain order, so the counts equal plain order's
-    /// (the attacks depend only on row differences); only the order of the work changes.
-    MiddleOut,
-    /// Top row, bottom row, second row, second-to-last row, ...: prefixes are not bands,
-    /// so the tree differs.
-    OutsideIn,
+knob_enum! {
+    /// The order in which rows receive their queen.
+    pub enum RowOrder {
+        /// Top to bottom.
+        Plain = "plain",
+        /// From the middle row outwards, where a queen attacks the most cells. Every prefix is
+        /// a band of consecutive rows, as in plain order, so the counts equal plain order's
+        /// (the attacks depend only on row differences); only the order of the work changes.
+        MiddleOut = "middle-out",
+        /// Top row, bottom row, second row, second-to-last row, ...: prefixes are not bands,
+        /// so the tree differs.
+        OutsideIn = "outside-in",
+    }
 }
 
 /// The knob settings.
@@ -188,13 +190,13 @@ impl Puzzle for NQueens {
     const KNOBS: &'static [KnobSpec] = &[
         KnobSpec {
             name: "checks",
-            values: &["array", "bitmask"],
+            values: Checks::VALUES,
             default: "bitmask",
             help: "How a queen is tested against the others: a bool per line, or a bit per line.",
         },
         KnobSpec {
             name: "rows",
-            values: &["plain", "middle-out", "outside-in"],
+            values: RowOrder::VALUES,
             default: "plain",
             help: "Row order: top to bottom, from the middle row outwards, or alternately from both edges inwards.",
         },
@@ -216,32 +218,11 @@ impl Puzzle for NQueens {
 
     fn config(knobs: &KnobValues) -> Result<QueensConfig, KnobError> {
         let reader = KnobReader::new(Self::FAMILY, Self::KNOBS, knobs)?;
-        Ok(QueensConfig {
-            checks: reader.read("checks", |head, k| match (head, k) {
-                ("array", None) => Some(Checks::Array),
-                ("bitmask", None) => Some(Checks::Bitmask),
-                _ => None,
-            })?,
-            rows: reader.read("rows", |head, k| match (head, k) {
-                ("plain", None) => Some(RowOrder::Plain),
-                ("middle-out", None) => Some(RowOrder::MiddleOut),
-                ("outside-in", None) => Some(RowOrder::OutsideIn),
-                _ => None,
-            })?,
-        })
+        Ok(QueensConfig { checks: reader.knob("checks")?, rows: reader.knob("rows")? })
     }
 
     fn describe(config: &QueensConfig) -> Vec<(&'static str, String)> {
-        let checks = match config.checks {
-            Checks::Array => "array",
-            Checks::Bitmask => "bitmask",
-        };
-        let rows = match config.rows {
-            RowOrder::Plain => "plain",
-            RowOrder::MiddleOut => "middle-out",
-            RowOrder::OutsideIn => "outside-in",
-        };
-        vec![("checks", checks.to_string()), ("rows", rows.to_string())]
+        vec![("checks", config.checks.name()), ("rows", config.rows.name())]
     }
 
     fn component_names(&self) -> Vec<String> {

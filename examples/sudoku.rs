@@ -6,7 +6,7 @@
 //! or an instance file with `"family": "sudoku"` and `"data": {"grid": "..."}`.
 //! Knob: `order` (first empty cell, or the cell with the fewest candidates).
 
-use backtrack_bench::puzzles::knobs::{KnobError, KnobReader, KnobSpec, KnobValues};
+use backtrack_bench::puzzles::knobs::{knob_enum, Knob, KnobError, KnobReader, KnobSpec, KnobValues};
 use backtrack_bench::puzzles::view::{CellView, GridView, View};
 use backtrack_bench::puzzles::{DataError, Puzzle};
 use backtrack_bench::search::{Branch, Model, RuleCounter, RuleId};
@@ -22,13 +22,14 @@ pub struct Sudoku {
     givens: [u8; 81],
 }
 
-/// Which empty cell the search fills next.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CellOrder {
-    /// The first empty cell in row-major order.
-    RowMajor,
-    /// The empty cell with the fewest candidates (a cell with none ends the branch).
-    FewestCandidates,
+knob_enum! {
+    /// Which empty cell the search fills next.
+    pub enum CellOrder {
+        /// The first empty cell in row-major order.
+        RowMajor = "row-major",
+        /// The empty cell with the fewest candidates (a cell with none ends the branch).
+        FewestCandidates = "fewest",
+    }
 }
 
 const RULE_ROW: RuleId = 0;
@@ -151,7 +152,7 @@ impl Puzzle for Sudoku {
     const FAMILY: &'static str = "sudoku";
     const KNOBS: &'static [KnobSpec] = &[KnobSpec {
         name: "order",
-        values: &["row-major", "fewest"],
+        values: CellOrder::VALUES,
         default: "fewest",
         help: "Next cell: the first empty one, or the one with the fewest candidates.",
     }];
@@ -175,20 +176,11 @@ impl Puzzle for Sudoku {
     }
 
     fn config(knobs: &KnobValues) -> Result<CellOrder, KnobError> {
-        let reader = KnobReader::new(Self::FAMILY, Self::KNOBS, knobs)?;
-        reader.read("order", |head, k| match (head, k) {
-            ("row-major", None) => Some(CellOrder::RowMajor),
-            ("fewest", None) => Some(CellOrder::FewestCandidates),
-            _ => None,
-        })
+        KnobReader::new(Self::FAMILY, Self::KNOBS, knobs)?.knob("order")
     }
 
     fn describe(config: &CellOrder) -> Vec<(&'static str, String)> {
-        let order = match config {
-            CellOrder::RowMajor => "row-major",
-            CellOrder::FewestCandidates => "fewest",
-        };
-        vec![("order", order.to_string())]
+        vec![("order", config.name())]
     }
 
     fn component_names(&self) -> Vec<String> {

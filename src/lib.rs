@@ -26,8 +26,10 @@
 //! [`puzzles::Puzzle`] (the family: its `data` block, knobs and models), then run it through
 //! the same engine, strategies and counters as the built-in families. A complete `main` is
 //! `Workbench::new().family::<MyPuzzle>().run_cli()`; see `docs/library.md` and
-//! `examples/nqueens.rs`. Here, binary strings of length n with no two adjacent ones (a
-//! Fibonacci number of them: 13 for n = 5), solved sequentially and by work stealing:
+//! `examples/nqueens.rs`. Each knob is a plain enum declared with [`knob_enum!`], which
+//! spells each value once and implements [`puzzles::knobs::Knob`], as the built-in knobs
+//! are. Here, binary strings of length n with no two adjacent ones (a Fibonacci number of
+//! them: 13 for n = 5), solved sequentially and by work stealing:
 //!
 //! ```
 //! use backtrack_bench::puzzles::knobs::{KnobError, KnobReader, KnobSpec, KnobValues};

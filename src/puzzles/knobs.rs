@@ -55,7 +55,35 @@ pub trait Knob: Sized + Copy {
 
 /// Declares a knob as an enum of plain settings, each written `Variant = "value"` once
 /// (deriving `Debug`, `Clone`, `Copy`, `PartialEq`, `Eq`), and implements [`Knob`] for it,
-/// the values in declaration order.
+/// the values in declaration order: the built-in families declare their knobs this way, and
+/// a family in your own crate can too. The enum then reads with [`KnobReader::knob`] and
+/// describes itself with [`Knob::name`]:
+///
+/// ```
+/// use backtrack_bench::puzzles::knobs::{knob_enum, Knob, KnobReader, KnobSpec, KnobValues};
+///
+/// knob_enum! {
+///     /// How a queen is tested against the others.
+///     pub enum Checks {
+///         /// One `bool` per line.
+///         Array = "array",
+///         /// One bit per line.
+///         Bitmask = "bitmask",
+///     }
+/// }
+///
+/// const KNOBS: &[KnobSpec] =
+///     &[KnobSpec { name: "checks", values: Checks::VALUES, default: "bitmask", help: "Conflict tests." }];
+///
+/// let given: KnobValues = [("checks".to_string(), "array".to_string())].into();
+/// let reader = KnobReader::new("nqueens", KNOBS, &given).unwrap();
+/// assert_eq!(reader.knob::<Checks>("checks"), Ok(Checks::Array));
+/// assert_eq!(Checks::Bitmask.name(), "bitmask");
+/// let wrong: KnobValues = [("checks".to_string(), "bits".to_string())].into();
+/// let error = KnobReader::new("nqueens", KNOBS, &wrong).unwrap().knob::<Checks>("checks").unwrap_err();
+/// assert!(error.message.contains("allowed: array, bitmask"), "{}", error.message);
+/// ```
+#[macro_export]
 macro_rules! knob_enum {
     (
         $(#[$meta:meta])*
@@ -88,7 +116,7 @@ macro_rules! knob_enum {
         }
     };
 }
-pub(crate) use knob_enum;
+pub use crate::knob_enum;
 
 /// Reads knob values against a family's specs: unknown names and values are errors that
 /// list what is allowed.

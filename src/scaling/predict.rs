@@ -3,7 +3,7 @@
 //! their recorded trees and measured costs, with the work, the span and each split's ceiling.
 
 use super::costs::Costs;
-use super::simulate::{simulate, simulate_naive, ListedTask, Machine, Plan, Schedule};
+use super::simulate::{simulate, simulate_naive, ListedTask, Machine, Schedule, Workload};
 use super::work_span::{Frontier, SubtreeTree};
 use serde::Serialize;
 use std::fmt;
@@ -154,12 +154,12 @@ struct ComponentRun {
 fn run_component(component: &Component, shape: Shape, machine: Machine, notes: &mut Vec<String>) -> ComponentRun {
     let tree = &component.tree;
     let costs = &component.costs;
-    let slice_nodes = Plan::slice_nodes(tree.total_nodes());
+    let slice_nodes = Workload::slice_nodes(tree.total_nodes());
     let listed = |depth: usize, listing_ns: f64, notes: &mut Vec<String>| {
         let frontier = frontier_at(component, depth, notes);
         let tasks: Vec<ListedTask> =
             frontier.task_nodes.iter().map(|&nodes| ListedTask { nodes, depth: frontier.depth as u32 }).collect();
-        let schedule = simulate(Plan::Listed { listing_ns, tasks: &tasks, slice_nodes }, machine, costs);
+        let schedule = simulate(Workload::Listed { listing_ns, tasks: &tasks, slice_nodes }, machine, costs);
         let largest_ns = frontier.largest() as f64 * costs.node_ns;
         ComponentRun { schedule, depth: Some(depth), serial_ns: Some((listing_ns + largest_ns, largest_ns)) }
     };
@@ -173,7 +173,7 @@ fn run_component(component: &Component, shape: Shape, machine: Machine, notes: &
             listed(depth, costs.listing_ns(nodes, copies), notes)
         }
         Shape::Steal => ComponentRun {
-            schedule: simulate(Plan::Stealing { tree, slice_nodes }, machine, costs),
+            schedule: simulate(Workload::Stealing { tree, slice_nodes }, machine, costs),
             depth: None,
             serial_ns: None,
         },

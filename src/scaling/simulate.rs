@@ -22,7 +22,7 @@
 //! spawn cost what they were measured to. With `cores` given, worker i runs on CPU
 //! i mod cores and busy workers on one CPU share it equally (idle workers use none); without,
 //! every worker has a CPU of its own. A unit of work (a node, or a slice of at most
-//! [`Plan::slice_nodes`] nodes of an unrecorded subtree) is timed when it starts.
+//! [`Workload::slice_nodes`] nodes of an unrecorded subtree) is timed when it starts.
 
 use super::costs::Costs;
 use super::work_span::SubtreeTree;
@@ -50,7 +50,7 @@ pub struct ListedTask {
 
 /// What to replay.
 #[derive(Debug, Clone, Copy)]
-pub enum Plan<'a> {
+pub enum Workload<'a> {
     /// Tasks listed on one thread (taking `listing_ns`), then spawned into one rayon deque.
     Listed {
         /// Time to list them (and any trial listings), before any task runs.
@@ -69,7 +69,7 @@ pub enum Plan<'a> {
     },
 }
 
-impl Plan<'_> {
+impl Workload<'_> {
     /// A slice size for a tree of `total` nodes: at least 64 nodes, and about 2^18 slices
     /// in all, so that a replay stays cheap on huge trees.
     pub fn slice_nodes(total: u64) -> u64 {
@@ -95,10 +95,10 @@ pub struct Schedule {
     pub steals: u64,
 }
 
-/// Replays `plan` on `machine` with `costs`.
-pub fn simulate(plan: Plan<'_>, machine: Machine, costs: &Costs) -> Schedule {
-    let mut sim = Sim::new(plan, machine, costs);
-    sim.start(plan);
+/// Replays `workload` on `machine` with `costs`.
+pub fn simulate(workload: Workload<'_>, machine: Machine, costs: &Costs) -> Schedule {
+    let mut sim = Sim::new(workload, machine, costs);
+    sim.start(workload);
     while let Some(Reverse(event)) = sim.events.pop() {
         sim.handle(event.worker, event.time);
     }
@@ -247,12 +247,12 @@ struct Sim<'a> {
 }
 
 impl<'a> Sim<'a> {
-    fn new(plan: Plan<'a>, machine: Machine, costs: &Costs) -> Sim<'a> {
+    fn new(workload: Workload<'a>, machine: Machine, costs: &Costs) -> Sim<'a> {
         let workers = machine.workers.max(1);
         let cores = machine.cores.unwrap_or(workers).max(1);
-        let (tree, slice, splitting) = match plan {
-            Plan::Listed { slice_nodes, .. } => (None, slice_nodes, false),
-            Plan::Stealing { tree, slice_nodes } => (Some(tree), slice_nodes, true),
+        let (tree, slice, splitting) = match workload {
+            Workload::Listed { slice_nodes, .. } => (None, slice_nodes, false),
+            Workload::Stealing { tree, slice_nodes } => (Some(tree), slice_nodes, true),
         };
         Sim {
             tree,
@@ -271,9 +271,9 @@ impl<'a> Sim<'a> {
         }
     }
 
-    fn start(&mut self, plan: Plan<'_>) {
-        match plan {
-            Plan::Listed { listing_ns, tasks, .. } => {
+    fn start(&mut self, workload: Workload<'_>) {
+        match workload {
+            Workload::Listed { listing_ns, tasks, .. } => {
                 let spawn_ns = self.costs.spawn_ns;
                 let spawner = &mut self.workers[0];
                 spawner.busy_ns = listing_ns + spawn_ns * tasks.len() as f64;
@@ -288,7 +288,7 @@ impl<'a> Sim<'a> {
                     self.become_hungry(worker, listing_ns);
                 }
             }
-            Plan::Stealing { .. } => {
+            Workload::Stealing { .. } => {
                 self.injector = Some(Work::Node(0));
                 for worker in 0..self.workers.len() {
                     self.become_hungry(worker, 0.0);
@@ -534,8 +534,8 @@ mod tests {
 
     fn listed(tasks: &[u64], workers: usize) -> Schedule {
         let tasks: Vec<ListedTask> = tasks.iter().map(|&nodes| ListedTask { nodes, depth: 1 }).collect();
-        let plan = Plan::Listed { listing_ns: 0.0, tasks: &tasks, slice_nodes: 64 };
-        simulate(plan, Machine { workers, cores: None }, &Costs::nodes_only())
+        let workload = Workload::Listed { listing_ns: 0.0, tasks: &tasks, slice_nodes: 64 };
+        simulate(workload, Machine { workers, cores: None }, &Costs::nodes_only())
     }
 
     #[test]
@@ -563,8 +563,8 @@ mod tests {
         let depths: Vec<usize> = (0..50).collect();
         let tree = tree_from_preorder(&depths, 49);
         for workers in [1, 2, 8] {
-            let plan = Plan::Stealing { tree: &tree, slice_nodes: 64 };
-            let schedule = simulate(plan, Machine { workers, cores: None }, &Costs::nodes_only());
+            let workload = Workload::Stealing { tree: &tree, slice_nodes: 64 };
+            let schedule = simulate(workload, Machine { workers, cores: None }, &Costs::nodes_only());
             assert_eq!(schedule.makespan_ns, 50.0, "{workers} workers");
             assert_eq!(schedule.steals, 0);
         }
@@ -581,10 +581,10 @@ mod tests {
             depths.extend([2; 4]);
         }
         let tree = tree_from_preorder(&depths, 2);
-        let plan = Plan::Stealing { tree: &tree, slice_nodes: 64 };
-        let one = simulate(plan, Machine { workers: 1, cores: None }, &Costs::nodes_only());
+        let workload = Workload::Stealing { tree: &tree, slice_nodes: 64 };
+        let one = simulate(workload, Machine { workers: 1, cores: None }, &Costs::nodes_only());
         assert_eq!(one.makespan_ns, 21.0);
-        let two = simulate(plan, Machine { workers: 2, cores: None }, &Costs::nodes_only());
+        let two = simulate(workload, Machine { workers: 2, cores: None }, &Costs::nodes_only());
         assert!(two.makespan_ns <= 12.0, "{two:?}");
         assert!(two.steals >= 1);
     }
@@ -593,8 +593,8 @@ mod tests {
     fn oversubscribed_workers_share_their_cpus() {
         let shared = {
             let tasks: Vec<ListedTask> = [100; 4].iter().map(|&nodes| ListedTask { nodes, depth: 1 }).collect();
-            let plan = Plan::Listed { listing_ns: 0.0, tasks: &tasks, slice_nodes: 10 };
-            simulate(plan, Machine { workers: 4, cores: Some(2) }, &Costs::nodes_only())
+            let workload = Workload::Listed { listing_ns: 0.0, tasks: &tasks, slice_nodes: 10 };
+            simulate(workload, Machine { workers: 4, cores: Some(2) }, &Costs::nodes_only())
         };
         assert_eq!(shared.makespan_ns, 200.0);
     }

@@ -6,7 +6,7 @@
 //! so no solution is ever filtered out.
 
 use super::geometry::{first_from, Side, MAX_CELLS};
-use super::model::{GridModel, ValueSet, RULE_LINE_COUNT, RULE_LINE_SUM, RULE_TWO_BY_TWO, RULE_VIEW};
+use super::model::{TwentyFourSevenModel, ValueSet, RULE_LINE_COUNT, RULE_LINE_SUM, RULE_TWO_BY_TWO, RULE_VIEW};
 use crate::puzzles::grid::{Board, CellSet};
 use crate::search::RuleCounter;
 
@@ -40,7 +40,7 @@ impl TotalBounds for BoundTable {
 
 /// The bounds computed on demand from the supply, for nodes that need one or two lines:
 /// a walk over the digits left from either end that usually stops after a step or two.
-impl TotalBounds for GridModel {
+impl TotalBounds for TwentyFourSevenModel {
     #[inline(always)]
     fn least(&self, k: usize) -> i32 {
         let (mut missing, mut total) = (k as i32, 0);
@@ -103,7 +103,7 @@ fn digit_range(low: i32, high: i32) -> ValueSet {
     }
 }
 
-impl GridModel {
+impl TwentyFourSevenModel {
     /// Whether `rest` can be made of exactly `need` digits left (`need <= line_filled`).
     pub(super) fn total_reachable(&self, rest: i32, need: usize) -> bool {
         self.least(need) <= rest && rest <= self.most(need)
@@ -112,7 +112,7 @@ impl GridModel {
     /// The bound table for the current supply.
     #[inline]
     pub(super) fn bound_table(&self) -> BoundTable {
-        let wanted = self.plan.line_filled as usize;
+        let wanted = self.shared.line_filled as usize;
         let mut table =
             BoundTable { least: [UNREACHABLE; Board::MAX_SIZE + 1], most: [-UNREACHABLE; Board::MAX_SIZE + 1] };
         table.least[0] = 0;
@@ -155,27 +155,27 @@ impl GridModel {
         committed: i32,
         bounds: &impl TotalBounds,
     ) -> ValueSet {
-        let plan = &*self.plan;
-        let need = plan.line_filled - count;
+        let shared = &*self.shared;
+        let need = shared.line_filled - count;
         let mut values = (open > need) as ValueSet;
         if need > committed.max(0) && need <= open {
-            let rest = plan.line_sum - sum;
+            let rest = shared.line_sum - sum;
             let after = (need - 1) as usize;
             let low = (rest - bounds.most(after)).max(1);
-            let high = (rest - bounds.least(after)).min(plan.max_value as i32);
+            let high = (rest - bounds.least(after)).min(shared.max_value as i32);
             values |= digit_range(low, high);
         }
         values
     }
 
     /// The values of one more cell of row `row` with `committed` other pending cells (see
-    /// [`GridModel::line_values`]).
+    /// [`TwentyFourSevenModel::line_values`]).
     #[inline(always)]
     pub(super) fn row_values(&self, row: usize, committed: i32, bounds: &impl TotalBounds) -> ValueSet {
         self.line_values(self.row_count[row], self.row_sum[row], self.row_open[row], committed, bounds)
     }
 
-    /// The values of column `column` (see [`GridModel::row_values`]).
+    /// The values of column `column` (see [`TwentyFourSevenModel::row_values`]).
     #[inline(always)]
     pub(super) fn column_values(&self, column: usize, committed: i32, bounds: &impl TotalBounds) -> ValueSet {
         let (count, sum, open) = (self.column_count[column], self.column_sum[column], self.column_open[column]);
@@ -188,7 +188,7 @@ impl GridModel {
     /// `line` is the cells of the clue's row or column.
     #[inline(always)]
     fn view_values(&self, side: Side, line: CellSet, cell: usize, clue: u8) -> ValueSet {
-        let geometry = &self.plan.geometry;
+        let geometry = &self.shared.geometry;
         let beyond = line & !geometry.before[side as usize][cell] & !(1u128 << cell);
         let filled_beyond = self.filled & beyond;
         let blocked = if filled_beyond == 0 {
@@ -203,8 +203,8 @@ impl GridModel {
     /// The values open cell `cell` may take under the derived rules.
     #[inline]
     pub(super) fn candidates<C: RuleCounter>(&self, cell: usize, counters: &mut C) -> ValueSet {
-        let plan = &*self.plan;
-        let geometry = &plan.geometry;
+        let shared = &*self.shared;
+        let geometry = &shared.geometry;
         counters.check(RULE_LINE_COUNT);
         counters.check(RULE_LINE_SUM);
         let (row, column) = (geometry.row_of[cell] as usize, geometry.column_of[cell] as usize);
@@ -217,14 +217,14 @@ impl GridModel {
             values &= 1;
         }
         let decided_filled_or_open = self.filled | self.open;
-        let mut sides = plan.clue_sides[cell];
+        let mut sides = shared.clue_sides[cell];
         while sides != 0 {
             let side = Side::ALL[sides.trailing_zeros() as usize];
             sides &= sides - 1;
             // Only when nothing may still stand between the side and the cell.
             if decided_filled_or_open & geometry.before[side as usize][cell] == 0 {
                 counters.check(RULE_VIEW);
-                values &= self.view_values(side, geometry.line_through(side, cell), cell, plan.cell_clue(side, cell));
+                values &= self.view_values(side, geometry.line_through(side, cell), cell, shared.cell_clue(side, cell));
             }
         }
         values
@@ -236,7 +236,7 @@ impl GridModel {
     pub(super) fn view_narrowing<C: RuleCounter>(&self, counters: &mut C) -> [ValueSet; MAX_CELLS] {
         let mut narrowed = [ValueSet::MAX; MAX_CELLS];
         let decided_filled_or_open = self.filled | self.open;
-        for view in &self.plan.view_clues {
+        for view in &self.shared.view_clues {
             let seen = decided_filled_or_open & view.line;
             if seen == 0 {
                 continue;
@@ -253,8 +253,8 @@ impl GridModel {
     /// The open cell with the fewest candidate values (the first in row-major order among
     /// equals), and its candidates; stops early at a cell with none or one.
     pub(super) fn most_constrained<C: RuleCounter>(&self, counters: &mut C) -> (usize, ValueSet) {
-        let plan = &*self.plan;
-        let geometry = &plan.geometry;
+        let shared = &*self.shared;
+        let geometry = &shared.geometry;
         let size = geometry.size;
         counters.check(RULE_TWO_BY_TWO);
         let closers = geometry.block_closers(self.filled) & self.open;

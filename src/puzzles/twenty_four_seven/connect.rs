@@ -8,13 +8,13 @@
 //! which a flood from one of them usually settles in a step or two; only otherwise is the
 //! group flooded again from a filled cell.
 
-use super::model::GridModel;
+use super::model::TwentyFourSevenModel;
 use crate::puzzles::grid::CellSet;
 
-impl GridModel {
+impl TwentyFourSevenModel {
     /// The group the filled cells reach at the root (empty when nothing is filled).
     pub(super) fn initial_reach(&self) -> CellSet {
-        let board = &self.plan.geometry.board;
+        let board = &self.shared.geometry.board;
         if self.filled == 0 {
             0
         } else {
@@ -26,7 +26,7 @@ impl GridModel {
     /// filled cells can no longer all connect (`reach` is then stale: undo restores it).
     #[inline]
     pub(super) fn keep_connected(&mut self, cell: usize, value: u8) -> bool {
-        let board = &self.plan.geometry.board;
+        let board = &self.shared.geometry.board;
         let bit: CellSet = 1 << cell;
         if value != 0 {
             if self.reach == 0 {

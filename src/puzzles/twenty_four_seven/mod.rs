@@ -25,7 +25,7 @@ mod reference;
 mod tests;
 
 pub use config::{Rules, TwentyFourSevenConfig, VisitOrder};
-pub use model::{GridModel, Placement, RULE_NAMES};
+pub use model::{Placement, TwentyFourSevenModel, RULE_NAMES};
 
 use super::grid::{CellOrder, ConnectivityCheck};
 use super::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
@@ -69,7 +69,7 @@ impl Puzzle for TwentyFourSeven {
         },
     ];
     type Config = TwentyFourSevenConfig;
-    type Model = GridModel;
+    type Model = TwentyFourSevenModel;
 
     fn parse(data: &Value) -> Result<Self, DataError> {
         Ok(TwentyFourSeven { instance: parse::parse(data)? })
@@ -96,7 +96,7 @@ impl Puzzle for TwentyFourSeven {
         self.instance.grids.iter().map(|grid| grid.name.clone()).collect()
     }
 
-    fn models(&self, config: &TwentyFourSevenConfig) -> Vec<GridModel> {
+    fn models(&self, config: &TwentyFourSevenConfig) -> Vec<TwentyFourSevenModel> {
         let instance = &self.instance;
         let n = instance.size;
         let supply_fits = instance.supply_fits_lines();
@@ -130,7 +130,7 @@ impl Puzzle for TwentyFourSeven {
                     given: (0..n * n).filter(|&cell| grid.givens[cell] != 0).map(|cell| 1u128 << cell).sum(),
                     config,
                 };
-                GridModel::new(Arc::new(shared), &grid.givens, supply_fits)
+                TwentyFourSevenModel::new(Arc::new(shared), &grid.givens, supply_fits)
             })
             .collect()
     }
@@ -139,7 +139,7 @@ impl Puzzle for TwentyFourSeven {
         solution.iter().map(|&value| value_char(value)).collect()
     }
 
-    fn view(&self, model: &GridModel) -> View {
+    fn view(&self, model: &TwentyFourSevenModel) -> View {
         let n = self.instance.size;
         let cells = (0..n * n)
             .map(|cell| {
@@ -147,13 +147,13 @@ impl Puzzle for TwentyFourSeven {
                 match model.value[cell] {
                     _ if model.open & bit != 0 => CellView::Open,
                     0 => CellView::Empty,
-                    value if model.plan.given & bit != 0 => CellView::Given(value as u32),
+                    value if model.shared.given & bit != 0 => CellView::Given(value as u32),
                     value => CellView::Placed(value as u32),
                 }
             })
             .collect();
         let clues =
-            std::array::from_fn(|side| model.plan.clue[side][..n].iter().map(|&clue| u32::from(clue)).collect());
+            std::array::from_fn(|side| model.shared.clue[side][..n].iter().map(|&clue| u32::from(clue)).collect());
         View::Grid(GridView { size: n, cells, groups: None, clues: Some(clues) })
     }
 

@@ -35,7 +35,7 @@ pub type ValueSet = u16;
 /// The value of a shape-first pattern move: the cell is filled, its digit decided later.
 pub const FILL: u8 = u8::MAX;
 
-/// What every node of one grid's search reads and never changes (a model's `plan`), as
+/// What every node of one grid's search reads and never changes (a model's `shared`), as
 /// `Shared` is in the other families.
 #[derive(Debug)]
 pub(super) struct Shared {
@@ -125,8 +125,8 @@ pub struct Placement {
 
 /// The state of one grid: decided and open cells, line tallies and the digits left.
 #[derive(Debug, Clone)]
-pub struct GridModel {
-    pub(super) plan: Arc<Shared>,
+pub struct TwentyFourSevenModel {
+    pub(super) shared: Arc<Shared>,
     /// Value per cell (0 for empty and for open cells).
     pub(super) value: [u8; MAX_CELLS],
     /// Cells holding a digit.
@@ -162,15 +162,15 @@ pub struct GridModel {
     root_failure: Option<RuleId>,
 }
 
-impl GridModel {
+impl TwentyFourSevenModel {
     /// The root state: givens placed, then checked against every rule that can already be
     /// decided (a state the search never leaves unchecked). `supply_fits` says whether the
     /// digit supply can fill the lines at all (see `InstanceData::supply_fits_lines`).
-    pub(super) fn new(plan: Arc<Shared>, givens: &[u16], supply_fits: bool) -> GridModel {
-        debug_assert!(plan.config.order != VisitOrder::Adaptive, "resolved per grid before the model is built");
-        let all = plan.geometry.board.all();
-        let mut model = GridModel {
-            plan,
+    pub(super) fn new(shared: Arc<Shared>, givens: &[u16], supply_fits: bool) -> TwentyFourSevenModel {
+        debug_assert!(shared.config.order != VisitOrder::Adaptive, "resolved per grid before the model is built");
+        let all = shared.geometry.board.all();
+        let mut model = TwentyFourSevenModel {
+            shared,
             value: [0; MAX_CELLS],
             filled: 0,
             open: all,
@@ -190,15 +190,15 @@ impl GridModel {
             saved_reach: Vec::new(),
             root_failure: None,
         };
-        let size = model.plan.geometry.size;
+        let size = model.shared.geometry.size;
         model.row_open[..size].fill(size as i32);
         model.column_open[..size].fill(size as i32);
         // A consistent supply has at most 121 digits, so max_value <= 15 whenever it fits.
-        if !supply_fits || model.plan.max_value > MAX_DIGIT {
+        if !supply_fits || model.shared.max_value > MAX_DIGIT {
             model.root_failure = Some(RULE_SUPPLY);
             return model;
         }
-        for digit in 1..=model.plan.max_value {
+        for digit in 1..=model.shared.max_value {
             model.supply[digit] = digit as u8;
             model.available |= 1 << digit;
         }
@@ -229,8 +229,8 @@ impl GridModel {
     #[inline(always)]
     fn place(&mut self, cell: usize, value: u8) {
         let bit = 1u128 << cell;
-        let row = self.plan.geometry.row_of[cell] as usize;
-        let column = self.plan.geometry.column_of[cell] as usize;
+        let row = self.shared.geometry.row_of[cell] as usize;
+        let column = self.shared.geometry.column_of[cell] as usize;
         if value == FILL {
             self.set_pending(bit, row, column, 1);
             return;
@@ -265,18 +265,18 @@ impl GridModel {
         self.column_pending[column] += step;
     }
 
-    /// Reverts [`GridModel::place`] (under shape-first branching every digit that is
+    /// Reverts [`TwentyFourSevenModel::place`] (under shape-first branching every digit that is
     /// undone was placed on a pending cell).
     #[inline(always)]
     fn unplace(&mut self, cell: usize, value: u8) {
         let bit = 1u128 << cell;
-        let row = self.plan.geometry.row_of[cell] as usize;
-        let column = self.plan.geometry.column_of[cell] as usize;
+        let row = self.shared.geometry.row_of[cell] as usize;
+        let column = self.shared.geometry.column_of[cell] as usize;
         if value == FILL {
             self.set_pending(bit, row, column, -1);
             return;
         }
-        if value != 0 && self.plan.config.order == VisitOrder::ShapeFirst {
+        if value != 0 && self.shared.config.order == VisitOrder::ShapeFirst {
             self.set_pending(bit, row, column, 1);
         }
         self.open |= bit;
@@ -299,23 +299,23 @@ impl GridModel {
     /// at the root, so that the search starts from a state that breaks none of them (the
     /// incremental rules then only look at what each move changes).
     fn check_root(&self) -> Option<RuleId> {
-        let plan = &*self.plan;
-        let geometry = &plan.geometry;
+        let shared = &*self.shared;
+        let geometry = &shared.geometry;
         for line in 0..geometry.size {
             let tallies = [
                 (self.row_count[line], self.row_sum[line], self.row_open[line]),
                 (self.column_count[line], self.column_sum[line], self.column_open[line]),
             ];
             for (count, sum, open) in tallies {
-                if count > plan.line_filled || count + open < plan.line_filled {
+                if count > shared.line_filled || count + open < shared.line_filled {
                     return Some(RULE_LINE_COUNT);
                 }
-                if !self.total_reachable(plan.line_sum - sum, (plan.line_filled - count) as usize) {
+                if !self.total_reachable(shared.line_sum - sum, (shared.line_filled - count) as usize) {
                     return Some(RULE_LINE_SUM);
                 }
             }
             for side in Side::ALL {
-                let clue = plan.clue[side as usize][line];
+                let clue = shared.clue[side as usize][line];
                 if clue == 0 {
                     continue;
                 }
@@ -350,7 +350,7 @@ impl GridModel {
     /// The rules a `strict` search checks after a move: the complete 2x2 blocks and the
     /// rows and columns whose last cell the move decided.
     fn check_strict<C: RuleCounter>(&self, cell: usize, value: u8, counters: &mut C) -> Result<(), RuleId> {
-        let geometry = &self.plan.geometry;
+        let geometry = &self.shared.geometry;
         if value != 0 {
             counters.check(RULE_TWO_BY_TWO);
             if geometry.completes_block(cell, self.shape()) {
@@ -378,22 +378,23 @@ impl GridModel {
         ends: [Side; 2],
         counters: &mut C,
     ) -> Result<(), RuleId> {
-        let plan = &*self.plan;
+        let shared = &*self.shared;
         counters.check(RULE_LINE_COUNT);
-        if count != plan.line_filled {
+        if count != shared.line_filled {
             return Err(RULE_LINE_COUNT);
         }
         counters.check(RULE_LINE_SUM);
-        if sum != plan.line_sum {
+        if sum != shared.line_sum {
             return Err(RULE_LINE_SUM);
         }
         for side in ends {
-            let clue = plan.clue[side as usize][line];
+            let clue = shared.clue[side as usize][line];
             if clue == 0 {
                 continue;
             }
             counters.check(RULE_VIEW);
-            let mask = if side.along_column() { plan.geometry.column_mask[line] } else { plan.geometry.row_mask[line] };
+            let mask =
+                if side.along_column() { shared.geometry.column_mask[line] } else { shared.geometry.row_mask[line] };
             let filled = self.filled & mask;
             if filled == 0 || self.value[first_from(side, filled)] != clue {
                 return Err(RULE_VIEW);
@@ -405,7 +406,7 @@ impl GridModel {
     /// The connectivity rule after deciding `cell`, at the moments the knob asks for.
     #[inline]
     fn check_connectivity<C: RuleCounter>(&mut self, cell: usize, value: u8, counters: &mut C) -> Result<(), RuleId> {
-        let whole_grid = match self.plan.config.connectivity {
+        let whole_grid = match self.shared.config.connectivity {
             ConnectivityCheck::Incremental => {
                 counters.check(RULE_CONNECTIVITY);
                 return if self.keep_connected(cell, value) { Ok(()) } else { Err(RULE_CONNECTIVITY) };
@@ -417,7 +418,7 @@ impl GridModel {
         };
         if whole_grid {
             counters.check(RULE_CONNECTIVITY);
-            if !self.plan.geometry.board.may_still_connect(self.shape(), self.open) {
+            if !self.shared.geometry.board.may_still_connect(self.shape(), self.open) {
                 return Err(RULE_CONNECTIVITY);
             }
         }
@@ -427,23 +428,23 @@ impl GridModel {
     /// The cell to decide next and its candidate values.
     #[inline]
     fn next_decision<C: RuleCounter>(&self, counters: &mut C) -> (usize, ValueSet) {
-        let plan = &*self.plan;
-        match (plan.config.order, plan.config.rules) {
+        let shared = &*self.shared;
+        match (shared.config.order, shared.config.rules) {
             (VisitOrder::MostConstrained | VisitOrder::ShapeFirst, Rules::Derived) => self.most_constrained(counters),
             // Under strict rules every open cell has the same candidates: the first one.
             (VisitOrder::MostConstrained, Rules::Strict) => (self.open.trailing_zeros() as usize, self.available),
             // The digits phase: every open cell is pending, so a digit.
             (VisitOrder::ShapeFirst, Rules::Strict) => (self.open.trailing_zeros() as usize, self.available & !1),
-            (_, Rules::Strict) => (plan.visit[self.depth] as usize, self.available),
+            (_, Rules::Strict) => (shared.visit[self.depth] as usize, self.available),
             (_, Rules::Derived) => {
-                let cell = plan.visit[self.depth] as usize;
+                let cell = shared.visit[self.depth] as usize;
                 (cell, self.candidates(cell, counters))
             }
         }
     }
 }
 
-impl Model for GridModel {
+impl Model for TwentyFourSevenModel {
     type Move = Placement;
     type Solution = Vec<u8>;
 
@@ -452,10 +453,10 @@ impl Model for GridModel {
     }
 
     fn max_depth(&self) -> usize {
-        match self.plan.config.order {
+        match self.shared.config.order {
             // A pattern move per open cell, then a digit per filled one.
-            VisitOrder::ShapeFirst => 2 * self.plan.visit.len(),
-            _ => self.plan.visit.len(),
+            VisitOrder::ShapeFirst => 2 * self.shared.visit.len(),
+            _ => self.shared.visit.len(),
         }
     }
 
@@ -468,7 +469,7 @@ impl Model for GridModel {
             // Every rule was checked as the cells were decided (and the givens at the root).
             return Branch::Solution;
         }
-        if self.plan.config.order == VisitOrder::ShapeFirst && self.open != self.pending {
+        if self.shared.config.order == VisitOrder::ShapeFirst && self.open != self.pending {
             match self.pattern_decision(counters) {
                 ShapeDecision::Pattern(cell, options) => {
                     if options & 1 != 0 {
@@ -493,7 +494,7 @@ impl Model for GridModel {
         self.place(cell, mv.value);
         self.saved_reach[self.depth] = self.reach;
         self.depth += 1;
-        if self.plan.config.rules == Rules::Strict {
+        if self.shared.config.rules == Rules::Strict {
             self.check_strict(cell, mv.value, counters)?;
         }
         self.check_connectivity(cell, mv.value, counters)
@@ -507,7 +508,7 @@ impl Model for GridModel {
     }
 
     fn solution(&self) -> Vec<u8> {
-        let cells = self.plan.geometry.size * self.plan.geometry.size;
+        let cells = self.shared.geometry.size * self.shared.geometry.size;
         self.value[..cells].to_vec()
     }
 }

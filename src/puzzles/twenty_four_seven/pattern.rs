@@ -8,22 +8,24 @@
 //! can still reach.
 
 use super::config::Rules;
-use super::model::{GridModel, ValueSet, RULE_CONNECTIVITY, RULE_LINE_COUNT, RULE_LINE_SUM, RULE_TWO_BY_TWO};
+use super::model::{
+    TwentyFourSevenModel, ValueSet, RULE_CONNECTIVITY, RULE_LINE_COUNT, RULE_LINE_SUM, RULE_TWO_BY_TWO,
+};
 use crate::puzzles::grid::{Board, ConnectivityCheck};
 use crate::search::RuleCounter;
 
-impl GridModel {
+impl TwentyFourSevenModel {
     /// The next decision of the pattern phase. A pending cell with one digit left (or
     /// none) comes first, as a [`ShapeDecision::Digit`]; else the undecided cell with at
     /// most one option, else the one whose row or column has the fewest spare undecided
     /// cells, as a [`ShapeDecision::Pattern`].
     pub(super) fn pattern_decision<C: RuleCounter>(&self, counters: &mut C) -> ShapeDecision {
         let undecided = self.open & !self.pending;
-        if self.plan.config.rules == Rules::Strict {
+        if self.shared.config.rules == Rules::Strict {
             return ShapeDecision::Pattern(undecided.trailing_zeros() as usize, self.available);
         }
-        let plan = &*self.plan;
-        let geometry = &plan.geometry;
+        let shared = &*self.shared;
+        let geometry = &shared.geometry;
         let size = geometry.size;
         let bounds = self.bound_table();
         let mut rows = [0; Board::MAX_SIZE];
@@ -41,9 +43,9 @@ impl GridModel {
             row_digits[line] = self.available & !1 & self.row_values(line, self.row_pending[line] - 1, &bounds);
             column_digits[line] =
                 self.available & !1 & self.column_values(line, self.column_pending[line] - 1, &bounds);
-            let need = plan.line_filled - self.row_count[line] - self.row_pending[line];
+            let need = shared.line_filled - self.row_count[line] - self.row_pending[line];
             row_spare[line] = self.row_open[line] - self.row_pending[line] - need;
-            let need = plan.line_filled - self.column_count[line] - self.column_pending[line];
+            let need = shared.line_filled - self.column_count[line] - self.column_pending[line];
             column_spare[line] = self.column_open[line] - self.column_pending[line] - need;
         }
         let mut narrowed = self.view_narrowing(counters);
@@ -59,7 +61,7 @@ impl GridModel {
         }
         counters.check(RULE_TWO_BY_TWO);
         let mut empty_only = geometry.block_closers(self.shape());
-        if plan.config.connectivity == ConnectivityCheck::Incremental && self.reach != 0 {
+        if shared.config.connectivity == ConnectivityCheck::Incremental && self.reach != 0 {
             counters.check(RULE_CONNECTIVITY);
             empty_only |= !self.reach;
         }
