@@ -3,7 +3,6 @@
 
 use super::config::{Rules, TwentyFourSevenConfig, VisitOrder};
 use super::geometry::{first_from, Geometry, Side, MAX_CELLS};
-use super::pattern::ShapeDecision;
 use crate::puzzles::grid::{Board, CellSet, ConnectivityCheck};
 use crate::search::{Branch, Model, RuleCounter, RuleId};
 use std::sync::Arc;
@@ -31,6 +30,15 @@ pub const MAX_DIGIT: usize = 15;
 
 /// A set of values of one cell: bit 0 = empty, bit `d` = digit `d`.
 pub type ValueSet = u16;
+
+/// A decision of the pattern phase of `shape-first` (see `pattern.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ShapeDecision {
+    /// Decide the cell filled or empty: bit 0 of the set allows empty, any digit filled.
+    Pattern(usize, ValueSet),
+    /// Give a pending cell one of these digits (at most one: a forced digit or a dead end).
+    Digit(usize, ValueSet),
+}
 
 /// The value of a shape-first pattern move: the cell is filled, its digit decided later.
 pub const FILL: u8 = u8::MAX;

@@ -9,7 +9,7 @@
 
 use super::config::Rules;
 use super::model::{
-    TwentyFourSevenModel, ValueSet, RULE_CONNECTIVITY, RULE_LINE_COUNT, RULE_LINE_SUM, RULE_TWO_BY_TWO,
+    ShapeDecision, TwentyFourSevenModel, RULE_CONNECTIVITY, RULE_LINE_COUNT, RULE_LINE_SUM, RULE_TWO_BY_TWO,
 };
 use crate::puzzles::grid::{Board, ConnectivityCheck};
 use crate::search::RuleCounter;
@@ -89,13 +89,4 @@ impl TwentyFourSevenModel {
         }
         ShapeDecision::Pattern(best_cell, best_options)
     }
-}
-
-/// A decision of the pattern phase.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum ShapeDecision {
-    /// Decide the cell filled or empty: bit 0 of the set allows empty, any digit filled.
-    Pattern(usize, ValueSet),
-    /// Give a pending cell one of these digits (at most one: a forced digit or a dead end).
-    Digit(usize, ValueSet),
 }
