@@ -8,7 +8,7 @@
 //! is the struct's field order; `tests` pins it, because `--resume` and `report` read files
 //! written by older builds.
 
-use crate::solve::{RunReport, RunSettings, SearchMode};
+use crate::solve::{row_with_run_columns, RunReport, SearchMode};
 use serde::{Deserialize, Serialize};
 
 /// How a run ended.
@@ -33,6 +33,7 @@ pub const BATCH_TARGET_NS: u64 = 1_000_000;
 /// Longest `answer` text kept in a record; longer answers are cut and end with `...`.
 pub const MAX_ANSWER_CHARS: usize = 200;
 
+row_with_run_columns! {
 /// One run, as one CSV row. See `docs/harness.md` for every column. Columns missing from
 /// an older file read as their defaults.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -66,21 +67,7 @@ pub struct RunRecord {
     pub variant: String,
     /// Every knob as `name=value`, `;`-separated.
     pub knobs: String,
-    /// `all` or `first`.
-    pub mode: String,
-    /// Parallel strategy.
-    pub strategy: String,
-    /// Worker threads.
-    pub threads: usize,
-    /// Counter layout.
-    pub counters: String,
-    /// State restoration.
-    pub state: String,
-    /// Where pool threads ran (`pinned` or `free`); empty in files written before the
-    /// column existed, which ran `pinned`.
-    pub affinity: String,
-    /// Node limit per component.
-    pub node_limit: u64,
+    ..run_columns,
     /// Timed runs planned for the configuration.
     pub repeats_planned: u32,
     /// Untimed warm-up runs planned before them.
@@ -153,6 +140,7 @@ pub struct RunRecord {
     /// When the run finished, RFC 3339 UTC.
     pub timestamp: String,
 }
+}
 
 impl RunRecord {
     /// The CSV header line (no newline), derived from the field names.
@@ -212,21 +200,6 @@ impl RunRecord {
         self.nodes_after_first = first_solution_mode.then_some(parallel.nodes_after_first);
     }
 
-    /// The record with its run-description columns (mode, strategy, threads, counters,
-    /// state, affinity, node limit: [`RunSettings::COLUMNS`]) taken from `run`.
-    pub fn with_run_columns(self, run: &RunSettings) -> RunRecord {
-        RunRecord {
-            mode: run.mode.name().to_string(),
-            strategy: run.strategy.to_string(),
-            threads: run.threads,
-            counters: run.counters.to_string(),
-            state: run.state.to_string(),
-            affinity: run.affinity.to_string(),
-            node_limit: run.node_limit,
-            ..self
-        }
-    }
-
     /// Marks the run as failed with `status` and `message`.
     pub fn fail(&mut self, status: &str, message: &str) {
         self.status = status.to_string();
@@ -256,14 +229,21 @@ fn cut(text: &str, limit: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::RunSettings;
 
-    /// The pinned column list: changing it breaks `--resume` and `report --baseline` on
-    /// older files, so change it deliberately (and document the column in docs/harness.md).
-    pub const PINNED_HEADER: &str = "sweep,spec,config_id,config_index,repeat,shard,status,error,puzzle,instance,source,instance_title,variant,knobs,mode,strategy,threads,counters,state,affinity,node_limit,repeats_planned,warmup,complete,solutions,answer_value,answer_json,verify_failures,nodes,wall_ns,batch,user_cpu_ns,system_cpu_ns,prunes_total,subproblems,steals,imbalance,idle_share,task_ns_median,task_ns_p90,task_nodes_median,first_solution_ns,stop_latency_ns,nodes_after_first,machine_quiet,other_cpu_share,load_average,peak_rss_kib,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,timestamp";
+    // The pinned column list: changing it breaks `--resume` and `report --baseline` on
+    // older files, so change it deliberately (and document the column in docs/harness.md).
+    // A new run knob adds its column to `RunSettings::COLUMNS`, which this list takes in.
+    /// The pinned columns before the run description ([`RunSettings::COLUMNS`]).
+    const PINNED_BEFORE_RUN_COLUMNS: &str = "sweep,spec,config_id,config_index,repeat,shard,status,error,puzzle,instance,source,instance_title,variant,knobs";
+    /// The pinned columns after the run description.
+    const PINNED_AFTER_RUN_COLUMNS: &str = "repeats_planned,warmup,complete,solutions,answer_value,answer_json,verify_failures,nodes,wall_ns,batch,user_cpu_ns,system_cpu_ns,prunes_total,subproblems,steals,imbalance,idle_share,task_ns_median,task_ns_p90,task_nodes_median,first_solution_ns,stop_latency_ns,nodes_after_first,machine_quiet,other_cpu_share,load_average,peak_rss_kib,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,timestamp";
 
     #[test]
     fn the_runs_header_is_pinned() {
-        assert_eq!(RunRecord::header(), PINNED_HEADER);
+        let run_columns = RunSettings::COLUMNS.join(",");
+        let pinned = format!("{PINNED_BEFORE_RUN_COLUMNS},{run_columns},{PINNED_AFTER_RUN_COLUMNS}");
+        assert_eq!(RunRecord::header(), pinned);
     }
 
     #[test]

@@ -11,6 +11,7 @@
 
 use super::record::{status, RunRecord};
 use crate::parallel::{CounterLayout, ThreadAffinity};
+use crate::solve::row_with_run_columns;
 use crate::statistics::{self, median_interval, ratio_interval, tukey_fences, BootstrapSettings, Interval};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -20,6 +21,7 @@ use std::collections::{BTreeMap, HashMap};
 /// "busy cores" on one thread.
 pub const CPU_RELIABLE_NS: u64 = 10_000_000;
 
+row_with_run_columns! {
 /// One configuration's statistics, as one CSV row. See `docs/harness.md` for every column.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -44,20 +46,7 @@ pub struct SummaryRow {
     pub variant: String,
     /// Every knob as `name=value`, `;`-separated.
     pub knobs: String,
-    /// `all` or `first`.
-    pub mode: String,
-    /// Parallel strategy.
-    pub strategy: String,
-    /// Worker threads.
-    pub threads: usize,
-    /// Counter layout.
-    pub counters: String,
-    /// State restoration.
-    pub state: String,
-    /// Where pool threads ran (empty in files written before the column existed: `pinned`).
-    pub affinity: String,
-    /// Node limit per component.
-    pub node_limit: u64,
+    ..run_columns,
     /// Timed runs planned.
     pub repeats_planned: u32,
     /// Untimed warm-up runs planned.
@@ -155,6 +144,7 @@ pub struct SummaryRow {
     pub first_timestamp: String,
     /// Latest run.
     pub last_timestamp: String,
+}
 }
 
 impl SummaryRow {
@@ -287,13 +277,6 @@ fn summarize_configuration(runs: &[RunRecord]) -> SummaryRow {
         instance_title: measured.first().map_or(&first.instance_title, |run| &run.instance_title).clone(),
         variant: first.variant.clone(),
         knobs: first.knobs.clone(),
-        mode: first.mode.clone(),
-        strategy: first.strategy.clone(),
-        threads: first.threads,
-        counters: first.counters.clone(),
-        state: first.state.clone(),
-        affinity: first.affinity.clone(),
-        node_limit: first.node_limit,
         repeats_planned: first.repeats_planned,
         warmup: first.warmup,
         status,
@@ -308,7 +291,8 @@ fn summarize_configuration(runs: &[RunRecord]) -> SummaryRow {
         first_timestamp: runs.iter().map(|run| run.timestamp.clone()).min().unwrap_or_default(),
         last_timestamp: runs.iter().map(|run| run.timestamp.clone()).max().unwrap_or_default(),
         ..SummaryRow::default()
-    };
+    }
+    .with_run_columns(first.run_columns());
     if measured.is_empty() {
         return row;
     }

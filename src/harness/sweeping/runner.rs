@@ -469,5 +469,5 @@ fn start_record(
         hostname: environment.hostname.clone(),
         ..RunRecord::default()
     }
-    .with_run_columns(&config.run)
+    .with_run_columns(solve::RunColumnCells::from(&config.run))
 }
