@@ -3,11 +3,13 @@
 //! of the time left.
 //!
 //! - [`spec`]: the sweep specs (`scripts/sweeps/*.toml`), presets and overrides;
+//! - [`dimensions`]: the run knobs a block lists values for, and how the plan crosses them;
 //! - [`plan`]: a spec expanded into configurations with stable ids;
 //! - [`runner`]: the sweep loop, appending one record per run through `storing`;
 //! - [`progress`], [`work_estimate`]: the bar and its time-left estimate;
 //! - [`machine_guard`]: load, other processes' CPU share and peak memory while it runs.
 
+pub mod dimensions;
 pub mod machine_guard;
 pub mod plan;
 pub mod progress;

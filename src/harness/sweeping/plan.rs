@@ -5,11 +5,12 @@
 //! count (for `cores` thread expressions), so every machine of a sharded sweep computes the
 //! same plan and `--resume` recognises what a previous run recorded.
 
+use super::dimensions::cross_runs;
 use super::spec::{Block, KnobSelection, KnobValueList, SweepSpec};
 use crate::harness::error::HarnessError;
 use crate::harness::storing::results_folder::Shard;
 use crate::instance::{self, Instance};
-use crate::parallel::{CounterLayout, Strategy, ThreadAffinity, MAX_THREADS};
+use crate::parallel::{Strategy, MAX_THREADS};
 use crate::puzzles::knobs::{cross_product, expand_values, KnobSpec, KnobValues};
 use crate::registry::Family;
 use crate::solve::RunSettings;
@@ -134,39 +135,28 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
                 }
             }
             for (variant, knobs) in knob_sets {
-                for &mode in &block.modes {
-                    for &state in &block.states {
-                        for &strategy in &block.strategies {
-                            for (threads, counters, affinity) in thread_settings(block, strategy, cores) {
-                                let run = RunSettings {
-                                    knobs: knobs.clone(),
-                                    mode,
-                                    node_limit: block.node_limit,
-                                    time_limit: None,
-                                    rule_counts: spec.rule_counts,
-                                    solutions_to_keep: SOLUTIONS_CHECKED,
-                                    strategy,
-                                    threads,
-                                    counters,
-                                    state,
-                                    affinity,
-                                };
-                                let mut config = Configuration {
-                                    index: 0,
-                                    id: String::new(),
-                                    source: source.clone(),
-                                    variant: variant.clone(),
-                                    run,
-                                    repeats: block.repeats,
-                                    warmup: block.warmup,
-                                };
-                                config.id = configuration_id(&config);
-                                if seen.insert(config.id.clone()) {
-                                    config.index = configurations.len();
-                                    configurations.push(config);
-                                }
-                            }
-                        }
+                let base = RunSettings {
+                    knobs,
+                    node_limit: block.node_limit,
+                    time_limit: None,
+                    rule_counts: spec.rule_counts,
+                    solutions_to_keep: SOLUTIONS_CHECKED,
+                    ..RunSettings::default()
+                };
+                for run in cross_runs(base, &block.run_values, &thread_counts(block, cores)) {
+                    let mut config = Configuration {
+                        index: 0,
+                        id: String::new(),
+                        source: source.clone(),
+                        variant: variant.clone(),
+                        run,
+                        repeats: block.repeats,
+                        warmup: block.warmup,
+                    };
+                    config.id = configuration_id(&config);
+                    if seen.insert(config.id.clone()) {
+                        config.index = configurations.len();
+                        configurations.push(config);
                     }
                 }
             }
@@ -252,22 +242,12 @@ fn check_listed_knobs(
     Ok(())
 }
 
-/// The (threads, counters, affinity) triples a strategy runs with: `sequential` runs once,
-/// on the calling thread.
-fn thread_settings(block: &Block, strategy: Strategy, cores: usize) -> Vec<(usize, CounterLayout, ThreadAffinity)> {
-    if strategy == Strategy::Sequential {
-        return vec![(1, block.counters[0], block.affinities[0])];
-    }
+/// The block's thread counts for the parallel strategies on `cores` threads, without repeats.
+fn thread_counts(block: &Block, cores: usize) -> Vec<usize> {
     let mut counts: Vec<usize> = block.threads.iter().flat_map(|count| count.resolve(cores)).collect();
     let mut seen = HashSet::new();
     counts.retain(|count| seen.insert(*count));
-    let mut settings = Vec::new();
-    for &threads in &counts {
-        for &counters in &block.counters {
-            settings.extend(block.affinities.iter().map(|&affinity| (threads, counters, affinity)));
-        }
-    }
-    settings
+    counts
 }
 
 /// The knob sets of a block for one family, each with its variant label; the defaults first.
@@ -331,18 +311,22 @@ fn variant_label(knobs: &KnobValues, defaults: &KnobValues, baseline: Option<&Kn
         .join("+")
 }
 
+/// The run columns configuration ids were first written with; every one is in every key.
+const FIRST_ID_COLUMNS: [&str; 6] = ["mode", "strategy", "threads", "counters", "state", "node_limit"];
+
 /// The stable id of a configuration: FNV-1a over the source and the run description's
-/// columns. A run knob added after ids were first written joins the key only when it
-/// differs from its default, so every existing configuration keeps its id (and `--resume`
-/// of older files keeps working).
+/// columns. A run column added after ids were first written (like `affinity`) joins the key
+/// as `|column=value` only when it differs from its default in [`RunSettings::default`], so
+/// every existing configuration keeps its id (and `--resume` of older files keeps working)
+/// without this function knowing the new column.
 fn configuration_id(config: &Configuration) -> String {
     let mut key = format!("{}|{}", config.source, config.knob_text());
-    for (column, value) in RunSettings::COLUMNS.iter().zip(config.run.column_values()) {
-        match *column {
-            // Columns added later: in the key only when not at their default.
-            "affinity" if value == ThreadAffinity::default().name() => {}
-            "affinity" => key.push_str(&format!("|affinity={value}")),
-            _ => key.push_str(&format!("|{value}")),
+    let defaults = RunSettings::default().column_values();
+    for ((column, value), default) in RunSettings::COLUMNS.iter().zip(config.run.column_values()).zip(defaults) {
+        if FIRST_ID_COLUMNS.contains(column) {
+            key.push_str(&format!("|{value}"));
+        } else if value != default {
+            key.push_str(&format!("|{column}={value}"));
         }
     }
     format!("{:016x}", fnv1a(key.as_bytes()))
@@ -362,6 +346,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 mod tests {
     use super::*;
     use crate::harness::sweeping::spec::SweepSpec;
+    use crate::parallel::ThreadAffinity;
 
     fn plan(text: &str) -> SweepPlan {
         expand(&SweepSpec::parse(text, "test").unwrap(), 4).unwrap()
@@ -401,6 +386,25 @@ mod tests {
     }
 
     #[test]
+    fn affinities_vary_only_parallel_strategies_and_default_to_pinned() {
+        let affinities = |text: &str| -> Vec<(String, ThreadAffinity)> {
+            plan(text)
+                .configurations
+                .iter()
+                .map(|config| (config.run.strategy.to_string(), config.run.affinity))
+                .collect()
+        };
+        assert_eq!(
+            affinities("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\n"),
+            [("sequential".into(), ThreadAffinity::Pinned)]
+        );
+        let listed = "name = \"t\"\n[[block]]\ninstances = [\"rings\"]\nstrategies = [\"sequential\", \"auto\"]\naffinities = [\"free\", \"pinned\"]\n";
+        let expected =
+            [("sequential", ThreadAffinity::Free), ("auto", ThreadAffinity::Free), ("auto", ThreadAffinity::Pinned)];
+        assert_eq!(affinities(listed), expected.map(|(strategy, affinity)| (strategy.to_string(), affinity)));
+    }
+
+    #[test]
     fn shards_partition_the_plan() {
         let plan = plan("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\nknobs = \"cross\"\nstrategies = [\"sequential\", \"auto\"]\nthreads = [1, 2]\n");
         let mut union: Vec<usize> = (1..=4)
@@ -423,6 +427,14 @@ mod tests {
             format!("{:016x}", fnv1a(b"rings|order=rings;pruning=bounds|all|sequential|1|padded|undo|20000000000")),
             plan.configurations[0].id
         );
+        // A later column (affinity) joins the key, before the node limit, only off its default.
+        let with_free = self::plan("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\nstrategies = [\"auto\"]\nthreads = [2]\naffinities = [\"pinned\", \"free\"]\n");
+        let ids: Vec<&str> = with_free.configurations.iter().map(|config| config.id.as_str()).collect();
+        let expected = [
+            fnv1a(b"rings|order=rings;pruning=bounds|all|auto|2|padded|undo|20000000000"),
+            fnv1a(b"rings|order=rings;pruning=bounds|all|auto|2|padded|undo|affinity=free|20000000000"),
+        ];
+        assert_eq!(ids, expected.map(|hash| format!("{hash:016x}")));
     }
 
     #[test]

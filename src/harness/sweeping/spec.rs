@@ -5,18 +5,17 @@
 //! `plan` turns it into the list of configurations. The format is documented in
 //! `docs/harness.md`; every key is checked, and an error names the file, the line, the key
 //! and what is allowed (`quick.toml:12: block[0].strategies: ...`). Run knobs are parsed
-//! here into the typed values of [`crate::solve::RunSettings`], by the parsers the
-//! command-line flags use.
+//! here (the keys of [`super::dimensions::RUN_DIMENSIONS`]), each value checked by the
+//! parser its command-line flag uses.
 
+use super::dimensions::RUN_DIMENSIONS;
 use crate::harness::error::HarnessError;
-use crate::parallel::{CounterLayout, StateRestore, Strategy, ThreadAffinity, MAX_THREADS};
+use crate::parallel::MAX_THREADS;
 use crate::puzzles::knobs::KnobValues;
 use crate::registry::Family;
-use crate::solve::{check_thread_count, SearchMode};
+use crate::solve::{check_thread_count, RunSettings};
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::fmt::Display;
-use std::str::FromStr;
 use toml::{Spanned, Value};
 
 /// The built-in presets (`--preset NAME`), embedded so they work from any directory.
@@ -73,19 +72,12 @@ pub struct Block {
     pub knobs: KnobSelection,
     /// Also run the family's baseline configuration (from the spec's `baselines`).
     pub include_baseline: bool,
-    /// Parallel strategies (`sequential` always runs on one thread).
-    pub strategies: Vec<Strategy>,
-    /// Thread counts for the parallel strategies.
+    /// The listed values of each run dimension (`modes`, `strategies`, ...), parallel to
+    /// [`RUN_DIMENSIONS`], each checked by its parser; empty where the key is absent (the
+    /// run knob keeps its default).
+    pub run_values: Vec<Vec<String>>,
+    /// Thread counts for the parallel strategies (`sequential` always runs on one thread).
     pub threads: Vec<ThreadCount>,
-    /// Search modes.
-    pub modes: Vec<SearchMode>,
-    /// Counter layouts; only parallel strategies vary them.
-    pub counters: Vec<CounterLayout>,
-    /// State restoration.
-    pub states: Vec<StateRestore>,
-    /// Where pool threads run; only parallel strategies vary it (`sequential` runs on the
-    /// calling thread).
-    pub affinities: Vec<ThreadAffinity>,
     /// The integers substituted for `K` in knob values like `periodic:K`.
     pub k_values: Vec<u32>,
     /// Timed runs per configuration.
@@ -449,26 +441,11 @@ fn parse_block(value: &Value, index: usize, repeats: u32, warmup: u32, node_limi
     let Value::Table(table) = value else {
         return Err(format!("block[{index}]: expected a table"));
     };
-    check_keys(
-        table,
-        &format!("block[{index}]."),
-        &[
-            "instances",
-            "knobs",
-            "vary",
-            "baseline",
-            "strategies",
-            "threads",
-            "modes",
-            "counters",
-            "states",
-            "affinities",
-            "k_values",
-            "repeats",
-            "warmup",
-            "node_limit",
-        ],
-    )?;
+    let fixed_keys =
+        ["instances", "knobs", "vary", "baseline", "threads", "k_values", "repeats", "warmup", "node_limit"];
+    let allowed: Vec<&str> =
+        fixed_keys.into_iter().chain(RUN_DIMENSIONS.iter().map(|dimension| dimension.key)).collect();
+    check_keys(table, &format!("block[{index}]."), &allowed)?;
     let instances = match table.get("instances") {
         Some(Value::Array(entries)) if !entries.is_empty() => entries
             .iter()
@@ -492,13 +469,20 @@ fn parse_block(value: &Value, index: usize, repeats: u32, warmup: u32, node_limi
         Some(Value::Boolean(flag)) => *flag,
         Some(_) => return Err(format!("{}: expected true or false", key("baseline"))),
     };
-    // Each run knob is parsed by its type's parser (the one its command-line flag uses), so
-    // a typo fails here, naming the key and the accepted forms.
-    let strategies = typed_list(table, "strategies", Strategy::Sequential, &key)?;
-    let counters = typed_list(table, "counters", CounterLayout::default(), &key)?;
-    let states = typed_list(table, "states", StateRestore::default(), &key)?;
-    let affinities = typed_list(table, "affinities", ThreadAffinity::default(), &key)?;
-    let modes = typed_list(table, "modes", SearchMode::All, &key)?;
+    // Each run knob's values are checked by its type's parser (the one its command-line flag
+    // uses), so a typo fails here, naming the key and the accepted forms.
+    let run_values = RUN_DIMENSIONS
+        .iter()
+        .map(|dimension| {
+            let Some(list) = table.get(dimension.key) else { return Ok(Vec::new()) };
+            let values = string_list(list, &key(dimension.key))?;
+            for text in &values {
+                (dimension.set)(&mut RunSettings::default(), text)
+                    .map_err(|error| format!("{}: {error}", key(dimension.key)))?;
+            }
+            Ok(values)
+        })
+        .collect::<Result<Vec<_>, String>>()?;
     let threads = match table.get("threads") {
         None => vec![ThreadCount::Single(ThreadTerm::Fixed(1))],
         Some(Value::Array(items)) if !items.is_empty() => items
@@ -535,12 +519,8 @@ fn parse_block(value: &Value, index: usize, repeats: u32, warmup: u32, node_limi
         instances,
         knobs,
         include_baseline,
-        strategies,
+        run_values,
         threads,
-        modes,
-        counters,
-        states,
-        affinities,
         k_values,
         repeats: optional_integer(table, "repeats", 1)
             .map_err(|message| format!("block[{index}].{message}"))?
@@ -553,24 +533,6 @@ fn parse_block(value: &Value, index: usize, repeats: u32, warmup: u32, node_limi
             .unwrap_or(node_limit),
         key_lines: BTreeMap::new(),
     })
-}
-
-/// A block's list of run-knob values under `name`, each parsed by `T`'s `FromStr`; `default`
-/// when the key is absent.
-fn typed_list<T: FromStr>(
-    table: &toml::Table,
-    name: &str,
-    default: T,
-    key: &dyn Fn(&str) -> String,
-) -> Result<Vec<T>, String>
-where
-    T::Err: Display,
-{
-    let Some(value) = table.get(name) else { return Ok(vec![default]) };
-    string_list(value, &key(name))?
-        .iter()
-        .map(|text| text.parse::<T>().map_err(|error| format!("{}: {error}", key(name))))
-        .collect()
 }
 
 /// The line of every key of a spec, read from the TOML's spans: top-level keys, each
@@ -740,15 +702,16 @@ mod tests {
     }
 
     #[test]
-    fn affinities_vary_only_parallel_strategies_and_default_to_pinned() {
-        let spec = SweepSpec::parse("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\n", "s").unwrap();
-        assert_eq!(spec.blocks[0].affinities, [ThreadAffinity::Pinned]);
+    fn run_dimension_values_are_kept_as_listed_and_absent_ones_are_empty() {
         let spec = SweepSpec::parse(
             "name = \"t\"\n[[block]]\ninstances = [\"rings\"]\naffinities = [\"free\", \"pinned\"]\n",
             "s",
         )
         .unwrap();
-        assert_eq!(spec.blocks[0].affinities, [ThreadAffinity::Free, ThreadAffinity::Pinned]);
+        for (dimension, values) in RUN_DIMENSIONS.iter().zip(&spec.blocks[0].run_values) {
+            let expected: &[&str] = if dimension.key == "affinities" { &["free", "pinned"] } else { &[] };
+            assert_eq!(values, expected, "{}", dimension.key);
+        }
     }
 
     #[test]
