@@ -90,3 +90,40 @@ impl RuleCounter for FullCounters {
         self.nodes_per_depth[depth] += 1;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stats_carry_the_used_rules_and_sum_the_prunes_over_depths() {
+        let mut counters = FullCounters::sized(3, 2);
+        counters.node_at(0);
+        counters.node_at(1);
+        counters.node_at(2);
+        counters.check(2);
+        counters.check(2);
+        counters.prune(2, 1);
+        counters.prune(2, 2);
+        counters.prune(0, 2);
+        let stats = counters.stats(3, 0);
+        assert_eq!(stats.rule_checks, [0, 0, 2]);
+        assert_eq!(stats.rule_prunes, [1, 0, 2]);
+        assert_eq!(stats.nodes_per_depth, [1, 1, 1]);
+        assert_eq!(stats.prunes_per_depth, [vec![0, 0, 0], vec![0, 0, 1], vec![1, 0, 1]]);
+    }
+
+    #[test]
+    fn a_model_without_rules_has_no_prune_rows() {
+        let stats = FullCounters::sized(0, 3).stats(0, 0);
+        assert!(stats.rule_checks.is_empty() && stats.rule_prunes.is_empty());
+        assert!(stats.prunes_per_depth.is_empty());
+        assert_eq!(stats.nodes_per_depth, [0, 0, 0, 0]);
+    }
+
+    #[test]
+    #[should_panic(expected = "MAX_RULES")]
+    fn more_rules_than_the_arrays_hold_is_refused() {
+        FullCounters::sized(MAX_RULES + 1, 1);
+    }
+}
