@@ -14,7 +14,7 @@ mod model;
 mod stats;
 
 pub use callbacks::{Event, NoObserver, NoSteering, Observer, OpenBranches, Steering, SteeringAction};
-pub use counters::{FullCounters, NoCounters, RuleCounter};
+pub use counters::{FullCounters, NoCounters, RuleCounter, MAX_RULES};
 pub use engine::{search_sequentially, Engine, Limits, SearchResult, StopReason, DEADLINE_CHECK_INTERVAL};
 pub use estimate::{estimate_tree_size, estimate_tree_size_with, EstimateMethod, ProbeRng, TreeEstimate};
 pub use model::{Branch, Model, RuleId};

@@ -27,15 +27,18 @@ pub struct Stats {
 impl Stats {
     /// Stats with the detailed counts taken from `counters`.
     pub fn with_counters(nodes: u64, solutions: u64, counters: &FullCounters) -> Stats {
-        let rules = counters.checks.len();
+        let rules = counters.rules;
+        // A model without rules has no per-depth prune rows at all.
+        let depth_rows = if rules == 0 { 0 } else { counters.prunes_per_depth.len() };
+        let rule_prunes = (0..rules).map(|rule| counters.prunes_per_depth.iter().map(|row| row[rule]).sum()).collect();
         Stats {
             nodes,
             solutions,
             counted: true,
-            rule_checks: counters.checks.clone(),
-            rule_prunes: counters.prunes.clone(),
+            rule_checks: counters.checks[..rules].to_vec(),
+            rule_prunes,
             nodes_per_depth: counters.nodes_per_depth.clone(),
-            prunes_per_depth: counters.prunes_per_depth.chunks(rules.max(1)).map(|row| row.to_vec()).collect(),
+            prunes_per_depth: counters.prunes_per_depth[..depth_rows].iter().map(|row| row[..rules].to_vec()).collect(),
         }
     }
 
