@@ -66,7 +66,10 @@ pub struct FullCounters {
 impl RuleCounter for FullCounters {
     const ENABLED: bool = true;
     fn sized(rules: usize, max_depth: usize) -> Self {
-        assert!(rules <= MAX_RULES, "a model with {rules} rules needs MAX_RULES >= {rules} to be counted");
+        assert!(
+            rules <= MAX_RULES,
+            "the model names {rules} rules; per-rule counting holds at most MAX_RULES = {MAX_RULES}: group related checks under one rule, or run with --no-rule-counts"
+        );
         FullCounters {
             checks: [0; MAX_RULES],
             nodes_per_depth: vec![0; max_depth + 1],

@@ -29,7 +29,9 @@ pub trait Model: Clone + Send {
     /// A complete solution, in a form that can be compared and sorted.
     type Solution: Clone + Send + Ord + Debug + 'static;
 
-    /// Names of the rules that can prune, indexed by [`RuleId`].
+    /// Names of the rules that can prune, indexed by [`RuleId`]: at most
+    /// [`MAX_RULES`](super::MAX_RULES) of them, the size of the per-rule counters (a model
+    /// with more panics when it is run with rule counts; group related checks under one rule).
     fn rule_names(&self) -> &[&'static str];
 
     /// Depth of the deepest possible node (the number of decisions on the longest path).
