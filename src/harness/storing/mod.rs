@@ -1,6 +1,7 @@
 //! Storing: what a sweep leaves in its results folder, and reading it back.
 //!
 //! - [`record`]: one flat row per run (`<sweep>-runs.csv`);
+//! - [`run_columns`]: the run-description columns the runs record and the summary share;
 //! - [`counts`]: per-rule, per-depth and per-worker counts of each run, long format
 //!   (`<sweep>-counts.csv`);
 //! - [`csv_log`]: whole-line appends and atomic rewrites of CSV files;
@@ -16,5 +17,6 @@ pub mod csv_log;
 pub mod environment;
 pub mod record;
 pub mod results_folder;
+pub mod run_columns;
 pub mod summary;
 pub mod sweep_lock;

@@ -8,7 +8,8 @@
 //! is the struct's field order; `tests` pins it, because `--resume` and `report` read files
 //! written by older builds.
 
-use crate::solve::{row_with_run_columns, RunReport, SearchMode};
+use super::run_columns::row_with_run_columns;
+use crate::solve::{RunReport, SearchMode};
 use serde::{Deserialize, Serialize};
 
 /// How a run ended.

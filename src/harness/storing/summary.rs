@@ -10,8 +10,8 @@
 //! it from the CSV files at any time.
 
 use super::record::{status, RunRecord};
+use super::run_columns::row_with_run_columns;
 use crate::parallel::{CounterLayout, ThreadAffinity};
-use crate::solve::row_with_run_columns;
 use crate::statistics::{self, median_interval, ratio_interval, tukey_fences, BootstrapSettings, Interval};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};

@@ -20,6 +20,7 @@ use crate::harness::storing::record::{status, RunRecord, BATCH_TARGET_NS};
 use crate::harness::storing::results_folder::{
     counts_file_for, find_runs_files, read_runs, runs_file, set_aside_superseded_logs, write_summary, Shard,
 };
+use crate::harness::storing::run_columns::RunColumnCells;
 use crate::harness::storing::sweep_lock::{SweepLock, WhenBusy};
 use crate::instance::Instance;
 use crate::solve;
@@ -469,5 +470,5 @@ fn start_record(
         hostname: environment.hostname.clone(),
         ..RunRecord::default()
     }
-    .with_run_columns(solve::RunColumnCells::from(&config.run))
+    .with_run_columns(RunColumnCells::from(&config.run))
 }
