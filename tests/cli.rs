@@ -230,13 +230,14 @@ fn a_time_limit_stops_the_run_at_the_first_look_at_the_clock() {
 
 #[test]
 fn the_report_records_the_node_limit_and_how_far_it_may_be_overshot() {
-    let sequential = solve_json(&["hooks7", "--node-limit", "5000"]);
+    let hooks = "instances/hooks_enumeration.json";
+    let sequential = solve_json(&[hooks, "--node-limit", "5000"]);
     assert_eq!((sequential["nodes"].as_u64(), sequential["stop"].as_str()), (Some(5000), Some("node-limit")));
     assert_eq!(
         (sequential["node_limit"].as_u64(), sequential["node_limit_overshoot_max"].as_u64()),
         (Some(5000), Some(0))
     );
-    let steal = solve_json(&["hooks7", "--node-limit", "5000", "--parallel", "steal", "--threads", "2"]);
+    let steal = solve_json(&[hooks, "--node-limit", "5000", "--parallel", "steal", "--threads", "2"]);
     let overshoot = steal["node_limit_overshoot_max"].as_u64().expect("a number");
     assert_eq!(overshoot, 2 * 1024);
     let nodes = steal["nodes"].as_u64().expect("nodes");
@@ -252,7 +253,21 @@ fn frontier_listings_are_capped_and_the_cap_is_named() {
         &with("auto:1000000000"),
         "K must be a whole number from 1 to 500000, the cap on listed subproblems",
     );
-    let hooks = ["solve", "instances/hooks_enumeration.json", "--threads", "2", "--parallel", "depth:30"];
+    // The knobs before `tightest-hook`, `joint` and `single-child`: 858,514 nodes at depth 30.
+    let hooks = [
+        "solve",
+        "instances/hooks_enumeration.json",
+        "--order",
+        "most-constrained",
+        "--rules",
+        "derived",
+        "--forced",
+        "try-both",
+        "--threads",
+        "2",
+        "--parallel",
+        "depth:30",
+    ];
     assert_bad_input(&hooks, "--parallel depth:30: the frontier holds more than 500000 subproblems");
 }
 

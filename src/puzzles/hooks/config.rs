@@ -23,8 +23,11 @@ knob_enum! {
         BottomUp = "bottom-up",
         /// Outside in, clockwise.
         Spiral = "spiral",
-        /// A cell the rules already settle, else one of the region with the fewest open cells.
+        /// A cell the rules already settle, else one of the region closest to its sum.
         MostConstrained = "most-constrained",
+        /// A cell the rules already settle, else one of the hook with the fewest undecided
+        /// cells, in the region with the fewest.
+        TightestHook = "tightest-hook",
     }
 }
 
@@ -35,6 +38,9 @@ knob_enum! {
         Basic = "basic",
         /// Also partial region sums against what the hooks can still give.
         Derived = "derived",
+        /// Also one table of hook counts completing every region at once (`derived` asks
+        /// each region alone, so two regions may count on the same digits).
+        Joint = "joint",
     }
 }
 

@@ -5,7 +5,10 @@
 //! into a `u32`: hook k's corner in bits `2(k-2)..2(k-2)+2`. Hook 1 is the single cell
 //! left inside hook 2 and has no choice.
 
-use crate::puzzles::grid::CellSet;
+use crate::puzzles::grid::{Board, CellSet};
+
+/// Slots for hook numbers 0..=11 (0 = not placed yet).
+pub const HOOK_SLOTS: usize = Board::MAX_SIZE + 1;
 
 /// How many ways hook `hook` can sit in its square: its elbow in one of the four corners,
 /// except hook 1, which is the whole 1 x 1 square.

@@ -37,15 +37,22 @@
 //!
 //! - `order`: the next cell among those placed and undecided: `row-major` (from the top),
 //!   `bottom-up` (rows from the bottom, the post's order: its small bottom regions complete
-//!   early, which `basic` rules need), `spiral` (outside in), or `most-constrained` (a cell
+//!   early, which `basic` rules need), `spiral` (outside in), `most-constrained` (a cell
 //!   the rules already settle: its hook has all its digits or blanks, it would fill a 2x2
 //!   block, its digit exceeds what its region still needs; else, in the region closest to
-//!   its sum, a cell of the largest hook there).
+//!   its sum, a cell of the largest hook there), or `tightest-hook` (a cell the rules
+//!   already settle; else, in the placed hook with the fewest undecided cells, the cell in
+//!   the region with the fewest: such a hook is close to having all its digits or all its
+//!   blanks, which settles its other cells).
 //! - `rules`: `basic` is the post's set (a region is checked when complete, hook counts,
 //!   2x2); `derived` adds, after every move, the bounded-subset-sum test on the region of
 //!   the move (the partial sum never above the target and still reachable with the digits
-//!   the undecided cells' hooks can give), and on every region of a hook that has just
-//!   become settled (all its digits, or all its blanks, placed).
+//!   the undecided cells' hooks can give), and on every region of a settled hook (all its
+//!   digits, or all its blanks, placed). `joint` asks instead, once every hook is placed,
+//!   for one table of counts (digits of hook k in region r) that completes every region at
+//!   once, so two regions cannot both count on the same digits (rule `region-counts`; see
+//!   `joint.rs`). The table found is kept per depth and most moves only update it; the
+//!   two-phase prefilter applies the test to each complete layout too.
 //! - `connectivity`: `leaves`, `periodic:K` and `every-node` flood-fill from the filled
 //!   cells through undecided ones (see [`ConnectivityCheck`]); `incremental` keeps the
 //!   group that can still join the filled cells and updates it per move with a local test
@@ -72,6 +79,7 @@
 
 mod config;
 mod geometry;
+mod joint;
 mod model;
 mod parse;
 mod reach;
@@ -137,7 +145,7 @@ impl Hooks {
 
     fn model(&self, config: &HooksConfig) -> HooksModel {
         let order = match config.order {
-            CellChoice::RowMajor | CellChoice::MostConstrained => CellOrder::RowMajor,
+            CellChoice::RowMajor | CellChoice::MostConstrained | CellChoice::TightestHook => CellOrder::RowMajor,
             CellChoice::Spiral => CellOrder::Spiral,
             CellChoice::BottomUp => CellOrder::RowMajor,
         }
@@ -165,14 +173,14 @@ impl Puzzle for Hooks {
         KnobSpec {
             name: "order",
             values: CellChoice::VALUES,
-            default: "most-constrained",
-            help: "next cell: row-major (row by row from the top), bottom-up (rows from the bottom, the OCaml post's order), spiral (outside in), or most-constrained (a cell the rules settle, else one of the region with fewest open cells)",
+            default: "tightest-hook",
+            help: "next cell: row-major (row by row from the top), bottom-up (rows from the bottom, the OCaml post's order), spiral (outside in), most-constrained (a cell the rules settle, else one of the region closest to its sum), or tightest-hook (a cell the rules settle, else one of the hook with the fewest undecided cells, in the region with the fewest)",
         },
         KnobSpec {
             name: "rules",
             values: Rules::VALUES,
-            default: "derived",
-            help: "basic: the post's checks (complete regions, hook counts, 2x2); derived: also partial region sums against the digits the hooks can still give",
+            default: "joint",
+            help: "basic: the post's checks (complete regions, hook counts, 2x2); derived: also partial region sums against the digits the hooks can still give, region by region; joint: one table of hook counts must complete every region at once (rule region-counts; two regions cannot both count on the same digits)",
         },
         KnobSpec {
             name: "connectivity",
@@ -183,7 +191,7 @@ impl Puzzle for Hooks {
         KnobSpec {
             name: "forced",
             values: ForcedCells::VALUES,
-            default: "try-both",
+            default: "single-child",
             help: "a cell the rules already settle (its hook has all its digits or blanks, it would fill a 2x2 block, its digit exceeds its region's need): try-both branches on both values like any cell; single-child branches on the settled value only",
         },
         KnobSpec {

@@ -1,10 +1,11 @@
 //! The Hooks search state and its moves: hook placements and cell decisions, applied and
 //! undone in place on bitboards and small counters.
 
-use super::geometry::{cells_of, corner_count, layout_corner, split_square, with_corner};
+use super::geometry::{cells_of, corner_count, layout_corner, split_square, with_corner, HOOK_SLOTS};
+use super::joint::{follow_move, Demand, HookCounts, ShareScratch, ShareStack};
 use super::reach::Rings;
 use super::sums::{reachable, DigitRange};
-use super::{Bookkeeping, ForcedCells, HooksConfig, PlacementStrategy, Rules, Stranded};
+use super::{Bookkeeping, CellChoice, ForcedCells, HooksConfig, PlacementStrategy, Rules, Stranded};
 use crate::puzzles::grid::{Board, CellSet, ConnectivityCheck};
 use crate::puzzles::view::{CellView, GridView, View};
 use crate::search::{Branch, Model, NoCounters, RuleCounter, RuleId};
@@ -26,10 +27,11 @@ pub const RULE_CONNECTED: RuleId = 5;
 /// A hook has fewer cells that can still join the filled ones (filled, or undecided and
 /// linked to them through undecided cells) than its digits (`stranded=hook-count` only).
 pub const RULE_HOOK_REACH: RuleId = 6;
-const RULE_NAMES: &[&str] = &["givens", "hook-count", "2x2", "region-sum", "region-reach", "connected", "hook-reach"];
+/// No table of hook counts completes every region at once (`joint` rules only).
+pub const RULE_REGION_COUNTS: RuleId = 7;
+const RULE_NAMES: &[&str] =
+    &["givens", "hook-count", "2x2", "region-sum", "region-reach", "connected", "hook-reach", "region-counts"];
 
-/// Slots for hook numbers 0..=11 (0 = not placed yet).
-const HOOK_SLOTS: usize = Board::MAX_SIZE + 1;
 /// Slots for cells, and for regions (a region has at least one cell).
 const CELL_SLOTS: usize = 128;
 /// `given` of a cell without a given digit.
@@ -139,6 +141,8 @@ pub struct HooksModel {
     shared: Arc<Shared>,
     placement: PlacementStrategy,
     dynamic_order: bool,
+    /// `order=tightest-hook` (a dynamic order).
+    tightest_hook: bool,
     rules: Rules,
     connectivity: ConnectivityCheck,
     forced: ForcedCells,
@@ -178,6 +182,9 @@ pub struct HooksModel {
     placed_ranked: CellSet,
     /// Moves applied since the root.
     depth: usize,
+    /// `rules=joint`: a share table per depth (see `joint.rs`) and the search's scratch.
+    shares: ShareStack,
+    share_scratch: ShareScratch,
     /// Incremental connectivity, one entry per depth: the cells (filled or undecided)
     /// connected to the filled ones; all non-empty cells while nothing is filled.
     reach: Vec<CellSet>,
@@ -195,7 +202,8 @@ impl HooksModel {
         let mut model = HooksModel {
             target: shared.target.unwrap_or(0),
             placement: config.placement,
-            dynamic_order: config.order == super::CellChoice::MostConstrained,
+            dynamic_order: matches!(config.order, CellChoice::MostConstrained | CellChoice::TightestHook),
+            tightest_hook: config.order == CellChoice::TightestHook,
             rules: config.rules,
             connectivity: config.connectivity,
             forced: config.forced,
@@ -222,8 +230,13 @@ impl HooksModel {
             placed_ranked: 0,
             depth: 0,
             reach: Vec::new(),
+            shares: ShareStack::default(),
+            share_scratch: ShareScratch::default(),
             shared,
         };
+        if model.rules == Rules::Joint {
+            model.shares = ShareStack::new(model.shared.region_cells.len(), model.max_depth());
+        }
         model.reach = Vec::with_capacity(model.max_depth() + 2);
         model.reach.push(all);
         model
@@ -471,6 +484,9 @@ impl HooksModel {
         for region in cells_of(regions) {
             self.check_region(region, counters)?;
         }
+        if self.joint_active() {
+            self.check_shares(None, counters)?;
+        }
         if decided != 0 {
             self.check_connectivity_from_scratch(counters)?;
         }
@@ -494,7 +510,10 @@ impl HooksModel {
         }
         let region = self.shared.region_of[cell] as usize;
         self.check_region(region, counters)?;
-        if self.rules == Rules::Derived {
+        if self.joint_active() {
+            // The share table completes every region, so it implies the test below.
+            self.check_shares(Some((region, hook, filled)), counters)?;
+        } else if self.rules != Rules::Basic {
             self.check_regions_of_settled_hook(hook, region, counters)?;
         }
         self.check_connectivity_after(cell, filled, counters)
@@ -535,6 +554,10 @@ impl HooksModel {
             return Ok(());
         }
         counters.check(RULE_REGION_REACH);
+        if self.joint_active() {
+            // The share table tests the rest; it needs every region at or below the target.
+            return if self.region_sum[region] <= self.target { Ok(()) } else { Err(RULE_REGION_REACH) };
+        }
         if self.region_can_reach(region) {
             Ok(())
         } else {
@@ -583,6 +606,77 @@ impl HooksModel {
             count += 1;
         }
         reachable(self.target - sum, &ranges[..count], wildcard)
+    }
+
+    /// Whether the joint test runs: `rules=joint` once every hook is placed (before that
+    /// the cells of unplaced hooks could hold any digit, and the `derived` tests apply).
+    #[inline]
+    fn joint_active(&self) -> bool {
+        self.rules == Rules::Joint && self.next_hook == 0
+    }
+
+    /// `joint`: whether some share table completes every region. `cell_move` is the cell
+    /// move just made (its region, hook and value): when the parent's table survives it,
+    /// no search is needed. `None` after a placement, which searches afresh.
+    #[inline]
+    fn check_shares<C: RuleCounter>(
+        &mut self,
+        cell_move: Option<(usize, usize, bool)>,
+        counters: &mut C,
+    ) -> Result<(), RuleId> {
+        counters.check(RULE_REGION_COUNTS);
+        if let Some((region, hook, filled)) = cell_move {
+            let open_after = self.open_of_hook_in_region(region, hook);
+            let (share, valid) = self.shares.top();
+            if *valid && follow_move(share, region, hook, filled, open_after) {
+                return Ok(());
+            }
+        }
+        if self.find_share() {
+            Ok(())
+        } else {
+            Err(RULE_REGION_COUNTS)
+        }
+    }
+
+    /// Undecided cells of hook `hook` in region `region`.
+    #[inline]
+    fn open_of_hook_in_region(&self, region: usize, hook: usize) -> u8 {
+        if self.incremental {
+            self.region_hook_open[region][hook]
+        } else {
+            let open = self.shared.region_cells[region] & self.hook_cells[hook] & !self.filled & !self.empty;
+            open.count_ones() as u8
+        }
+    }
+
+    /// `joint`: searches a share table for the current state into the top of the stack.
+    fn find_share(&mut self) -> bool {
+        let size = self.shared.size;
+        let regions = self.shared.region_cells.len();
+        let mut quota: HookCounts = [0; HOOK_SLOTS];
+        for (hook, (quota, &filled)) in quota.iter_mut().zip(&self.hook_filled).enumerate().take(size + 1) {
+            *quota = (hook as u8).saturating_sub(filled);
+        }
+        let mut needs = [0u32; CELL_SLOTS];
+        for (need, &sum) in needs.iter_mut().zip(&self.region_sum).take(regions) {
+            *need = self.target.saturating_sub(sum);
+        }
+        let recomputed;
+        let open: &[HookCounts] = if self.incremental {
+            &self.region_hook_open[..regions]
+        } else {
+            let mut counts = [[0u8; HOOK_SLOTS]; CELL_SLOTS];
+            for cell in cells_of(self.placed & !self.filled & !self.empty) {
+                counts[self.shared.region_of[cell] as usize][self.hook_of[cell] as usize] += 1;
+            }
+            recomputed = counts;
+            &recomputed[..regions]
+        };
+        let demand = Demand { quota: &quota, open, largest: size };
+        let (share, valid) = self.shares.top();
+        *valid = demand.find_share(&mut needs[..regions], share, &mut self.share_scratch);
+        *valid
     }
 
     /// Connectivity after a cell move, as the knob says.
@@ -773,6 +867,9 @@ impl HooksModel {
         if forced != 0 {
             return forced.trailing_zeros() as usize;
         }
+        if self.tightest_hook {
+            return self.cell_of_tightest_hook(candidates);
+        }
         let mut closest = 0;
         let mut least_need = u32::MAX;
         for (region, &cells) in shared.region_cells.iter().enumerate() {
@@ -795,6 +892,37 @@ impl HooksModel {
         in_region.trailing_zeros() as usize
     }
 
+    /// `tightest-hook`, when no cell is settled: in the placed hook with the fewest
+    /// undecided cells (the largest such hook on a tie), the cell in the region with the
+    /// fewest undecided cells (the lowest cell on a tie). A hook with few cells left is the
+    /// closest to having all its digits or all its blanks, after which the rules settle
+    /// its other cells; so either child soon meets a forced cell or a dead end.
+    fn cell_of_tightest_hook(&self, candidates: CellSet) -> usize {
+        let mut tightest = 0;
+        let mut fewest = usize::MAX;
+        for hook in self.next_hook + 1..=self.shared.size {
+            if self.hook_cells[hook] & candidates == 0 {
+                continue;
+            }
+            let undecided = 2 * hook - 1 - usize::from(self.hook_filled[hook]) - usize::from(self.hook_empty[hook]);
+            if undecided <= fewest {
+                fewest = undecided;
+                tightest = hook;
+            }
+        }
+        let cells = candidates & self.hook_cells[tightest];
+        let mut chosen = cells.trailing_zeros() as usize;
+        let mut fewest_in_region = u8::MAX;
+        for cell in cells_of(cells) {
+            let open = self.region_open[self.shared.region_of[cell] as usize];
+            if open < fewest_in_region {
+                fewest_in_region = open;
+                chosen = cell;
+            }
+        }
+        chosen
+    }
+
     /// Two-phase, at the root: every layout that passes the prefilter, as moves. The
     /// prefilter walks the placements hook by hook on a scratch copy with the `derived`
     /// region rules: givens must fit their hooks, given digits and blanks must not exceed
@@ -802,7 +930,10 @@ impl HooksModel {
     /// region's sum must be reachable by the digits its cells' hooks can still give.
     fn push_layouts(&self, moves: &mut Vec<HookMove>) {
         let mut scratch = self.clone();
-        scratch.rules = Rules::Derived;
+        // The prefilter always tests regions; `joint` adds its test on complete layouts.
+        if scratch.rules != Rules::Joint {
+            scratch.rules = Rules::Derived;
+        }
         scratch.connectivity = ConnectivityCheck::EveryNode;
         let first = scratch.next_hook;
         scratch.collect_layouts(first, 0, moves);
@@ -901,6 +1032,9 @@ impl Model for HooksModel {
             let top = self.reach[self.reach.len() - 1];
             self.reach.push(top);
         }
+        if self.rules == Rules::Joint {
+            self.shares.push();
+        }
         match mv {
             HookMove::Cell { cell, filled } => {
                 self.decide(cell as usize, filled);
@@ -933,6 +1067,9 @@ impl Model for HooksModel {
         }
         if self.tracks_reach() {
             self.reach.pop();
+        }
+        if self.rules == Rules::Joint {
+            self.shares.pop();
         }
         self.depth -= 1;
     }

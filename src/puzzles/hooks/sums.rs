@@ -41,7 +41,7 @@ pub fn reachable(needed: u32, ranges: &[DigitRange], wildcard: u32) -> bool {
 }
 
 /// An unsigned integer used as a set of sums, one bit per sum.
-trait SumSet:
+pub(super) trait SumSet:
     Copy
     + PartialEq
     + std::ops::BitOr<Output = Self>
@@ -50,11 +50,22 @@ trait SumSet:
     + std::ops::Not<Output = Self>
     + std::ops::Shl<u32, Output = Self>
     + std::ops::ShlAssign<u32>
+    + Into<u128>
 {
     const NONE: Self;
     const ONLY_ZERO: Self;
     const EVERY: Self;
     const BITS: u32;
+
+    /// The sums 0..=`largest` (every sum the set can hold when `largest` is past its end).
+    #[inline]
+    fn up_to(largest: u32) -> Self {
+        if largest >= Self::BITS - 1 {
+            Self::EVERY
+        } else {
+            !(Self::EVERY << (largest + 1))
+        }
+    }
 }
 
 impl SumSet for u64 {
@@ -71,22 +82,32 @@ impl SumSet for u128 {
     const BITS: u32 = u128::BITS;
 }
 
+/// The sums of `sums` plus between `range.least` and `range.most` copies of
+/// `range.digit`, only those in `keep` (sums past the set's end are dropped).
+#[inline]
+pub(super) fn add_copies<S: SumSet>(sums: S, range: DigitRange, keep: S) -> S {
+    let first = range.least * range.digit;
+    if first >= S::BITS {
+        return S::NONE;
+    }
+    let mut shifted = sums << first;
+    let mut next = S::NONE;
+    for _ in range.least..=range.most {
+        next |= shifted;
+        // A digit is at most 11 < S::BITS; the bits shifted out are past the set's end.
+        shifted <<= range.digit;
+    }
+    next & keep
+}
+
 /// The exact part of [`reachable`] once the bounds pass, `needed < S::BITS`: the sums the
-/// ranges can make, one bit each, shifted in range by range.
+/// ranges can make, one bit each, added range by range.
 #[inline]
 fn reachable_exactly<S: SumSet>(needed: u32, ranges: &[DigitRange], wildcard: u32) -> bool {
-    let keep = if needed == S::BITS - 1 { S::EVERY } else { !(S::EVERY << (needed + 1)) };
+    let keep = S::up_to(needed);
     let mut sums = S::ONLY_ZERO;
-    for range in ranges {
-        // least * digit <= least_total <= needed < S::BITS, so the shift is in range.
-        let mut shifted = sums << (range.least * range.digit);
-        let mut next = S::NONE;
-        for _ in range.least..=range.most {
-            next |= shifted;
-            // A digit is at most 11 < S::BITS; the bits shifted out are above `needed`.
-            shifted <<= range.digit;
-        }
-        sums = next & keep;
+    for &range in ranges {
+        sums = add_copies(sums, range, keep);
         if sums == S::NONE {
             return false;
         }

@@ -31,10 +31,11 @@ fn config(placement: &str, order: &str, rules: &str, connectivity: &str) -> Hook
 fn every_config() -> Vec<HooksConfig> {
     let mut configs = Vec::new();
     for placement in ["two-phase", "integrated"] {
-        for order in ["row-major", "bottom-up", "spiral", "most-constrained"] {
-            for rules in ["basic", "derived"] {
+        for order in ["row-major", "bottom-up", "spiral", "most-constrained", "tightest-hook"] {
+            for rules in ["basic", "derived", "joint"] {
                 for connectivity in ["leaves", "periodic:3", "every-node", "incremental"] {
-                    let try_both = config(placement, order, rules, connectivity);
+                    let try_both =
+                        HooksConfig { forced: ForcedCells::TryBoth, ..config(placement, order, rules, connectivity) };
                     configs.push(try_both);
                     configs.push(HooksConfig { forced: ForcedCells::SingleChild, ..try_both });
                     configs.push(HooksConfig {
@@ -203,44 +204,58 @@ fn hooks7_has_the_published_unique_solution_and_answer_2200() {
 }
 
 #[test]
-fn hooks7_prefilter_keeps_138_of_65536_layouts_and_default_search_takes_32527_nodes() {
+fn hooks7_prefilter_keeps_138_of_65536_layouts_and_default_search_takes_349_nodes() {
     let hooks = hooks7();
     let (examined, survivors) = hooks.prefilter();
     assert_eq!((examined, survivors.len()), (65_536, 138));
-    let (nodes, solutions) = solve(&hooks, &Hooks::config(&KnobValues::new()).expect("defaults"));
-    assert_eq!((nodes, solutions.len()), (32_527, 1));
+    let defaults = Hooks::config(&KnobValues::new()).expect("defaults");
+    let (nodes, solutions) = solve(&hooks, &defaults);
+    assert_eq!((nodes, solutions.len()), (349, 1));
+    // The joint test keeps 3 of the 138 layouts at the root; each default set back alone.
+    let model = hooks.models(&defaults).remove(0);
+    let result = search_sequentially::<_, FullCounters>(model, Limits::exhaustive());
+    assert_eq!(result.stats.nodes_per_depth[1], 3);
+    assert_eq!(solve(&hooks, &HooksConfig { forced: ForcedCells::TryBoth, ..defaults }), (440, solutions.clone()));
+    assert_eq!(solve(&hooks, &HooksConfig { rules: Rules::Derived, ..defaults }), (5_306, solutions.clone()));
+    let most_constrained = HooksConfig { order: CellChoice::MostConstrained, ..defaults };
+    assert_eq!(solve(&hooks, &most_constrained), (877, solutions.clone()));
+    // The defaults before `tightest-hook`, `joint` and `single-child`.
+    let before = HooksConfig { rules: Rules::Derived, forced: ForcedCells::TryBoth, ..most_constrained };
+    assert_eq!(solve(&hooks, &before), (32_527, solutions.clone()));
     // Settled cells without their doomed sibling: same solution, fewer nodes.
-    let single =
-        HooksConfig { forced: ForcedCells::SingleChild, ..Hooks::config(&KnobValues::new()).expect("defaults") };
+    let single = HooksConfig { forced: ForcedCells::SingleChild, ..before };
     assert_eq!(solve(&hooks, &single), (24_991, solutions.clone()));
     // Counts kept up to date or recomputed: the same tree.
-    let recompute =
-        HooksConfig { counts: Bookkeeping::Recompute, ..Hooks::config(&KnobValues::new()).expect("defaults") };
+    assert_eq!(solve(&hooks, &HooksConfig { counts: Bookkeeping::Recompute, ..defaults }), (349, solutions.clone()));
+    let recompute = HooksConfig { counts: Bookkeeping::Recompute, ..before };
     assert_eq!(solve(&hooks, &recompute), (32_527, solutions.clone()));
     assert_eq!(
         solve(&hooks, &HooksConfig { forced: ForcedCells::SingleChild, ..recompute }),
         (24_991, solutions.clone())
     );
-    // Cells cut off from the digits count as empty in their hooks: one prune, 4 nodes.
-    let stranded =
-        HooksConfig { stranded: Stranded::HookCount, ..Hooks::config(&KnobValues::new()).expect("defaults") };
+    // Cells cut off from the digits count as empty in their hooks: one prune, a few nodes.
+    assert_eq!(solve(&hooks, &HooksConfig { stranded: Stranded::HookCount, ..defaults }), (348, solutions.clone()));
+    let stranded = HooksConfig { stranded: Stranded::HookCount, ..before };
     assert_eq!(solve(&hooks, &stranded), (32_523, solutions.clone()));
     assert_eq!(solve(&hooks, &HooksConfig { forced: ForcedCells::SingleChild, ..stranded }), (24_988, solutions));
     // Root, one child per surviving layout, then cells: the layouts are the first level.
-    let model = hooks.models(&config("two-phase", "bottom-up", "derived", "incremental")).remove(0);
-    let result = search_sequentially::<_, FullCounters>(model, Limits::exhaustive());
+    let bottom_up =
+        HooksConfig { forced: ForcedCells::TryBoth, ..config("two-phase", "bottom-up", "derived", "incremental") };
+    let result = search_sequentially::<_, FullCounters>(hooks.models(&bottom_up).remove(0), Limits::exhaustive());
     assert_eq!(result.stats.nodes_per_depth[1], 138);
     assert_eq!(result.stats.nodes, 80_295);
 }
 
 #[test]
-fn hooks7_every_derived_setting_finds_the_same_single_solution() {
+fn hooks7_every_derived_and_joint_setting_finds_the_same_single_solution() {
     let hooks = hooks7();
     let (_, expected) = solve(&hooks, &config("two-phase", "most-constrained", "derived", "incremental"));
     for placement in ["two-phase", "integrated"] {
-        for order in ["row-major", "bottom-up", "most-constrained"] {
-            let (_, solutions) = solve(&hooks, &config(placement, order, "derived", "incremental"));
-            assert_eq!(solutions, expected, "{placement} {order}");
+        for order in ["row-major", "bottom-up", "most-constrained", "tightest-hook"] {
+            for rules in ["derived", "joint"] {
+                let (_, solutions) = solve(&hooks, &config(placement, order, rules, "incremental"));
+                assert_eq!(solutions, expected, "{placement} {order} {rules}");
+            }
         }
     }
     let (_, solutions) = solve(&hooks, &config("integrated", "bottom-up", "derived", "periodic:4"));
@@ -264,9 +279,10 @@ fn four_by_four_instances_match_an_independent_brute_force_under_every_knob_sett
     // repeats the first two-region layout: they run every placement, rules and
     // connectivity setting under one order, and each order once.
     let mut lighter: Vec<HooksConfig> = configs.iter().filter(|c| c.order == CellChoice::BottomUp).copied().collect();
-    for order in ["row-major", "spiral", "most-constrained"] {
+    for order in ["row-major", "spiral", "most-constrained", "tightest-hook"] {
         lighter.push(config("two-phase", order, "derived", "incremental"));
     }
+    lighter.push(config("two-phase", "tightest-hook", "joint", "incremental"));
     for (index, (name, hooks)) in instances.into_iter().enumerate() {
         let expected = brute_force(&hooks, &structured);
         counts.push(expected.len());
@@ -299,7 +315,11 @@ fn five_by_five_instances_agree_under_every_knob_setting() {
 fn subproblems_replayed_from_move_lists_add_up_to_the_whole_search() {
     let hooks = &small_instances(4)[1].1;
     for config in [
-        config("two-phase", "most-constrained", "derived", "incremental"),
+        HooksConfig {
+            forced: ForcedCells::TryBoth,
+            ..config("two-phase", "most-constrained", "derived", "incremental")
+        },
+        config("two-phase", "tightest-hook", "joint", "incremental"),
         config("integrated", "spiral", "basic", "every-node"),
         HooksConfig { forced: ForcedCells::SingleChild, ..config("two-phase", "bottom-up", "derived", "incremental") },
     ] {
@@ -442,9 +462,24 @@ fn enumeration_instance_keeps_1029_of_4096_layouts() {
 fn enumeration_instance_has_its_expected_solution_count() {
     let file = enumeration_file();
     let hooks = Hooks::parse(&file["data"]).expect("valid data");
-    let model = hooks.models(&Hooks::config(&KnobValues::new()).expect("defaults")).remove(0);
+    let defaults = Hooks::config(&KnobValues::new()).expect("defaults");
+    let model = hooks.models(&defaults).remove(0);
     let result = search_sequentially::<_, crate::search::NoCounters>(model, Limits::exhaustive());
     assert_eq!(json!(result.stats.solutions), file["expected"]["solution_count"]);
-    assert_eq!(result.stats.nodes, 21_934_296);
+    assert_eq!(result.stats.nodes, 3_457_816);
     assert!(result.solutions.iter().all(|grid| hooks.verify(0, grid).is_ok()));
+    // The defaults before `tightest-hook`, `joint` and `single-child`: the same solutions.
+    let before = HooksConfig {
+        order: CellChoice::MostConstrained,
+        rules: Rules::Derived,
+        forced: ForcedCells::TryBoth,
+        ..defaults
+    };
+    let earlier =
+        search_sequentially::<_, crate::search::NoCounters>(hooks.models(&before).remove(0), Limits::exhaustive());
+    assert_eq!(earlier.stats.nodes, 21_934_296);
+    let (mut now, mut then) = (result.solutions, earlier.solutions);
+    now.sort();
+    then.sort();
+    assert_eq!(now, then);
 }
