@@ -255,8 +255,13 @@ fn parse_seconds(text: &str) -> Result<std::time::Duration, String> {
 
 /// Parses the command line and runs the command.
 pub fn main() -> ExitCode {
-    let command = knob_args::add_knob_flags(Cli::command());
-    let command = ["solve", "explain"].into_iter().fold(command, parallel_args::document);
+    // The knob flags' and parallel flags' help texts are only formatted when help is asked
+    // for: building them cost more than parsing the rest of the command line.
+    let help = help_requested(std::env::args_os().skip(1));
+    let mut command = knob_args::add_knob_flags(Cli::command(), help);
+    if help {
+        command = ["solve", "explain"].into_iter().fold(command, parallel_args::document);
+    }
     let matches = command.get_matches();
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
@@ -293,6 +298,16 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => failure.report(),
     }
+}
+
+/// Whether the command line may ask clap for help: `help`, `--help`, or a short-flag group
+/// holding `h` (`-h`, `-qh`). Guessing yes when it does not only costs the help texts.
+fn help_requested(arguments: impl Iterator<Item = std::ffi::OsString>) -> bool {
+    arguments.map(|argument| argument.to_string_lossy().into_owned()).any(|argument| {
+        argument == "help"
+            || argument == "--help"
+            || (!argument.starts_with("--") && argument.starts_with('-') && argument.contains('h'))
+    })
 }
 
 /// No arguments: the `quick` sweep into `results/`, then `report` (the README's main job).
