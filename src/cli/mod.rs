@@ -366,3 +366,49 @@ impl From<std::io::Error> for Failure {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::Family;
+
+    fn requested(arguments: &[&str]) -> bool {
+        help_requested(arguments.iter().map(std::ffi::OsString::from))
+    }
+
+    #[test]
+    fn help_is_requested_by_the_help_forms_only() {
+        for asking in [&["--help"][..], &["-h"], &["help"], &["help", "solve"], &["solve", "--help"], &["sweep", "-qh"]]
+        {
+            assert!(requested(asking), "{asking:?}");
+        }
+        for running in [&[][..], &["solve", "247", "--all"], &["solve", "hooks7", "--threads", "2"], &["sweep", "-q"]] {
+            assert!(!requested(running), "{running:?}");
+        }
+    }
+
+    #[test]
+    fn the_long_help_lists_every_knob_with_each_familys_values_and_the_parallel_forms() {
+        let command = knob_args::add_knob_flags(Cli::command(), true);
+        let mut command = ["solve", "explain"].into_iter().fold(command, parallel_args::document);
+        let help = command.find_subcommand_mut("solve").expect("solve is a subcommand").render_long_help().to_string();
+        for family in Family::all() {
+            for spec in family.knobs() {
+                assert!(help.contains(&format!("--{} <VALUE>", spec.name)), "--{} missing from:\n{help}", spec.name);
+                assert!(help.contains(spec.help), "the help of `{}` missing from:\n{help}", spec.name);
+            }
+        }
+        for form in crate::parallel::Strategy::FORMS {
+            assert!(help.contains(form.help), "the strategy form `{}` missing from:\n{help}", form.form);
+        }
+    }
+
+    #[test]
+    fn without_help_the_knob_flags_still_parse() {
+        let command = knob_args::add_knob_flags(Cli::command(), false);
+        let matches = command.try_get_matches_from(["backtrack-bench", "solve", "247", "--order", "plain"]);
+        let matches = matches.expect("the knob flag parses");
+        let solve = matches.subcommand_matches("solve").expect("solve matched");
+        assert_eq!(knob_args::knob_values(solve).get("order").map(String::as_str), Some("plain"));
+    }
+}
