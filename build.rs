@@ -74,7 +74,9 @@ const GLIBC_LIBRARIES: [&str; 6] = ["c", "m", "pthread", "dl", "rt", "util"];
 /// when cross-compiling, off Linux/glibc, when the static archives are missing (`libc.a`
 /// comes with libc6-dev or glibc-static), or with `BACKTRACK_BENCH_DYNAMIC=1`.
 fn link_binary_statically() {
-    println!("cargo:rerun-if-env-changed=BACKTRACK_BENCH_DYNAMIC");
+    for name in ["BACKTRACK_BENCH_DYNAMIC", "CC"] {
+        println!("cargo:rerun-if-env-changed={name}");
+    }
     let variable = |name: &str| std::env::var(name).unwrap_or_default();
     let glibc_host = variable("CARGO_CFG_TARGET_OS") == "linux"
         && variable("CARGO_CFG_TARGET_ENV") == "gnu"
