@@ -199,7 +199,7 @@ fn read_bounded(path: &Path) -> Result<Vec<u8>, InstanceError> {
 /// order mark is skipped.
 pub fn parse(text: &str, path: &Path, source: &str) -> Result<Instance, InstanceError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let root: Value = serde_json::from_str(text).map_err(|error| InstanceError::Syntax {
+    let mut root: Value = serde_json::from_str(text).map_err(|error| InstanceError::Syntax {
         path: path.to_path_buf(),
         line: error.line(),
         column: error.column(),
@@ -211,12 +211,12 @@ pub fn parse(text: &str, path: &Path, source: &str) -> Result<Instance, Instance
         key: key.to_string(),
         message,
     };
-    let object = root.as_object().ok_or_else(|| {
+    let kind = crate::puzzles::data::kind(&root);
+    let object = root.as_object_mut().ok_or_else(|| {
         content_error(
             "",
             format!(
-                "the file holds {}; an instance file holds one JSON object with the keys schema, family and data",
-                crate::puzzles::data::kind(&root)
+                "the file holds {kind}; an instance file holds one JSON object with the keys schema, family and data"
             ),
         )
     })?;
@@ -242,14 +242,9 @@ pub fn parse(text: &str, path: &Path, source: &str) -> Result<Instance, Instance
         let key = if error.key.is_empty() { "data".to_string() } else { format!("data.{}", error.key) };
         content_error(&key, error.message)
     })?;
-    Ok(Instance {
-        source: source.to_string(),
-        id,
-        title,
-        family,
-        data: data.clone(),
-        expected: object.get("expected").cloned(),
-    })
+    // Moved out, not cloned: the rest of the file is dropped.
+    let data = object.remove("data").expect("checked above");
+    Ok(Instance { source: source.to_string(), id, title, family, data, expected: object.remove("expected") })
 }
 
 /// The instance that the first family accepting `argument` builds from it, or why its

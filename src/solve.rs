@@ -415,6 +415,7 @@ impl ComponentRunner<'_> {
             summarize_component(&mut summary, &outcome.run, outcome.stop);
             workers.add(&outcome.workers);
             let solutions = outcome.solutions;
+            total.merge(&outcome.stats);
             components.push(ComponentReport {
                 name,
                 solutions: outcome.stats.solutions,
@@ -423,10 +424,9 @@ impl ComponentRunner<'_> {
                 solution_texts: solutions.iter().map(|solution| puzzle.solution_text(solution)).collect(),
                 rendered: solutions.iter().take(4).map(|solution| puzzle.render(solution)).collect(),
                 verify_failures: solutions.iter().filter_map(|solution| puzzle.verify(index, solution).err()).collect(),
-                nodes_per_depth: outcome.stats.nodes_per_depth.clone(),
-                prunes_per_depth: outcome.stats.prunes_per_depth.clone(),
+                nodes_per_depth: outcome.stats.nodes_per_depth,
+                prunes_per_depth: outcome.stats.prunes_per_depth,
             });
-            total.merge(&outcome.stats);
             all_solutions.push(solutions);
         }
         workers.finish(&mut summary);

@@ -35,25 +35,25 @@ fn knob_help(name: &str) -> String {
     lines.join("\n")
 }
 
-/// Adds the knob flags to every subcommand that takes an instance.
-pub fn add_knob_flags(command: Command) -> Command {
+/// Adds the knob flags to every subcommand that takes an instance, with their help texts
+/// when `with_help` (only help output shows them, and formatting them is most of the cost).
+pub fn add_knob_flags(command: Command, with_help: bool) -> Command {
+    let names = knob_names();
     ["solve", "watch", "estimate", "explain"]
         .into_iter()
-        .fold(command, |command, name| command.mut_subcommand(name, add_to))
+        .fold(command, |command, subcommand| command.mut_subcommand(subcommand, |sub| add_to(sub, &names, with_help)))
 }
 
-fn add_to(mut command: Command) -> Command {
-    for name in knob_names() {
-        let help = knob_help(name);
-        let short_help = format!("Knob `{name}` (values per family in --help)");
-        command = command.arg(
-            Arg::new(name)
-                .long(name)
-                .value_name("VALUE")
-                .help(short_help)
-                .long_help(help)
-                .help_heading("Knobs (each family accepts only its own; defaults are the fastest settings)"),
-        );
+fn add_to(mut command: Command, names: &[&'static str], with_help: bool) -> Command {
+    for &name in names {
+        let mut arg = Arg::new(name)
+            .long(name)
+            .value_name("VALUE")
+            .help_heading("Knobs (each family accepts only its own; defaults are the fastest settings)");
+        if with_help {
+            arg = arg.help(format!("Knob `{name}` (values per family in --help)")).long_help(knob_help(name));
+        }
+        command = command.arg(arg);
     }
     command
 }

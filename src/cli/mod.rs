@@ -255,8 +255,13 @@ fn parse_seconds(text: &str) -> Result<std::time::Duration, String> {
 
 /// Parses the command line and runs the command.
 pub fn main() -> ExitCode {
-    let command = knob_args::add_knob_flags(Cli::command());
-    let command = ["solve", "explain"].into_iter().fold(command, parallel_args::document);
+    // The knob flags' and parallel flags' help texts are only formatted when help is asked
+    // for: building them cost more than parsing the rest of the command line.
+    let help = help_requested(std::env::args_os().skip(1));
+    let mut command = knob_args::add_knob_flags(Cli::command(), help);
+    if help {
+        command = ["solve", "explain"].into_iter().fold(command, parallel_args::document);
+    }
     let matches = command.get_matches();
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
@@ -293,6 +298,16 @@ pub fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => failure.report(),
     }
+}
+
+/// Whether the command line may ask clap for help: `help`, `--help`, or a short-flag group
+/// holding `h` (`-h`, `-qh`). Guessing yes when it does not only costs the help texts.
+fn help_requested(arguments: impl Iterator<Item = std::ffi::OsString>) -> bool {
+    arguments.map(|argument| argument.to_string_lossy().into_owned()).any(|argument| {
+        argument == "help"
+            || argument == "--help"
+            || (!argument.starts_with("--") && argument.starts_with('-') && argument.contains('h'))
+    })
 }
 
 /// No arguments: the `quick` sweep into `results/`, then `report` (the README's main job).
@@ -349,5 +364,51 @@ impl From<std::io::Error> for Failure {
         } else {
             Failure::failed(error)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::Family;
+
+    fn requested(arguments: &[&str]) -> bool {
+        help_requested(arguments.iter().map(std::ffi::OsString::from))
+    }
+
+    #[test]
+    fn help_is_requested_by_the_help_forms_only() {
+        for asking in [&["--help"][..], &["-h"], &["help"], &["help", "solve"], &["solve", "--help"], &["sweep", "-qh"]]
+        {
+            assert!(requested(asking), "{asking:?}");
+        }
+        for running in [&[][..], &["solve", "247", "--all"], &["solve", "hooks7", "--threads", "2"], &["sweep", "-q"]] {
+            assert!(!requested(running), "{running:?}");
+        }
+    }
+
+    #[test]
+    fn the_long_help_lists_every_knob_with_each_familys_values_and_the_parallel_forms() {
+        let command = knob_args::add_knob_flags(Cli::command(), true);
+        let mut command = ["solve", "explain"].into_iter().fold(command, parallel_args::document);
+        let help = command.find_subcommand_mut("solve").expect("solve is a subcommand").render_long_help().to_string();
+        for family in Family::all() {
+            for spec in family.knobs() {
+                assert!(help.contains(&format!("--{} <VALUE>", spec.name)), "--{} missing from:\n{help}", spec.name);
+                assert!(help.contains(spec.help), "the help of `{}` missing from:\n{help}", spec.name);
+            }
+        }
+        for form in crate::parallel::Strategy::FORMS {
+            assert!(help.contains(form.help), "the strategy form `{}` missing from:\n{help}", form.form);
+        }
+    }
+
+    #[test]
+    fn without_help_the_knob_flags_still_parse() {
+        let command = knob_args::add_knob_flags(Cli::command(), false);
+        let matches = command.try_get_matches_from(["backtrack-bench", "solve", "247", "--order", "plain"]);
+        let matches = matches.expect("the knob flag parses");
+        let solve = matches.subcommand_matches("solve").expect("solve matched");
+        assert_eq!(knob_args::knob_values(solve).get("order").map(String::as_str), Some("plain"));
     }
 }
