@@ -215,12 +215,13 @@ fn inputs_past_the_size_limit_are_refused_from_devices_and_pipes() {
 #[test]
 fn a_time_limit_stops_the_run_at_the_first_look_at_the_clock() {
     // A nanosecond has passed by the first look, after 1024 nodes: node 1025 stops.
-    let report = solve_json(&["hooks7", "--time-limit", "0.000000001"]);
+    let hooks = "instances/hooks_enumeration.json";
+    let report = solve_json(&[hooks, "--time-limit", "0.000000001"]);
     assert_eq!(report["complete"], false);
     assert_eq!(report["stop"], "time-limit");
     assert_eq!(report["nodes"], 1025);
     assert_eq!(report["time_limit_s"], 1e-9);
-    let text = run(&["solve", "hooks7", "--time-limit", "1e-9"]);
+    let text = run(&["solve", hooks, "--time-limit", "1e-9"]);
     assert!(String::from_utf8_lossy(&text.stdout).contains("stopped by the time limit: incomplete"));
     for bad in ["0", "-1", "inf", "NaN", "1e10", "soon"] {
         let flag = format!("--time-limit={bad}");

@@ -88,7 +88,8 @@ fn predict_refuses_what_it_does_not_model_with_exit_code_2() {
 fn auto_with_more_threads_than_any_level_can_feed_is_predicted_sequential_and_said_so() {
     let (components, nodes) = components("hooks7");
     let widest = *components[0].tree.nodes_per_depth.iter().max().expect("depths");
-    let threads = (widest as usize / 32 + 1).next_power_of_two();
+    // At least two threads: with one, `auto` has nothing to share out and says otherwise.
+    let threads = (widest as usize / 32 + 1).next_power_of_two().max(2);
     let prediction = predict(&components, Shape::Auto { per_thread: 32 }, &[threads], None);
     let row = &prediction.rows[0];
     assert_eq!(row.tasks, 0);
