@@ -21,8 +21,11 @@ explain prime-grid --mode brute --parallel auto --threads 2
 explain prime-grid --mode brute --parallel steal --threads 2
 # More threads than CPUs (oversubscription) on the same work.
 explain prime-grid --mode brute --parallel steal --threads "$(( $(nproc) * 2 ))"
+# Hooks #7 with the knobs before `tightest-hook`, `joint` and `single-child` (a 32,527-node
+# tree; the defaults solve it in 349 nodes, too few to share out).
+earlier_hooks=(--order most-constrained --rules derived --forced try-both)
 # First-solution anomalies: 2 threads after more nodes than 1 thread (depth:2), and a
 # report whose runs table shows the 1-thread and 2-thread node counts side by side.
-explain hooks7 --first --parallel depth:2 --threads 2
+explain hooks7 "${earlier_hooks[@]}" --first --parallel depth:2 --threads 2
 # A longer exhaustive search where the good strategies have room to scale.
-explain hooks7 --parallel steal --threads 2
+explain hooks7 "${earlier_hooks[@]}" --parallel steal --threads 2
