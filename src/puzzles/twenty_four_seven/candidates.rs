@@ -97,6 +97,8 @@ pub(super) trait LineSource {
     fn row(&self, model: &TwentyFourSevenModel, row: usize, beside_pending: bool) -> ValueSet;
     /// The same for column `column`.
     fn column(&self, model: &TwentyFourSevenModel, column: usize, beside_pending: bool) -> ValueSet;
+    /// The cells that would complete a 2x2 block of the shape (filled and pending cells).
+    fn closers(&self, model: &TwentyFourSevenModel) -> CellSet;
     /// The view narrowing of every open cell (`buffer` holds it when computed).
     fn narrowed<'a, C: RuleCounter>(
         &'a self,
@@ -114,6 +116,10 @@ impl LineSource for BoundTable {
     #[inline(always)]
     fn column(&self, model: &TwentyFourSevenModel, column: usize, beside_pending: bool) -> ValueSet {
         model.column_values(column, model.column_pending[column] - !beside_pending as i32, self)
+    }
+    #[inline(always)]
+    fn closers(&self, model: &TwentyFourSevenModel) -> CellSet {
+        model.shared.geometry.block_closers(model.shape())
     }
     #[inline(always)]
     fn narrowed<'a, C: RuleCounter>(
@@ -144,6 +150,10 @@ impl LineSource for Kept {
         } else {
             values.among_pending
         }
+    }
+    #[inline(always)]
+    fn closers(&self, _: &TwentyFourSevenModel) -> CellSet {
+        self.closers
     }
     #[inline(always)]
     fn narrowed<'a, C: RuleCounter>(
@@ -334,9 +344,14 @@ impl TwentyFourSevenModel {
     /// The open cell with the fewest candidate values (the first in row-major order among
     /// equals), and its candidates; stops early at a cell with none or one.
     pub(super) fn most_constrained<C: RuleCounter>(&self, counters: &mut C) -> (usize, ValueSet) {
-        let geometry = &self.shared.geometry;
         counters.check(RULE_TWO_BY_TWO);
-        let closers = geometry.block_closers(self.filled) & self.open;
+        // The kept closers are those of the shape: the same open ones, as no cell is
+        // pending here but in the digits phase of shape-first, where no open cell closes a
+        // block of digits (its pattern move would have closed one of the shape).
+        let closers = match &self.upkeep {
+            Some(upkeep) => upkeep.now.closers,
+            None => self.shared.geometry.block_closers(self.filled),
+        } & self.open;
         if closers != 0 {
             // A cell that would complete a full block can only stay empty: at most one value.
             let cell = closers.trailing_zeros() as usize;

@@ -23,6 +23,13 @@ impl Side {
     /// Every side, in the order clue tables are indexed.
     pub const ALL: [Side; 4] = [Side::North, Side::South, Side::West, Side::East];
 
+    /// The side across the grid: the cells beyond a cell seen from `self` are those before
+    /// it seen from the opposite side.
+    #[inline]
+    pub fn opposite(self) -> Side {
+        Side::ALL[self as usize ^ 1]
+    }
+
     /// Whether looking from this side meets lower-numbered cells first (cells are `r * n + c`).
     #[inline]
     pub fn starts_low(self) -> bool {

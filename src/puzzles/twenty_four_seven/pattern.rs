@@ -71,7 +71,7 @@ impl TwentyFourSevenModel {
             }
         }
         counters.check(RULE_TWO_BY_TWO);
-        let mut empty_only = geometry.block_closers(self.shape());
+        let mut empty_only = source.closers(self);
         if shared.config.connectivity == ConnectivityCheck::Incremental && self.reach != 0 {
             counters.check(RULE_CONNECTIVITY);
             empty_only |= !self.reach;

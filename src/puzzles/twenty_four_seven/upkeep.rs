@@ -1,6 +1,6 @@
 //! The `candidates=incremental` bookkeeping: the values each row and column allows, the
-//! bound table of the digits left and the view clues' narrowing, kept up to date on every
-//! move instead of recomputed at every node.
+//! bound table of the digits left, the view clues' narrowing and the cells that would
+//! complete a 2x2 block, kept up to date on every move instead of recomputed at every node.
 //!
 //! A move changes the tallies of one row and one column, so only those two lines' values
 //! are recomputed. The bound table (least and largest totals of `k` digits left) changes
@@ -8,15 +8,17 @@
 //! is then recomputed, and only the lines whose needed total it changed follow. A view
 //! clue's first open cell and the values it leaves there depend only on the cells from
 //! that first cell to the first filled one beyond it (its "watch"), so only a move on a
-//! watched cell recomputes it. An undo copies back the values saved before the move.
-//! Each kept value is what the `recompute` path computes at the node from the same state,
-//! so both paths build the same tree.
+//! watched cell recomputes it. A cell joining the shape (filled or pending) can only add
+//! block closers, found among the blocks holding it. Every overwritten value goes on a
+//! trail, and an undo writes the trail back down to the move's mark. Each kept value is
+//! what the `recompute` path computes at the node from the same state, so both paths
+//! build the same tree.
 
 use super::candidates::BoundTable;
 use super::config::VisitOrder;
 use super::geometry::{first_from, Side, MAX_CELLS};
 use super::model::{TwentyFourSevenModel, ValueSet, FILL, MAX_DIGIT};
-use crate::puzzles::grid::Board;
+use crate::puzzles::grid::{Board, CellSet};
 
 /// No open cell is a clue's first: its view narrows nothing.
 const NO_TARGET: u8 = u8::MAX;
@@ -32,8 +34,20 @@ pub(super) struct LineValues {
     pub among_pending: ValueSet,
 }
 
-/// The values kept at one node.
+/// What one view clue narrows.
 #[derive(Debug, Clone, Copy)]
+struct ViewState {
+    /// The clue's first cell if it is open, else [`NO_TARGET`].
+    target: u8,
+    /// The values the clue leaves its target.
+    mask: ValueSet,
+    /// The positions along the line (column of a row's cell, row of a column's) whose
+    /// decision can change `target` or `mask`.
+    watch: u16,
+}
+
+/// The values kept at the current node.
+#[derive(Debug, Clone)]
 pub(super) struct Kept {
     /// The bound table of the digits left.
     pub bounds: BoundTable,
@@ -49,24 +63,42 @@ pub(super) struct Kept {
     /// `narrowed[cell]`: the values the view clues whose first open cell it is leave it
     /// (all values for other cells), as `view_narrowing` computes them.
     pub narrowed: [ValueSet; MAX_CELLS],
-    /// `view_target[side][line]`: the clue's first cell if it is open, else [`NO_TARGET`].
-    view_target: [[u8; Board::MAX_SIZE]; 4],
-    /// `view_mask[side][line]`: the values the clue leaves its target.
-    view_mask: [[ValueSet; Board::MAX_SIZE]; 4],
-    /// `view_watch[side][line]`: the positions along the line (column of a row's cell, row
-    /// of a column's) whose decision can change the clue's target or mask.
-    view_watch: [[u16; Board::MAX_SIZE]; 4],
+    /// `views[side][line]`.
+    views: [[ViewState; Board::MAX_SIZE]; 4],
+    /// The cells that would complete a 2x2 block of the shape (filled and pending cells):
+    /// `Geometry::block_closers` of the shape.
+    pub closers: CellSet,
 }
 
-/// The kept values now and before each move on the path.
+/// A kept value as it was before a move overwrote it.
+#[derive(Debug, Clone, Copy)]
+enum Change {
+    Row(u8, LineValues),
+    Column(u8, LineValues),
+    /// A row and a column, as a move changes them.
+    Lines(u8, u8, LineValues, LineValues),
+    View(u8, u8, ViewState),
+    Narrowed(u8, ValueSet),
+    /// The bound table and its thresholds, on `saved_bounds`.
+    Bounds,
+    /// The block closers, on `saved_closers`.
+    Closers,
+}
+
+/// The kept values and the trail that undoes the moves on the path.
 #[derive(Debug, Clone)]
 pub(super) struct Upkeep {
     /// At the current node.
     pub now: Kept,
-    /// `saved[depth]`: before the move made at that depth.
-    saved: Vec<Kept>,
-    /// Whether the pattern phase reads `beside_pending` (shape-first order).
-    keeps_pattern_values: bool,
+    /// What the moves on the path overwrote, oldest first.
+    trail: Vec<Change>,
+    /// `marks[depth]`: the trail's length before the move made at that depth.
+    marks: Vec<u32>,
+    saved_bounds: Vec<(BoundTable, u8, u8)>,
+    saved_closers: Vec<CellSet>,
+    /// Whether the pattern phase reads `beside_pending` (shape-first order, where digits
+    /// go only on pending cells; otherwise no cell is pending and a digit fills the shape).
+    shape_first: bool,
 }
 
 /// Positions `low..high` along a line as a set.
@@ -87,12 +119,18 @@ impl TwentyFourSevenModel {
             rows: [LineValues::default(); Board::MAX_SIZE],
             columns: [LineValues::default(); Board::MAX_SIZE],
             narrowed: [ValueSet::MAX; MAX_CELLS],
-            view_target: [[NO_TARGET; Board::MAX_SIZE]; 4],
-            view_mask: [[ValueSet::MAX; Board::MAX_SIZE]; 4],
-            view_watch: [[0; Board::MAX_SIZE]; 4],
+            views: [[ViewState { target: NO_TARGET, mask: ValueSet::MAX, watch: 0 }; Board::MAX_SIZE]; 4],
+            closers: self.shared.geometry.block_closers(self.shape()),
         };
-        let keeps_pattern_values = self.shared.config.order == VisitOrder::ShapeFirst;
-        self.upkeep = Some(Upkeep { now, saved: vec![now; max_depth + 1], keeps_pattern_values });
+        self.upkeep = Some(Upkeep {
+            now,
+            // A move overwrites at most every line, four clues and eight cells' narrowing.
+            trail: Vec::with_capacity(max_depth * 8),
+            marks: vec![0; max_depth + 1],
+            saved_bounds: Vec::with_capacity(max_depth),
+            saved_closers: Vec::with_capacity(max_depth),
+            shape_first: self.shared.config.order == VisitOrder::ShapeFirst,
+        });
         for line in 0..size {
             self.refresh_row(line);
             self.refresh_column(line);
@@ -100,6 +138,12 @@ impl TwentyFourSevenModel {
                 self.refresh_view(side, line);
             }
         }
+        self.upkeep.as_mut().expect("kept").trail.clear();
+    }
+
+    #[inline(always)]
+    fn upkeep_mut(&mut self) -> &mut Upkeep {
+        self.upkeep.as_mut().expect("kept")
     }
 
     /// Brings the upkeep up to date after the move `cell` = `value` made at `depth`.
@@ -108,7 +152,8 @@ impl TwentyFourSevenModel {
         let Some(upkeep) = self.upkeep.as_mut() else {
             return;
         };
-        upkeep.saved[depth] = upkeep.now;
+        upkeep.marks[depth] = upkeep.trail.len() as u32;
+        let shape_first = upkeep.shape_first;
         let shared = &*self.shared;
         let geometry = &shared.geometry;
         let (row, column) = (geometry.row_of[cell] as usize, geometry.column_of[cell] as usize);
@@ -119,31 +164,67 @@ impl TwentyFourSevenModel {
             let read = (shared.line_filled as usize).saturating_sub(1);
             let bounds = self.bound_table();
             let (least_top, most_bottom) = self.bound_thresholds();
-            let now = &mut self.upkeep.as_mut().expect("kept").now;
+            let upkeep = self.upkeep_mut();
+            let now = &mut upkeep.now;
             let changed = bounds.changed_totals(&now.bounds, read);
+            let old = (now.bounds, now.least_top, now.most_bottom);
             (now.bounds, now.least_top, now.most_bottom) = (bounds, least_top, most_bottom);
+            upkeep.saved_bounds.push(old);
+            upkeep.trail.push(Change::Bounds);
             if changed != 0 {
                 self.refresh_lines_reading(changed);
             }
         }
-        self.refresh_row(row);
-        self.refresh_column(column);
+        // The cell joins the shape: a pattern move filling it, or a digit outside shape-first.
+        if value == FILL || (digit && !shape_first) {
+            self.add_closers(cell);
+        }
+        self.refresh_lines(row, column);
         // A pattern move only marks a cell pending: what the clues see does not change.
         if value != FILL {
-            let watch = &self.upkeep.as_ref().expect("kept").now.view_watch;
+            let views = &self.upkeep.as_ref().expect("kept").now.views;
             let (along_row, along_column) = (1u16 << column, 1u16 << row);
-            let refresh = [
-                watch[Side::West as usize][row] & along_row != 0,
-                watch[Side::East as usize][row] & along_row != 0,
-                watch[Side::North as usize][column] & along_column != 0,
-                watch[Side::South as usize][column] & along_column != 0,
+            let watched = [
+                views[Side::West as usize][row].watch & along_row != 0,
+                views[Side::East as usize][row].watch & along_row != 0,
+                views[Side::North as usize][column].watch & along_column != 0,
+                views[Side::South as usize][column].watch & along_column != 0,
             ];
-            for (side, line) in [(Side::West, row), (Side::East, row), (Side::North, column), (Side::South, column)]
-                .into_iter()
-                .zip(refresh)
-                .filter_map(|(clue, refresh)| refresh.then_some(clue))
-            {
-                self.refresh_view(side, line);
+            for (side, line, watched) in [
+                (Side::West, row, watched[0]),
+                (Side::East, row, watched[1]),
+                (Side::North, column, watched[2]),
+                (Side::South, column, watched[3]),
+            ] {
+                if watched {
+                    self.refresh_view(side, line);
+                }
+            }
+        }
+    }
+
+    /// Undoes what [`TwentyFourSevenModel::keep_up`] did for the move made at `depth`.
+    #[inline]
+    pub(super) fn restore_upkeep(&mut self, depth: usize) {
+        let Some(upkeep) = self.upkeep.as_mut() else {
+            return;
+        };
+        let mark = upkeep.marks[depth] as usize;
+        while upkeep.trail.len() > mark {
+            let now = &mut upkeep.now;
+            match upkeep.trail.pop().expect("longer than the mark") {
+                Change::Row(row, values) => now.rows[row as usize] = values,
+                Change::Column(column, values) => now.columns[column as usize] = values,
+                Change::Lines(row, column, row_values, column_values) => {
+                    now.rows[row as usize] = row_values;
+                    now.columns[column as usize] = column_values;
+                }
+                Change::View(side, line, view) => now.views[side as usize][line as usize] = view,
+                Change::Narrowed(cell, values) => now.narrowed[cell as usize] = values,
+                Change::Bounds => {
+                    (now.bounds, now.least_top, now.most_bottom) = upkeep.saved_bounds.pop().expect("saved");
+                }
+                Change::Closers => now.closers = upkeep.saved_closers.pop().expect("saved"),
             }
         }
     }
@@ -172,11 +253,24 @@ impl TwentyFourSevenModel {
         (least_top, most_bottom)
     }
 
-    /// Puts back the values kept before the move made at `depth`.
+    /// Adds the block closers that `cell`, just joined to the shape, makes: the one cell
+    /// outside the shape of each block holding it whose other three are in the shape.
     #[inline]
-    pub(super) fn restore_upkeep(&mut self, depth: usize) {
-        if let Some(upkeep) = self.upkeep.as_mut() {
-            upkeep.now = upkeep.saved[depth];
+    fn add_closers(&mut self, cell: usize) {
+        let geometry = &self.shared.geometry;
+        let shape = self.shape();
+        let mut added = 0;
+        for &rest in &geometry.block_rest[cell][..geometry.block_count[cell] as usize] {
+            let missing = rest & !shape;
+            if missing & missing.wrapping_sub(1) == 0 {
+                added |= missing;
+            }
+        }
+        let upkeep = self.upkeep_mut();
+        if added & !upkeep.now.closers != 0 {
+            upkeep.saved_closers.push(upkeep.now.closers);
+            upkeep.trail.push(Change::Closers);
+            upkeep.now.closers |= added;
         }
     }
 
@@ -195,33 +289,55 @@ impl TwentyFourSevenModel {
         }
     }
 
-    /// Recomputes the values of row `row`.
-    #[inline]
-    fn refresh_row(&mut self, row: usize) {
-        let upkeep = self.upkeep.as_ref().expect("kept");
+    /// The values of row `row` from its tallies and the kept bound table.
+    #[inline(always)]
+    fn kept_row_values(&self, upkeep: &Upkeep, row: usize) -> LineValues {
         let (bounds, pending) = (&upkeep.now.bounds, self.row_pending[row]);
-        let values = LineValues {
-            beside_pending: if upkeep.keeps_pattern_values { self.row_values(row, pending, bounds) } else { 0 },
+        LineValues {
+            beside_pending: if upkeep.shape_first { self.row_values(row, pending, bounds) } else { 0 },
             among_pending: self.row_values(row, pending - 1, bounds),
-        };
-        self.upkeep.as_mut().expect("kept").now.rows[row] = values;
+        }
+    }
+
+    /// The values of column `column` from its tallies and the kept bound table.
+    #[inline(always)]
+    fn kept_column_values(&self, upkeep: &Upkeep, column: usize) -> LineValues {
+        let (bounds, pending) = (&upkeep.now.bounds, self.column_pending[column]);
+        LineValues {
+            beside_pending: if upkeep.shape_first { self.column_values(column, pending, bounds) } else { 0 },
+            among_pending: self.column_values(column, pending - 1, bounds),
+        }
+    }
+
+    /// Recomputes the values of row `row`.
+    fn refresh_row(&mut self, row: usize) {
+        let values = self.kept_row_values(self.upkeep.as_ref().expect("kept"), row);
+        let upkeep = self.upkeep_mut();
+        let old = std::mem::replace(&mut upkeep.now.rows[row], values);
+        upkeep.trail.push(Change::Row(row as u8, old));
     }
 
     /// Recomputes the values of column `column`.
-    #[inline]
     fn refresh_column(&mut self, column: usize) {
-        let upkeep = self.upkeep.as_ref().expect("kept");
-        let (bounds, pending) = (&upkeep.now.bounds, self.column_pending[column]);
-        let values = LineValues {
-            beside_pending: if upkeep.keeps_pattern_values { self.column_values(column, pending, bounds) } else { 0 },
-            among_pending: self.column_values(column, pending - 1, bounds),
-        };
-        self.upkeep.as_mut().expect("kept").now.columns[column] = values;
+        let values = self.kept_column_values(self.upkeep.as_ref().expect("kept"), column);
+        let upkeep = self.upkeep_mut();
+        let old = std::mem::replace(&mut upkeep.now.columns[column], values);
+        upkeep.trail.push(Change::Column(column as u8, old));
     }
 
-    /// Recomputes the first open cell the clue of `side` on `line` narrows (if it has a
-    /// clue), its mask and watch, and the narrowing of the cell it left and of the one it
-    /// found.
+    /// Recomputes the values of row `row` and column `column` (a move's lines).
+    #[inline]
+    fn refresh_lines(&mut self, row: usize, column: usize) {
+        let upkeep = self.upkeep.as_ref().expect("kept");
+        let (row_values, column_values) = (self.kept_row_values(upkeep, row), self.kept_column_values(upkeep, column));
+        let upkeep = self.upkeep_mut();
+        let old_row = std::mem::replace(&mut upkeep.now.rows[row], row_values);
+        let old_column = std::mem::replace(&mut upkeep.now.columns[column], column_values);
+        upkeep.trail.push(Change::Lines(row as u8, column as u8, old_row, old_column));
+    }
+
+    /// Recomputes what the clue of `side` on `line` narrows (if it has a clue), and the
+    /// narrowing of the cell it left and of the one it found.
     #[inline]
     fn refresh_view(&mut self, side: Side, line: usize) {
         let shared = &*self.shared;
@@ -236,31 +352,37 @@ impl TwentyFourSevenModel {
             (geometry.row_mask[line], &geometry.column_of)
         };
         let seen = (self.filled | self.open) & cells;
-        let first = if seen == 0 { None } else { Some(first_from(side, seen)) };
-        // A line decided empty, or whose first digit is placed, keeps its view for good.
-        let (target, mask, watch) = match first {
-            Some(first) if self.open & (1u128 << first) != 0 => {
-                let beyond = cells & !geometry.before[side as usize][first] & !(1u128 << first);
-                let at = position[first] as usize;
-                let watch = match (self.filled & beyond, side.starts_low()) {
-                    (0, true) => positions(at, geometry.size),
-                    (0, false) => positions(0, at + 1),
-                    (filled, true) => positions(at, position[first_from(side, filled)] as usize),
-                    (filled, false) => positions(position[first_from(side, filled)] as usize + 1, at + 1),
-                };
-                (first as u8, self.view_values(side, cells, first, clue), watch)
-            }
-            _ => (NO_TARGET, ValueSet::MAX, 0),
+        // The first cell seen is open when it holds no digit. A line decided empty, or
+        // whose first digit is placed, keeps its view for good.
+        let first = if seen == 0 { usize::MAX } else { first_from(side, seen) };
+        let view = if first != usize::MAX && self.value[first] == 0 {
+            // The cells beyond `first` are those before it seen from the opposite side.
+            let beyond = geometry.before[side.opposite() as usize][first];
+            let at = position[first] as usize;
+            let filled_beyond = self.filled & beyond;
+            let (blocked, watch) = if filled_beyond == 0 {
+                let watch = if side.starts_low() { positions(at, geometry.size) } else { positions(0, at + 1) };
+                (self.open & beyond == 0, watch)
+            } else {
+                let digit = first_from(side, filled_beyond);
+                let between = self.open & beyond & geometry.before[side as usize][digit];
+                let to = position[digit] as usize;
+                let watch = if side.starts_low() { positions(at, to) } else { positions(to + 1, at + 1) };
+                (between == 0 && self.value[digit] != clue, watch)
+            };
+            // Left empty, the first digit beyond must be the clue or be still open.
+            ViewState { target: first as u8, mask: (!blocked) as ValueSet | (1 << clue), watch }
+        } else {
+            ViewState { target: NO_TARGET, mask: ValueSet::MAX, watch: 0 }
         };
-        let now = &mut self.upkeep.as_mut().expect("kept").now;
-        let old = std::mem::replace(&mut now.view_target[side as usize][line], target);
-        now.view_mask[side as usize][line] = mask;
-        now.view_watch[side as usize][line] = watch;
-        if old != NO_TARGET && old != target {
-            self.renarrow(old as usize);
+        let upkeep = self.upkeep_mut();
+        let old = std::mem::replace(&mut upkeep.now.views[side as usize][line], view);
+        upkeep.trail.push(Change::View(side as u8, line as u8, old));
+        if old.target != NO_TARGET && old.target != view.target {
+            self.renarrow(old.target as usize);
         }
-        if target != NO_TARGET {
-            self.renarrow(target as usize);
+        if view.target != NO_TARGET {
+            self.renarrow(view.target as usize);
         }
     }
 
@@ -269,14 +391,16 @@ impl TwentyFourSevenModel {
     fn renarrow(&mut self, cell: usize) {
         let geometry = &self.shared.geometry;
         let (row, column) = (geometry.row_of[cell] as usize, geometry.column_of[cell] as usize);
-        let now = &mut self.upkeep.as_mut().expect("kept").now;
+        let upkeep = self.upkeep_mut();
+        let views = &upkeep.now.views;
         let mut values = ValueSet::MAX;
         for side in Side::ALL {
-            let line = if side.along_column() { column } else { row };
-            if now.view_target[side as usize][line] as usize == cell {
-                values &= now.view_mask[side as usize][line];
+            let view = &views[side as usize][if side.along_column() { column } else { row }];
+            if view.target as usize == cell {
+                values &= view.mask;
             }
         }
-        now.narrowed[cell] = values;
+        let old = std::mem::replace(&mut upkeep.now.narrowed[cell], values);
+        upkeep.trail.push(Change::Narrowed(cell as u8, old));
     }
 }
