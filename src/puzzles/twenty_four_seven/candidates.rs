@@ -11,6 +11,7 @@ use super::upkeep::Kept;
 use crate::puzzles::grid::{Board, CellSet};
 use crate::search::RuleCounter;
 use std::mem::MaybeUninit;
+use std::ops::ControlFlow;
 
 /// A total no set of digits reaches (kept far from overflow).
 const UNREACHABLE: i32 = 1 << 24;
@@ -392,20 +393,20 @@ impl TwentyFourSevenModel {
         let mut buffer = MaybeUninit::uninit();
         let narrowed = source.narrowed(self, &mut buffer, counters);
         let (mut best_cell, mut best_values, mut best_size) = (0, 0, u32::MAX);
-        let mut open = self.open;
-        while open != 0 {
-            let cell = open.trailing_zeros() as usize;
-            open &= open - 1;
-            let values =
-                rows[geometry.row_of[cell] as usize] & columns[geometry.column_of[cell] as usize] & narrowed[cell];
+        let found = geometry.try_each_cell(self.open, |row, column, cell| {
+            let values = rows[row] & columns[column] & narrowed[cell];
             let count = value_count(values);
             if count <= 1 {
-                return (cell, values);
+                return ControlFlow::Break((cell, values));
             }
             if count < best_size {
                 (best_cell, best_values, best_size) = (cell, values, count);
             }
+            ControlFlow::Continue(())
+        });
+        match found {
+            ControlFlow::Break(decision) => decision,
+            ControlFlow::Continue(()) => (best_cell, best_values),
         }
-        (best_cell, best_values)
     }
 }

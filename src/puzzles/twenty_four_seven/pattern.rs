@@ -15,6 +15,7 @@ use super::model::{
 use crate::puzzles::grid::{Board, ConnectivityCheck};
 use crate::search::RuleCounter;
 use std::mem::MaybeUninit;
+use std::ops::ControlFlow;
 
 impl TwentyFourSevenModel {
     /// The next decision of the pattern phase. A pending cell with one digit left (or
@@ -60,15 +61,15 @@ impl TwentyFourSevenModel {
         }
         let mut buffer = MaybeUninit::uninit();
         let narrowed = source.narrowed(self, &mut buffer, counters);
-        let mut cells = self.pending;
-        while cells != 0 {
-            let cell = cells.trailing_zeros() as usize;
-            cells &= cells - 1;
-            let (row, column) = (geometry.row_of[cell] as usize, geometry.column_of[cell] as usize);
+        let forced_digit = geometry.try_each_cell(self.pending, |row, column, cell| {
             let digits = row_digits[row] & column_digits[column] & narrowed[cell];
             if digits & digits.wrapping_sub(1) == 0 {
-                return ShapeDecision::Digit(cell, digits);
+                return ControlFlow::Break(ShapeDecision::Digit(cell, digits));
             }
+            ControlFlow::Continue(())
+        });
+        if let ControlFlow::Break(decision) = forced_digit {
+            return decision;
         }
         counters.check(RULE_TWO_BY_TWO);
         let mut empty_only = source.closers(self);
@@ -76,24 +77,30 @@ impl TwentyFourSevenModel {
             counters.check(RULE_CONNECTIVITY);
             empty_only |= !self.reach;
         }
+        // A cell that can only stay empty has at most one option: the scan stops at the
+        // first one, if it gets that far.
+        let forced = empty_only & undecided;
+        let before_forced = if forced == 0 { undecided } else { undecided & ((forced & forced.wrapping_neg()) - 1) };
         let (mut best_cell, mut best_options, mut best_spare) = (0, 0, i32::MAX);
-        let mut cells = undecided;
-        while cells != 0 {
-            let cell = cells.trailing_zeros() as usize;
-            cells &= cells - 1;
-            let (row, column) = (geometry.row_of[cell] as usize, geometry.column_of[cell] as usize);
-            let mut options = rows[row] & columns[column] & narrowed[cell];
-            if empty_only & (1u128 << cell) != 0 {
-                options &= 1;
-            }
+        let found = geometry.try_each_cell(before_forced, |row, column, cell| {
+            let options = rows[row] & columns[column] & narrowed[cell];
             // Filled only, empty only or nothing: one option at most.
             if options & 1 == 0 || options == 1 {
-                return ShapeDecision::Pattern(cell, options);
+                return ControlFlow::Break(ShapeDecision::Pattern(cell, options));
             }
             let spare = row_spare[row].min(column_spare[column]);
             if spare < best_spare {
                 (best_cell, best_options, best_spare) = (cell, options, spare);
             }
+            ControlFlow::Continue(())
+        });
+        if let ControlFlow::Break(decision) = found {
+            return decision;
+        }
+        if forced != 0 {
+            let cell = forced.trailing_zeros() as usize;
+            let (row, column) = (geometry.row_of[cell] as usize, geometry.column_of[cell] as usize);
+            return ShapeDecision::Pattern(cell, rows[row] & columns[column] & narrowed[cell] & 1);
         }
         ShapeDecision::Pattern(best_cell, best_options)
     }
