@@ -51,11 +51,8 @@ struct ViewState {
 pub(super) struct Kept {
     /// The bound table of the digits left.
     pub bounds: BoundTable,
-    /// The largest digit among the `line_filled - 1` smallest left (16 when fewer are
-    /// left): placing a larger one leaves every bound a line reads as it is.
-    least_top: u8,
-    /// The smallest digit among the `line_filled - 1` largest left (0 when fewer are left).
-    most_bottom: u8,
+    /// Which digits can move the bounds a line reads.
+    thresholds: Thresholds,
     /// Per row.
     pub rows: [LineValues; Board::MAX_SIZE],
     /// Per column.
@@ -68,6 +65,33 @@ pub(super) struct Kept {
     /// The cells that would complete a 2x2 block of the shape (filled and pending cells):
     /// `Geometry::block_closers` of the shape.
     pub closers: CellSet,
+}
+
+/// The digits whose placing can change a bound that a line reads (`k < line_filled`):
+/// those among the `line_filled - 1` smallest or largest left.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Thresholds {
+    /// The largest digit among the `line_filled - 1` smallest left (16 when fewer are left).
+    least_top: u8,
+    /// How many digits left are smaller than `least_top`.
+    least_below: u8,
+    /// The smallest digit among the `line_filled - 1` largest left (0 when fewer are left).
+    most_bottom: u8,
+    /// How many digits left are larger than `most_bottom`.
+    most_above: u8,
+}
+
+impl Thresholds {
+    /// Whether placing `digit`, which leaves `left` copies of it, changes the `read`
+    /// smallest or largest digits left: a digit beyond the thresholds does not, nor does
+    /// one at a threshold whose copies left still fill the count.
+    #[inline(always)]
+    fn moved_by(&self, digit: u8, left: u8, read: u32) -> bool {
+        digit < self.least_top
+            || digit > self.most_bottom
+            || (digit == self.least_top && u32::from(self.least_below + left) < read)
+            || (digit == self.most_bottom && u32::from(self.most_above + left) < read)
+    }
 }
 
 /// A kept value as it was before a move overwrote it.
@@ -94,7 +118,7 @@ pub(super) struct Upkeep {
     trail: Vec<Change>,
     /// `marks[depth]`: the trail's length before the move made at that depth.
     marks: Vec<u32>,
-    saved_bounds: Vec<(BoundTable, u8, u8)>,
+    saved_bounds: Vec<(BoundTable, Thresholds)>,
     saved_closers: Vec<CellSet>,
     /// Whether the pattern phase reads `beside_pending` (shape-first order, where digits
     /// go only on pending cells; otherwise no cell is pending and a digit fills the shape).
@@ -111,11 +135,9 @@ impl TwentyFourSevenModel {
     /// Fills the upkeep from the root state (givens placed), for a search of `max_depth` moves.
     pub(super) fn start_upkeep(&mut self, max_depth: usize) {
         let size = self.shared.geometry.size;
-        let (least_top, most_bottom) = self.bound_thresholds();
         let now = Kept {
             bounds: self.bound_table(),
-            least_top,
-            most_bottom,
+            thresholds: self.bound_thresholds(),
             rows: [LineValues::default(); Board::MAX_SIZE],
             columns: [LineValues::default(); Board::MAX_SIZE],
             narrowed: [ValueSet::MAX; MAX_CELLS],
@@ -160,15 +182,15 @@ impl TwentyFourSevenModel {
         let now = &upkeep.now;
         let digit = value != 0 && value != FILL;
         // Only a digit among the smallest or largest left can move the totals a line reads.
-        if digit && (value <= now.least_top || value >= now.most_bottom) {
-            let read = (shared.line_filled as usize).saturating_sub(1);
+        let read = (shared.line_filled as u32).saturating_sub(1);
+        if digit && now.thresholds.moved_by(value, self.supply[value as usize], read) {
             let bounds = self.bound_table();
-            let (least_top, most_bottom) = self.bound_thresholds();
+            let thresholds = self.bound_thresholds();
             let upkeep = self.upkeep_mut();
             let now = &mut upkeep.now;
-            let changed = bounds.changed_totals(&now.bounds, read);
-            let old = (now.bounds, now.least_top, now.most_bottom);
-            (now.bounds, now.least_top, now.most_bottom) = (bounds, least_top, most_bottom);
+            let changed = bounds.changed_totals(&now.bounds, read as usize);
+            let old = (now.bounds, now.thresholds);
+            (now.bounds, now.thresholds) = (bounds, thresholds);
             upkeep.saved_bounds.push(old);
             upkeep.trail.push(Change::Bounds);
             if changed != 0 {
@@ -222,35 +244,39 @@ impl TwentyFourSevenModel {
                 Change::View(side, line, view) => now.views[side as usize][line as usize] = view,
                 Change::Narrowed(cell, values) => now.narrowed[cell as usize] = values,
                 Change::Bounds => {
-                    (now.bounds, now.least_top, now.most_bottom) = upkeep.saved_bounds.pop().expect("saved");
+                    (now.bounds, now.thresholds) = upkeep.saved_bounds.pop().expect("saved");
                 }
                 Change::Closers => now.closers = upkeep.saved_closers.pop().expect("saved"),
             }
         }
     }
 
-    /// `least_top` and `most_bottom` of [`Kept`] for the digits left.
-    fn bound_thresholds(&self) -> (u8, u8) {
+    /// The [`Thresholds`] of the digits left.
+    fn bound_thresholds(&self) -> Thresholds {
         let read = (self.shared.line_filled as u32).saturating_sub(1);
-        let (mut taken, mut digits, mut least_top) = (0, self.available & !1, 0);
+        let (mut taken, mut digits) = (0, self.available & !1);
+        let (mut least_top, mut least_below) = (0, 0);
         while taken < read && digits != 0 {
             least_top = digits.trailing_zeros() as u8;
             digits &= digits - 1;
+            least_below = taken as u8;
             taken += u32::from(self.supply[least_top as usize]);
         }
         if taken < read {
             least_top = MAX_DIGIT as u8 + 1;
         }
-        let (mut taken, mut digits, mut most_bottom) = (0, self.available & !1, MAX_DIGIT as u8 + 1);
+        let (mut taken, mut digits) = (0, self.available & !1);
+        let (mut most_bottom, mut most_above) = (MAX_DIGIT as u8 + 1, 0);
         while taken < read && digits != 0 {
             most_bottom = 15 - digits.leading_zeros() as u8;
             digits &= !(1 << most_bottom);
+            most_above = taken as u8;
             taken += u32::from(self.supply[most_bottom as usize]);
         }
         if taken < read {
             most_bottom = 0;
         }
-        (least_top, most_bottom)
+        Thresholds { least_top, least_below, most_bottom, most_above }
     }
 
     /// Adds the block closers that `cell`, just joined to the shape, makes: the one cell
@@ -378,6 +404,10 @@ impl TwentyFourSevenModel {
         let upkeep = self.upkeep_mut();
         let old = std::mem::replace(&mut upkeep.now.views[side as usize][line], view);
         upkeep.trail.push(Change::View(side as u8, line as u8, old));
+        if old.target == view.target && old.mask == view.mask {
+            // Only the watch moved: the cell's narrowing is what it was.
+            return;
+        }
         if old.target != NO_TARGET && old.target != view.target {
             self.renarrow(old.target as usize);
         }
