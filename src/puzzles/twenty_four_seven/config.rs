@@ -75,9 +75,10 @@ knob_enum! {
         /// Recomputed at every node: each line's values from its tallies and the digits
         /// left, every view clue's first cell, every open cell's values.
         Recompute = "recompute",
-        /// Kept up to date on every move and undo: the values of the changed row and column
-        /// (every line only when the move changed the least or largest totals of the digits
-        /// left), the view clues of those two lines and the cells they narrow. The node then
+        /// Kept up to date on every move and undo (see `upkeep.rs`): the values of the
+        /// changed row and column (and of the lines whose needed total the move changed in
+        /// the bound table of the digits left), the view clues of those two lines that the
+        /// move could affect and the cells they narrow, the 2x2 block closers. The node then
         /// only reads them: the same tree, fewer instructions per node.
         Incremental = "incremental",
     }

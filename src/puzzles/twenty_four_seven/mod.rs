@@ -73,7 +73,7 @@ impl Puzzle for TwentyFourSeven {
             name: "candidates",
             values: CandidateUpkeep::VALUES,
             default: "incremental",
-            help: "recompute: under a most-constrained or shape-first order with derived rules, every node recomputes each line's values, each view clue's first cell and every open cell's values; incremental: the line values, the bound table and the view narrowing are kept up to date on every move and undo, touching only the changed row and column (same nodes, fewer instructions)",
+            help: "recompute: under a most-constrained or shape-first order with derived rules, every node recomputes each line's values, each view clue's first cell and every open cell's values; incremental: the line values, the bound table, the view narrowing and the 2x2 block closers are kept up to date on every move and undo, touching only the changed row and column and their clues (same nodes, fewer instructions)",
         },
     ];
     type Config = TwentyFourSevenConfig;
