@@ -7,8 +7,11 @@
 
 use super::geometry::{first_from, Side, MAX_CELLS};
 use super::model::{TwentyFourSevenModel, ValueSet, RULE_LINE_COUNT, RULE_LINE_SUM, RULE_TWO_BY_TWO, RULE_VIEW};
+use super::upkeep::Kept;
 use crate::puzzles::grid::{Board, CellSet};
 use crate::search::RuleCounter;
+use std::mem::MaybeUninit;
+use std::ops::ControlFlow;
 
 /// A total no set of digits reaches (kept far from overflow).
 const UNREACHABLE: i32 = 1 << 24;
@@ -21,10 +24,20 @@ pub(super) trait TotalBounds {
 }
 
 /// The bounds for every `k` up to `line_filled`, for nodes that need many lines.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct BoundTable {
     least: [i32; Board::MAX_SIZE + 1],
     most: [i32; Board::MAX_SIZE + 1],
+}
+
+impl BoundTable {
+    /// The totals `k` (bit `k`, `k <= last`) whose least or largest bound differs in `other`.
+    #[inline]
+    pub(super) fn changed_totals(&self, other: &BoundTable, last: usize) -> u32 {
+        (0..=last)
+            .filter(|&k| self.least[k] != other.least[k] || self.most[k] != other.most[k])
+            .fold(0, |changed, k| changed | 1 << k)
+    }
 }
 
 impl TotalBounds for BoundTable {
@@ -72,6 +85,85 @@ impl TotalBounds for TwentyFourSevenModel {
             missing -= taken;
         }
         total
+    }
+}
+
+/// Where a node reads each line's values and the view narrowing: the upkeep's kept values
+/// (`candidates=incremental`) or a bound table computed at the node, from which they are
+/// recomputed (`candidates=recompute`). The node's code is generic over it, so each path
+/// compiles to its own loop.
+pub(super) trait LineSource {
+    /// The values of one more cell of row `row`: with every pending cell of the row
+    /// committed (`beside_pending`, for a cell that is not pending) or every other one.
+    fn row(&self, model: &TwentyFourSevenModel, row: usize, beside_pending: bool) -> ValueSet;
+    /// The same for column `column`.
+    fn column(&self, model: &TwentyFourSevenModel, column: usize, beside_pending: bool) -> ValueSet;
+    /// The cells that would complete a 2x2 block of the shape (filled and pending cells).
+    fn closers(&self, model: &TwentyFourSevenModel) -> CellSet;
+    /// The view narrowing of every open cell (`buffer` holds it when computed).
+    fn narrowed<'a, C: RuleCounter>(
+        &'a self,
+        model: &TwentyFourSevenModel,
+        buffer: &'a mut MaybeUninit<[ValueSet; MAX_CELLS]>,
+        counters: &mut C,
+    ) -> &'a [ValueSet; MAX_CELLS];
+}
+
+impl LineSource for BoundTable {
+    #[inline(always)]
+    fn row(&self, model: &TwentyFourSevenModel, row: usize, beside_pending: bool) -> ValueSet {
+        model.row_values(row, model.row_pending[row] - !beside_pending as i32, self)
+    }
+    #[inline(always)]
+    fn column(&self, model: &TwentyFourSevenModel, column: usize, beside_pending: bool) -> ValueSet {
+        model.column_values(column, model.column_pending[column] - !beside_pending as i32, self)
+    }
+    #[inline(always)]
+    fn closers(&self, model: &TwentyFourSevenModel) -> CellSet {
+        model.shared.geometry.block_closers(model.shape())
+    }
+    #[inline(always)]
+    fn narrowed<'a, C: RuleCounter>(
+        &'a self,
+        model: &TwentyFourSevenModel,
+        buffer: &'a mut MaybeUninit<[ValueSet; MAX_CELLS]>,
+        counters: &mut C,
+    ) -> &'a [ValueSet; MAX_CELLS] {
+        buffer.write(model.view_narrowing(counters))
+    }
+}
+
+impl LineSource for Kept {
+    #[inline(always)]
+    fn row(&self, _: &TwentyFourSevenModel, row: usize, beside_pending: bool) -> ValueSet {
+        let values = &self.rows[row];
+        if beside_pending {
+            values.beside_pending
+        } else {
+            values.among_pending
+        }
+    }
+    #[inline(always)]
+    fn column(&self, _: &TwentyFourSevenModel, column: usize, beside_pending: bool) -> ValueSet {
+        let values = &self.columns[column];
+        if beside_pending {
+            values.beside_pending
+        } else {
+            values.among_pending
+        }
+    }
+    #[inline(always)]
+    fn closers(&self, _: &TwentyFourSevenModel) -> CellSet {
+        self.closers
+    }
+    #[inline(always)]
+    fn narrowed<'a, C: RuleCounter>(
+        &'a self,
+        _: &TwentyFourSevenModel,
+        _: &'a mut MaybeUninit<[ValueSet; MAX_CELLS]>,
+        _: &mut C,
+    ) -> &'a [ValueSet; MAX_CELLS] {
+        &self.narrowed
     }
 }
 
@@ -187,7 +279,7 @@ impl TwentyFourSevenModel {
     /// empty, the first digit beyond it must be the clue or be still open.
     /// `line` is the cells of the clue's row or column.
     #[inline(always)]
-    fn view_values(&self, side: Side, line: CellSet, cell: usize, clue: u8) -> ValueSet {
+    pub(super) fn view_values(&self, side: Side, line: CellSet, cell: usize, clue: u8) -> ValueSet {
         let geometry = &self.shared.geometry;
         let beyond = line & !geometry.before[side as usize][cell] & !(1u128 << cell);
         let filled_beyond = self.filled & beyond;
@@ -253,27 +345,39 @@ impl TwentyFourSevenModel {
     /// The open cell with the fewest candidate values (the first in row-major order among
     /// equals), and its candidates; stops early at a cell with none or one.
     pub(super) fn most_constrained<C: RuleCounter>(&self, counters: &mut C) -> (usize, ValueSet) {
-        let shared = &*self.shared;
-        let geometry = &shared.geometry;
-        let size = geometry.size;
         counters.check(RULE_TWO_BY_TWO);
-        let closers = geometry.block_closers(self.filled) & self.open;
+        // The kept closers are those of the shape: the same open ones, as no cell is
+        // pending here but in the digits phase of shape-first, where no open cell closes a
+        // block of digits (its pattern move would have closed one of the shape).
+        let closers = match &self.upkeep {
+            Some(upkeep) => upkeep.now.closers,
+            None => self.shared.geometry.block_closers(self.filled),
+        } & self.open;
         if closers != 0 {
             // A cell that would complete a full block can only stay empty: at most one value.
             let cell = closers.trailing_zeros() as usize;
             return (cell, self.candidates(cell, counters));
         }
-        let bounds = self.bound_table();
+        match &self.upkeep {
+            Some(upkeep) => self.most_constrained_from(&upkeep.now, counters),
+            None => self.most_constrained_from(&self.bound_table(), counters),
+        }
+    }
+
+    /// [`TwentyFourSevenModel::most_constrained`] past the blocks, reading `source`.
+    #[inline(always)]
+    fn most_constrained_from<C: RuleCounter>(&self, source: &impl LineSource, counters: &mut C) -> (usize, ValueSet) {
+        let geometry = &self.shared.geometry;
+        let size = geometry.size;
         let mut rows = [0; Board::MAX_SIZE];
         let mut columns = [0; Board::MAX_SIZE];
         for line in 0..size {
             counters.check(RULE_LINE_COUNT);
             counters.check(RULE_LINE_SUM);
-            // Every open cell is pending (digits phase) or none is (cell branching).
-            let (row_committed, column_committed) =
-                ((self.row_pending[line] - 1).max(0), (self.column_pending[line] - 1).max(0));
-            rows[line] = self.available & self.row_values(line, row_committed, &bounds);
-            columns[line] = self.available & self.column_values(line, column_committed, &bounds);
+            // Every open cell is pending (digits phase) or none is (cell branching): the
+            // line's other pending cells are committed.
+            rows[line] = self.available & source.row(self, line, false);
+            columns[line] = self.available & source.column(self, line, false);
             // A line that allows no digit leaves its open cells at most one value each.
             let row_open = self.open & geometry.row_mask[line];
             if rows[line] <= 1 && row_open != 0 {
@@ -286,22 +390,23 @@ impl TwentyFourSevenModel {
                 return (cell, self.candidates(cell, counters));
             }
         }
-        let narrowed = self.view_narrowing(counters);
+        let mut buffer = MaybeUninit::uninit();
+        let narrowed = source.narrowed(self, &mut buffer, counters);
         let (mut best_cell, mut best_values, mut best_size) = (0, 0, u32::MAX);
-        let mut open = self.open;
-        while open != 0 {
-            let cell = open.trailing_zeros() as usize;
-            open &= open - 1;
-            let values =
-                rows[geometry.row_of[cell] as usize] & columns[geometry.column_of[cell] as usize] & narrowed[cell];
+        let found = geometry.try_each_cell(self.open, |row, column, cell| {
+            let values = rows[row] & columns[column] & narrowed[cell];
             let count = value_count(values);
             if count <= 1 {
-                return (cell, values);
+                return ControlFlow::Break((cell, values));
             }
             if count < best_size {
                 (best_cell, best_values, best_size) = (cell, values, count);
             }
+            ControlFlow::Continue(())
+        });
+        match found {
+            ControlFlow::Break(decision) => decision,
+            ControlFlow::Continue(()) => (best_cell, best_values),
         }
-        (best_cell, best_values)
     }
 }

@@ -67,6 +67,23 @@ knob_enum! {
     }
 }
 
+knob_enum! {
+    /// How the derived rules' value sets are found at a node of a most-constrained or
+    /// shape-first search (the static orders and `strict` rules look at one cell a node and
+    /// keep nothing).
+    pub enum CandidateUpkeep {
+        /// Recomputed at every node: each line's values from its tallies and the digits
+        /// left, every view clue's first cell, every open cell's values.
+        Recompute = "recompute",
+        /// Kept up to date on every move and undo (see `upkeep.rs`): the values of the
+        /// changed row and column (and of the lines whose needed total the move changed in
+        /// the bound table of the digits left), the view clues of those two lines that the
+        /// move could affect and the cells they narrow, the 2x2 block closers. The node then
+        /// only reads them: the same tree, fewer instructions per node.
+        Incremental = "incremental",
+    }
+}
+
 /// The knob settings of one run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TwentyFourSevenConfig {
@@ -76,4 +93,16 @@ pub struct TwentyFourSevenConfig {
     pub rules: Rules,
     /// `connectivity`.
     pub connectivity: ConnectivityCheck,
+    /// `candidates`.
+    pub candidates: CandidateUpkeep,
+}
+
+impl TwentyFourSevenConfig {
+    /// Whether a node reads kept-up-to-date value sets (see [`CandidateUpkeep::Incremental`]):
+    /// derived rules under an order chosen per node (`Adaptive` resolved first).
+    pub fn keeps_candidates(&self) -> bool {
+        self.candidates == CandidateUpkeep::Incremental
+            && self.rules == Rules::Derived
+            && matches!(self.order, VisitOrder::MostConstrained | VisitOrder::ShapeFirst)
+    }
 }

@@ -2,6 +2,7 @@
 //! cells between a side and a cell (for the view clues), and the 2x2 blocks of each cell.
 
 use crate::puzzles::grid::{Board, CellSet};
+use std::ops::ControlFlow;
 
 /// Cells of the largest board.
 pub const MAX_CELLS: usize = Board::MAX_SIZE * Board::MAX_SIZE;
@@ -22,6 +23,13 @@ pub enum Side {
 impl Side {
     /// Every side, in the order clue tables are indexed.
     pub const ALL: [Side; 4] = [Side::North, Side::South, Side::West, Side::East];
+
+    /// The side across the grid: the cells beyond a cell seen from `self` are those before
+    /// it seen from the opposite side.
+    #[inline]
+    pub fn opposite(self) -> Side {
+        Side::ALL[self as usize ^ 1]
+    }
 
     /// Whether looking from this side meets lower-numbered cells first (cells are `r * n + c`).
     #[inline]
@@ -119,6 +127,29 @@ impl Geometry {
             }
         }
         geometry
+    }
+
+    /// Visits the cells of `set` in row-major order as `visit(row, column, cell)`, each
+    /// row's cells taken as a small set of columns (cheaper than stepping through the
+    /// 128-bit set), until `visit` breaks.
+    #[inline(always)]
+    pub fn try_each_cell<B>(
+        &self,
+        set: CellSet,
+        mut visit: impl FnMut(usize, usize, usize) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        let size = self.size;
+        let row_bits = (1u32 << size) - 1;
+        for row in 0..size {
+            let first = row * size;
+            let mut columns = (set >> first) as u32 & row_bits;
+            while columns != 0 {
+                let column = columns.trailing_zeros() as usize;
+                columns &= columns - 1;
+                visit(row, column, first + column)?;
+            }
+        }
+        ControlFlow::Continue(())
     }
 
     /// The cells of the line that `side` looks along to reach `cell`.

@@ -7,7 +7,8 @@
 //! cell: empty or a digit (under `order=shape-first`: empty or filled, then the digits of
 //! the filled cells; givens are placed at the root, not decided). The knobs choose
 //! the visiting order (`order`), how early the line, view and 2x2 rules act (`rules`) and
-//! how often connectivity is checked (`connectivity`); none changes the solutions.
+//! how often connectivity is checked (`connectivity`) and whether a node recomputes or
+//! reads kept-up-to-date value sets (`candidates`); none changes the solutions.
 
 mod candidates;
 mod config;
@@ -16,6 +17,7 @@ mod geometry;
 mod model;
 mod parse;
 mod pattern;
+mod upkeep;
 mod verify;
 
 #[cfg(test)]
@@ -24,7 +26,7 @@ mod reference;
 #[cfg(test)]
 mod tests;
 
-pub use config::{Rules, TwentyFourSevenConfig, VisitOrder};
+pub use config::{CandidateUpkeep, Rules, TwentyFourSevenConfig, VisitOrder};
 pub use model::{Placement, TwentyFourSevenModel, RULE_NAMES};
 
 use super::grid::{CellOrder, ConnectivityCheck};
@@ -67,6 +69,12 @@ impl Puzzle for TwentyFourSeven {
             default: "incremental",
             help: "when a partial grid is checked for digits that can no longer connect: complete grids only (leaves), every K-th depth, every node (flood fill), or incrementally around each move",
         },
+        KnobSpec {
+            name: "candidates",
+            values: CandidateUpkeep::VALUES,
+            default: "incremental",
+            help: "recompute: under a most-constrained or shape-first order with derived rules, every node recomputes each line's values, each view clue's first cell and every open cell's values; incremental: the line values, the bound table, the view narrowing and the 2x2 block closers are kept up to date on every move and undo, touching only the changed row and column and their clues (same nodes, fewer instructions)",
+        },
     ];
     type Config = TwentyFourSevenConfig;
     type Model = TwentyFourSevenModel;
@@ -81,6 +89,7 @@ impl Puzzle for TwentyFourSeven {
             order: reader.knob("order")?,
             rules: reader.knob("rules")?,
             connectivity: reader.knob("connectivity")?,
+            candidates: reader.knob("candidates")?,
         })
     }
 
@@ -89,6 +98,7 @@ impl Puzzle for TwentyFourSeven {
             ("order", config.order.name()),
             ("rules", config.rules.name()),
             ("connectivity", config.connectivity.name()),
+            ("candidates", config.candidates.name()),
         ]
     }
 

@@ -3,6 +3,7 @@
 
 use super::config::{Rules, TwentyFourSevenConfig, VisitOrder};
 use super::geometry::{first_from, Geometry, Side, MAX_CELLS};
+use super::upkeep::Upkeep;
 use crate::puzzles::grid::{Board, CellSet, ConnectivityCheck};
 use crate::search::{Branch, Model, RuleCounter, RuleId};
 use std::sync::Arc;
@@ -168,6 +169,9 @@ pub struct TwentyFourSevenModel {
     saved_reach: Vec<CellSet>,
     /// Why the root itself has no solution, if it has none.
     root_failure: Option<RuleId>,
+    /// The value sets kept up to date under `candidates=incremental` (see `upkeep.rs`);
+    /// `None` when the configuration recomputes them or has none to keep.
+    pub(super) upkeep: Option<Upkeep>,
 }
 
 impl TwentyFourSevenModel {
@@ -197,6 +201,7 @@ impl TwentyFourSevenModel {
             reach: 0,
             saved_reach: Vec::new(),
             root_failure: None,
+            upkeep: None,
         };
         let size = model.shared.geometry.size;
         model.row_open[..size].fill(size as i32);
@@ -223,6 +228,9 @@ impl TwentyFourSevenModel {
         model.root_failure = model.check_root();
         model.reach = model.initial_reach();
         model.saved_reach = vec![0; model.max_depth() + 1];
+        if model.shared.config.keeps_candidates() && model.root_failure.is_none() {
+            model.start_upkeep(model.max_depth());
+        }
         model
     }
 
@@ -501,6 +509,7 @@ impl Model for TwentyFourSevenModel {
         let cell = mv.cell as usize;
         self.place(cell, mv.value);
         self.saved_reach[self.depth] = self.reach;
+        self.keep_up(cell, mv.value, self.depth);
         self.depth += 1;
         if self.shared.config.rules == Rules::Strict {
             self.check_strict(cell, mv.value, counters)?;
@@ -513,6 +522,7 @@ impl Model for TwentyFourSevenModel {
         self.unplace(mv.cell as usize, mv.value);
         self.depth -= 1;
         self.reach = self.saved_reach[self.depth];
+        self.restore_upkeep(self.depth);
     }
 
     fn solution(&self) -> Vec<u8> {

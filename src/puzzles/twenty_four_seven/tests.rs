@@ -3,7 +3,7 @@
 
 use super::reference::reference_solutions;
 use super::*;
-use crate::search::{search_sequentially, FullCounters, Limits, Model, Stats};
+use crate::search::{search_sequentially, FullCounters, Limits, Model, RuleId, Stats};
 
 fn seed_file() -> Value {
     serde_json::from_str(include_str!("../../../instances/twenty_four_seven_2x2_2.json")).expect("instance is JSON")
@@ -21,11 +21,28 @@ fn digits(text: &str) -> Vec<u8> {
 }
 
 fn config(order: &str, rules: &str, connectivity: &str) -> TwentyFourSevenConfig {
-    let knobs: KnobValues = [("order", order), ("rules", rules), ("connectivity", connectivity)]
-        .into_iter()
-        .map(|(name, value)| (name.to_string(), value.to_string()))
-        .collect();
+    config_with(order, rules, connectivity, "incremental")
+}
+
+fn config_with(order: &str, rules: &str, connectivity: &str, candidates: &str) -> TwentyFourSevenConfig {
+    let knobs: KnobValues =
+        [("order", order), ("rules", rules), ("connectivity", connectivity), ("candidates", candidates)]
+            .into_iter()
+            .map(|(name, value)| (name.to_string(), value.to_string()))
+            .collect();
     TwentyFourSeven::config(&knobs).expect("valid knobs")
+}
+
+/// A grid's tree as its counts: nodes, per-rule prunes, nodes per depth, prunes per depth.
+type TreeCounts = (u64, Vec<u64>, Vec<u64>, Vec<Vec<u64>>);
+
+/// The tree of each grid's search as its counts (the per-rule checks are left out: how
+/// many a node counts depends on how it finds its values).
+fn tree_counts(stats: &[Stats]) -> Vec<TreeCounts> {
+    stats
+        .iter()
+        .map(|grid| (grid.nodes, grid.rule_prunes.clone(), grid.nodes_per_depth.clone(), grid.prunes_per_depth.clone()))
+        .collect()
 }
 
 /// Every solution of every grid (each grid's list sorted) and the stats of each grid.
@@ -87,6 +104,7 @@ fn small_instance() -> TwentyFourSeven {
 const ORDERS: [&str; 6] = ["row-major", "column-major", "spiral", "most-constrained", "shape-first", "adaptive"];
 const RULES: [&str; 2] = ["strict", "derived"];
 const CONNECTIVITY: [&str; 5] = ["leaves", "periodic:1", "periodic:3", "every-node", "incremental"];
+const CANDIDATES: [&str; 2] = ["recompute", "incremental"];
 
 #[test]
 fn seed_answer_is_8520_and_each_grid_has_its_published_unique_solution() {
@@ -113,7 +131,7 @@ fn seed_answer_is_8520_and_each_grid_has_its_published_unique_solution() {
 fn default_configuration_visits_6081_nodes_on_the_seed() {
     let puzzle = TwentyFourSeven::parse(&seed_file()["data"]).unwrap();
     let defaults = TwentyFourSeven::config(&KnobValues::new()).unwrap();
-    assert_eq!(defaults, config("adaptive", "derived", "incremental"));
+    assert_eq!(defaults, config_with("adaptive", "derived", "incremental", "incremental"));
     let (_, stats) = solve(&puzzle, &defaults);
     let nodes: Vec<u64> = stats.iter().map(|stats| stats.nodes).collect();
     assert_eq!(nodes, vec![126, 1748, 633, 3574]);
@@ -124,6 +142,25 @@ fn default_configuration_visits_6081_nodes_on_the_seed() {
     // Every seed grid has view clues: the adaptive order searches each most-constrained.
     let (_, most_constrained) = solve(&puzzle, &config("most-constrained", "derived", "incremental"));
     assert_eq!(most_constrained.iter().map(|stats| stats.nodes).collect::<Vec<_>>(), nodes);
+}
+
+#[test]
+fn kept_candidates_build_the_recomputed_tree_on_the_seed_under_every_derived_order() {
+    let puzzle = TwentyFourSeven::parse(&seed_file()["data"]).unwrap();
+    for order in ORDERS {
+        let (kept, kept_stats) = solve(&puzzle, &config_with(order, "derived", "incremental", "incremental"));
+        let (recomputed, recomputed_stats) = solve(&puzzle, &config_with(order, "derived", "incremental", "recompute"));
+        assert_eq!(kept, recomputed, "{order}");
+        assert_eq!(tree_counts(&kept_stats), tree_counts(&recomputed_stats), "{order}");
+    }
+    // The pinned trees: most-constrained (the default's) and shape-first, with 561 and
+    // 545 prunes for no candidate and connectivity on the former.
+    let (_, recomputed) = solve(&puzzle, &config_with("adaptive", "derived", "incremental", "recompute"));
+    assert_eq!(recomputed.iter().map(|stats| stats.nodes).collect::<Vec<_>>(), vec![126, 1748, 633, 3574]);
+    let prunes = |rule: RuleId| recomputed.iter().map(|stats| stats.rule_prunes[rule]).sum::<u64>();
+    assert_eq!((prunes(model::RULE_NO_CANDIDATE), prunes(model::RULE_CONNECTIVITY)), (561, 545));
+    let (_, shape_first) = solve(&puzzle, &config_with("shape-first", "derived", "incremental", "recompute"));
+    assert_eq!(shape_first.iter().map(|stats| stats.nodes).sum::<u64>(), 15_593);
 }
 
 #[test]
@@ -175,8 +212,13 @@ fn every_knob_combination_finds_the_same_solutions_as_the_reference_enumerator()
     for order in ORDERS {
         for rules in RULES {
             for connectivity in CONNECTIVITY {
-                let (found, _) = solve(&puzzle, &config(order, rules, connectivity));
-                assert_eq!(found, expected, "order={order} rules={rules} connectivity={connectivity}");
+                for candidates in CANDIDATES {
+                    let (found, _) = solve(&puzzle, &config_with(order, rules, connectivity, candidates));
+                    assert_eq!(
+                        found, expected,
+                        "order={order} rules={rules} connectivity={connectivity} candidates={candidates}"
+                    );
+                }
             }
         }
     }
@@ -196,8 +238,11 @@ fn derived_knobs_agree_with_the_reference_enumerator_on_a_grid_with_14_solutions
     assert_eq!(expected.len(), 14);
     for order in ORDERS {
         for connectivity in CONNECTIVITY {
-            let (found, _) = solve(&puzzle, &config(order, "derived", connectivity));
+            let (found, stats) = solve(&puzzle, &config(order, "derived", connectivity));
             assert_eq!(found[0], expected, "order={order} connectivity={connectivity}");
+            let (recomputed, recomputed_stats) =
+                solve(&puzzle, &config_with(order, "derived", connectivity, "recompute"));
+            assert_eq!((recomputed, tree_counts(&recomputed_stats)), (found, tree_counts(&stats)), "{order}");
         }
     }
     for solution in &expected {
@@ -374,16 +419,19 @@ fn knobs_parse_describe_and_reject_unknown_values() {
     for order in ORDERS {
         for rules in RULES {
             for connectivity in CONNECTIVITY {
-                let parsed = config(order, rules, connectivity);
-                let described = TwentyFourSeven::describe(&parsed);
-                assert_eq!(
-                    described,
-                    vec![
-                        ("order", order.to_string()),
-                        ("rules", rules.to_string()),
-                        ("connectivity", connectivity.to_string())
-                    ]
-                );
+                for candidates in CANDIDATES {
+                    let parsed = config_with(order, rules, connectivity, candidates);
+                    let described = TwentyFourSeven::describe(&parsed);
+                    assert_eq!(
+                        described,
+                        vec![
+                            ("order", order.to_string()),
+                            ("rules", rules.to_string()),
+                            ("connectivity", connectivity.to_string()),
+                            ("candidates", candidates.to_string())
+                        ]
+                    );
+                }
             }
         }
     }
@@ -392,7 +440,7 @@ fn knobs_parse_describe_and_reject_unknown_values() {
     assert!(error.message.contains("row-major, column-major, spiral, most-constrained"), "{}", error.message);
     assert_eq!(
         TwentyFourSeven::KNOBS.iter().map(|knob| knob.name).collect::<Vec<_>>(),
-        ["order", "rules", "connectivity"]
+        ["order", "rules", "connectivity", "candidates"]
     );
 }
 
@@ -473,6 +521,10 @@ fn shape_first_and_adaptive_find_the_recorded_enumeration_counts_in_347670_nodes
     assert_eq!(found.iter().map(Vec::len).collect::<Vec<_>>(), enumeration_counts(&file));
     let nodes: Vec<u64> = stats.iter().map(|grid| grid.nodes).collect();
     assert_eq!(nodes, vec![68765, 214528, 64377]);
+    // Recomputed candidates: the same tree.
+    let (recomputed, recomputed_stats) =
+        solve(&puzzle, &config_with("shape-first", "derived", "incremental", "recompute"));
+    assert_eq!((recomputed, tree_counts(&recomputed_stats)), (found.clone(), tree_counts(&stats)));
     // No grid of the workload has a view clue: the adaptive order is shape-first on each.
     let (adaptive_found, adaptive_stats) = solve(&puzzle, &config("adaptive", "derived", "incremental"));
     assert_eq!(adaptive_found, found);
