@@ -106,38 +106,31 @@ struct ShareSearch<'a, 'b> {
 }
 
 impl ShareSearch<'_, '_> {
-    /// Whether hooks 1..=`hook` can still bring every region to its need, region by region.
-    #[inline]
-    fn smaller_hooks_can_complete(&self, hook: usize, needs: &[u32]) -> bool {
-        let sums = &self.sums[hook * self.regions..(hook + 1) * self.regions];
-        needs.iter().zip(sums).all(|(&need, &sums)| contains(sums, need))
-    }
-
     /// Shares `left` more digits of hook `hook` among regions `region..`, then goes on with
     /// the next smaller hook.
     fn share_hook(&self, hook: usize, region: usize, left: u32, needs: &mut [u32], share: &mut [HookCounts]) -> bool {
         let demand = self.demand;
         if region == self.regions {
-            if left != 0 {
-                return false;
-            }
-            if hook == 1 {
-                return needs.iter().all(|&need| need == 0);
-            }
-            let next = hook - 1;
-            return self.smaller_hooks_can_complete(next, needs)
-                && self.share_hook(next, 0, u32::from(demand.quota[next]), needs, share);
+            // Every region was checked against the smaller hooks when its count was chosen.
+            return left == 0
+                && (hook == 1 || self.share_hook(hook - 1, 0, u32::from(demand.quota[hook - 1]), needs, share));
         }
         let digit = hook as u32;
         let most = u32::from(demand.open[region][hook]).min(left).min(needs[region] / digit);
         let room_after: u32 = demand.open[region + 1..].iter().map(|open| u32::from(open[hook])).sum();
         let least = left.saturating_sub(room_after);
+        // What hooks 1..hook-1 can still give this region (only 0 below hook 1).
+        let smaller = self.sums[(hook - 1) * self.regions + region];
         // Largest counts first: the big digits settle the sums soonest.
         for count in (least..=most).rev() {
-            needs[region] -= count * digit;
+            let rest = needs[region] - count * digit;
+            if !contains(smaller, rest) {
+                continue;
+            }
+            needs[region] = rest;
             share[region][hook] = count as u8;
             let found = self.share_hook(hook, region + 1, left - count, needs, share);
-            needs[region] += count * digit;
+            needs[region] = rest + count * digit;
             if found {
                 return true;
             }

@@ -615,6 +615,15 @@ impl HooksModel {
         self.rules == Rules::Joint && self.next_hook == 0
     }
 
+    /// `joint`: whether the child that `mv` leads to (from the current state, its parent)
+    /// gets a share table of its own: only once every hook is placed, where the joint test
+    /// runs, so the prefilter's partial layouts copy none.
+    #[inline]
+    fn keeps_share_for(&self, mv: HookMove) -> bool {
+        self.rules == Rules::Joint
+            && (self.next_hook == 0 || matches!(mv, HookMove::Layout(_) | HookMove::Hook { hook: 1, .. }))
+    }
+
     /// `joint`: whether some share table completes every region. `cell_move` is the cell
     /// move just made (its region, hook and value): when the parent's table survives it,
     /// no search is needed. `None` after a placement, which searches afresh.
@@ -1032,7 +1041,7 @@ impl Model for HooksModel {
             let top = self.reach[self.reach.len() - 1];
             self.reach.push(top);
         }
-        if self.rules == Rules::Joint {
+        if self.keeps_share_for(mv) {
             self.shares.push();
         }
         match mv {
@@ -1068,7 +1077,7 @@ impl Model for HooksModel {
         if self.tracks_reach() {
             self.reach.pop();
         }
-        if self.rules == Rules::Joint {
+        if self.keeps_share_for(mv) {
             self.shares.pop();
         }
         self.depth -= 1;
