@@ -140,9 +140,9 @@ impl Shared {
 pub struct HooksModel {
     shared: Arc<Shared>,
     placement: PlacementStrategy,
-    dynamic_order: bool,
-    /// `order=tightest-hook` (a dynamic order).
-    tightest_hook: bool,
+    /// The cell order; the dynamic ones (`most-constrained`, `tightest-hook`) choose at
+    /// every node, the others follow the static ranks of `Shared`.
+    order: CellChoice,
     rules: Rules,
     connectivity: ConnectivityCheck,
     forced: ForcedCells,
@@ -168,7 +168,7 @@ pub struct HooksModel {
     /// `stranded=hook-count` with incremental connectivity.
     hook_reach: bool,
     /// Undecided cells of each region per hook, and a bit per hook that has some.
-    region_hook_open: [[u8; HOOK_SLOTS]; CELL_SLOTS],
+    region_hook_open: [HookCounts; CELL_SLOTS],
     region_hooks_open: [u16; CELL_SLOTS],
     /// A bit per placed hook that has all its digits or all its blanks.
     settled_hooks: u16,
@@ -202,8 +202,7 @@ impl HooksModel {
         let mut model = HooksModel {
             target: shared.target.unwrap_or(0),
             placement: config.placement,
-            dynamic_order: matches!(config.order, CellChoice::MostConstrained | CellChoice::TightestHook),
-            tightest_hook: config.order == CellChoice::TightestHook,
+            order: config.order,
             rules: config.rules,
             connectivity: config.connectivity,
             forced: config.forced,
@@ -876,7 +875,7 @@ impl HooksModel {
         if forced != 0 {
             return forced.trailing_zeros() as usize;
         }
-        if self.tightest_hook {
+        if self.order == CellChoice::TightestHook {
             return self.cell_of_tightest_hook(candidates);
         }
         let mut closest = 0;
@@ -1013,7 +1012,7 @@ impl Model for HooksModel {
                 Branch::DeadEnd(RULE_CONNECTED)
             };
         }
-        let cell = if self.dynamic_order {
+        let cell = if matches!(self.order, CellChoice::MostConstrained | CellChoice::TightestHook) {
             self.most_constrained_cell(candidates)
         } else {
             let rank = (self.undecided_ranked & self.placed_ranked).trailing_zeros() as usize;
