@@ -64,16 +64,15 @@ impl Demand<'_> {
         for (region, open) in self.open.iter().enumerate() {
             let mut reachable = S::ONLY_ZERO;
             for hook in 1..=self.largest {
-                let quota = u32::from(self.quota[hook]);
-                let most = quota.min(u32::from(open[hook]));
                 let elsewhere = u32::from(open_total[hook] - open[hook]);
-                let least = quota.saturating_sub(elsewhere);
-                if least > most {
+                let range =
+                    DigitRange::for_hook(hook as u32, u32::from(self.quota[hook]), u32::from(open[hook]), elsewhere);
+                let Some(range) = range else {
                     // The hook has fewer undecided cells than digits left.
                     return false;
-                }
-                if most > 0 {
-                    reachable = add_copies(reachable, DigitRange { digit: hook as u32, least, most }, keep);
+                };
+                if range.most > 0 {
+                    reachable = add_copies(reachable, range, keep);
                 }
                 sums[hook * regions + region] = reachable.into();
             }

@@ -596,12 +596,12 @@ impl HooksModel {
             let open_in_hook = (2 * hook as u32 - 1).saturating_sub(filled + u32::from(self.hook_empty[hook]));
             let quota = (hook as u32).saturating_sub(filled);
             let in_region = u32::from(inside[hook]);
-            let least = quota.saturating_sub(open_in_hook.saturating_sub(in_region));
-            let most = in_region.min(quota);
-            if least > most {
+            let Some(range) =
+                DigitRange::for_hook(hook as u32, quota, in_region, open_in_hook.saturating_sub(in_region))
+            else {
                 return false;
-            }
-            ranges[count] = DigitRange { digit: hook as u32, least, most };
+            };
+            ranges[count] = range;
             count += 1;
         }
         reachable(self.target - sum, &ranges[..count], wildcard)

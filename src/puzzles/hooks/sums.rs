@@ -12,6 +12,19 @@ pub struct DigitRange {
     pub most: u32,
 }
 
+impl DigitRange {
+    /// What a hook numbered `digit` can still give one region: it has `quota` digits left to
+    /// place, `in_region` undecided cells in the region and `elsewhere` outside it. At most
+    /// all its cells here (and no more than its digits); at least the digits its other cells
+    /// cannot hold. `None` when even that is more than it has here (its cells are too few).
+    #[inline]
+    pub fn for_hook(digit: u32, quota: u32, in_region: u32, elsewhere: u32) -> Option<DigitRange> {
+        let least = quota.saturating_sub(elsewhere);
+        let most = in_region.min(quota);
+        (least <= most).then_some(DigitRange { digit, least, most })
+    }
+}
+
 /// Largest shortfall tested exactly, one bit per reachable sum in a `u128`. A larger one is
 /// tested by its bounds only, which can keep a hopeless branch but never cuts a good one.
 pub const EXACT_LIMIT: u32 = 127;
