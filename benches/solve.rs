@@ -14,9 +14,9 @@
 //! `cargo bench --bench solve -- --save-baseline before`, then `-- --baseline before`.
 
 use backtrack_bench::harness::sweeping::spec::SweepSpec;
-use backtrack_bench::instance::{self, Instance};
-use backtrack_bench::puzzles::knobs::KnobValues;
-use backtrack_bench::solve::{self, RunSettings};
+use backtrack_bench::knobs::KnobValues;
+use backtrack_bench::run::instance::{self, Instance};
+use backtrack_bench::run::{self, RunSettings};
 use criterion::measurement::WallTime;
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkGroup, Criterion, SamplingMode, Throughput};
 use std::time::{Duration, Instant};
@@ -57,7 +57,7 @@ fn settings(knobs: KnobValues, strategy: &str, threads: usize) -> RunSettings {
 /// that gives the node count and sizes the sample.
 fn bench_run(group: &mut BenchmarkGroup<WallTime>, name: &str, instance: &Instance, settings: &RunSettings) {
     let started = Instant::now();
-    let report = match solve::run(instance, settings) {
+    let report = match run::solve(instance, settings) {
         Ok(report) => report,
         Err(error) => {
             eprintln!("bench: skipping {}/{name}: {error}", instance.source);
@@ -79,7 +79,7 @@ fn bench_run(group: &mut BenchmarkGroup<WallTime>, name: &str, instance: &Instan
         let measurement = (once * 11).clamp(Duration::from_secs(2), Duration::from_secs(60));
         group.sample_size(10).warm_up_time(Duration::from_millis(1)).measurement_time(measurement);
     }
-    group.bench_function(name, |bencher| bencher.iter(|| solve::run(black_box(instance), black_box(settings))));
+    group.bench_function(name, |bencher| bencher.iter(|| run::solve(black_box(instance), black_box(settings))));
 }
 
 fn seed_instances(criterion: &mut Criterion) {

@@ -27,15 +27,15 @@
 //! the same engine, strategies and counters as the built-in families. A complete `main` is
 //! `Workbench::new().family::<MyPuzzle>().run_cli()`; see `docs/library.md` and
 //! `examples/nqueens.rs`. Each knob is a plain enum declared with [`knob_enum!`], which
-//! spells each value once and implements [`puzzles::knobs::Knob`], as the built-in knobs
+//! spells each value once and implements [`knobs::Knob`], as the built-in knobs
 //! are. Here, binary strings of length n with no two adjacent ones (a Fibonacci number of
 //! them: 13 for n = 5), solved sequentially and by work stealing:
 //!
 //! ```
-//! use backtrack_bench::puzzles::knobs::{KnobError, KnobReader, KnobSpec, KnobValues};
+//! use backtrack_bench::knobs::{KnobError, KnobReader, KnobSpec, KnobValues};
 //! use backtrack_bench::puzzles::{view::View, DataError, Puzzle};
 //! use backtrack_bench::search::{Branch, Model, RuleCounter, RuleId};
-//! use backtrack_bench::solve::{self, RunSettings, SearchMode};
+//! use backtrack_bench::run::{self, RunSettings, SearchMode};
 //! use serde_json::{json, Value};
 //!
 //! #[derive(Clone)]
@@ -94,10 +94,10 @@
 //!
 //! let instance = backtrack_bench::instance_of::<NoAdjacentOnes>(json!({ "n": 5 })).unwrap();
 //! let settings = RunSettings { mode: SearchMode::All, ..RunSettings::default() };
-//! let sequential = solve::run(&instance, &settings).unwrap();
+//! let sequential = run::solve(&instance, &settings).unwrap();
 //! assert_eq!(sequential.solutions, 13);
 //! let steal = RunSettings { strategy: "steal".parse().unwrap(), threads: 2, ..settings };
-//! let parallel = solve::run(&instance, &steal).unwrap();
+//! let parallel = run::solve(&instance, &steal).unwrap();
 //! assert_eq!((parallel.solutions, parallel.nodes), (13, sequential.nodes));
 //! assert_eq!(backtrack_bench::count_nodes(&NoAdjacentOnes { n: 5 }, &[]), sequential.nodes);
 //! ```
@@ -107,15 +107,12 @@ pub mod cli;
 pub mod explain;
 pub mod format;
 pub mod harness;
-pub mod instance;
+pub mod knobs;
 pub mod parallel;
 pub mod puzzles;
-pub mod registry;
+pub mod run;
 pub mod scaling;
-pub mod scaling_inputs;
 pub mod search;
-pub mod size_estimate;
-pub mod solve;
 pub mod statistics;
 pub mod testing;
 pub mod watch;

@@ -1,10 +1,10 @@
 //! Checks for a family's own tests: its published count under every parallel strategy and
 //! thread count, with exactly the sequential search's nodes, solutions and prune counts.
 
-use crate::instance;
 use crate::puzzles::Puzzle;
-use crate::registry;
-use crate::solve::{self, RunReport, RunSettings, SearchMode};
+use crate::run::family as registry;
+use crate::run::instance;
+use crate::run::{self, RunReport, RunSettings, SearchMode};
 use crate::workbench::knob_values;
 
 /// Every parallel strategy, with split parameters small enough to split small trees.
@@ -68,7 +68,7 @@ pub fn assert_parity_across_strategies<P: Puzzle + 'static>(case: ParityCase<'_>
                 threads,
                 ..RunSettings::default()
             };
-            let report = solve::run(&instance, &settings).unwrap_or_else(|error| panic!("{error}"));
+            let report = run::solve(&instance, &settings).unwrap_or_else(|error| panic!("{error}"));
             // `naive` lists every leaf first; past the cap on listed subproblems it stops
             // before any work and says so, which is its documented answer on big trees.
             let capped = strategy == "naive" && report.stop == Some("frontier-full");

@@ -1,10 +1,10 @@
 //! The entry point for a user's crate: register families beside the built-in ones, then
 //! run the whole command line, or count nodes inside a criterion bench.
 
-use crate::instance::Instance;
-use crate::puzzles::knobs::KnobValues;
+use crate::knobs::KnobValues;
 use crate::puzzles::{DataError, Puzzle};
-use crate::registry;
+use crate::run::family as registry;
+use crate::run::instance::Instance;
 use crate::search::{search_sequentially, Limits, NoCounters};
 use serde_json::Value;
 use std::process::ExitCode;
@@ -36,7 +36,7 @@ impl Workbench {
 }
 
 /// An instance of family `P` (registered if it was not) from its `data` block, for code
-/// that calls [`crate::solve::run`] directly.
+/// that calls [`crate::run::run`] directly.
 pub fn instance_of<P: Puzzle + 'static>(data: Value) -> Result<Instance, DataError> {
     let family = registry::register::<P>();
     family.validate(&data)?;

@@ -554,7 +554,7 @@ fn spec_mistakes_are_bad_input_at_dry_run() {
             "affinities = [\"anywhere\"]",
             "block[0].affinities: invalid thread affinity `anywhere`; expected one of: pinned, free",
         ),
-        ("modes = [\"some\"]", "block[0].modes: `some` is not a search mode; expected all or first"),
+        ("modes = [\"some\"]", "block[0].modes: invalid search mode `some`; expected one of: all, first"),
         ("knobs = { order = [\"sideways\"] }", "block[0].knobs"),
     ];
     for (line, expected) in block_cases {

@@ -1,8 +1,8 @@
 //! Property tests of instance loading: truncated, mutated and random files always give an
 //! error message (never a panic), and whatever loads can be searched without a panic.
 
-use backtrack_bench::instance::{self, BUILTIN};
-use backtrack_bench::solve::{self, RunSettings};
+use backtrack_bench::run::instance::{self, BUILTIN_INSTANCES};
+use backtrack_bench::run::{self, RunSettings};
 use proptest::prelude::*;
 use std::path::Path;
 
@@ -21,7 +21,7 @@ fn load_bytes_and_search(bytes: &[u8]) {
                 time_limit: Some(std::time::Duration::from_secs(1)),
                 ..RunSettings::default()
             };
-            let _ = solve::run(&loaded, &settings);
+            let _ = run::solve(&loaded, &settings);
         }
         Err(error) => {
             let message = error.to_string();
@@ -32,7 +32,7 @@ fn load_bytes_and_search(bytes: &[u8]) {
 }
 
 fn seed_text() -> impl Strategy<Value = &'static str> {
-    prop::sample::select(BUILTIN.iter().map(|(_, _, text)| *text).collect::<Vec<_>>())
+    prop::sample::select(BUILTIN_INSTANCES.iter().map(|(_, _, text)| *text).collect::<Vec<_>>())
 }
 
 /// Byte offsets of the numbers in `text`.
@@ -102,7 +102,8 @@ proptest! {
 
 /// Sets `data.<key>` of the seed instance `file` to `value` and loads the result.
 fn load_with(file: &str, key: &str, value: u64) -> Result<(), String> {
-    let text = BUILTIN.iter().find(|(_, name, _)| *name == file).map(|(_, _, text)| *text).expect("a built-in file");
+    let text =
+        BUILTIN_INSTANCES.iter().find(|(_, name, _)| *name == file).map(|(_, _, text)| *text).expect("a built-in file");
     let mut json: serde_json::Value = serde_json::from_str(text).expect("the seed file is JSON");
     json["data"][key] = serde_json::Value::from(value);
     instance::parse(&json.to_string(), Path::new("large.json"), "large.json")
@@ -220,7 +221,7 @@ proptest! {
     /// its own line (not at the first line that mentions its key).
     #[test]
     fn a_bad_grid_value_is_reported_at_its_own_line(pick in any::<prop::sample::Index>()) {
-        let seed = BUILTIN.iter().find(|(name, _, _)| *name == "247").map(|(_, _, text)| *text).expect("247");
+        let seed = BUILTIN_INSTANCES.iter().find(|(name, _, _)| *name == "247").map(|(_, _, text)| *text).expect("247");
         let grids_at = seed.find("\"grids\"").expect("a grids key");
         let spans: Vec<(usize, usize)> = number_spans(seed).into_iter().filter(|(start, _)| *start > grids_at).collect();
         let (start, end) = spans[pick.index(spans.len())];

@@ -9,9 +9,9 @@
 //! the `#[ignore]`d tests, which CI runs too (`cargo test -- --ignored`), under `auto` and
 //! `steal` at every thread count and the other strategies at 2 threads.
 
-use backtrack_bench::instance::{self, Instance};
-use backtrack_bench::puzzles::knobs::{self, KnobValues};
-use backtrack_bench::solve::{self, RunReport, RunSettings, SearchMode};
+use backtrack_bench::knobs::{self, KnobValues};
+use backtrack_bench::run::instance::{self, Instance};
+use backtrack_bench::run::{self, RunReport, RunSettings, SearchMode};
 use std::path::{Path, PathBuf};
 
 /// Instances whose sequential search takes more nodes than this are left to the ignored tests.
@@ -50,7 +50,7 @@ fn settings(knobs: &KnobValues, strategy: &str, threads: usize) -> RunSettings {
 }
 
 fn run(instance: &Instance, settings: &RunSettings) -> RunReport {
-    solve::run(instance, settings).unwrap_or_else(|error| panic!("{}: {error}", instance.id))
+    run::solve(instance, settings).unwrap_or_else(|error| panic!("{}: {error}", instance.id))
 }
 
 /// Everything an exhaustive run finds and counts, apart from times.

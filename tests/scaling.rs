@@ -2,17 +2,16 @@
 //! adds up to the sequential search, and `depth:2` on hooks7 at 256 threads is held to the
 //! ceiling its largest subproblem sets.
 
-use backtrack_bench::instance;
-use backtrack_bench::puzzles::knobs::KnobValues;
+use backtrack_bench::knobs::KnobValues;
+use backtrack_bench::run::instance;
+use backtrack_bench::run::{self, RunSettings};
 use backtrack_bench::scaling::advice::advise;
 use backtrack_bench::scaling::predict::{predict, Component, Shape};
-use backtrack_bench::scaling_inputs::measure_components;
-use backtrack_bench::solve::{self, RunSettings};
 
 fn components(name: &str) -> (Vec<Component>, u64) {
     let instance = instance::load(name).expect("built-in instance");
-    let components = measure_components(&instance, &KnobValues::new(), None).expect("recorded");
-    let nodes = solve::run(&instance, &RunSettings::default()).expect("solved").nodes;
+    let components = run::measure(&instance, &KnobValues::new(), None).expect("recorded");
+    let nodes = run::solve(&instance, &RunSettings::default()).expect("solved").nodes;
     (components, nodes)
 }
 

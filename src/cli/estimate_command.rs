@@ -2,9 +2,9 @@
 
 use super::{EstimateArgs, Failure};
 use crate::format;
-use crate::instance;
-use crate::puzzles::knobs::KnobValues;
-use crate::size_estimate::estimate_instance_with;
+use crate::knobs::KnobValues;
+use crate::run::instance;
+use crate::run::{self, EstimateRequest};
 use std::io::Write;
 
 /// Runs `estimate` with the parsed flags and knob values.
@@ -13,8 +13,8 @@ pub fn run(args: &EstimateArgs, knobs: KnobValues) -> Result<(), Failure> {
     if args.probes == 0 {
         return Err(Failure::bad_input("--probes must be at least 1"));
     }
-    let estimates = estimate_instance_with(&instance, &knobs, args.probes, args.seed, args.compare, args.method)
-        .map_err(Failure::bad_input)?;
+    let request = EstimateRequest { probes: args.probes, seed: args.seed, compare: args.compare, method: args.method };
+    let estimates = run::estimate(&instance, &knobs, &request).map_err(Failure::bad_input)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if args.json {

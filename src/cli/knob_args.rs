@@ -1,7 +1,7 @@
 //! Knob flags built from the families' knob specs, so that a new knob needs no CLI code.
 
-use crate::puzzles::knobs::{KnobSpec, KnobValues};
-use crate::registry::Family;
+use crate::knobs::{KnobSpec, KnobValues};
+use crate::run::Family;
 use clap::{Arg, ArgMatches, Command};
 
 /// Every distinct knob name over all families, in first-seen order.

@@ -370,7 +370,7 @@ impl From<std::io::Error> for Failure {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::registry::Family;
+    use crate::run::Family;
 
     fn requested(arguments: &[&str]) -> bool {
         help_requested(arguments.iter().map(std::ffi::OsString::from))

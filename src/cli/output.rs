@@ -2,9 +2,9 @@
 
 use super::Failure;
 use crate::format;
-use crate::instance::{self, Instance};
-use crate::registry::Family;
-use crate::solve::RunReport;
+use crate::run::instance::{self, Instance};
+use crate::run::Family;
+use crate::run::RunReport;
 use std::io::{self, Write};
 
 /// Answers shown before a long list of them is cut (`--json` prints them all).
@@ -59,8 +59,8 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
         }
     }
     let search = match report.mode {
-        crate::solve::SearchMode::All => "all solutions",
-        crate::solve::SearchMode::First => "first solution",
+        crate::run::SearchMode::All => "all solutions",
+        crate::run::SearchMode::First => "first solution",
     };
     writeln!(
         out,
@@ -130,7 +130,7 @@ fn write_parallel(out: &mut impl Write, report: &RunReport) -> io::Result<()> {
             String::new()
         }
     )?;
-    if report.mode == crate::solve::SearchMode::First {
+    if report.mode == crate::run::SearchMode::First {
         writeln!(
             out,
             "           first solution after {}, all stopped {} later, {} nodes after the first",
@@ -169,7 +169,7 @@ pub fn print_list(args: &super::ListArgs) -> Result<(), Failure> {
     let stdout = io::stdout();
     let mut out = stdout.lock();
     if args.json {
-        let instances: Vec<serde_json::Value> = instance::BUILTIN
+        let instances: Vec<serde_json::Value> = instance::BUILTIN_INSTANCES
             .iter()
             .map(|(name, file, _)| serde_json::json!({ "name": name, "file": format!("instances/{file}") }))
             .collect();
@@ -196,7 +196,7 @@ pub fn print_list(args: &super::ListArgs) -> Result<(), Failure> {
         return Ok(());
     }
     writeln!(out, "Built-in instances (short name -> file):")?;
-    for (name, file, _) in instance::BUILTIN {
+    for (name, file, _) in instance::BUILTIN_INSTANCES {
         writeln!(out, "  {name:<12} instances/{file}")?;
     }
     for family in Family::all() {

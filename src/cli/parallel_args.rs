@@ -1,8 +1,10 @@
 //! The flags of a parallel run (`--parallel`, `--threads`, `--counters`, `--state`, `--affinity`),
 //! shared by `solve` and `explain`, with help text built from the parallel layer's forms.
 
-use crate::parallel::{CounterLayout, KnobForm, StateRestore, Strategy, ThreadAffinity};
-use crate::solve::{parse_thread_count, RunSettings};
+use crate::knobs::KnobForm;
+use crate::parallel::{CounterLayout, StateRestore, Strategy, ThreadAffinity};
+use crate::run::settings::parse_thread_count;
+use crate::run::RunSettings;
 use clap::{Args, Command};
 
 /// How a run is spread over threads. Each flag is parsed by its type's own parser (the one

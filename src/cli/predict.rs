@@ -4,12 +4,13 @@
 
 use super::parallel_args::available_cpus;
 use super::Failure;
-use crate::instance::Instance;
-use crate::parallel::{Strategy, MAX_THREADS};
+use crate::parallel::Strategy;
+use crate::run::instance::Instance;
+use crate::run::measure;
+use crate::run::settings::{parse_thread_list, resolve_thread_list};
+use crate::run::{self, Calibration, RunSettings};
 use crate::scaling::advice::advise;
-use crate::scaling::predict::{parse_threads, predict, Component, Prediction, Shape};
-use crate::scaling_inputs::{measure_components, Calibration};
-use crate::solve::RunSettings;
+use crate::scaling::predict::{predict, Component, Prediction, Shape};
 use clap::Args;
 use serde::Serialize;
 
@@ -30,15 +31,11 @@ pub struct PredictArgs {
 
 /// The modelled shape of `strategy`, or why it has none.
 pub fn shape_of(strategy: Strategy) -> Result<Shape, Failure> {
-    match strategy {
-        Strategy::Depth(depth) => Ok(Shape::Depth(depth)),
-        Strategy::Auto { per_thread } => Ok(Shape::Auto { per_thread }),
-        Strategy::Steal => Ok(Shape::Steal),
-        Strategy::Naive => Ok(Shape::Naive),
-        other => Err(Failure::bad_input(format!(
-            "--predict models depth:D, auto, auto:K, steal and naive; `{other}` is not modelled (see docs/scaling.md)"
-        ))),
-    }
+    measure::shape_of(strategy).ok_or_else(|| {
+        Failure::bad_input(format!(
+            "--predict models depth:D, auto, auto:K, steal and naive; `{strategy}` is not modelled (see docs/scaling.md)"
+        ))
+    })
 }
 
 /// Parses a strategy name given on the command line.
@@ -72,8 +69,8 @@ pub fn run(
     repeats: usize,
 ) -> Result<(), Failure> {
     let list = args.predict.as_deref().unwrap_or_default();
-    let threads =
-        parse_threads(list, MAX_THREADS).map_err(|error| Failure::bad_input(format!("--predict: {error}")))?;
+    let threads = parse_thread_list(list).map_err(|error| Failure::bad_input(format!("--predict: {error}")))?;
+    let threads = resolve_thread_list(&threads, available_cpus());
     let shape = shape_of(settings.strategy)?;
     // As explain's own runs: without per-rule counts.
     let calibration = Calibration { rule_counts: false, rounds: repeats, copies: available_cpus() };
@@ -81,7 +78,7 @@ pub fn run(
         "predict: recording the tree of {} and timing {} rounds of sequential searches, alone and {} at once",
         instance.source, repeats, calibration.copies
     );
-    let components = measure_components(instance, &settings.knobs, Some(calibration)).map_err(Failure::bad_input)?;
+    let components = run::measure(instance, &settings.knobs, Some(calibration)).map_err(Failure::bad_input)?;
     let prediction = predict(&components, shape, &threads, args.cores.map(|cores| cores as usize));
     let advice = advise(&components, shape, &settings.strategy.to_string(), &prediction);
     if json {

@@ -7,7 +7,7 @@
 use super::Failure;
 use crate::harness::reporting::plots::{draw_depth_profile, DepthLine};
 use crate::harness::storing::csv_log::write_atomically;
-use crate::solve::{ComponentReport, RunReport};
+use crate::run::{ComponentReport, RunReport};
 use std::path::{Path, PathBuf};
 
 /// The plot's path: `csv_path` with the extension `.svg`.
@@ -56,8 +56,8 @@ pub fn write_profile(csv_path: &Path, report: &RunReport) -> Result<(), Failure>
 
 fn mode_text(report: &RunReport) -> &'static str {
     match report.mode {
-        crate::solve::SearchMode::All => "all solutions",
-        crate::solve::SearchMode::First => "first solution",
+        crate::run::SearchMode::All => "all solutions",
+        crate::run::SearchMode::First => "first solution",
     }
 }
 

@@ -6,14 +6,13 @@ use super::parallel_args::available_cpus;
 use super::predict::{parse_strategy, shape_of};
 use super::Failure;
 use crate::harness::storing::csv_log::write_atomically;
-use crate::instance;
-use crate::parallel::MAX_THREADS;
-use crate::puzzles::knobs::KnobValues;
+use crate::knobs::KnobValues;
+use crate::run::instance;
+use crate::run::settings::{parse_thread_list, resolve_thread_list};
+use crate::run::{self, Calibration, RunSettings};
 use crate::scaling::plot::speedup_svg;
-use crate::scaling::predict::{parse_threads, predict};
+use crate::scaling::predict::predict;
 use crate::scaling::validate::{csv, readme, CheckRow};
-use crate::scaling_inputs::{measure_components, Calibration};
-use crate::solve::{self, RunSettings};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -49,14 +48,14 @@ fn median(mut values: Vec<u64>) -> f64 {
 
 /// Runs the check.
 pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
-    let threads =
-        parse_threads(&args.threads, MAX_THREADS).map_err(|e| Failure::bad_input(format!("--threads: {e}")))?;
+    let threads = parse_thread_list(&args.threads).map_err(|e| Failure::bad_input(format!("--threads: {e}")))?;
     let shapes = args
         .strategies
         .iter()
         .map(|name| parse_strategy(name).and_then(|strategy| Ok((strategy, shape_of(strategy)?))))
         .collect::<Result<Vec<_>, _>>()?;
     let cpus = available_cpus();
+    let threads = resolve_thread_list(&threads, cpus);
     let repeats = args.repeats as usize;
     let mut rows = Vec::new();
     let mut plots = Vec::new();
@@ -64,8 +63,8 @@ pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
         let instance = instance::load(source).map_err(Failure::bad_input)?;
         eprintln!("scaling-check: {}: recording and calibrating", instance.id);
         let calibration = Calibration { rule_counts: false, rounds: repeats, copies: cpus };
-        let components =
-            measure_components(&instance, &KnobValues::new(), Some(calibration)).map_err(Failure::bad_input)?;
+        let prepared = run::prepare(&instance, &KnobValues::new()).map_err(Failure::bad_input)?;
+        let components = prepared.measure(Some(calibration)).map_err(Failure::bad_input)?;
         // As explain measures: no per-rule counts, one solution kept.
         let base = RunSettings { rule_counts: false, solutions_to_keep: 1, ..RunSettings::default() };
         let mut configs = vec![base.clone()];
@@ -75,11 +74,11 @@ pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
             }
         }
         let mut times: Vec<Vec<u64>> = vec![Vec::new(); configs.len()];
-        solve::run(&instance, &base).map_err(Failure::bad_input)?;
+        prepared.solve(&base).map_err(Failure::bad_input)?;
         for round in 0..repeats {
             eprintln!("scaling-check: {}: round {} of {repeats}", instance.id, round + 1);
             for (config, times) in configs.iter().zip(&mut times) {
-                times.push(solve::run(&instance, config).map_err(Failure::bad_input)?.elapsed_ns);
+                times.push(prepared.solve(config).map_err(Failure::bad_input)?.elapsed_ns);
             }
         }
         let sequential_median_s = median(times[0].clone());

@@ -3,11 +3,11 @@
 use super::output::write_report;
 use super::profile_files;
 use super::{Failure, SolveArgs};
-use crate::instance;
+use crate::knobs::KnobValues;
 use crate::parallel::MAX_SUBPROBLEMS;
-use crate::puzzles::knobs::KnobValues;
+use crate::run::instance;
+use crate::run::{self, RunSettings, SearchMode};
 use crate::search::StopReason;
-use crate::solve::{self, RunSettings, SearchMode};
 use std::io::Write;
 
 /// Runs `solve` with the parsed flags and knob values.
@@ -25,7 +25,7 @@ pub fn run(args: &SolveArgs, knobs: KnobValues) -> Result<(), Failure> {
         ..RunSettings::default()
     };
     args.parallel.apply(&mut settings);
-    let report = solve::run(&instance, &settings).map_err(Failure::bad_input)?;
+    let report = run::solve(&instance, &settings).map_err(Failure::bad_input)?;
     if report.stop == Some(StopReason::FrontierFull.name()) {
         return Err(Failure::bad_input(format!(
             "--parallel {}: the frontier holds more than {MAX_SUBPROBLEMS} subproblems, the cap on listed \

@@ -1,9 +1,10 @@
 //! `watch`: animate a search in the terminal; plain frames when stdout is not one.
 
 use super::{Failure, WatchArgs};
-use crate::instance;
-use crate::puzzles::knobs::KnobValues;
-use crate::watch::{watch, WatchOptions};
+use crate::knobs::KnobValues;
+use crate::run;
+use crate::run::instance;
+use crate::watch::WatchOptions;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -36,7 +37,6 @@ pub fn run(args: &WatchArgs, knobs: KnobValues) -> Result<(), Failure> {
     }
     let terminal = std::io::stdout().is_terminal() && !args.plain;
     let options = WatchOptions {
-        knobs,
         delay: Duration::from_millis(if terminal { args.delay } else { 0 }),
         max_steps: args.max_steps,
         radius: args.radius,
@@ -59,7 +59,7 @@ pub fn run(args: &WatchArgs, knobs: KnobValues) -> Result<(), Failure> {
     if terminal {
         write!(out, "{HIDE_CURSOR}")?;
     }
-    let summary = watch(&instance, &options, &mut out, &stop).map_err(Failure::bad_input)??;
+    let summary = run::watch(&instance, &knobs, &options, &mut out, &stop).map_err(Failure::bad_input)??;
     let ending = if summary.interrupted {
         " (interrupted)".to_string()
     } else if summary.stopped_by_max_steps {

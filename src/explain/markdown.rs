@@ -6,7 +6,7 @@ use super::decompose::Outcome;
 use super::measure::{tasks_per_worker, ConfigRuns};
 use super::verdict::{RankedCause, Verdict};
 use crate::format::{self, markdown_cell, TimeUnit};
-use crate::solve::RunReport;
+use crate::run::RunReport;
 use crate::statistics::{median_interval, ratio_interval, BootstrapSettings, Interval};
 use std::fmt::Write;
 

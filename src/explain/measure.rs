@@ -3,9 +3,9 @@
 //! into [`Measurements`] of medians.
 
 use super::decompose::{CounterComparison, IdleSplit, Measurements, RunMeasure, StateComparison, StrategyKind};
-use crate::instance::Instance;
 use crate::parallel::{CounterLayout, StateRestore, Strategy, DEFAULT_SUBPROBLEMS_PER_THREAD};
-use crate::solve::{self, RunError, RunReport, RunSettings, SearchMode};
+use crate::run::instance::Instance;
+use crate::run::{self, RunError, RunReport, RunSettings, SearchMode};
 use crate::statistics::{median, StoppingRule, StoppingState};
 use std::time::{Duration, Instant};
 
@@ -173,7 +173,7 @@ pub fn run_all(
     mut progress: impl FnMut(usize),
 ) -> Result<StoppingState, RunError> {
     // One untimed run first: page faults, lazy statics and a cold cache go there.
-    solve::run(instance, &configs[0].settings)?;
+    run::solve(instance, &configs[0].settings)?;
     let started = Instant::now();
     let mut round = 0;
     loop {
@@ -183,7 +183,7 @@ pub fn run_all(
         }
         progress(round);
         for config in configs.iter_mut() {
-            let report = solve::run(instance, &config.settings)?;
+            let report = run::solve(instance, &config.settings)?;
             config.reports.push(report);
         }
         round += 1;
@@ -227,7 +227,7 @@ pub fn measurements(plan: &ExplainPlan, configs: &[ConfigRuns], pick: &[&[f64]])
     let settings = &explained.settings;
     let threads = settings.threads.max(1);
     let of_explained = |quantity: &dyn Fn(&RunReport) -> f64| explained.median_of(explained_runs, quantity);
-    let idle_sum = |part: fn(&crate::solve::WorkerTotals) -> u64| {
+    let idle_sum = |part: fn(&crate::run::WorkerTotals) -> u64| {
         move |report: &RunReport| report.workers.iter().map(part).sum::<u64>() as f64
     };
     let before = of_explained(&idle_sum(|worker| worker.before_first_task_ns));

@@ -4,7 +4,7 @@
 
 use super::verdict::Verdict;
 use crate::format;
-use crate::solve::RunReport;
+use crate::run::RunReport;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 

@@ -17,6 +17,7 @@ mod assemble;
 mod budget;
 mod control;
 mod frontier;
+mod machinery;
 mod naive;
 mod pool;
 mod sequential;
@@ -24,7 +25,6 @@ mod steal;
 mod steering;
 mod strategy;
 mod tally;
-pub mod task_profile;
 mod task_samples;
 mod worker;
 
@@ -35,8 +35,9 @@ mod tests;
 
 pub use accounting::{CpuTimes, RunAccounting, WorkerReport};
 pub use frontier::MAX_SUBPROBLEMS;
-pub use pool::{Pool, PoolError, ThreadAffinity, MAX_THREADS};
-pub use strategy::{CounterLayout, KnobForm, KnobParseError, StateRestore, Strategy, DEFAULT_SUBPROBLEMS_PER_THREAD};
+pub use machinery::{machinery_costs, MachineryCosts};
+pub use pool::{check_thread_count, Pool, PoolError, ThreadAffinity, MAX_THREADS};
+pub use strategy::{CounterLayout, StateRestore, Strategy, DEFAULT_SUBPROBLEMS_PER_THREAD};
 pub use task_samples::{merged as merged_task_samples, TaskSamples};
 
 use crate::search::{Limits, Model, RuleCounter, Stats, StopReason};

@@ -1,6 +1,6 @@
 //! The thread pool a run borrows: built once, before any clock starts, never rayon's global.
 
-use super::strategy::{KnobForm, KnobParseError};
+use crate::knobs::{KnobError, KnobForm};
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -51,13 +51,23 @@ impl fmt::Display for ThreadAffinity {
 }
 
 impl FromStr for ThreadAffinity {
-    type Err = KnobParseError;
+    type Err = KnobError;
 
-    fn from_str(text: &str) -> Result<ThreadAffinity, KnobParseError> {
+    fn from_str(text: &str) -> Result<ThreadAffinity, KnobError> {
         [ThreadAffinity::Pinned, ThreadAffinity::Free]
             .into_iter()
             .find(|affinity| affinity.name() == text)
-            .ok_or_else(|| KnobParseError::new("thread affinity", text, ThreadAffinity::FORMS))
+            .ok_or_else(|| KnobError::not_a_form("thread affinity", text, ThreadAffinity::FORMS, None))
+    }
+}
+
+/// Checks a thread count against the pool's range: the one range check of the crate, used
+/// by the thread-count parsers of the run settings and by [`Pool::with_affinity`] alike.
+pub fn check_thread_count(threads: usize) -> Result<usize, String> {
+    if (1..=MAX_THREADS).contains(&threads) {
+        Ok(threads)
+    } else {
+        Err(format!("`{threads}` threads: a thread count must be between 1 and {MAX_THREADS}"))
     }
 }
 
@@ -82,11 +92,7 @@ impl Pool {
 
     /// A pool of `threads` worker threads placed as `affinity` says (see [`Pool::new`]).
     pub fn with_affinity(threads: usize, affinity: ThreadAffinity) -> Result<Pool, PoolError> {
-        if !(1..=MAX_THREADS).contains(&threads) {
-            return Err(PoolError {
-                message: format!("thread count must be between 1 and {MAX_THREADS}, not {threads}"),
-            });
-        }
+        check_thread_count(threads).map_err(|message| PoolError { message })?;
         let inner = OnceLock::new();
         // Set just above, so it cannot already hold a pool.
         let _ = inner.set(build_rayon(threads, affinity)?);

@@ -1,7 +1,9 @@
-//! The knobs of a parallel run as text: the strategy (`--parallel`), the counter layout and
-//! the state-restoring mode, each parsed from and displayed as the same short forms.
+//! The knobs of a parallel run: the strategy (`--parallel`), the counter layout and the
+//! state-restoring mode, each parsed from and displayed as the same short forms (the
+//! crate's one vocabulary for settings given as text, `crate::knobs`).
 
 use super::frontier::MAX_SUBPROBLEMS;
+use crate::knobs::{KnobError, KnobForm};
 use std::fmt;
 use std::str::FromStr;
 
@@ -13,15 +15,6 @@ const AUTO_RANGE: &str = "K must be a whole number from 1 to 500000, the cap on 
 /// Subproblems per thread that `auto` aims for; the Embarrassingly Parallel Search papers
 /// find that 30 to 100 per worker balance well.
 pub const DEFAULT_SUBPROBLEMS_PER_THREAD: usize = 32;
-
-/// One accepted form of a knob's value, with a one-line explanation for `--help`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct KnobForm {
-    /// The form as typed (`depth:D` stands for `depth:` followed by a number).
-    pub form: &'static str,
-    /// What it does, in one line.
-    pub help: &'static str,
-}
 
 /// How the search tree is shared out among threads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -96,10 +89,10 @@ impl fmt::Display for Strategy {
 }
 
 impl FromStr for Strategy {
-    type Err = KnobParseError;
+    type Err = KnobError;
 
-    fn from_str(text: &str) -> Result<Strategy, KnobParseError> {
-        let error = || KnobParseError::new("parallel strategy", text, Strategy::FORMS);
+    fn from_str(text: &str) -> Result<Strategy, KnobError> {
+        let error = |reason| KnobError::not_a_form("parallel strategy", text, Strategy::FORMS, reason);
         let (kind, parameter) = match text.split_once(':') {
             Some((kind, parameter)) => (kind, Some(parameter)),
             None => (text, None),
@@ -109,16 +102,16 @@ impl FromStr for Strategy {
             ("steal", None) => Ok(Strategy::Steal),
             ("naive", None) => Ok(Strategy::Naive),
             ("auto", None) => Ok(Strategy::Auto { per_thread: DEFAULT_SUBPROBLEMS_PER_THREAD }),
-            ("depth", Some(depth)) => depth.parse().map(Strategy::Depth).map_err(|_| error()),
+            ("depth", Some(depth)) => depth.parse().map(Strategy::Depth).map_err(|_| error(None)),
             ("auto", Some(count)) => match count.parse::<usize>() {
                 Ok(per_thread) if (1..=MAX_SUBPROBLEMS).contains(&per_thread) => Ok(Strategy::Auto { per_thread }),
-                _ => Err(error().because(AUTO_RANGE)),
+                _ => Err(error(Some(AUTO_RANGE))),
             },
             ("budget", Some(nodes)) => match nodes.parse::<u64>() {
                 Ok(nodes) if nodes >= 1 => Ok(Strategy::Budget(nodes)),
-                _ => Err(error().because("B must be a whole number of at least 1")),
+                _ => Err(error(Some("B must be a whole number of at least 1"))),
             },
-            _ => Err(error()),
+            _ => Err(error(None)),
         }
     }
 }
@@ -162,13 +155,13 @@ impl fmt::Display for CounterLayout {
 }
 
 impl FromStr for CounterLayout {
-    type Err = KnobParseError;
+    type Err = KnobError;
 
-    fn from_str(text: &str) -> Result<CounterLayout, KnobParseError> {
+    fn from_str(text: &str) -> Result<CounterLayout, KnobError> {
         [CounterLayout::Padded, CounterLayout::Shared, CounterLayout::Unpadded]
             .into_iter()
             .find(|layout| layout.name() == text)
-            .ok_or_else(|| KnobParseError::new("counter layout", text, CounterLayout::FORMS))
+            .ok_or_else(|| KnobError::not_a_form("counter layout", text, CounterLayout::FORMS, None))
     }
 }
 
@@ -206,51 +199,15 @@ impl fmt::Display for StateRestore {
 }
 
 impl FromStr for StateRestore {
-    type Err = KnobParseError;
+    type Err = KnobError;
 
-    fn from_str(text: &str) -> Result<StateRestore, KnobParseError> {
+    fn from_str(text: &str) -> Result<StateRestore, KnobError> {
         [StateRestore::Undo, StateRestore::Clone]
             .into_iter()
             .find(|mode| mode.name() == text)
-            .ok_or_else(|| KnobParseError::new("state mode", text, StateRestore::FORMS))
+            .ok_or_else(|| KnobError::not_a_form("state mode", text, StateRestore::FORMS, None))
     }
 }
-
-/// A knob value that is not one of the accepted forms.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KnobParseError {
-    /// Which knob (`parallel strategy`, `counter layout`, `state mode`).
-    pub knob: &'static str,
-    /// The text given.
-    pub input: String,
-    /// What in particular was wrong, when more can be said than "unknown".
-    pub reason: Option<&'static str>,
-    /// The accepted forms.
-    pub forms: &'static [KnobForm],
-}
-
-impl KnobParseError {
-    pub(crate) fn new(knob: &'static str, input: &str, forms: &'static [KnobForm]) -> KnobParseError {
-        KnobParseError { knob, input: input.to_string(), reason: None, forms }
-    }
-
-    fn because(self, reason: &'static str) -> KnobParseError {
-        KnobParseError { reason: Some(reason), ..self }
-    }
-}
-
-impl fmt::Display for KnobParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid {} `{}`", self.knob, self.input)?;
-        if let Some(reason) = self.reason {
-            write!(f, " ({reason})")?;
-        }
-        let forms: Vec<&str> = self.forms.iter().map(|form| form.form).collect();
-        write!(f, "; expected one of: {}", forms.join(", "))
-    }
-}
-
-impl std::error::Error for KnobParseError {}
 
 #[cfg(test)]
 mod tests {

@@ -3,21 +3,21 @@
 //! Each family implements [`Puzzle`]: it reads its own `data` block, turns knob values into
 //! a config of plain enums, and builds one [`Model`] per independent component (the four
 //! grids of a Twenty Four Seven instance are four components). Families know no thread,
-//! no file and no CLI; the crate's `registry` turns a family name into its type.
+//! no file and no CLI; the run layer's registry (`run::family`) turns a family name into its
+//! type.
 
 pub mod answer_type;
 pub mod data;
 pub mod grid;
 pub mod hooks;
-pub mod knobs;
 pub mod prime_grid;
 pub mod primes;
 pub mod rings;
 pub mod twenty_four_seven;
 pub mod view;
 
+use crate::knobs::{KnobError, KnobSpec, KnobValues};
 use crate::search::Model;
-use knobs::{KnobError, KnobSpec, KnobValues};
 use serde_json::Value;
 use std::fmt;
 
@@ -91,10 +91,27 @@ pub trait Puzzle: Sized + Send + Sync {
     }
 }
 
-/// Generic code that runs on one family's types (the registry calls it for each family).
-pub trait PuzzleVisitor {
-    /// What the visit returns.
-    type Output;
-    /// Runs with the family's [`Puzzle`] type.
-    fn visit<P: Puzzle>(self) -> Self::Output;
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::knobs::every_combination;
+
+    /// Every combination of `P`'s knob values reads into a config that describes itself
+    /// with the same values, in the order of `P::KNOBS`.
+    fn assert_knob_values_round_trip<P: Puzzle>() {
+        for knobs in every_combination(P::KNOBS, &[3]) {
+            let config = P::config(&knobs).unwrap_or_else(|error| panic!("{error}"));
+            let expected: Vec<(&str, String)> =
+                P::KNOBS.iter().map(|spec| (spec.name, knobs[spec.name].clone())).collect();
+            assert_eq!(P::describe(&config), expected, "{}", P::FAMILY);
+        }
+    }
+
+    #[test]
+    fn every_family_describes_each_knob_value_as_it_was_read() {
+        assert_knob_values_round_trip::<rings::OlympicRings>();
+        assert_knob_values_round_trip::<prime_grid::PrimeGrid>();
+        assert_knob_values_round_trip::<hooks::Hooks>();
+        assert_knob_values_round_trip::<twenty_four_seven::TwentyFourSeven>();
+    }
 }

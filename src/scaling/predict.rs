@@ -241,23 +241,6 @@ pub fn powers_of_two(most: usize) -> Vec<usize> {
     std::iter::successors(Some(1usize), |&p| p.checked_mul(2)).take_while(|&p| p <= most.max(1)).collect()
 }
 
-/// Parses a thread list: `1,2,4,8` (each at least 1, at most `limit`).
-pub fn parse_threads(text: &str, limit: usize) -> Result<Vec<usize>, String> {
-    let counts: Result<Vec<usize>, String> = text
-        .split(',')
-        .map(str::trim)
-        .map(|item| match item.parse::<usize>() {
-            Ok(count) if (1..=limit).contains(&count) => Ok(count),
-            _ => Err(format!("`{item}` is not a thread count from 1 to {limit}")),
-        })
-        .collect();
-    let counts = counts?;
-    if counts.is_empty() {
-        return Err("the thread list is empty".to_string());
-    }
-    Ok(counts)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -273,10 +256,7 @@ mod tests {
     }
 
     #[test]
-    fn thread_lists_parse_and_refuse_nonsense() {
-        assert_eq!(parse_threads("1,2, 4", 256), Ok(vec![1, 2, 4]));
-        assert!(parse_threads("0,2", 256).is_err());
-        assert!(parse_threads("2,x", 256).is_err());
+    fn powers_of_two_reach_the_largest_count() {
         assert_eq!(powers_of_two(256).len(), 9);
     }
 }

@@ -11,5 +11,4 @@ mod rings_art;
 mod session;
 
 pub use canvas::{Canvas, Style};
-pub(crate) use session::WatchFamily;
-pub use session::{fits_terminal, render_frame, watch, FrameStatus, WatchError, WatchOptions, WatchSummary};
+pub use session::{fits_terminal, render_frame, watch_puzzle, FrameStatus, WatchError, WatchOptions, WatchSummary};

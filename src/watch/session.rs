@@ -4,14 +4,11 @@
 use super::canvas::{Canvas, Style};
 use super::grid_art::{draw_grid, GRID_LEGEND};
 use super::rings_art::{draw_rings, RINGS_LEGEND};
-use crate::instance::Instance;
-use crate::puzzles::knobs::KnobValues;
 use crate::puzzles::view::{CellView, View};
-use crate::puzzles::{Puzzle, PuzzleVisitor};
+use crate::puzzles::Puzzle;
 use crate::search::{
     Engine, Event, Limits, Model, NoCounters, Observer, OpenBranches, Steering, SteeringAction, StopReason,
 };
-use crate::solve::RunError;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -19,8 +16,6 @@ use std::time::Duration;
 /// How to animate.
 #[derive(Debug, Clone)]
 pub struct WatchOptions {
-    /// Knob values of the family.
-    pub knobs: KnobValues,
     /// Pause after each frame.
     pub delay: Duration,
     /// Stop each component after this many steps: frames, one per event drawn (a child
@@ -41,8 +36,6 @@ pub struct WatchOptions {
 /// Why a watch could not start.
 #[derive(Debug)]
 pub enum WatchError {
-    /// The instance or the knobs.
-    Run(RunError),
     /// A frame does not fit the terminal.
     TerminalTooSmall {
         /// Columns and rows a frame needs.
@@ -55,7 +48,6 @@ pub enum WatchError {
 impl std::fmt::Display for WatchError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            WatchError::Run(error) => write!(f, "{error}"),
             WatchError::TerminalTooSmall { needed, available } => write!(
                 f,
                 "the terminal is {}x{} (columns x rows) but a frame needs {}x{}: enlarge the window, draw smaller \
@@ -65,6 +57,8 @@ impl std::fmt::Display for WatchError {
         }
     }
 }
+
+impl std::error::Error for WatchError {}
 
 /// Rows kept free under a frame (the cursor's line).
 const SPARE_ROWS: usize = 1;
@@ -287,93 +281,87 @@ impl<M: Model> Steering<M> for StopFlag<'_> {
     }
 }
 
-/// One watch of one instance, handed to its family's registered `watch` (see `registry`).
-pub(crate) struct WatchFamily<'a> {
-    instance: &'a Instance,
-    options: &'a WatchOptions,
-    out: &'a mut dyn Write,
-    stop: &'a AtomicBool,
-}
-impl PuzzleVisitor for WatchFamily<'_> {
-    type Output = Result<io::Result<WatchSummary>, WatchError>;
-    fn visit<P: Puzzle>(self) -> Self::Output {
-        let puzzle = P::parse(&self.instance.data).map_err(|error| WatchError::Run(RunError::Data(error)))?;
-        let config = P::config(&self.options.knobs).map_err(|error| WatchError::Run(RunError::Knob(error)))?;
-        let mut summary = WatchSummary::default();
-        let limits = Limits { solutions_to_keep: 0, ..Limits::exhaustive() };
-        for (model, component) in puzzle.models(&config).into_iter().zip(puzzle.component_names()) {
-            let steps_spent = AtomicBool::new(false);
-            let rule_names: Vec<String> = model.rule_names().iter().map(|name| name.to_string()).collect();
-            let root_view = puzzle.view(&model);
-            if let Some(available) = self.options.terminal_size {
-                let frame = render_frame(&root_view, None, &FrameStatus::default(), self.options);
-                fits_terminal(&frame, available)
-                    .map_err(|needed| WatchError::TerminalTooSmall { needed, available })?;
-            }
-            let observer = FrameObserver {
-                puzzle: &puzzle,
-                options: self.options,
-                out: &mut *self.out,
-                prunes: vec![0; rule_names.len()],
-                rule_names,
-                // The root is the first node; the first frame shows its first child.
-                status: FrameStatus { component, nodes: 1, ..FrameStatus::default() },
-                previous: Some(root_view),
-                frames: 0,
-                steps_spent: &steps_spent,
-                failure: None,
-                solution: None,
-                showing_solution: false,
-            };
-            let steering = StopFlag { interrupted: self.stop, steps_spent: &steps_spent };
-            let mut engine: Engine<P::Model, NoCounters, StopFlag, FrameObserver<P>> =
-                Engine::new(model, steering, observer, limits.clone());
-            engine.run();
-            let stats = engine.stats();
-            let steered_to_a_stop = engine.stop_reason() == Some(StopReason::Steered);
-            let (_, mut observer) = engine.into_hooks();
-            if let Some(error) = observer.failure.take() {
-                return Ok(Err(error));
-            }
-            // The steps ran out before the search ended (not merely on its last step).
-            let stopped_by_max_steps =
-                steered_to_a_stop && steps_spent.load(Ordering::Relaxed) && !self.stop.load(Ordering::Relaxed);
-            if !self.stop.load(Ordering::Relaxed) {
-                if let Err(error) = observer.finish(stopped_by_max_steps) {
-                    return Ok(Err(error));
-                }
-            }
-            summary.stopped_by_max_steps |= stopped_by_max_steps;
-            summary.frames += observer.frames;
-            summary.nodes += stats.nodes;
-            summary.solutions += stats.solutions;
-            if self.stop.load(Ordering::Relaxed) {
-                summary.interrupted = true;
-                break;
-            }
-        }
-        Ok(Ok(summary))
-    }
-}
-
-/// Animates the search of every component of `instance` into `out`, until each ends,
-/// has drawn `max_steps` frames, or `stop` is raised.
-pub fn watch(
-    instance: &Instance,
+/// Animates the search of every component of `puzzle` with `config` into `out`, until each
+/// ends, has drawn `options.max_steps` frames, or `stop` is raised; the inner error is one
+/// of writing to `out`.
+pub fn watch_puzzle<P: Puzzle>(
+    puzzle: &P,
+    config: &P::Config,
     options: &WatchOptions,
     out: &mut dyn Write,
     stop: &AtomicBool,
 ) -> Result<io::Result<WatchSummary>, WatchError> {
-    instance.family.watch(WatchFamily { instance, options, out, stop })
+    let mut summary = WatchSummary::default();
+    let limits = Limits { solutions_to_keep: 0, ..Limits::exhaustive() };
+    for (model, component) in puzzle.models(config).into_iter().zip(puzzle.component_names()) {
+        let steps_spent = AtomicBool::new(false);
+        let rule_names: Vec<String> = model.rule_names().iter().map(|name| name.to_string()).collect();
+        let root_view = puzzle.view(&model);
+        if let Some(available) = options.terminal_size {
+            let frame = render_frame(&root_view, None, &FrameStatus::default(), options);
+            fits_terminal(&frame, available).map_err(|needed| WatchError::TerminalTooSmall { needed, available })?;
+        }
+        let observer = FrameObserver {
+            puzzle,
+            options,
+            out: &mut *out,
+            prunes: vec![0; rule_names.len()],
+            rule_names,
+            // The root is the first node; the first frame shows its first child.
+            status: FrameStatus { component, nodes: 1, ..FrameStatus::default() },
+            previous: Some(root_view),
+            frames: 0,
+            steps_spent: &steps_spent,
+            failure: None,
+            solution: None,
+            showing_solution: false,
+        };
+        let steering = StopFlag { interrupted: stop, steps_spent: &steps_spent };
+        let mut engine: Engine<P::Model, NoCounters, StopFlag, FrameObserver<P>> =
+            Engine::new(model, steering, observer, limits.clone());
+        engine.run();
+        let stats = engine.stats();
+        let steered_to_a_stop = engine.stop_reason() == Some(StopReason::Steered);
+        let (_, mut observer) = engine.into_hooks();
+        if let Some(error) = observer.failure.take() {
+            return Ok(Err(error));
+        }
+        // The steps ran out before the search ended (not merely on its last step).
+        let stopped_by_max_steps =
+            steered_to_a_stop && steps_spent.load(Ordering::Relaxed) && !stop.load(Ordering::Relaxed);
+        if !stop.load(Ordering::Relaxed) {
+            if let Err(error) = observer.finish(stopped_by_max_steps) {
+                return Ok(Err(error));
+            }
+        }
+        summary.stopped_by_max_steps |= stopped_by_max_steps;
+        summary.frames += observer.frames;
+        summary.nodes += stats.nodes;
+        summary.solutions += stats.solutions;
+        if stop.load(Ordering::Relaxed) {
+            summary.interrupted = true;
+            break;
+        }
+    }
+    Ok(Ok(summary))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::knobs::KnobValues;
+    use crate::puzzles::rings::OlympicRings;
+
+    /// The seed's Olympic Rings with `knobs`, read as the run layer would.
+    fn rings(knobs: &KnobValues) -> (OlympicRings, <OlympicRings as Puzzle>::Config) {
+        let file: serde_json::Value =
+            serde_json::from_str(include_str!("../../instances/olympic_rings.json")).expect("the seed file is JSON");
+        let puzzle = OlympicRings::parse(&file["data"]).expect("the seed data is valid");
+        (puzzle, OlympicRings::config(knobs).expect("valid knobs"))
+    }
 
     fn options() -> WatchOptions {
         WatchOptions {
-            knobs: KnobValues::new(),
             delay: Duration::ZERO,
             max_steps: 4,
             radius: 10,
@@ -385,17 +373,17 @@ mod tests {
 
     #[test]
     fn a_terminal_too_small_for_a_frame_is_refused_before_drawing() {
-        let instance = crate::instance::load("rings").expect("built-in instance");
+        let (puzzle, config) = rings(&KnobValues::new());
         let mut options = options();
         options.terminal_size = Some((40, 12));
         let mut out = Vec::new();
-        let error = watch(&instance, &options, &mut out, &AtomicBool::new(false)).expect_err("too small");
+        let error = watch_puzzle(&puzzle, &config, &options, &mut out, &AtomicBool::new(false)).expect_err("too small");
         let message = error.to_string();
         assert!(message.starts_with("the terminal is 40x12 (columns x rows) but a frame needs"), "{message}");
         assert!(message.contains("--radius") && message.contains("--plain"), "{message}");
         assert!(out.is_empty(), "nothing drawn");
         options.terminal_size = Some((200, 60));
-        assert!(watch(&instance, &options, &mut out, &AtomicBool::new(false)).is_ok());
+        assert!(watch_puzzle(&puzzle, &config, &options, &mut out, &AtomicBool::new(false)).is_ok());
     }
 
     #[test]
@@ -410,12 +398,11 @@ mod tests {
 
     #[test]
     fn first_rings_frames_match_the_stored_frames() {
-        let instance = crate::instance::load("rings").expect("built-in instance");
-        let mut options = options();
-        options.knobs.insert("pruning".to_string(), "rings".to_string());
+        let (puzzle, config) = rings(&[("pruning".to_string(), "rings".to_string())].into());
         let mut out = Vec::new();
-        let summary =
-            watch(&instance, &options, &mut out, &AtomicBool::new(false)).expect("valid").expect("no I/O error");
+        let summary = watch_puzzle(&puzzle, &config, &options(), &mut out, &AtomicBool::new(false))
+            .expect("valid")
+            .expect("no I/O error");
         assert_eq!(summary.frames, 4, "--max-steps 4 draws four frames");
         let text = String::from_utf8(out).expect("frames are text");
         assert_eq!(text, include_str!("../../tests/fixtures/rings_watch_frames.txt"));

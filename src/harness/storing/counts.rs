@@ -6,7 +6,7 @@
 //! with other rules or a run with more workers needs no other columns. Columns that do not
 //! apply to a measure are empty.
 
-use crate::solve::RunReport;
+use crate::run::RunReport;
 use serde::{Deserialize, Serialize};
 
 /// The measures of the counts file (the `measure` column).

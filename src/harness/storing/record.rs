@@ -9,7 +9,7 @@
 //! written by older builds.
 
 use super::run_columns::row_with_run_columns;
-use crate::solve::{RunReport, SearchMode};
+use crate::run::{RunReport, SearchMode};
 use serde::{Deserialize, Serialize};
 
 /// How a run ended.
@@ -230,7 +230,7 @@ fn cut(text: &str, limit: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::RunSettings;
+    use crate::run::RunSettings;
 
     // The pinned column list: changing it breaks `--resume` and `report --baseline` on
     // older files, so change it deliberately (and document the column in docs/harness.md).

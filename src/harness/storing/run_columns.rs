@@ -1,7 +1,7 @@
 //! The run-description columns of the CSV rows: the cells of [`RunSettings::COLUMNS`],
 //! spliced into the runs record and the summary row by one macro so that neither lists them.
 
-use crate::solve::RunSettings;
+use crate::run::RunSettings;
 
 /// Defines a CSV row struct whose run-description columns (the cells of
 /// [`RunSettings::COLUMNS`], in that order) sit as plain fields at the `..run_columns`

@@ -7,7 +7,7 @@
 //! expressions of the core count, overridable by `--threads`, and depend on the strategy.
 
 use crate::parallel::Strategy;
-use crate::solve::RunSettings;
+use crate::run::RunSettings;
 use std::fmt::Display;
 use std::str::FromStr;
 

@@ -22,8 +22,8 @@ use crate::harness::storing::results_folder::{
 };
 use crate::harness::storing::run_columns::RunColumnCells;
 use crate::harness::storing::sweep_lock::{SweepLock, WhenBusy};
-use crate::instance::Instance;
-use crate::solve;
+use crate::run;
+use crate::run::instance::Instance;
 use crate::statistics::{median_interval, BootstrapSettings, StoppingState};
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -347,14 +347,18 @@ fn run_once(context: &RunContext, instance: &Instance, repeat: u32) -> (RunRecor
     machine_guard::peak_memory::reset();
     let mark = context.guard.mark();
     let cpu_before = process_cpu_ns();
-    let outcome = catch_unwind(AssertUnwindSafe(|| loop {
-        let report = solve::run(instance, &config.run)?;
-        batch += 1;
-        total_elapsed_ns += report.elapsed_ns;
-        let repeatable =
-            report.complete && report.components.iter().all(|component| component.verify_failures.is_empty());
-        if !repeatable || total_elapsed_ns >= BATCH_TARGET_NS || batch >= MAX_BATCH {
-            return Ok::<_, solve::RunError>(report);
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        // The knobs are read once; the repeats of a batch reuse the prepared instance.
+        let prepared = run::prepare(instance, &config.run.knobs)?;
+        loop {
+            let report = prepared.solve(&config.run)?;
+            batch += 1;
+            total_elapsed_ns += report.elapsed_ns;
+            let repeatable =
+                report.complete && report.components.iter().all(|component| component.verify_failures.is_empty());
+            if !repeatable || total_elapsed_ns >= BATCH_TARGET_NS || batch >= MAX_BATCH {
+                return Ok::<_, run::RunError>(report);
+            }
         }
     }));
     let cpu_after = process_cpu_ns();

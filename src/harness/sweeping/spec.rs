@@ -10,10 +10,10 @@
 
 use super::dimensions::RUN_DIMENSIONS;
 use crate::harness::error::HarnessError;
+use crate::knobs::KnobValues;
 use crate::parallel::MAX_THREADS;
-use crate::puzzles::knobs::KnobValues;
-use crate::registry::Family;
-use crate::solve::{check_thread_count, RunSettings};
+use crate::run::settings::{RunSettings, ThreadCount};
+use crate::run::Family;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use toml::{Spanned, Value};
@@ -123,93 +123,6 @@ pub enum KnobValueList {
     Each,
     /// These values.
     Values(Vec<String>),
-}
-
-/// One entry of a `threads` list: a number, an expression of the core count, or a range.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ThreadCount {
-    /// One thread count.
-    Single(ThreadTerm),
-    /// Powers of two from the first term below the second, then the second term.
-    Range(ThreadTerm, ThreadTerm),
-}
-
-/// A thread count: `4`, `cores`, `cores*2`, `cores+1`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ThreadTerm {
-    /// A fixed number.
-    Fixed(usize),
-    /// `cores * times + plus`, where `cores` is `available_parallelism`.
-    Cores {
-        /// Multiplier.
-        times: usize,
-        /// Addend.
-        plus: usize,
-    },
-}
-
-impl ThreadTerm {
-    fn resolve(self, cores: usize) -> usize {
-        match self {
-            ThreadTerm::Fixed(count) => count,
-            ThreadTerm::Cores { times, plus } => cores * times + plus,
-        }
-    }
-
-    fn parse(text: &str) -> Option<ThreadTerm> {
-        let text = text.trim();
-        if let Ok(count) = text.parse::<usize>() {
-            return (1..=MAX_THREADS).contains(&count).then_some(ThreadTerm::Fixed(count));
-        }
-        let rest = text.strip_prefix("cores")?;
-        if rest.is_empty() {
-            return Some(ThreadTerm::Cores { times: 1, plus: 0 });
-        }
-        if let Some(times) = rest.strip_prefix('*') {
-            let times = times.trim().parse::<usize>().ok().filter(|times| (1..=MAX_THREADS).contains(times))?;
-            return Some(ThreadTerm::Cores { times, plus: 0 });
-        }
-        let plus = rest.strip_prefix('+')?.trim().parse::<usize>().ok().filter(|&plus| plus <= MAX_THREADS)?;
-        Some(ThreadTerm::Cores { times: 1, plus })
-    }
-}
-
-impl ThreadCount {
-    /// Parses `4`, `cores`, `cores*2`, `cores+1` or a range `1..cores`.
-    pub fn parse(text: &str) -> Result<ThreadCount, String> {
-        let parsed = match text.split_once("..") {
-            Some((from, to)) => {
-                ThreadTerm::parse(from).zip(ThreadTerm::parse(to)).map(|(a, b)| ThreadCount::Range(a, b))
-            }
-            None => ThreadTerm::parse(text).map(ThreadCount::Single),
-        };
-        parsed.ok_or_else(|| {
-            format!("`{text}` is not a thread count; expected an integer from 1 to {MAX_THREADS}, `cores`, `cores*N`, `cores+N` or a range `A..B` of those")
-        })
-    }
-
-    /// The thread counts for a machine with `cores` available threads, ascending.
-    pub fn resolve(self, cores: usize) -> Vec<usize> {
-        match self {
-            ThreadCount::Single(term) => vec![term.resolve(cores)],
-            ThreadCount::Range(from, to) => {
-                let (from, to) = (from.resolve(cores), to.resolve(cores));
-                let mut counts = Vec::new();
-                let mut count = from.max(1);
-                while count < to {
-                    counts.push(count);
-                    count *= 2;
-                }
-                counts.push(to.max(from));
-                counts
-            }
-        }
-    }
-}
-
-/// Parses a comma-separated thread list (`1,2,cores*2`), as `--threads` takes it.
-pub fn parse_thread_list(text: &str) -> Result<Vec<ThreadCount>, String> {
-    text.split(',').map(ThreadCount::parse).collect()
 }
 
 /// Values given on the command line that replace the spec's, in every block.
@@ -484,14 +397,13 @@ fn parse_block(value: &Value, index: usize, repeats: u32, warmup: u32, node_limi
         })
         .collect::<Result<Vec<_>, String>>()?;
     let threads = match table.get("threads") {
-        None => vec![ThreadCount::Single(ThreadTerm::Fixed(1))],
+        None => vec![ThreadCount::fixed(1).expect("one thread is a thread count")],
         Some(Value::Array(items)) if !items.is_empty() => items
             .iter()
             .map(|item| match item {
                 Value::Integer(count) => usize::try_from(*count)
                     .map_err(|_| format!("`{count}` threads: a thread count must be between 1 and {MAX_THREADS}"))
-                    .and_then(check_thread_count)
-                    .map(|count| ThreadCount::Single(ThreadTerm::Fixed(count)))
+                    .and_then(ThreadCount::fixed)
                     .map_err(|message| format!("{}: {message}", key("threads"))),
                 Value::String(text) => {
                     ThreadCount::parse(text).map_err(|message| format!("{}: {message}", key("threads")))
@@ -639,20 +551,6 @@ mod tests {
     }
 
     #[test]
-    fn thread_expressions_resolve_against_the_core_count() {
-        let resolve = |text: &str| -> Vec<usize> {
-            parse_thread_list(text).unwrap().into_iter().flat_map(|count| count.resolve(6)).collect()
-        };
-        assert_eq!(resolve("1,2,cores"), vec![1, 2, 6]);
-        assert_eq!(resolve("cores*2,cores+1"), vec![12, 7]);
-        assert_eq!(resolve("1..cores"), vec![1, 2, 4, 6]);
-        assert_eq!(resolve("1..cores*4"), vec![1, 2, 4, 8, 16, 24]);
-        assert!(parse_thread_list("0").is_err());
-        assert!(parse_thread_list("cores*0").is_err());
-        assert!(parse_thread_list("many").unwrap_err().contains("`many` is not a thread count"));
-    }
-
-    #[test]
     fn block_settings_inherit_and_override_the_top_level() {
         let spec = SweepSpec::parse(
             "name = \"t\"\nrepeats = 3\nwarmup = 1\n[[block]]\ninstances = [\"rings\"]\n[[block]]\ninstances = [\"rings\"]\nrepeats = 5\nknobs = { order = \"each\", pruning = [\"none\"] }\nvary = \"cross\"\n",
@@ -718,7 +616,7 @@ mod tests {
     fn overrides_replace_every_block() {
         let mut spec = SweepSpec::preset("quick").unwrap();
         spec.apply(&Overrides {
-            threads: Some(parse_thread_list("1,4").unwrap()),
+            threads: Some(crate::run::settings::parse_thread_list("1,4").unwrap()),
             repeats: Some(7),
             name: Some("mine".into()),
             ..Overrides::default()

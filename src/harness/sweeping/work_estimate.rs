@@ -9,6 +9,8 @@
 
 use super::plan::{Configuration, SweepPlan};
 use crate::harness::storing::record::BATCH_TARGET_NS;
+use crate::run::EstimateRequest;
+use crate::search::EstimateMethod;
 use std::collections::HashMap;
 
 /// Random probes per (instance, knobs): cheap next to the timing search `probe` runs, and
@@ -63,11 +65,7 @@ impl WorkEstimate {
                 let parallel_share = config.run.threads.clamp(1, cores.max(1)) as f64;
                 let per_run = sequential / parallel_share;
                 let batched = per_run < BATCH_TARGET_NS as f64;
-                (
-                    per_run.max(BATCH_TARGET_NS as f64),
-                    runs,
-                    config.run.mode == crate::solve::SearchMode::All && !batched,
-                )
+                (per_run.max(BATCH_TARGET_NS as f64), runs, config.run.mode == crate::run::SearchMode::All && !batched)
             })
             .collect();
         WorkEstimate::from_predictions(predictions)
@@ -151,8 +149,9 @@ impl WorkEstimate {
 /// measured cost of a node there.
 fn predict_sequential_ns(plan: &SweepPlan, config: &Configuration) -> Option<f64> {
     let instance = plan.instances.get(&config.source)?.as_ref().ok()?;
-    let components =
-        crate::size_estimate::estimate_instance(instance, &config.run.knobs, PROBES, PROBE_SEED, false).ok()?;
+    let request =
+        EstimateRequest { probes: PROBES, seed: PROBE_SEED, compare: false, method: EstimateMethod::default() };
+    let components = crate::run::estimate(instance, &config.run.knobs, &request).ok()?;
     let total = components
         .iter()
         .map(|component| {

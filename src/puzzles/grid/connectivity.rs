@@ -1,6 +1,6 @@
 //! When a grid model checks that its filled cells can still form one connected group.
 
-use crate::puzzles::knobs::Knob;
+use crate::knobs::Knob;
 
 /// The connectivity knob shared by Hooks and Twenty Four Seven. Every setting gives the
 /// same solutions: the exact check always runs on complete grids; the settings differ in

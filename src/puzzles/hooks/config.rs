@@ -1,7 +1,7 @@
 //! The knobs of Hooks as plain enums.
 
+use crate::knobs::knob_enum;
 use crate::puzzles::grid::ConnectivityCheck;
-use crate::puzzles::knobs::knob_enum;
 
 knob_enum! {
     /// How the hook placement is decided.

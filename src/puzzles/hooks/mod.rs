@@ -93,8 +93,8 @@ pub use model::{HookMove, HooksModel};
 pub use parse::Given;
 
 use super::answer_type::GridAnswer;
-use super::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
 use super::{DataError, Puzzle};
+use crate::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
 use crate::puzzles::grid::{CellOrder, ConnectivityCheck};
 use serde_json::Value;
 use std::sync::Arc;

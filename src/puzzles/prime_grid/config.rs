@@ -1,6 +1,6 @@
 //! The knobs of the prime grid as plain enums.
 
-use crate::puzzles::knobs::knob_enum;
+use crate::knobs::knob_enum;
 
 knob_enum! {
     /// How early the rules are applied (see the module documentation).

@@ -41,9 +41,9 @@ pub use config::{BlankOrder, Mode, PrimeGridConfig};
 pub use model::{Placement, PrimeGridModel, PrimeGridSolution};
 pub use parse::MAX_BOUND;
 
-use super::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
 use super::view::{CellView, GridView, View};
 use super::{DataError, Puzzle};
+use crate::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
 use geometry::{line_sums_of, total_of, CELLS};
 use serde_json::{json, Value};
 

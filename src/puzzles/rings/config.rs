@@ -1,6 +1,6 @@
 //! The knobs of Olympic Rings as plain enums.
 
-use crate::puzzles::knobs::knob_enum;
+use crate::knobs::knob_enum;
 
 knob_enum! {
     /// The order in which open spots are decided.

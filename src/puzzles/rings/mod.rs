@@ -15,9 +15,9 @@ mod verify;
 pub use config::{Pruning, RingsConfig, SpotOrder};
 pub use model::{Placement, RingsModel};
 
-use super::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
 use super::view::{CellView, RingsView, View};
 use super::{DataError, Puzzle};
+use crate::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
 use serde_json::{json, Value};
 
 /// An Olympic Rings instance.

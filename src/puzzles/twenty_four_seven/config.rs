@@ -1,7 +1,7 @@
 //! The knobs of Twenty Four Seven as plain enums.
 
+use crate::knobs::knob_enum;
 use crate::puzzles::grid::{CellOrder, ConnectivityCheck};
-use crate::puzzles::knobs::knob_enum;
 
 knob_enum! {
     /// The order in which open cells are decided.

@@ -30,9 +30,9 @@ pub use config::{CandidateUpkeep, Rules, TwentyFourSevenConfig, VisitOrder};
 pub use model::{Placement, TwentyFourSevenModel, RULE_NAMES};
 
 use super::grid::{CellOrder, ConnectivityCheck};
-use super::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
 use super::view::{CellView, GridView, View};
 use super::{DataError, Puzzle};
+use crate::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
 use geometry::{Geometry, Side};
 use model::Shared;
 use parse::InstanceData;

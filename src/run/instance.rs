@@ -3,7 +3,7 @@
 
 mod locate;
 
-use crate::registry::Family;
+use super::family::Family;
 use serde_json::Value;
 use std::fmt;
 use std::io::Read;
@@ -19,11 +19,11 @@ pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The instances shipped in `instances/`, by short name, embedded in the binary so the
 /// short names work from any directory.
-pub const BUILTIN: &[(&str, &str, &str)] = &[
-    ("rings", "olympic_rings.json", include_str!("../instances/olympic_rings.json")),
-    ("prime-grid", "prime_grid.json", include_str!("../instances/prime_grid.json")),
-    ("hooks7", "hooks_7.json", include_str!("../instances/hooks_7.json")),
-    ("247", "twenty_four_seven_2x2_2.json", include_str!("../instances/twenty_four_seven_2x2_2.json")),
+pub const BUILTIN_INSTANCES: &[(&str, &str, &str)] = &[
+    ("rings", "olympic_rings.json", include_str!("../../instances/olympic_rings.json")),
+    ("prime-grid", "prime_grid.json", include_str!("../../instances/prime_grid.json")),
+    ("hooks7", "hooks_7.json", include_str!("../../instances/hooks_7.json")),
+    ("247", "twenty_four_seven_2x2_2.json", include_str!("../../instances/twenty_four_seven_2x2_2.json")),
 ];
 
 /// A loaded, validated instance.
@@ -141,14 +141,14 @@ impl std::error::Error for InstanceError {
 
 /// The short names of the built-in instances, for help and error messages.
 pub fn builtin_names() -> Vec<&'static str> {
-    BUILTIN.iter().map(|(name, _, _)| *name).collect()
+    BUILTIN_INSTANCES.iter().map(|(name, _, _)| *name).collect()
 }
 
 /// Loads `name_or_path`: a built-in short name (`rings`, `prime-grid`, `hooks7`, `247`),
 /// a path to an instance file, or, when no such file exists, a short argument that a
 /// family turns into an instance (see `Puzzle::instance_from_argument`).
 pub fn load(name_or_path: &str) -> Result<Instance, InstanceError> {
-    if let Some((_, file, text)) = BUILTIN.iter().find(|(name, _, _)| *name == name_or_path) {
+    if let Some((_, file, text)) = BUILTIN_INSTANCES.iter().find(|(name, _, _)| *name == name_or_path) {
         let path = Path::new("instances").join(file);
         return parse(text, &path, name_or_path);
     }
@@ -313,7 +313,7 @@ mod tests {
     #[test]
     fn bad_data_names_the_key_and_its_line() {
         let text =
-            include_str!("../instances/olympic_rings.json").replace("\"ring_target\": 11", "\"ring_target\": \"x\"");
+            include_str!("../../instances/olympic_rings.json").replace("\"ring_target\": 11", "\"ring_target\": \"x\"");
         let message = error_of(&text);
         assert!(message.contains("data.ring_target: expected an integer, found a string"), "{message}");
         assert!(message.starts_with("bad.json:"), "{message}");
@@ -323,7 +323,7 @@ mod tests {
     /// that entry, not the first line that mentions `"givens"` (grid 0's).
     #[test]
     fn a_bad_value_in_a_later_grid_names_its_own_line() {
-        let seed = include_str!("../instances/twenty_four_seven_2x2_2.json");
+        let seed = include_str!("../../instances/twenty_four_seven_2x2_2.json");
         let mut lines: Vec<String> = seed.lines().map(str::to_string).collect();
         let givens_lines: Vec<usize> =
             lines.iter().enumerate().filter(|(_, line)| line.contains("\"givens\"")).map(|(index, _)| index).collect();
@@ -341,7 +341,7 @@ mod tests {
 
     #[test]
     fn a_missing_key_names_the_line_of_the_object_that_lacks_it() {
-        let seed = include_str!("../instances/twenty_four_seven_2x2_2.json");
+        let seed = include_str!("../../instances/twenty_four_seven_2x2_2.json");
         let names: Vec<usize> =
             seed.lines().enumerate().filter(|(_, line)| line.contains("\"name\"")).map(|(index, _)| index).collect();
         let text: String = seed
@@ -357,7 +357,7 @@ mod tests {
 
     #[test]
     fn a_byte_order_mark_is_accepted() {
-        let text = format!("\u{feff}{}", include_str!("../instances/olympic_rings.json"));
+        let text = format!("\u{feff}{}", include_str!("../../instances/olympic_rings.json"));
         assert!(parse(&text, Path::new("bom.json"), "bom.json").is_ok());
     }
 

@@ -1,38 +1,43 @@
 //! The family registry: the one place where a family name becomes a [`Puzzle`] type.
 //!
-//! Each family is one [`FamilyEntry`]: its name, its knobs and the functions, made for its
-//! type by [`entry`], that validate, solve, watch and estimate it. Built-in families are
-//! listed in [`BUILTIN`]; a user's crate adds its own with [`register`] (or
-//! [`crate::Workbench::family`]). The registry sits above `solve`, `watch` and `probe`;
-//! `puzzles` knows nothing of it.
+//! Each family is one [`FamilyEntry`]: its name, its knobs, and the functions made for its
+//! type by [`entry`] that check its data and knobs and prepare an instance of it for the
+//! run layer's operations (see `prepared`). Built-in families are listed in
+//! [`BUILTIN_FAMILIES`]; a user's crate adds its own with [`register`] (or
+//! [`crate::Workbench::family`]). `puzzles` knows nothing of it.
+//!
+//! Why the registered families live in a process-wide table rather than in a value passed
+//! down: an instance file names its family as text, and every command that loads one (a
+//! sweep's worker, a shard, `explain`'s reruns, the loader's error listing the known
+//! families) must turn that text into a type. Registration happens once, at start-up,
+//! before any command runs; it is append-only and idempotent, so a reader never sees a
+//! family disappear or change.
 
-use crate::puzzles::knobs::{KnobError, KnobSpec, KnobValues};
-use crate::puzzles::{hooks, prime_grid, rings, twenty_four_seven, DataError, Puzzle, PuzzleVisitor};
-use crate::solve::{RunError, RunReport};
+use super::error::RunError;
+use super::prepared::{self, Prepared};
+use crate::knobs::{KnobError, KnobSpec, KnobValues};
+use crate::puzzles::{hooks, prime_grid, rings, twenty_four_seven, DataError, Puzzle};
 use serde_json::Value;
 use std::any::TypeId;
 use std::fmt;
 use std::sync::RwLock;
 
-type WatchOutcome = Result<std::io::Result<crate::watch::WatchSummary>, crate::watch::WatchError>;
-type EstimateOutcome = Result<Vec<crate::size_estimate::ComponentEstimate>, RunError>;
-type MeasureOutcome = Result<Vec<crate::scaling::predict::Component>, RunError>;
+/// What preparing an instance of a family takes: its data, the knob text, and the instance's
+/// id and source for the reports.
+type PrepareFn = fn(&Value, &KnobValues, &str, &str) -> Result<Box<dyn Prepared>, RunError>;
 
-/// One registered family: its name, knobs and the operations made for its [`Puzzle`] type.
+/// One registered family: its name, knobs and the functions made for its [`Puzzle`] type.
 pub struct FamilyEntry {
     name: &'static str,
     knobs: &'static [KnobSpec],
     puzzle_type: fn() -> TypeId,
     validate: fn(&Value) -> Result<(), DataError>,
     instance_from_argument: fn(&str) -> Option<Value>,
-    solve: for<'a> fn(crate::solve::RunFamily<'a>) -> Result<RunReport, RunError>,
-    watch: for<'a> fn(crate::watch::WatchFamily<'a>) -> WatchOutcome,
-    estimate: for<'a> fn(crate::size_estimate::EstimateFamily<'a>) -> EstimateOutcome,
     check_knobs: fn(&KnobValues) -> Result<(), KnobError>,
-    measure_components: for<'a> fn(crate::scaling_inputs::MeasureFamily<'a>) -> MeasureOutcome,
+    prepare: PrepareFn,
 }
 
-/// The entry of family `P`: its operations, monomorphised for `P`.
+/// The entry of family `P`: its functions, monomorphised for `P`.
 pub const fn entry<P: Puzzle + 'static>() -> FamilyEntry {
     FamilyEntry {
         name: P::FAMILY,
@@ -40,48 +45,30 @@ pub const fn entry<P: Puzzle + 'static>() -> FamilyEntry {
         puzzle_type: TypeId::of::<P>,
         validate: validate::<P>,
         instance_from_argument: P::instance_from_argument,
-        solve: solve::<P>,
-        watch: watch::<P>,
-        estimate: estimate::<P>,
         check_knobs: check_knobs::<P>,
-        measure_components: measure_components::<P>,
+        prepare: prepared::prepare::<P>,
     }
 }
 
-fn check_knobs<P: Puzzle>(values: &KnobValues) -> Result<(), KnobError> {
-    P::config(values).map(drop)
-}
-
-fn measure_components<P: Puzzle>(run: crate::scaling_inputs::MeasureFamily<'_>) -> MeasureOutcome {
-    run.visit::<P>()
-}
-
 fn validate<P: Puzzle>(data: &Value) -> Result<(), DataError> {
-    P::parse(data).map(|_| ())
+    P::parse(data).map(drop)
 }
 
-fn solve<P: Puzzle>(run: crate::solve::RunFamily<'_>) -> Result<RunReport, RunError> {
-    run.visit::<P>()
-}
-
-fn watch<P: Puzzle>(run: crate::watch::WatchFamily<'_>) -> WatchOutcome {
-    run.visit::<P>()
-}
-
-fn estimate<P: Puzzle>(run: crate::size_estimate::EstimateFamily<'_>) -> EstimateOutcome {
-    run.visit::<P>()
+fn check_knobs<P: Puzzle>(values: &KnobValues) -> Result<(), KnobError> {
+    prepared::read_knobs::<P>(values).map(drop)
 }
 
 /// The built-in families, in the order `list` and the help show them. A new built-in
 /// family is one line here.
-pub static BUILTIN: [FamilyEntry; 4] = [
+pub static BUILTIN_FAMILIES: [FamilyEntry; 4] = [
     entry::<rings::OlympicRings>(),
     entry::<prime_grid::PrimeGrid>(),
     entry::<hooks::Hooks>(),
     entry::<twenty_four_seven::TwentyFourSeven>(),
 ];
 
-/// Families registered at run time by a user's crate, after the built-in ones.
+/// Families registered at run time by a user's crate, after the built-in ones (see the
+/// module's note for why this table is process-wide).
 static REGISTERED: RwLock<Vec<Family>> = RwLock::new(Vec::new());
 
 /// A family: a small handle to its registered entry.
@@ -91,7 +78,7 @@ pub struct Family(&'static FamilyEntry);
 impl Family {
     /// Every family: the built-in ones, then those registered, in registration order.
     pub fn all() -> Vec<Family> {
-        let mut families: Vec<Family> = BUILTIN.iter().map(Family).collect();
+        let mut families: Vec<Family> = BUILTIN_FAMILIES.iter().map(Family).collect();
         families.extend(REGISTERED.read().unwrap_or_else(|poisoned| poisoned.into_inner()).iter().copied());
         families
     }
@@ -121,26 +108,22 @@ impl Family {
         (self.0.instance_from_argument)(text)
     }
 
-    pub(crate) fn solve(self, run: crate::solve::RunFamily<'_>) -> Result<RunReport, RunError> {
-        (self.0.solve)(run)
-    }
-
-    pub(crate) fn watch(self, run: crate::watch::WatchFamily<'_>) -> WatchOutcome {
-        (self.0.watch)(run)
-    }
-
-    pub(crate) fn estimate(self, run: crate::size_estimate::EstimateFamily<'_>) -> EstimateOutcome {
-        (self.0.estimate)(run)
-    }
-
-    pub(crate) fn measure_components(self, run: crate::scaling_inputs::MeasureFamily<'_>) -> MeasureOutcome {
-        (self.0.measure_components)(run)
-    }
-
     /// Checks knob values against the family's knobs (names and values), as a run would,
     /// so that a command can refuse them before it prints or measures anything.
     pub fn check_knobs(self, values: &KnobValues) -> Result<(), KnobError> {
         (self.0.check_knobs)(values)
+    }
+
+    /// Reads `data` and `knobs` into the family's types, once, for any number of
+    /// operations; `instance` and `source` label the reports.
+    pub(super) fn prepare(
+        self,
+        data: &Value,
+        knobs: &KnobValues,
+        instance: &str,
+        source: &str,
+    ) -> Result<Box<dyn Prepared>, RunError> {
+        (self.0.prepare)(data, knobs, instance, source)
     }
 }
 
@@ -151,7 +134,8 @@ impl Family {
 /// When another family already has `P::FAMILY` as its name.
 pub fn register<P: Puzzle + 'static>() -> Family {
     let mut registered = REGISTERED.write().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let existing = BUILTIN.iter().map(Family).chain(registered.iter().copied()).find(|f| f.name() == P::FAMILY);
+    let existing =
+        BUILTIN_FAMILIES.iter().map(Family).chain(registered.iter().copied()).find(|f| f.name() == P::FAMILY);
     if let Some(family) = existing {
         assert!(
             (family.0.puzzle_type)() == TypeId::of::<P>(),

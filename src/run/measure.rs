@@ -1,0 +1,197 @@
+//! Measuring: the inputs of a scaling prediction for one family's puzzle. For each
+//! component, the recorded subtree sizes of its search (an observer on the plain engine)
+//! and its costs on this machine (a node alone, the slowdown of searches side by side, the
+//! parallel machinery's costs from `parallel::machinery`); and the mapping from a parallel
+//! strategy to the shape the prediction models. The prediction itself is `crate::scaling`.
+
+use crate::parallel::{self, MachineryCosts, Pool, PoolError, Strategy};
+use crate::puzzles::Puzzle;
+use crate::scaling::costs::{Costs, Slowdown};
+use crate::scaling::predict::{Component, Shape};
+use crate::scaling::work_span::{recordable_depth, SubtreeTree, TreeBuilder};
+use crate::search::{
+    search_sequentially, Engine, Event, FullCounters, Limits, Model, NoCounters, NoObserver, NoSteering, Observer,
+    RuleCounter,
+};
+use std::hint::black_box;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// The most nodes recorded one by one; deeper subtrees are kept as sizes (1 Mi nodes, 16 MiB).
+pub const RECORDED_NODES: u64 = 1 << 20;
+
+/// How the costs are measured.
+#[derive(Debug, Clone, Copy)]
+pub struct Calibration {
+    /// Whether the predicted runs keep per-rule counts (their nodes cost more).
+    pub rule_counts: bool,
+    /// Timed sequential searches alone, and as many with copies at once.
+    pub rounds: usize,
+    /// Searches run at once to measure the slowdown (the CPUs to use; 1: not measured).
+    pub copies: usize,
+}
+
+/// The shape a prediction models for `strategy`, or `None` for a strategy it does not model
+/// (`sequential`, `budget:B`).
+pub fn shape_of(strategy: Strategy) -> Option<Shape> {
+    match strategy {
+        Strategy::Depth(depth) => Some(Shape::Depth(depth)),
+        Strategy::Auto { per_thread } => Some(Shape::Auto { per_thread }),
+        Strategy::Steal => Some(Shape::Steal),
+        Strategy::Naive => Some(Shape::Naive),
+        Strategy::Sequential | Strategy::Budget(_) => None,
+    }
+}
+
+/// Each component of `puzzle` with `config`: its tree and its costs, measured as
+/// `calibration` says, or [`Costs::nodes_only`] without one (deterministic: schedules in
+/// node counts).
+pub(super) fn measure_puzzle<P: Puzzle>(
+    puzzle: &P,
+    config: &P::Config,
+    calibration: Option<Calibration>,
+) -> Result<Vec<Component>, PoolError> {
+    let mut components = Vec::new();
+    let mut machinery: Option<Costs> = None;
+    for (model, name) in puzzle.models(config).into_iter().zip(puzzle.component_names()) {
+        let component = match calibration {
+            None => Component { name, tree: record_tree(&model), costs: Costs::nodes_only() },
+            Some(calibration) if calibration.rule_counts => {
+                measure::<P::Model, FullCounters>(&model, name, calibration, &mut machinery)?
+            }
+            Some(calibration) => measure::<P::Model, NoCounters>(&model, name, calibration, &mut machinery)?,
+        };
+        components.push(component);
+    }
+    Ok(components)
+}
+
+/// One component; the machinery's costs are measured with the first component only.
+fn measure<M: Model, C: RuleCounter + Send>(
+    model: &M,
+    name: String,
+    calibration: Calibration,
+    machinery: &mut Option<Costs>,
+) -> Result<Component, PoolError> {
+    let tree = record_tree(model);
+    let base = match machinery {
+        Some(costs) => *costs,
+        None => {
+            let machinery_costs = parallel::machinery_costs::<M, C>(model, &sample_paths(model, &tree))?;
+            *machinery.insert(costs_of(machinery_costs))
+        }
+    };
+    let (alone, slowdown) = time_alone_and_together::<M, C>(model, calibration.copies, calibration.rounds)?;
+    let node_ns = alone.as_nanos() as f64 / tree.total_nodes().max(1) as f64;
+    Ok(Component { name, tree, costs: Costs { node_ns, slowdown, ..base } })
+}
+
+/// The machinery's costs as the prediction reads them; `node_ns` and `slowdown` are set per
+/// component by [`measure`].
+fn costs_of(machinery: MachineryCosts) -> Costs {
+    Costs {
+        node_ns: 0.0,
+        replay_first_ns: machinery.replay_first_ns,
+        replay_ns_per_move: machinery.replay_ns_per_move,
+        task_ns: machinery.task_ns,
+        spawn_ns: machinery.spawn_ns,
+        steal_ns: machinery.steal_ns,
+        split_ns: machinery.split_ns,
+        lock_ns: machinery.lock_ns,
+        path_copy_ns: machinery.path_copy_ns,
+        slowdown: Slowdown::NONE,
+    }
+}
+
+/// An observer that turns the engine's events into subtree sizes.
+struct Recorder(TreeBuilder);
+
+impl<M: Model> Observer<M> for Recorder {
+    fn observe(&mut self, event: Event<M::Move>, _model: &M) {
+        match event {
+            Event::Enter { depth, .. } | Event::Pruned { depth, .. } => self.0.enter(depth),
+            Event::Undo { depth, .. } => self.0.leave(depth),
+            Event::DeadEnd { .. } | Event::Solution { .. } => {}
+        }
+    }
+}
+
+fn counting_only() -> Limits {
+    Limits { solutions_to_keep: 0, ..Limits::exhaustive() }
+}
+
+/// The subtree sizes of `model`'s whole tree, every node recorded down to the deepest depth
+/// that keeps at most [`RECORDED_NODES`] (two sequential searches: one counts nodes per
+/// depth, one records).
+pub fn record_tree<M: Model>(model: &M) -> SubtreeTree {
+    let counted = search_sequentially::<M, FullCounters>(model.clone(), counting_only());
+    let depth = recordable_depth(&counted.stats.nodes_per_depth, RECORDED_NODES);
+    let recorder = Recorder(TreeBuilder::new(depth));
+    let mut engine: Engine<M, NoCounters, NoSteering, Recorder> =
+        Engine::new(model.clone(), NoSteering, recorder, counting_only());
+    engine.run();
+    let (_, recorder) = engine.into_hooks();
+    recorder.0.finish(counted.stats.nodes_per_depth)
+}
+
+/// One sequential search of `model`, timed on the calling thread.
+fn timed_search<M: Model, C: RuleCounter>(model: &M) -> Duration {
+    let model = model.clone();
+    let start = Instant::now();
+    // One solution kept, as the predicted runs keep (`explain` and the check do).
+    let limits = Limits { solutions_to_keep: 1, ..Limits::exhaustive() };
+    black_box(search_sequentially::<M, C>(model, limits).stats.nodes);
+    start.elapsed()
+}
+
+fn median(mut values: Vec<Duration>) -> Duration {
+    values.sort_unstable();
+    values.get(values.len().saturating_sub(1) / 2).copied().unwrap_or_default()
+}
+
+/// The search time of `model` alone on a pinned pool thread, and of each of `copies`
+/// searches run at once on `copies` pinned threads: medians over `rounds` rounds, alone and
+/// together taking turns so that a machine growing busier touches both alike.
+fn time_alone_and_together<M: Model, C: RuleCounter>(
+    model: &M,
+    copies: usize,
+    rounds: usize,
+) -> Result<(Duration, Slowdown), PoolError> {
+    let alone_pool = Pool::new(1)?;
+    let together_pool = (copies > 1).then(|| Pool::new(copies)).transpose()?;
+    // Models are `Send`, not `Sync`: each thread clones its own from behind a lock.
+    let shared = Mutex::new(model.clone());
+    let own_copy = || shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+    let alone_once = || {
+        let copy = own_copy();
+        alone_pool.rayon().install(move || timed_search::<M, C>(&copy))
+    };
+    alone_once();
+    let (mut alone, mut together) = (Vec::new(), Vec::new());
+    for _ in 0..rounds.max(1) {
+        alone.push(alone_once());
+        if let Some(pool) = &together_pool {
+            together.extend(pool.rayon().broadcast(|_| timed_search::<M, C>(&own_copy())));
+        }
+    }
+    let alone = median(alone);
+    let slowdown = match together_pool {
+        Some(_) if !alone.is_zero() => {
+            Slowdown { copies, factor: median(together).as_secs_f64() / alone.as_secs_f64() }
+        }
+        _ => Slowdown::NONE,
+    };
+    Ok((alone, slowdown))
+}
+
+/// Up to 1024 paths, evenly spaced, of the frontier at the recorded depth with the most
+/// nodes (listing it counts at most [`RECORDED_NODES`] nodes): deep paths, for timing
+/// replays and copies as workers pay them.
+fn sample_paths<M: Model>(model: &M, tree: &SubtreeTree) -> Vec<Vec<M::Move>> {
+    let depth = (1..=tree.recorded_depth.max(1)).max_by_key(|&depth| tree.frontier_len(depth)).unwrap_or(1);
+    let mut engine: Engine<M, NoCounters, NoSteering, NoObserver> =
+        Engine::new(model.clone(), NoSteering, NoObserver, counting_only());
+    let paths = engine.enumerate_frontier(depth);
+    let step = paths.len().div_ceil(1024).max(1);
+    paths.into_iter().step_by(step).collect()
+}

@@ -1,0 +1,97 @@
+//! A prepared instance: a family's `data` block and knob text, each read once into the
+//! family's own types, ready for every operation of the run layer (solve, estimate,
+//! measure, watch) without reading them again.
+//!
+//! [`Prepared`] is the one place where a family's type meets the operations: each method
+//! forwards to the operation's generic function, compiled for the family's type. Adding an
+//! operation is its own file with one generic function, plus its method here (declared on
+//! the trait, forwarded in the one `impl`).
+
+use super::error::RunError;
+use super::estimate::{estimate_puzzle, ComponentEstimate, EstimateRequest};
+use super::measure::{measure_puzzle, Calibration};
+use super::report::RunReport;
+use super::settings::RunSettings;
+use super::solve::{pool_for, solve_puzzle, Labels};
+use crate::knobs::{KnobError, KnobValues};
+use crate::parallel::PoolError;
+use crate::puzzles::Puzzle;
+use crate::scaling::predict::Component;
+use crate::watch::{watch_puzzle, WatchError, WatchOptions, WatchSummary};
+use serde_json::Value;
+use std::io::{self, Write};
+use std::sync::atomic::AtomicBool;
+
+/// An instance whose data and knobs have been read into its family's types.
+pub trait Prepared: Send + Sync {
+    /// The family's name in instance files.
+    fn family(&self) -> &'static str;
+    /// Runs the search under `settings` (its knobs were read when this was prepared). The
+    /// pool is built before any clock starts.
+    fn solve(&self, settings: &RunSettings) -> Result<RunReport, RunError>;
+    /// Estimates each component's tree size and time.
+    fn estimate(&self, request: &EstimateRequest) -> Vec<ComponentEstimate>;
+    /// Each component's recorded tree and measured costs, for a scaling prediction.
+    fn measure(&self, calibration: Option<Calibration>) -> Result<Vec<Component>, PoolError>;
+    /// Animates the search into `out` until it ends, its steps run out or `stop` is raised.
+    fn watch(
+        &self,
+        options: &WatchOptions,
+        out: &mut dyn Write,
+        stop: &AtomicBool,
+    ) -> Result<io::Result<WatchSummary>, WatchError>;
+}
+
+/// The prepared instance of family `P`.
+struct Ready<P: Puzzle> {
+    puzzle: P,
+    config: P::Config,
+    instance: String,
+    source: String,
+}
+
+/// Reads knob text into `P`'s config: the one place a family's knobs are parsed.
+pub(super) fn read_knobs<P: Puzzle>(knobs: &KnobValues) -> Result<P::Config, KnobError> {
+    P::config(knobs)
+}
+
+/// Reads `data` and `knobs` into family `P`'s types; `instance` and `source` label reports.
+pub(super) fn prepare<P: Puzzle + 'static>(
+    data: &Value,
+    knobs: &KnobValues,
+    instance: &str,
+    source: &str,
+) -> Result<Box<dyn Prepared>, RunError> {
+    let puzzle = P::parse(data).map_err(RunError::Data)?;
+    let config = read_knobs::<P>(knobs).map_err(RunError::Knob)?;
+    Ok(Box::new(Ready { puzzle, config, instance: instance.to_string(), source: source.to_string() }))
+}
+
+impl<P: Puzzle> Prepared for Ready<P> {
+    fn family(&self) -> &'static str {
+        P::FAMILY
+    }
+
+    fn solve(&self, settings: &RunSettings) -> Result<RunReport, RunError> {
+        let pool = pool_for(settings).map_err(RunError::Pool)?;
+        let labels = Labels { instance: &self.instance, source: &self.source };
+        Ok(solve_puzzle(&self.puzzle, &self.config, labels, settings, &pool))
+    }
+
+    fn estimate(&self, request: &EstimateRequest) -> Vec<ComponentEstimate> {
+        estimate_puzzle(&self.puzzle, &self.config, request)
+    }
+
+    fn measure(&self, calibration: Option<Calibration>) -> Result<Vec<Component>, PoolError> {
+        measure_puzzle(&self.puzzle, &self.config, calibration)
+    }
+
+    fn watch(
+        &self,
+        options: &WatchOptions,
+        out: &mut dyn Write,
+        stop: &AtomicBool,
+    ) -> Result<io::Result<WatchSummary>, WatchError> {
+        watch_puzzle(&self.puzzle, &self.config, options, out, stop)
+    }
+}

@@ -1,0 +1,182 @@
+//! What one run measured, as plain data: [`RunReport`] and its parts. Everything after a
+//! run (text, JSON, CSV rows, reports, `explain`) works on these types; they know no model.
+
+use super::settings::SearchMode;
+use serde::Serialize;
+use serde_json::Value;
+
+/// One rule's counts.
+#[derive(Debug, Clone, Serialize)]
+pub struct RuleReport {
+    /// The rule's name.
+    pub name: String,
+    /// How often it was evaluated.
+    pub checks: u64,
+    /// How often it rejected a node.
+    pub prunes: u64,
+}
+
+/// One independent component (a grid) of a run.
+#[derive(Debug, Clone, Serialize)]
+pub struct ComponentReport {
+    /// The component's name.
+    pub name: String,
+    /// Solutions found.
+    pub solutions: u64,
+    /// Nodes entered.
+    pub nodes: u64,
+    /// Wall time of its search.
+    pub elapsed_ns: u64,
+    /// Its solutions as text, sorted (at most `solutions_to_keep`).
+    pub solution_texts: Vec<String>,
+    /// Its first solutions drawn for a person (at most 4).
+    #[serde(skip)]
+    pub rendered: Vec<String>,
+    /// Which rule, if any, the independent checker found broken in a kept solution.
+    pub verify_failures: Vec<String>,
+    /// Its nodes per depth (empty when rule counts were off); the run's are the sum.
+    #[serde(skip)]
+    pub nodes_per_depth: Vec<u64>,
+    /// Its `prunes_per_depth[depth][rule]`; the run's are the sum.
+    #[serde(skip)]
+    pub prunes_per_depth: Vec<Vec<u64>>,
+}
+
+/// One worker's accounting in a run, summed over the components (the parallel layer's
+/// per-component `WorkerReport`s added up by worker index).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct WorkerTotals {
+    /// Worker index.
+    pub worker: usize,
+    /// Nodes this worker entered.
+    pub nodes: u64,
+    /// Tasks (subproblems) it ran.
+    pub tasks: u64,
+    /// Tasks it took from another worker.
+    pub stolen: u64,
+    /// Subproblems it split off its own open branches (`steal`, `budget`).
+    pub split_off: u64,
+    /// Tasks other workers took from its queue.
+    pub given_away: u64,
+    /// Time spent running tasks.
+    pub busy_ns: u64,
+    /// Time spent waiting for work.
+    pub idle_ns: u64,
+    /// Median task duration.
+    pub task_ns_median: u64,
+    /// Median task size in nodes.
+    pub task_nodes_median: u64,
+    /// Idle time before its first task (frontier listing, pool wake-up); part of `idle_ns`.
+    pub before_first_task_ns: u64,
+    /// Idle time after its last task while others were still busy (the tail); part of
+    /// `idle_ns`.
+    pub after_last_task_ns: u64,
+}
+
+/// The run-level accounting of a parallel strategy (zeros for `sequential`).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ParallelSummary {
+    /// Subproblems made (frontier size, or tasks created by splitting).
+    pub subproblems: u64,
+    /// Tasks taken by a worker from another.
+    pub steals: u64,
+    /// Busy time of the busiest worker over the mean busy time (1.0 = perfect balance).
+    pub imbalance: f64,
+    /// Share of worker time spent idle (0..1).
+    pub idle_share: f64,
+    /// User CPU time of the process during the search.
+    pub user_cpu_ns: u64,
+    /// System CPU time of the process during the search.
+    pub system_cpu_ns: u64,
+    /// Median task duration over all workers.
+    pub task_ns_median: u64,
+    /// 90th percentile of task duration.
+    pub task_ns_p90: u64,
+    /// Median task size in nodes.
+    pub task_nodes_median: u64,
+    /// First-solution mode: time from the start to the first solution.
+    pub first_solution_ns: u64,
+    /// First-solution mode: time from the first solution until every worker stopped.
+    pub stop_latency_ns: u64,
+    /// First-solution mode: nodes entered after the first solution was found.
+    pub nodes_after_first: u64,
+    /// Nodes `auto` spent on trial frontiers it did not use (not part of `nodes`).
+    pub probe_nodes: u64,
+    /// Nodes above the frontier, counted while listing it (part of `nodes`).
+    pub frontier_nodes: u64,
+    /// Time taken to wake every pool thread before the clock started (not in `elapsed_ns`).
+    pub pool_wake_ns: u64,
+}
+
+/// Everything one run measured, as plain data.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunReport {
+    /// The family (`hooks`, ...).
+    pub puzzle: String,
+    /// The instance's id.
+    pub instance: String,
+    /// The instance as given (short name or path).
+    pub source: String,
+    /// Every knob of the family with its value (defaults included), in spec order.
+    pub knobs: serde_json::Map<String, Value>,
+    /// All solutions or the first.
+    pub mode: SearchMode,
+    /// Solutions of the instance: the product of the components' counts, saturated at
+    /// `u64::MAX` (see [`RunReport::solutions_overflow`]).
+    pub solutions: u64,
+    /// True when the product of the components' counts does not fit in 64 bits, so
+    /// `solutions` holds `u64::MAX` and only the per-component counts are exact.
+    pub solutions_overflow: bool,
+    /// The answer as the instance defines it (`null` when undefined).
+    pub answer: Value,
+    /// Nodes over all components.
+    pub nodes: u64,
+    /// Per-rule counts (empty when rule counts were off).
+    pub rules: Vec<RuleReport>,
+    /// Nodes per depth, summed over components (empty when rule counts were off).
+    pub nodes_per_depth: Vec<u64>,
+    /// `prunes_per_depth[depth][rule]`, summed over components.
+    pub prunes_per_depth: Vec<Vec<u64>>,
+    /// Wall time of the searches (no loading, no pool building, no printing).
+    pub elapsed_ns: u64,
+    /// Whether every component's tree was searched to the end (or to its first solution
+    /// in first-solution mode); false when a limit cut a search short.
+    pub complete: bool,
+    /// Why the first component that stopped early stopped: `node-limit`, `time-limit`,
+    /// `frontier-full` (a `depth:D` listing past the cap on subproblems), `first-solution`.
+    pub stop: Option<&'static str>,
+    /// The node limit, when one was set.
+    pub node_limit: Option<u64>,
+    /// The most nodes this run's strategy may enter past the node limit (0: exact; a
+    /// parallel worker reports its count to the shared budget every 1024 nodes).
+    pub node_limit_overshoot_max: u64,
+    /// The wall-clock limit in seconds, when one was set.
+    pub time_limit_s: Option<f64>,
+    /// The components.
+    pub components: Vec<ComponentReport>,
+    /// The parallel strategy, as text.
+    pub strategy: String,
+    /// Worker threads.
+    pub threads: usize,
+    /// Counter layout across workers.
+    pub counters: String,
+    /// State restoration (`undo` or `clone`).
+    pub state: String,
+    /// Where pool threads ran (`pinned` or `free`).
+    pub affinity: String,
+    /// Run-level parallel accounting, summed or merged over components.
+    pub parallel: ParallelSummary,
+    /// Per-worker accounting, summed over components.
+    pub workers: Vec<WorkerTotals>,
+}
+
+impl RunReport {
+    /// The knobs as `name=value` pairs joined by commas.
+    pub fn knob_text(&self) -> String {
+        self.knobs
+            .iter()
+            .map(|(name, value)| format!("{name}={}", value.as_str().unwrap_or_default()))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+}

@@ -1,0 +1,286 @@
+//! How one run is set up, apart from the instance: [`RunSettings`], the search mode, and the
+//! crate's only thread-count parser (single counts, lists and core-count expressions).
+//!
+//! Command-line flags (`cli::parallel_args`, `cli::knob_args`) and sweep-spec blocks
+//! (`harness::sweeping::spec`) are parsed into these types where they enter, with the same
+//! parsers (each knob's `FromStr` from the `crate::knobs` vocabulary, [`parse_thread_count`],
+//! [`parse_thread_list`]), so a bad value is refused at the boundary (exit code 2) and never
+//! travels further as text. The family's knob text is the one exception: it is read into
+//! the family's typed config once, by `run::prepare`.
+
+use crate::knobs::{KnobError, KnobForm, KnobValues};
+use crate::parallel::{check_thread_count, CounterLayout, ParallelPlan, StateRestore, Strategy, ThreadAffinity};
+use serde::Serialize;
+
+pub use crate::parallel::MAX_THREADS;
+
+/// What to search for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SearchMode {
+    /// Every solution (the whole tree).
+    All,
+    /// The first solution of each component.
+    First,
+}
+
+impl SearchMode {
+    /// Every accepted form, in the order help lists them.
+    pub const FORMS: &'static [KnobForm] = &[
+        KnobForm { form: "all", help: "every solution: the whole tree" },
+        KnobForm { form: "first", help: "the first solution of each component" },
+    ];
+
+    /// `all` or `first`: the form flags, specs and CSV columns use.
+    pub fn name(self) -> &'static str {
+        match self {
+            SearchMode::All => "all",
+            SearchMode::First => "first",
+        }
+    }
+}
+
+impl std::str::FromStr for SearchMode {
+    type Err = KnobError;
+
+    fn from_str(text: &str) -> Result<SearchMode, KnobError> {
+        [SearchMode::All, SearchMode::First]
+            .into_iter()
+            .find(|mode| mode.name() == text)
+            .ok_or_else(|| KnobError::not_a_form("search mode", text, SearchMode::FORMS, None))
+    }
+}
+
+/// How one run is set up, apart from the instance: the one typed run description.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunSettings {
+    /// Knob values of the family as given (defaults fill the rest); read into the family's
+    /// typed config once, by `run::prepare`.
+    pub knobs: KnobValues,
+    /// All solutions or the first.
+    pub mode: SearchMode,
+    /// Stop each component after this many nodes (`u64::MAX`: no limit).
+    pub node_limit: u64,
+    /// Stop the run (all components together) once this much wall time has passed.
+    pub time_limit: Option<std::time::Duration>,
+    /// Keep per-rule and per-depth counts (off: those counters compile away).
+    pub rule_counts: bool,
+    /// How many solutions to keep per component for printing (all are counted).
+    pub solutions_to_keep: usize,
+    /// The parallel strategy.
+    pub strategy: Strategy,
+    /// Worker threads, from 1 to [`MAX_THREADS`]; `sequential` runs on one whatever it says.
+    pub threads: usize,
+    /// Counter layout across workers.
+    pub counters: CounterLayout,
+    /// State restoration.
+    pub state: StateRestore,
+    /// Where pool threads run.
+    pub affinity: ThreadAffinity,
+}
+
+impl Default for RunSettings {
+    fn default() -> Self {
+        RunSettings {
+            knobs: KnobValues::new(),
+            mode: SearchMode::All,
+            node_limit: u64::MAX,
+            time_limit: None,
+            rule_counts: true,
+            solutions_to_keep: 1000,
+            strategy: Strategy::Sequential,
+            threads: 1,
+            counters: CounterLayout::default(),
+            state: StateRestore::default(),
+            affinity: ThreadAffinity::default(),
+        }
+    }
+}
+
+impl RunSettings {
+    /// The run description's CSV columns (of the runs log, the summary and `sweep
+    /// --dry-run`), in their order; the knobs have their own `knobs` column.
+    pub const COLUMNS: [&'static str; 7] =
+        ["mode", "strategy", "threads", "counters", "state", "affinity", "node_limit"];
+
+    /// The values under [`RunSettings::COLUMNS`], as their flags and specs write them.
+    pub fn column_values(&self) -> [String; 7] {
+        [
+            self.mode.name().to_string(),
+            self.strategy.to_string(),
+            self.threads.to_string(),
+            self.counters.to_string(),
+            self.state.to_string(),
+            self.affinity.to_string(),
+            self.node_limit.to_string(),
+        ]
+    }
+
+    /// The threads the run uses: 1 for `sequential` (it runs on the calling thread), else
+    /// [`RunSettings::threads`].
+    pub fn pool_threads(&self) -> usize {
+        if self.strategy == Strategy::Sequential {
+            1
+        } else {
+            self.threads
+        }
+    }
+
+    /// The strategy, counter layout and state mode the parallel layer runs with.
+    pub fn parallel_plan(&self) -> ParallelPlan {
+        ParallelPlan { strategy: self.strategy, counters: self.counters, state: self.state }
+    }
+}
+
+/// Parses and checks a thread count given as text (`--threads 4`): the one parser of a
+/// single count; the range is the parallel layer's [`check_thread_count`].
+pub fn parse_thread_count(text: &str) -> Result<usize, String> {
+    let threads = text
+        .trim()
+        .parse::<usize>()
+        .map_err(|_| format!("`{text}` is not a thread count; a thread count must be between 1 and {MAX_THREADS}"))?;
+    check_thread_count(threads)
+}
+
+/// One entry of a `threads` list: a number, an expression of the core count, or a range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ThreadCount {
+    /// One thread count.
+    Single(ThreadTerm),
+    /// Powers of two from the first term below the second, then the second term.
+    Range(ThreadTerm, ThreadTerm),
+}
+
+/// A thread count: `4`, `cores`, `cores*2`, `cores+1`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ThreadTerm {
+    /// A fixed number.
+    Fixed(usize),
+    /// `cores * times + plus`, where `cores` is `available_parallelism`.
+    Cores {
+        /// Multiplier.
+        times: usize,
+        /// Addend.
+        plus: usize,
+    },
+}
+
+impl ThreadTerm {
+    fn resolve(self, cores: usize) -> usize {
+        match self {
+            ThreadTerm::Fixed(count) => count,
+            ThreadTerm::Cores { times, plus } => cores * times + plus,
+        }
+    }
+
+    fn parse(text: &str) -> Option<ThreadTerm> {
+        let text = text.trim();
+        if text.starts_with(|c: char| c.is_ascii_digit()) {
+            return parse_thread_count(text).ok().map(ThreadTerm::Fixed);
+        }
+        let rest = text.strip_prefix("cores")?;
+        if rest.is_empty() {
+            return Some(ThreadTerm::Cores { times: 1, plus: 0 });
+        }
+        if let Some(times) = rest.strip_prefix('*') {
+            let times = parse_thread_count(times).ok()?;
+            return Some(ThreadTerm::Cores { times, plus: 0 });
+        }
+        let plus = rest.strip_prefix('+')?.trim().parse::<usize>().ok().filter(|&plus| plus <= MAX_THREADS)?;
+        Some(ThreadTerm::Cores { times: 1, plus })
+    }
+}
+
+impl ThreadCount {
+    /// One fixed count, checked.
+    pub fn fixed(threads: usize) -> Result<ThreadCount, String> {
+        check_thread_count(threads).map(|threads| ThreadCount::Single(ThreadTerm::Fixed(threads)))
+    }
+
+    /// Parses `4`, `cores`, `cores*2`, `cores+1` or a range `1..cores`.
+    pub fn parse(text: &str) -> Result<ThreadCount, String> {
+        let parsed = match text.split_once("..") {
+            Some((from, to)) => {
+                ThreadTerm::parse(from).zip(ThreadTerm::parse(to)).map(|(a, b)| ThreadCount::Range(a, b))
+            }
+            None => ThreadTerm::parse(text).map(ThreadCount::Single),
+        };
+        parsed.ok_or_else(|| {
+            format!("`{text}` is not a thread count; expected an integer from 1 to {MAX_THREADS}, `cores`, `cores*N`, `cores+N` or a range `A..B` of those")
+        })
+    }
+
+    /// The thread counts for a machine with `cores` available threads, ascending.
+    pub fn resolve(self, cores: usize) -> Vec<usize> {
+        match self {
+            ThreadCount::Single(term) => vec![term.resolve(cores)],
+            ThreadCount::Range(from, to) => {
+                let (from, to) = (from.resolve(cores), to.resolve(cores));
+                let mut counts = Vec::new();
+                let mut count = from.max(1);
+                while count < to {
+                    counts.push(count);
+                    count *= 2;
+                }
+                counts.push(to.max(from));
+                counts
+            }
+        }
+    }
+}
+
+/// Parses a comma-separated thread list (`1,2,cores*2`), as `--threads` of `sweep` and
+/// `--predict` of `explain` take it.
+pub fn parse_thread_list(text: &str) -> Result<Vec<ThreadCount>, String> {
+    text.split(',').map(ThreadCount::parse).collect()
+}
+
+/// A thread list resolved for a machine with `cores` available threads, in the order given.
+pub fn resolve_thread_list(list: &[ThreadCount], cores: usize) -> Vec<usize> {
+    list.iter().flat_map(|count| count.resolve(cores)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resolved(text: &str) -> Vec<usize> {
+        resolve_thread_list(&parse_thread_list(text).unwrap(), 6)
+    }
+
+    #[test]
+    fn thread_lists_resolve_core_expressions_and_ranges() {
+        assert_eq!(resolved("1,cores,cores*2,cores+1"), vec![1, 6, 12, 7]);
+        assert_eq!(resolved("1..cores"), vec![1, 2, 4, 6]);
+        assert_eq!(resolved("1..cores*4"), vec![1, 2, 4, 8, 16, 24]);
+        assert_eq!(resolved("1,2, 4"), vec![1, 2, 4]);
+    }
+
+    #[test]
+    fn thread_counts_out_of_range_or_malformed_are_refused() {
+        assert!(parse_thread_list("0").is_err());
+        assert!(parse_thread_list("cores*0").is_err());
+        assert!(parse_thread_list("2,x").is_err());
+        assert!(parse_thread_list(&(MAX_THREADS + 1).to_string()).is_err());
+        assert!(parse_thread_list("many").unwrap_err().contains("`many` is not a thread count"));
+        assert!(parse_thread_count("0").unwrap_err().contains("between 1 and"));
+        assert_eq!(parse_thread_count(" 3 "), Ok(3));
+    }
+
+    #[test]
+    fn sequential_runs_on_one_thread_whatever_the_count() {
+        let settings = RunSettings { threads: 4, ..RunSettings::default() };
+        assert_eq!(settings.pool_threads(), 1);
+        let steal = RunSettings { strategy: Strategy::Steal, ..settings };
+        assert_eq!(steal.pool_threads(), 4);
+    }
+
+    #[test]
+    fn search_modes_round_trip_and_refuse_others() {
+        for mode in [SearchMode::All, SearchMode::First] {
+            assert_eq!(mode.name().parse::<SearchMode>(), Ok(mode));
+        }
+        let message = "some".parse::<SearchMode>().unwrap_err().to_string();
+        assert_eq!(message, "invalid search mode `some`; expected one of: all, first");
+    }
+}

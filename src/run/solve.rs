@@ -1,0 +1,158 @@
+//! Solving: one family's puzzle, its knobs already read into its config, searched under one
+//! run's settings into one [`RunReport`]. The components are searched one after another,
+//! each on the whole pool; the pool is built before any clock starts.
+
+use super::report::{ComponentReport, ParallelSummary, RuleReport, RunReport};
+use super::settings::{RunSettings, SearchMode};
+use super::worker_merge::{nanos, summarize_component, WorkerMerge};
+use crate::parallel::{self, Pool, PoolError, Strategy};
+use crate::puzzles::Puzzle;
+use crate::search::{FullCounters, Limits, Model, NoCounters, RuleCounter, Stats, StopReason};
+use serde_json::Value;
+
+/// Where a run's report says it came from.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Labels<'a> {
+    /// The instance's id.
+    pub(super) instance: &'a str,
+    /// The instance as given (short name or path).
+    pub(super) source: &'a str,
+}
+
+/// The pool `settings` runs on: none started for `sequential`, which runs on the calling
+/// thread.
+pub(super) fn pool_for(settings: &RunSettings) -> Result<Pool, PoolError> {
+    if settings.strategy == Strategy::Sequential {
+        Ok(Pool::calling_thread())
+    } else {
+        Pool::with_affinity(settings.threads, settings.affinity)
+    }
+}
+
+/// Searches every component of `puzzle` with `config` as `settings` says, on `pool`.
+pub(super) fn solve_puzzle<P: Puzzle>(
+    puzzle: &P,
+    config: &P::Config,
+    labels: Labels<'_>,
+    settings: &RunSettings,
+    pool: &Pool,
+) -> RunReport {
+    if settings.rule_counts {
+        solve_with::<P, FullCounters>(puzzle, config, labels, settings, pool)
+    } else {
+        solve_with::<P, NoCounters>(puzzle, config, labels, settings, pool)
+    }
+}
+
+fn solve_with<P: Puzzle, C: RuleCounter + Send>(
+    puzzle: &P,
+    config: &P::Config,
+    labels: Labels<'_>,
+    settings: &RunSettings,
+    pool: &Pool,
+) -> RunReport {
+    let plan = settings.parallel_plan();
+    let limits = Limits {
+        first_solution: settings.mode == SearchMode::First,
+        node_limit: settings.node_limit,
+        solutions_to_keep: settings.solutions_to_keep,
+        clone_state: false,
+        deadline: settings.time_limit.and_then(|limit| std::time::Instant::now().checked_add(limit)),
+    };
+    let models = puzzle.models(config);
+    let rule_names: Vec<String> = models
+        .first()
+        .map(|model| model.rule_names().iter().map(|name| name.to_string()).collect())
+        .unwrap_or_default();
+    let mut total = Stats::default();
+    let mut components = Vec::new();
+    let mut all_solutions = Vec::new();
+    let mut complete = true;
+    let mut stop = None;
+    let mut workers = WorkerMerge::default();
+    let mut summary = ParallelSummary::default();
+    for (index, (model, name)) in models.into_iter().zip(puzzle.component_names()).enumerate() {
+        let outcome = parallel::search::<P::Model, C>(model, &plan, pool, limits.clone());
+        let elapsed_ns = nanos(outcome.run.wall);
+        complete &= !outcome.stop.is_some_and(StopReason::cuts_search_short);
+        stop = stop.or(outcome.stop.map(StopReason::name));
+        summarize_component(&mut summary, &outcome.run, outcome.stop);
+        workers.add(&outcome.workers);
+        let solutions = outcome.solutions;
+        total.merge(&outcome.stats);
+        components.push(ComponentReport {
+            name,
+            solutions: outcome.stats.solutions,
+            nodes: outcome.stats.nodes,
+            elapsed_ns,
+            solution_texts: solutions.iter().map(|solution| puzzle.solution_text(solution)).collect(),
+            rendered: solutions.iter().take(4).map(|solution| puzzle.render(solution)).collect(),
+            verify_failures: solutions.iter().filter_map(|solution| puzzle.verify(index, solution).err()).collect(),
+            nodes_per_depth: outcome.stats.nodes_per_depth,
+            prunes_per_depth: outcome.stats.prunes_per_depth,
+        });
+        all_solutions.push(solutions);
+    }
+    workers.finish(&mut summary);
+    let solutions = product_of_counts(components.iter().map(|component| component.solutions));
+    let knobs = P::describe(config).into_iter().map(|(name, value)| (name.to_string(), Value::String(value))).collect();
+    let threads = settings.pool_threads();
+    RunReport {
+        puzzle: P::FAMILY.to_string(),
+        instance: labels.instance.to_string(),
+        source: labels.source.to_string(),
+        knobs,
+        mode: settings.mode,
+        solutions: solutions.unwrap_or(u64::MAX),
+        solutions_overflow: solutions.is_none(),
+        answer: puzzle.answer(&all_solutions),
+        nodes: total.nodes,
+        rules: if total.counted {
+            rule_names
+                .iter()
+                .enumerate()
+                .map(|(rule, name)| RuleReport {
+                    name: name.clone(),
+                    checks: total.rule_checks.get(rule).copied().unwrap_or(0),
+                    prunes: total.rule_prunes.get(rule).copied().unwrap_or(0),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+        nodes_per_depth: total.nodes_per_depth,
+        prunes_per_depth: total.prunes_per_depth,
+        elapsed_ns: components.iter().map(|component| component.elapsed_ns).sum(),
+        complete,
+        stop,
+        node_limit: (settings.node_limit != u64::MAX).then_some(settings.node_limit),
+        node_limit_overshoot_max: parallel::node_limit_overshoot_max(plan.strategy, threads),
+        time_limit_s: settings.time_limit.map(|limit| limit.as_secs_f64()),
+        components,
+        strategy: plan.strategy.to_string(),
+        threads,
+        counters: plan.counters.to_string(),
+        state: plan.state.to_string(),
+        affinity: settings.affinity.to_string(),
+        parallel: summary,
+        workers: workers.reports,
+    }
+}
+
+/// The product of independent components' solution counts, `None` when it overflows 64
+/// bits (an instance of many grids can have more combinations than that).
+fn product_of_counts(mut counts: impl Iterator<Item = u64>) -> Option<u64> {
+    counts.try_fold(1u64, |product, count| product.checked_mul(count))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_product_of_solution_counts_saturates_to_none_past_64_bits() {
+        assert_eq!(product_of_counts([3u64, 4, 5].into_iter()), Some(60));
+        assert_eq!(product_of_counts([u64::MAX, 2].into_iter()), None);
+        assert_eq!(product_of_counts(std::iter::empty()), Some(1));
+    }
+}
