@@ -5,7 +5,8 @@
 //! `"data": {"n": 12}` works too. Knobs: `checks` (array or bitmask conflict tests) and
 //! `rows` (plain, middle-out or outside-in row order). Every other command of the workbench works as well.
 
-use backtrack_bench::knobs::{knob_enum, Knob, KnobError, KnobReader, KnobSpec, KnobValues};
+use backtrack_bench::knob_enum;
+use backtrack_bench::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
 use backtrack_bench::puzzles::view::{CellView, GridView, View};
 use backtrack_bench::puzzles::{DataError, Puzzle};
 use backtrack_bench::search::{Branch, Model, RuleCounter, RuleId};

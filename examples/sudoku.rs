@@ -6,7 +6,8 @@
 //! or an instance file with `"family": "sudoku"` and `"data": {"grid": "..."}`.
 //! Knob: `order` (first empty cell, or the cell with the fewest candidates).
 
-use backtrack_bench::knobs::{knob_enum, Knob, KnobError, KnobReader, KnobSpec, KnobValues};
+use backtrack_bench::knob_enum;
+use backtrack_bench::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
 use backtrack_bench::puzzles::view::{CellView, GridView, View};
 use backtrack_bench::puzzles::{DataError, Puzzle};
 use backtrack_bench::search::{Branch, Model, RuleCounter, RuleId};

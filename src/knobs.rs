@@ -97,7 +97,8 @@ pub trait Knob: Sized + Copy {
 /// describes itself with [`Knob::name`]:
 ///
 /// ```
-/// use backtrack_bench::knobs::{knob_enum, Knob, KnobReader, KnobSpec, KnobValues};
+/// use backtrack_bench::knob_enum;
+/// use backtrack_bench::knobs::{Knob, KnobReader, KnobSpec, KnobValues};
 ///
 /// knob_enum! {
 ///     /// How a queen is tested against the others.
@@ -153,7 +154,6 @@ macro_rules! knob_enum {
         }
     };
 }
-pub use crate::knob_enum;
 
 /// Reads knob values against a family's specs: unknown names and values are errors that
 /// list what is allowed.

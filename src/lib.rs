@@ -107,6 +107,7 @@ pub mod cli;
 pub mod explain;
 pub mod format;
 pub mod harness;
+#[macro_use]
 pub mod knobs;
 pub mod parallel;
 pub mod puzzles;

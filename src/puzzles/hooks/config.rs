@@ -1,6 +1,5 @@
 //! The knobs of Hooks as plain enums.
 
-use crate::knobs::knob_enum;
 use crate::puzzles::grid::ConnectivityCheck;
 
 knob_enum! {

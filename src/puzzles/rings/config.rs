@@ -1,6 +1,5 @@
 //! The knobs of Olympic Rings as plain enums.
 
-use crate::knobs::knob_enum;
 
 knob_enum! {
     /// The order in which open spots are decided.

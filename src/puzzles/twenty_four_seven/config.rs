@@ -1,6 +1,5 @@
 //! The knobs of Twenty Four Seven as plain enums.
 
-use crate::knobs::knob_enum;
 use crate::puzzles::grid::{CellOrder, ConnectivityCheck};
 
 knob_enum! {
