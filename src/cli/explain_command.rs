@@ -1,7 +1,10 @@
 //! `explain`: reruns a search sequentially and in parallel, ranks the measured causes of
-//! lost time, and writes a Markdown report with a plot.
+//! lost time, and writes a Markdown report with a plot; with `--predict`, the predicted
+//! speedup of the strategy at many thread counts instead, from one recorded tree and the
+//! costs measured on this machine, with the ceiling and what to change (docs/scaling.md).
 
-use super::parallel_args::{available_cpus, ParallelArgs};
+use super::args::{ExplainArgs, PredictArgs};
+use super::parallel_help::available_cpus;
 use super::Failure;
 use crate::explain::markdown::{self, ReportContext};
 use crate::explain::measure::{self, ExplainPlan};
@@ -10,54 +13,14 @@ use crate::harness::storing::csv_log::write_atomically;
 use crate::knobs::KnobValues;
 use crate::parallel::Strategy;
 use crate::run::instance;
-use crate::run::{RunSettings, SearchMode};
+use crate::run::instance::Instance;
+use crate::run::settings::{parse_thread_list, resolve_thread_list};
+use crate::run::{self, Calibration, RunSettings, SearchMode};
+use crate::scaling::advice::advise;
+use crate::scaling::predict::{predict, Component, Prediction, Shape};
 use crate::statistics::StoppingRule;
-use clap::Args;
+use serde::Serialize;
 use std::path::{Path, PathBuf};
-
-/// The long help of `explain`: what it runs and what it writes.
-pub const LONG_ABOUT: &str = "Measure why a parallel run is slower than it should be.\n\n\
-    Runs the search sequentially, with the --parallel strategy at 1 thread and at --threads, and the A/B \
-    reruns: the other counter layouts (padded, shared, unpadded) at --threads, the other state mode (undo or \
-    clone) sequentially and at --threads, and, when --threads exceeds the available CPUs, the strategy at as \
-    many threads as CPUs; beside `naive`, the good strategy `auto` at --threads. Every configuration runs once \
-    per round; rounds go on (at least 5) until the explained run's median time is known within ±3% (95% \
-    bootstrap interval), or 20 s of runs, or 50 rounds; --repeats R runs exactly R rounds instead. The lost \
-    time (wall time at N threads minus sequential / N) is split into measured causes that partition it \
-    (shares >= 0 summing to 100%, gains listed apart), each share with a bootstrap interval; a cause ranks \
-    above another only when their shares differ by 10 points or more and the interval of the difference \
-    excludes 0, otherwise they are tied. The verdict is printed (or as JSON with --json) and written as a Markdown report \
-    with an SVG plot beside it. See docs/why-slower.md.";
-
-/// Flags of `explain`; the knob flags are added from the families' specs.
-#[derive(Args, Debug)]
-pub struct ExplainArgs {
-    /// Built-in short name (rings, prime-grid, hooks7, 247) or path to an instance file.
-    #[arg(value_name = "INSTANCE")]
-    pub instance: String,
-    /// Explain the search for the first solution of each component (default: all solutions).
-    #[arg(long)]
-    pub first: bool,
-    /// Run exactly R rounds (timed runs per configuration) instead of the adaptive default:
-    /// at least 5 rounds, then until the explained run's median is within ±3%, 20 s of runs
-    /// or 50 rounds.
-    #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(1..=1000))]
-    pub repeats: Option<u32>,
-    /// Print the verdict (causes, shares, intervals, ranks, gains, advice) as one JSON
-    /// object instead of text; the report files are written all the same.
-    #[arg(long)]
-    pub json: bool,
-    /// The Markdown report to write (the plot goes beside it, with the extension .svg);
-    /// default: results/explain/<instance>[-<knobs>]-<strategy>-<threads>t[-first].md.
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-    /// The parallel run to explain (--parallel must name a parallel strategy).
-    #[command(flatten)]
-    pub parallel: ParallelArgs,
-    /// Predict the speedup at many thread counts instead (`--predict`, see docs/scaling.md).
-    #[command(flatten)]
-    pub predict: super::predict::PredictArgs,
-}
 
 /// Runs `explain`.
 pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
@@ -78,7 +41,7 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
     if args.predict.predict.is_some() {
         // Calibration rounds: --repeats when given, else the adaptive rule's minimum.
         let rounds = args.repeats.map_or(measure::adaptive_rule().min_runs, |rounds| rounds) as usize;
-        return super::predict::run(&args.predict, args.json, &instance, &run, rounds);
+        return run_prediction(&args.predict, args.json, &instance, &run, rounds);
     }
     let stopping = args.repeats.map_or_else(measure::adaptive_rule, StoppingRule::fixed);
     let plan = ExplainPlan { run, stopping, available_cpus: available_cpus() };
@@ -138,4 +101,151 @@ fn file_safe(text: &str) -> String {
     text.chars()
         .map(|character| if character.is_ascii_alphanumeric() || character == '_' { character } else { '-' })
         .collect()
+}
+
+/// The modelled shape of `strategy`, or why it has none.
+pub fn shape_of(strategy: Strategy) -> Result<Shape, Failure> {
+    crate::run::measure::shape_of(strategy).ok_or_else(|| {
+        Failure::bad_input(format!(
+            "--predict models depth:D, auto, auto:K, steal and naive; `{strategy}` is not modelled (see docs/scaling.md)"
+        ))
+    })
+}
+
+/// Parses a strategy name given on the command line.
+pub fn parse_strategy(name: &str) -> Result<Strategy, Failure> {
+    name.parse::<Strategy>().map_err(Failure::bad_input)
+}
+
+/// Everything `--predict --json` prints.
+#[derive(Debug, Serialize)]
+struct PredictionReport<'a> {
+    instance: &'a str,
+    prediction: &'a Prediction,
+    advice: &'a str,
+    components: Vec<ComponentCosts<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+struct ComponentCosts<'a> {
+    name: &'a str,
+    nodes: u64,
+    recorded_depth: usize,
+    costs: &'a crate::scaling::costs::Costs,
+}
+
+/// Runs the prediction of `settings`' strategy on `instance`, timing `repeats` rounds.
+pub fn run_prediction(
+    args: &PredictArgs,
+    json: bool,
+    instance: &Instance,
+    settings: &RunSettings,
+    repeats: usize,
+) -> Result<(), Failure> {
+    let list = args.predict.as_deref().unwrap_or_default();
+    let threads = parse_thread_list(list).map_err(|error| Failure::bad_input(format!("--predict: {error}")))?;
+    let threads = resolve_thread_list(&threads, available_cpus());
+    let shape = shape_of(settings.strategy)?;
+    // As explain's own runs: without per-rule counts.
+    let calibration = Calibration { rule_counts: false, rounds: repeats, copies: available_cpus() };
+    eprintln!(
+        "predict: recording the tree of {} and timing {} rounds of sequential searches, alone and {} at once",
+        instance.source, repeats, calibration.copies
+    );
+    let components = run::measure(instance, &settings.knobs, Some(calibration)).map_err(Failure::bad_input)?;
+    let prediction = predict(&components, shape, &threads, args.cores.map(|cores| cores as usize));
+    let advice = advise(&components, shape, &settings.strategy.to_string(), &prediction);
+    if json {
+        let report = PredictionReport {
+            instance: &instance.id,
+            prediction: &prediction,
+            advice: &advice,
+            components: components
+                .iter()
+                .map(|component| ComponentCosts {
+                    name: &component.name,
+                    nodes: component.tree.total_nodes(),
+                    recorded_depth: component.tree.recorded_depth,
+                    costs: &component.costs,
+                })
+                .collect(),
+        };
+        let text = serde_json::to_string_pretty(&report).map_err(Failure::failed)?;
+        println!("{text}");
+    } else {
+        println!("{}", table(&instance.id, &components, &prediction));
+        println!("advice: {advice}");
+    }
+    Ok(())
+}
+
+/// The prediction as a text table with its inputs above it.
+pub fn table(instance_id: &str, components: &[Component], prediction: &Prediction) -> String {
+    let mut lines = vec![format!(
+        "prediction: {} on {instance_id}: {} component(s), {} nodes, span {} nodes; sequential {:.3} ms predicted",
+        prediction.strategy,
+        components.len(),
+        prediction.work_nodes,
+        prediction.span_nodes,
+        prediction.sequential_ns / 1e6
+    )];
+    for component in components {
+        let costs = &component.costs;
+        lines.push(format!(
+            "  {}: {} nodes at {:.1} ns alone; {} at once each x{:.3}; task {:.0} ns, spawn {:.0} ns, steal {:.0} ns, \
+             split {:.0} ns, lock {:.0} ns, replay {:.0} ns + {:.1} ns/move; recorded to depth {}",
+            component.name,
+            component.tree.total_nodes(),
+            costs.node_ns,
+            costs.slowdown.copies,
+            costs.slowdown.factor,
+            costs.task_ns,
+            costs.spawn_ns,
+            costs.steal_ns,
+            costs.split_ns,
+            costs.lock_ns,
+            costs.replay_first_ns,
+            costs.replay_ns_per_move,
+            component.tree.recorded_depth
+        ));
+    }
+    match prediction.cores {
+        Some(cores) => lines.push(format!("  (threads share {cores} CPUs)")),
+        None => lines.push("  (one CPU per thread)".to_string()),
+    }
+    lines.push(format!(
+        "{:>7} {:>13} {:>8} {:>10} {:>6} {:>9} {:>7} {:>7} {:>7} {:>8} {:>8}",
+        "threads",
+        "predicted_ms",
+        "speedup",
+        "efficiency",
+        "idle",
+        "tail_ms",
+        "tasks",
+        "steals",
+        "depth",
+        "largest",
+        "ceiling"
+    ));
+    for row in &prediction.rows {
+        let depths: Vec<String> = row.depths.iter().map(usize::to_string).collect();
+        lines.push(format!(
+            "{:>7} {:>13.3} {:>8.2} {:>9.1}% {:>5.1}% {:>9.3} {:>7} {:>7} {:>7} {:>8} {:>8}",
+            row.threads,
+            row.predicted_ns / 1e6,
+            row.speedup,
+            row.efficiency * 100.0,
+            row.idle_share * 100.0,
+            row.tail_ns / 1e6,
+            row.tasks,
+            row.steals,
+            if depths.is_empty() { "-".to_string() } else { depths.join("/") },
+            row.largest_share.map_or("-".to_string(), |share| format!("{:.2}%", share * 100.0)),
+            row.ceiling.map_or("-".to_string(), |ceiling| format!("{ceiling:.1}x")),
+        ));
+    }
+    for note in &prediction.approximations {
+        lines.push(format!("  approximated: {note}"));
+    }
+    lines.join("\n")
 }

@@ -165,7 +165,7 @@ fn write_parallel(out: &mut impl Write, report: &RunReport) -> io::Result<()> {
 }
 
 /// `list`: the built-in instances and every family's knobs, as text or one JSON object.
-pub fn print_list(args: &super::ListArgs) -> Result<(), Failure> {
+pub fn print_list(args: &super::args::ListArgs) -> Result<(), Failure> {
     let stdout = io::stdout();
     let mut out = stdout.lock();
     if args.json {

@@ -1,7 +1,8 @@
 //! `report`: regenerate the summaries, plots and `README.md` of a results folder from its
 //! CSV files, and optionally compare with an earlier run log.
 
-use super::{Failure, ReportArgs};
+use super::args::ReportArgs;
+use super::Failure;
 use crate::harness::reporting::tables::{regenerate, ReportOutcome};
 use serde_json::json;
 use std::io::Write;

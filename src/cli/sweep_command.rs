@@ -1,6 +1,7 @@
 //! `sweep`: expand a spec into configurations and run them, appending to the results folder.
 
-use super::{Failure, SweepArgs};
+use super::args::SweepArgs;
+use super::Failure;
 use crate::harness::storing::results_folder::Shard;
 use crate::harness::storing::sweep_lock::WhenBusy;
 use crate::harness::sweeping::plan;

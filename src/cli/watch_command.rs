@@ -1,6 +1,7 @@
 //! `watch`: animate a search in the terminal; plain frames when stdout is not one.
 
-use super::{Failure, WatchArgs};
+use super::args::WatchArgs;
+use super::Failure;
 use crate::knobs::KnobValues;
 use crate::run;
 use crate::run::instance;

@@ -1,6 +1,5 @@
 //! The knobs of the prime grid as plain enums.
 
-
 knob_enum! {
     /// How early the rules are applied (see the module documentation).
     pub enum Mode {

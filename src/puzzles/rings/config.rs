@@ -1,6 +1,5 @@
 //! The knobs of Olympic Rings as plain enums.
 
-
 knob_enum! {
     /// The order in which open spots are decided.
     pub enum SpotOrder {

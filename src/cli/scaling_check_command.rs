@@ -2,8 +2,9 @@
 //! enumeration workloads: writes predicted-vs-measured.csv, one SVG per workload and a
 //! generated README.md into the output folder (see docs/scaling.md).
 
-use super::parallel_args::available_cpus;
-use super::predict::{parse_strategy, shape_of};
+use super::args::ScalingCheckArgs;
+use super::explain_command::{parse_strategy, shape_of};
+use super::parallel_help::available_cpus;
 use super::Failure;
 use crate::harness::storing::csv_log::write_atomically;
 use crate::knobs::KnobValues;
@@ -13,33 +14,6 @@ use crate::run::{self, Calibration, RunSettings};
 use crate::scaling::plot::speedup_svg;
 use crate::scaling::predict::predict;
 use crate::scaling::validate::{csv, readme, CheckRow};
-use clap::Args;
-use std::path::PathBuf;
-
-/// Flags of `scaling-check`.
-#[derive(Args, Debug)]
-pub struct ScalingCheckArgs {
-    /// Instances to check (built-in names or files).
-    #[arg(
-        long,
-        value_name = "LIST",
-        value_delimiter = ',',
-        default_value = "instances/twenty_four_seven_enumeration.json,instances/hooks_enumeration.json,instances/prime_grid_enumeration.json"
-    )]
-    pub instances: Vec<String>,
-    /// Strategies to check.
-    #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "auto,steal")]
-    pub strategies: Vec<String>,
-    /// Thread counts; those above the CPUs are marked oversubscribed.
-    #[arg(long, value_name = "LIST", default_value = "1,2,3,4")]
-    pub threads: String,
-    /// Timed runs per configuration (the median is used), and rounds of the calibration.
-    #[arg(long, value_name = "R", default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=1000))]
-    pub repeats: u32,
-    /// The output folder.
-    #[arg(long, value_name = "DIR", default_value = "results/scaling")]
-    pub out: PathBuf,
-}
 
 fn median(mut values: Vec<u64>) -> f64 {
     values.sort_unstable();

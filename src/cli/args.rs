@@ -1,0 +1,358 @@
+//! The command line's argument types: the subcommands and every flag, as clap parses them.
+//! Each command's own file (`*_command.rs`) turns its arguments into run settings and runs;
+//! the family knob flags are added at run time from the registry (`knob_args`), and the long
+//! help of the parallel flags is built from their forms (`parallel_help`).
+
+use crate::parallel::{CounterLayout, StateRestore, Strategy, ThreadAffinity};
+use crate::run::settings::parse_thread_count;
+use crate::run::RunSettings;
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(
+    name = "backtrack-bench",
+    version,
+    about = "A workbench for backtracking puzzle solvers: exact node counts, toggleable pruning, parallel strategies, sweeps.",
+    long_about = "A workbench for backtracking puzzle solvers.\n\n\
+        It runs the puzzles of the seed posts (Olympic Rings, a 3x3 prime grid, Jane Street's Hooks #7 and \
+        Twenty Four Seven) on one depth-first engine, with every optimization behind a knob, and reports exact \
+        node counts, per-rule prune counts and wall time.\n\n\
+        INSTANCE is a built-in short name (rings, prime-grid, hooks7, 247) or a path to a puzzle-instance/v1 \
+        JSON file (see instances/README.md).\n\n\
+        Exit codes: 0 success; 1 a run or I/O failure; 2 bad input (flags, instance file, knob values); \
+        130 stopped by Ctrl-C (sweep, watch)."
+)]
+pub(super) struct Cli {
+    #[command(subcommand)]
+    pub(super) command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+pub(super) enum Command {
+    /// Solve one instance and print the solutions, the answer, the counts and the time.
+    Solve(SolveArgs),
+    /// Animate the search step by step in the terminal (plain frames when not a terminal).
+    ///
+    /// Exit code 130 when interrupted by Ctrl-C.
+    Watch(WatchArgs),
+    /// Estimate the tree size and search time with Knuth's random probes, without searching.
+    Estimate(EstimateArgs),
+    /// Measure why a parallel run is slower than it should be: reruns and a ranked verdict.
+    #[command(long_about = EXPLAIN_LONG_ABOUT)]
+    Explain(ExplainArgs),
+    /// List the built-in instances and every family's knobs.
+    List(ListArgs),
+    /// Run a sweep (a preset or a TOML spec) and append one CSV row per run to the results folder.
+    Sweep(SweepArgs),
+    /// Regenerate the summaries, plots and README.md of a results folder from its CSV files alone.
+    Report(ReportArgs),
+    /// Check the scaling prediction against measured runs on this machine (see docs/scaling.md).
+    ScalingCheck(ScalingCheckArgs),
+}
+
+/// Flags of `sweep`.
+#[derive(Args, Debug)]
+pub struct SweepArgs {
+    /// A built-in preset: quick (the default), enumeration, full, scaling.
+    #[arg(long, value_name = "NAME", conflicts_with = "spec")]
+    pub preset: Option<String>,
+    /// A sweep spec file (TOML; see scripts/sweeps/ and docs/harness.md).
+    #[arg(long, value_name = "FILE")]
+    pub spec: Option<std::path::PathBuf>,
+    /// Thread counts for the parallel strategies, replacing the spec's: `1,2,4`, `cores`, `cores*2`, `1..cores`.
+    #[arg(long, value_name = "LIST")]
+    pub threads: Option<String>,
+    /// Timed runs per configuration, replacing the spec's.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub repeats: Option<u32>,
+    /// Untimed warm-up runs per configuration, replacing the spec's.
+    #[arg(long, value_name = "N")]
+    pub warmup: Option<u32>,
+    /// Per-run node limit (per component), replacing the spec's; a run reaching it is recorded as `limit`.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub node_limit: Option<u64>,
+    /// Name the sweep (and its files) NAME instead of the spec's name.
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// The results folder.
+    #[arg(long, value_name = "DIR", default_value = "results")]
+    pub out: std::path::PathBuf,
+    /// Keep the folder's run log and run only the configurations (and repeats) not yet recorded.
+    #[arg(long)]
+    pub resume: bool,
+    /// When another run of this sweep (same name, same folder) is running: wait for it to end
+    /// instead of refusing with exit code 2.
+    #[arg(long)]
+    pub wait: bool,
+    /// Run only slice K of N (configurations whose index is K-1 modulo N), e.g. for Slurm job arrays.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Print the configurations (of the shard, if given) and exit without running.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// No progress bar and no per-configuration lines.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Print the outcome (or, with --dry-run, the configurations) as one JSON object on stdout; implies --quiet.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Flags of `list`.
+#[derive(Args, Debug)]
+pub struct ListArgs {
+    /// Print one JSON object (`instances`, `families` with their knobs) instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Flags of `report`.
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// The results folder: reads its *-runs.csv files, writes the summaries, plots/ and README.md there.
+    #[arg(long, value_name = "DIR", default_value = "results")]
+    pub out: std::path::PathBuf,
+    /// An earlier run log (*-runs.csv) or results folder to compare with, configuration by configuration: a time change is flagged when the 95% bootstrap interval of now / before excludes 1 and the change is beyond 10% (15% for calls under 10 µs); a node count when it differs.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<std::path::PathBuf>,
+    /// With --baseline: exit with code 1 on a regression (slower beyond the noise, or other node counts), or when no configuration could be compared at all; faster rows pass.
+    #[arg(long, requires = "baseline")]
+    pub fail_on_change: bool,
+    /// Print nothing but errors and the comparison.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Link the plots in README.md as BASE/plots/FILE (an absolute address, such as the results folder's raw URL on your forge), for pasting into a pull request; default: relative links.
+    #[arg(long, value_name = "BASE")]
+    pub image_base: Option<String>,
+    /// Print what was written and the comparison (every configuration compared, with its ratio interval and verdict) as one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Flags of `watch`; the knob flags are added from the families' specs.
+#[derive(Args, Debug)]
+pub struct WatchArgs {
+    /// Built-in short name (rings, prime-grid, hooks7, 247) or path to an instance file.
+    #[arg(value_name = "INSTANCE")]
+    pub instance: String,
+    /// Pause after each frame, in milliseconds (terminal only).
+    #[arg(long, value_name = "MS", default_value_t = 80)]
+    pub delay: u64,
+    /// Stop each component after N steps: N frames, one per step (a child placed or
+    /// pruned, a dead end, a solution; the root is not a step).
+    #[arg(long, value_name = "N", default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_steps: u64,
+    /// Ring radius in terminal columns (Olympic Rings).
+    #[arg(long, default_value_t = 10)]
+    pub radius: i64,
+    /// Height/width of a terminal cell's drawing: 0.5 for cells twice as tall as wide
+    /// (the Olympic Rings post used 0.66 for its font).
+    #[arg(long, default_value_t = 0.5)]
+    pub aspect: f64,
+    /// Print plain frames without colours even on a terminal.
+    #[arg(long)]
+    pub plain: bool,
+}
+
+/// Flags of `estimate`; the knob flags are added from the families' specs.
+#[derive(Args, Debug)]
+pub struct EstimateArgs {
+    /// Built-in short name (rings, prime-grid, hooks7, 247) or path to an instance file.
+    #[arg(value_name = "INSTANCE")]
+    pub instance: String,
+    /// Random probes per component.
+    #[arg(long, value_name = "K", default_value_t = 1_000)]
+    pub probes: usize,
+    /// Seed of the probes' random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// How the probes estimate the tree: `stratified` (the default: the top levels counted
+    /// exactly, down to the deepest level with at most K/4 accepted nodes, and the probes
+    /// spread evenly over the subtrees below, each probe descending only into accepted
+    /// children), `accepted` (probes from the root, descending only into accepted children),
+    /// or `knuth` (Knuth's plain probes: any child, a rejected one ends the probe). All three
+    /// are unbiased; docs/estimate.md compares them.
+    #[arg(long, value_name = "METHOD", default_value = "stratified")]
+    pub method: crate::search::EstimateMethod,
+    /// Also run the full search (sequential) and print the actual node count, the actual
+    /// time and the ratio of estimate to actual.
+    #[arg(long)]
+    pub compare: bool,
+    /// Print one JSON object (the settings and one entry per component) instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Flags of `solve`. The knob flags (`--order`, `--rules`, ...) are added from the
+/// families' specs; see `backtrack-bench solve --help`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// Built-in short name (rings, prime-grid, hooks7, 247) or path to an instance file.
+    #[arg(value_name = "INSTANCE")]
+    pub instance: String,
+    /// Find every solution (the default): the whole tree is searched, uniqueness proven.
+    #[arg(long, conflicts_with = "first")]
+    pub all: bool,
+    /// Stop at the first solution of each component.
+    #[arg(long)]
+    pub first: bool,
+    /// Stop each component's search after this many nodes; the run is reported as incomplete.
+    /// Sequential runs stop exactly at N; parallel ones may enter up to 1024 nodes per
+    /// thread more (the report's `node_limit_overshoot_max`).
+    #[arg(long, value_name = "N")]
+    pub node_limit: Option<u64>,
+    /// Stop the run after this many seconds of wall time (decimals allowed); the run is
+    /// reported as incomplete, stopped by `time-limit`. The clock is looked at every 1024
+    /// nodes, so a run ends that many nodes after the limit at most.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub time_limit: Option<std::time::Duration>,
+    /// Do not count checks and prunes per rule or nodes per depth (those counters compile away).
+    #[arg(long)]
+    pub no_rule_counts: bool,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the run's per-depth profile to FILE (CSV) and its plot to FILE with the
+    /// extension `.svg`.
+    ///
+    /// The CSV has the columns component, depth, nodes, then prunes_RULE for each rule of
+    /// the family: one row per depth of each component (multi-grid instances have one
+    /// block of rows per grid), so the nodes column adds up to the run's nodes and each
+    /// prunes column to that rule's prunes. The SVG shows the run's nodes per depth and
+    /// each rule's prunes per depth, on a log scale when the counts span two orders of
+    /// magnitude. Both files are written whole or not at all (temporary file + rename).
+    #[arg(long, value_name = "FILE", conflicts_with = "no_rule_counts")]
+    pub profile: Option<std::path::PathBuf>,
+    /// How the search is spread over threads.
+    #[command(flatten)]
+    pub parallel: ParallelArgs,
+}
+
+/// A positive, finite number of seconds (at most a year), for `--time-limit`.
+pub(super) fn parse_seconds(text: &str) -> Result<std::time::Duration, String> {
+    const YEAR_S: f64 = 365.0 * 24.0 * 3600.0;
+    match text.trim().parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 && seconds <= YEAR_S => Ok(std::time::Duration::from_secs_f64(seconds)),
+        _ => Err(format!("expected a number of seconds above 0 and at most {YEAR_S} (a year), e.g. 2.5")),
+    }
+}
+
+/// The long help of `explain`: what it runs and what it writes.
+pub const EXPLAIN_LONG_ABOUT: &str = "Measure why a parallel run is slower than it should be.\n\n\
+    Runs the search sequentially, with the --parallel strategy at 1 thread and at --threads, and the A/B \
+    reruns: the other counter layouts (padded, shared, unpadded) at --threads, the other state mode (undo or \
+    clone) sequentially and at --threads, and, when --threads exceeds the available CPUs, the strategy at as \
+    many threads as CPUs; beside `naive`, the good strategy `auto` at --threads. Every configuration runs once \
+    per round; rounds go on (at least 5) until the explained run's median time is known within ±3% (95% \
+    bootstrap interval), or 20 s of runs, or 50 rounds; --repeats R runs exactly R rounds instead. The lost \
+    time (wall time at N threads minus sequential / N) is split into measured causes that partition it \
+    (shares >= 0 summing to 100%, gains listed apart), each share with a bootstrap interval; a cause ranks \
+    above another only when their shares differ by 10 points or more and the interval of the difference \
+    excludes 0, otherwise they are tied. The verdict is printed (or as JSON with --json) and written as a Markdown report \
+    with an SVG plot beside it. See docs/why-slower.md.";
+
+/// Flags of `explain`; the knob flags are added from the families' specs.
+#[derive(Args, Debug)]
+pub struct ExplainArgs {
+    /// Built-in short name (rings, prime-grid, hooks7, 247) or path to an instance file.
+    #[arg(value_name = "INSTANCE")]
+    pub instance: String,
+    /// Explain the search for the first solution of each component (default: all solutions).
+    #[arg(long)]
+    pub first: bool,
+    /// Run exactly R rounds (timed runs per configuration) instead of the adaptive default:
+    /// at least 5 rounds, then until the explained run's median is within ±3%, 20 s of runs
+    /// or 50 rounds.
+    #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub repeats: Option<u32>,
+    /// Print the verdict (causes, shares, intervals, ranks, gains, advice) as one JSON
+    /// object instead of text; the report files are written all the same.
+    #[arg(long)]
+    pub json: bool,
+    /// The Markdown report to write (the plot goes beside it, with the extension .svg);
+    /// default: results/explain/<instance>[-<knobs>]-<strategy>-<threads>t[-first].md.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// The parallel run to explain (--parallel must name a parallel strategy).
+    #[command(flatten)]
+    pub parallel: ParallelArgs,
+    /// Predict the speedup at many thread counts instead (`--predict`, see docs/scaling.md).
+    #[command(flatten)]
+    pub predict: PredictArgs,
+}
+
+/// The flags that turn `explain` into a prediction.
+#[derive(Args, Debug, Clone)]
+pub struct PredictArgs {
+    /// Predict the strategy's speedup at these thread counts (e.g. 1,2,4,8,16,32,64,128,256)
+    /// instead of explaining a run: records the tree once, measures the costs of this
+    /// machine (--repeats timed sequential searches, alone and side by side), replays the
+    /// schedule and names the ceiling. The explain reruns are skipped.
+    #[arg(long, value_name = "LIST")]
+    pub predict: Option<String>,
+    /// With --predict: the CPUs the threads share (default: one CPU per thread, the answer
+    /// for a machine as large as the thread count).
+    #[arg(long, value_name = "N", requires = "predict", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    pub cores: Option<u64>,
+}
+
+/// Flags of `scaling-check`.
+#[derive(Args, Debug)]
+pub struct ScalingCheckArgs {
+    /// Instances to check (built-in names or files).
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        default_value = "instances/twenty_four_seven_enumeration.json,instances/hooks_enumeration.json,instances/prime_grid_enumeration.json"
+    )]
+    pub instances: Vec<String>,
+    /// Strategies to check.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "auto,steal")]
+    pub strategies: Vec<String>,
+    /// Thread counts; those above the CPUs are marked oversubscribed.
+    #[arg(long, value_name = "LIST", default_value = "1,2,3,4")]
+    pub threads: String,
+    /// Timed runs per configuration (the median is used), and rounds of the calibration.
+    #[arg(long, value_name = "R", default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub repeats: u32,
+    /// The output folder.
+    #[arg(long, value_name = "DIR", default_value = "results/scaling")]
+    pub out: PathBuf,
+}
+
+/// How a run is spread over threads. Each flag is parsed by its type's own parser (the one
+/// sweep specs use too), so a bad value is a usage error (exit code 2) naming the flag.
+#[derive(Args, Debug, Clone)]
+pub struct ParallelArgs {
+    /// The parallel strategy (see the long help, `--help`, for every form).
+    #[arg(long = "parallel", value_name = "STRATEGY", default_value = "sequential")]
+    pub strategy: Strategy,
+    /// Worker threads for a parallel strategy (default: the available CPUs; ignored by `sequential`).
+    #[arg(long, value_name = "N", value_parser = parse_thread_count)]
+    pub threads: Option<usize>,
+    /// Where workers keep their node counters: padded (default), shared, unpadded.
+    #[arg(long, value_name = "LAYOUT", default_value = "padded")]
+    pub counters: CounterLayout,
+    /// How the state is restored after a child: undo (default) or clone.
+    #[arg(long, value_name = "MODE", default_value = "undo")]
+    pub state: StateRestore,
+    /// Where pool threads run: pinned (default) or free.
+    #[arg(long, value_name = "PLACEMENT", default_value = "pinned")]
+    pub affinity: ThreadAffinity,
+}
+
+impl ParallelArgs {
+    /// Writes the flags into `settings`.
+    pub fn apply(&self, settings: &mut RunSettings) {
+        settings.strategy = self.strategy;
+        // `sequential` needs no thread count, and asking for the CPUs reads several files.
+        let sequential = self.strategy == Strategy::Sequential;
+        settings.threads =
+            self.threads.unwrap_or_else(|| if sequential { 1 } else { super::parallel_help::available_cpus() });
+        settings.counters = self.counters;
+        settings.state = self.state;
+        settings.affinity = self.affinity;
+    }
+}
