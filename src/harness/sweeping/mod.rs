@@ -2,7 +2,8 @@
 //! one (warm-ups, adaptive repeats, Ctrl-C, `--resume`) with a progress bar and an estimate
 //! of the time left.
 //!
-//! - [`spec`]: the sweep specs (`scripts/sweeps/*.toml`), presets and overrides;
+//! - [`spec`]: the sweep specs (`scripts/sweeps/*.toml`), presets and overrides, with
+//!   `spec_lines` finding the line of each key for error messages;
 //! - [`dimensions`]: the run knobs a block lists values for, and how the plan crosses them;
 //! - [`plan`]: a spec expanded into configurations with stable ids;
 //! - [`runner`]: the sweep loop, appending one record per run through `storing`;
@@ -15,4 +16,5 @@ pub mod plan;
 pub mod progress;
 pub mod runner;
 pub mod spec;
+mod spec_lines;
 pub mod work_estimate;

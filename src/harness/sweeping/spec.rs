@@ -9,14 +9,14 @@
 //! parser its command-line flag uses.
 
 use super::dimensions::RUN_DIMENSIONS;
+use super::spec_lines::{line_at, KeyLines};
 use crate::harness::error::HarnessError;
 use crate::knobs::KnobValues;
 use crate::parallel::MAX_THREADS;
 use crate::run::settings::{RunSettings, ThreadCount};
 use crate::run::Family;
-use serde::Deserialize;
 use std::collections::BTreeMap;
-use toml::{Spanned, Value};
+use toml::Value;
 
 /// The built-in presets (`--preset NAME`), embedded so they work from any directory.
 pub const PRESETS: &[(&str, &str)] = &[
@@ -445,70 +445,6 @@ fn parse_block(value: &Value, index: usize, repeats: u32, warmup: u32, node_limi
             .unwrap_or(node_limit),
         key_lines: BTreeMap::new(),
     })
-}
-
-/// The line of every key of a spec, read from the TOML's spans: top-level keys, each
-/// block's keys, and `baselines.FAMILY.KNOB`.
-#[derive(Debug, Default)]
-struct KeyLines {
-    top: BTreeMap<String, usize>,
-    blocks: Vec<BTreeMap<String, usize>>,
-    baselines: BTreeMap<String, usize>,
-}
-
-/// The shape of a spec as far as key lines go: every value kept with its span.
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct SpannedSpec {
-    block: Vec<BTreeMap<String, Spanned<Value>>>,
-    baselines: BTreeMap<String, Spanned<BTreeMap<String, Spanned<Value>>>>,
-}
-
-impl KeyLines {
-    /// The lines of `text`'s keys; a spec whose shape is wrong (which parsing reports
-    /// anyway) gives what could be read.
-    fn of(text: &str) -> KeyLines {
-        let line = |spanned: &Spanned<Value>| line_at(text, spanned.span().start);
-        let lines_of = |table: &BTreeMap<String, Spanned<Value>>| -> BTreeMap<String, usize> {
-            table.iter().map(|(key, value)| (key.clone(), line(value))).collect()
-        };
-        let top = toml::from_str::<BTreeMap<String, Spanned<Value>>>(text).map(|table| lines_of(&table));
-        let spanned = toml::from_str::<SpannedSpec>(text).unwrap_or_default();
-        let mut baselines = BTreeMap::new();
-        for (family, knobs) in &spanned.baselines {
-            baselines.insert(family.clone(), line_at(text, knobs.span().start));
-            for (knob, value) in knobs.get_ref() {
-                baselines.insert(format!("{family}.{knob}"), line(value));
-            }
-        }
-        KeyLines { top: top.unwrap_or_default(), blocks: spanned.block.iter().map(lines_of).collect(), baselines }
-    }
-
-    /// The line of the key a message starts with (`block[2].threads: ...`,
-    /// `baselines.hooks.order: ...`, `repeats: ...`): every spec message names its key first.
-    fn line_of_message(&self, message: &str) -> Option<usize> {
-        let path = message.split(": ").next()?;
-        if let Some(rest) = path.strip_prefix("block[") {
-            let (index, key) = rest.split_once(']')?;
-            let block = self.blocks.get(index.parse::<usize>().ok()?)?;
-            let key = key.trim_start_matches('.').split(['.', ' ']).next().unwrap_or_default();
-            return block.get(key).copied().or_else(|| self.top.get("block").copied());
-        }
-        if let Some(rest) = path.strip_prefix("baselines.") {
-            let family_and_knob: Vec<&str> = rest.splitn(3, '.').take(2).collect();
-            return self
-                .baselines
-                .get(&family_and_knob.join("."))
-                .or_else(|| self.baselines.get(family_and_knob[0]))
-                .copied();
-        }
-        self.top.get(path).copied()
-    }
-}
-
-/// The 1-based line of byte `offset` of `text`.
-fn line_at(text: &str, offset: usize) -> usize {
-    text.as_bytes()[..offset.min(text.len())].iter().filter(|&&byte| byte == b'\n').count() + 1
 }
 
 fn parse_knob_selection(value: Option<&Value>, key: &str, cross: bool) -> Result<KnobSelection, String> {
