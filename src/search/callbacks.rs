@@ -34,11 +34,6 @@ impl<Mv: Copy> OpenBranches<'_, Mv> {
         self.path.len()
     }
 
-    /// Whether any untried candidate remains at any level.
-    pub fn has_open(&self) -> bool {
-        self.levels.iter().any(|level| level.next < level.end)
-    }
-
     /// Gives away every untried candidate of the shallowest level that has any, each as a
     /// path of moves from the root passed to `give`; returns how many were given.
     pub fn split_shallowest(&mut self, mut give: impl FnMut(Vec<Mv>)) -> usize {

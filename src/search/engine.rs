@@ -358,11 +358,6 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         self.stop
     }
 
-    /// Clears an early stop so the engine can run further subproblems.
-    pub fn clear_stop(&mut self) {
-        self.stop = None;
-    }
-
     /// The model (at the root state between runs).
     pub fn model(&self) -> &M {
         &self.model
@@ -371,11 +366,6 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     /// The steering, for schedulers that keep per-worker accounting in it.
     pub fn steering_mut(&mut self) -> &mut S {
         &mut self.steering
-    }
-
-    /// The observer.
-    pub fn observer_mut(&mut self) -> &mut O {
-        &mut self.observer
     }
 
     /// Solutions kept so far, in ascending order (taken out of the engine).

@@ -57,11 +57,6 @@ impl Stats {
             add_into(mine, theirs);
         }
     }
-
-    /// Total prunes over all rules.
-    pub fn total_prunes(&self) -> u64 {
-        self.rule_prunes.iter().sum()
-    }
 }
 
 fn add_into(target: &mut Vec<u64>, source: &[u64]) {

@@ -36,19 +36,6 @@ impl Knob for ConnectivityCheck {
     }
 }
 
-impl ConnectivityCheck {
-    /// Whether a partial grid reached at `depth` is checked (the incremental setting
-    /// decides per move, so it answers true here).
-    #[inline]
-    pub fn checks_partial_at(self, depth: usize) -> bool {
-        match self {
-            ConnectivityCheck::Leaves => false,
-            ConnectivityCheck::Periodic(k) => depth.is_multiple_of(k as usize),
-            ConnectivityCheck::EveryNode | ConnectivityCheck::Incremental => true,
-        }
-    }
-}
-
 impl std::fmt::Display for ConnectivityCheck {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

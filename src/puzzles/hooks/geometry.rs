@@ -118,6 +118,12 @@ impl Iterator for Cells {
     }
 }
 
+/// The lowest cell of a non-empty set, as a one-cell set.
+#[inline]
+pub fn lowest(set: CellSet) -> CellSet {
+    set & set.wrapping_neg()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -57,7 +57,7 @@
 //!   cells through undecided ones (see [`ConnectivityCheck`]); `incremental` keeps the
 //!   group that can still join the filled cells and updates it per move with a local test
 //!   on the ring of eight cells around the move, flooding only when that test cannot tell
-//!   (see `reach.rs`). Every setting checks complete grids exactly.
+//!   (see `reach.rs` and `rings.rs`). Every setting checks complete grids exactly.
 //! - `forced`: `try-both` branches on both values of every cell; `single-child` branches
 //!   a cell the rules already settle (its hook has all its digits or all its blanks, it
 //!   would fill a 2x2 block, its digit exceeds its region's need) on the one value left,
@@ -77,12 +77,17 @@
 //! enumerates at most 4^10 = 1,048,576 layouts (about 0.6 s when every one survives, as
 //! on an 11x11 grid with a single region).
 
+mod choice;
 mod config;
 mod geometry;
 mod joint;
+mod layouts;
 mod model;
 mod parse;
 mod reach;
+mod rings;
+mod rules;
+mod shared;
 mod sums;
 #[cfg(test)]
 mod tests;
@@ -156,7 +161,7 @@ impl Hooks {
         };
         let givens: Vec<(usize, u8)> =
             self.givens.iter().map(|given| (given.row * self.size + given.column, given.value)).collect();
-        let shared = model::Shared::new(self.size, self.common_sum(), &self.regions, &givens, &order);
+        let shared = shared::Shared::new(self.size, self.common_sum(), &self.regions, &givens, &order);
         HooksModel::new(Arc::new(shared), config)
     }
 }

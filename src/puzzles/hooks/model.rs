@@ -1,14 +1,19 @@
 //! The Hooks search state and its moves: hook placements and cell decisions, applied and
-//! undone in place on bitboards and small counters.
+//! undone in place on bitboards and small counters, and the [`Model`] the engine drives.
+//!
+//! The state is read by several `impl HooksModel` blocks, one per job, so that each file
+//! stays small: the rule checks after a move (`rules.rs`), the choice of the next cell
+//! (`choice.rs`), the two-phase layouts at the root (`layouts.rs`) and the incremental
+//! connectivity (`reach.rs`). Those files import this one; this one only calls their
+//! methods.
 
-use super::geometry::{cells_of, corner_count, layout_corner, split_square, with_corner, HOOK_SLOTS};
-use super::joint::{follow_move, Demand, HookCounts, ShareScratch, ShareStack};
-use super::reach::Rings;
-use super::sums::{reachable, DigitRange};
-use super::{Bookkeeping, CellChoice, ForcedCells, HooksConfig, PlacementStrategy, Rules, Stranded};
-use crate::puzzles::grid::{Board, CellSet, ConnectivityCheck};
+use super::config::{Bookkeeping, CellChoice, ForcedCells, HooksConfig, PlacementStrategy, Rules, Stranded};
+use super::geometry::{cells_of, corner_count, layout_corner, split_square, HOOK_SLOTS};
+use super::joint::{HookCounts, ShareScratch, ShareStack};
+use super::shared::{Shared, CELL_SLOTS};
+use crate::puzzles::grid::{CellSet, ConnectivityCheck};
 use crate::puzzles::view::{CellView, GridView, View};
-use crate::search::{Branch, Model, NoCounters, RuleCounter, RuleId};
+use crate::search::{Branch, Model, RuleCounter, RuleId};
 use std::sync::Arc;
 
 /// A given digit does not fit the hook its cell lies in (a nonzero given other than the
@@ -31,11 +36,6 @@ pub const RULE_HOOK_REACH: RuleId = 6;
 pub const RULE_REGION_COUNTS: RuleId = 7;
 const RULE_NAMES: &[&str] =
     &["givens", "hook-count", "2x2", "region-sum", "region-reach", "connected", "hook-reach", "region-counts"];
-
-/// Slots for cells, and for regions (a region has at least one cell).
-const CELL_SLOTS: usize = 128;
-/// `given` of a cell without a given digit.
-const NO_GIVEN: u8 = u8::MAX;
 
 /// One decision of the search. Every move means the same thing from the root state, so a
 /// subproblem is just the list of moves that leads to it.
@@ -60,134 +60,60 @@ pub enum HookMove {
     },
 }
 
-/// What every copy of a model shares: the instance as bitboards and tables.
-#[derive(Debug)]
-pub(super) struct Shared {
-    pub size: usize,
-    pub board: Board,
-    pub rings: Rings,
-    /// The common region sum; `None` when the regions cannot all sum the same.
-    pub target: Option<u32>,
-    pub region_cells: Vec<CellSet>,
-    pub region_of: [u8; CELL_SLOTS],
-    /// The given digit of each cell, `NO_GIVEN` where there is none.
-    pub given: [u8; CELL_SLOTS],
-    pub given_cells: CellSet,
-    /// Position of each cell in the static cell order, and its inverse.
-    pub rank: [u8; CELL_SLOTS],
-    pub cell_at_rank: [u8; CELL_SLOTS],
-    pub not_first_column: CellSet,
-    pub not_last_column: CellSet,
-}
-
-impl Shared {
-    /// The tables of an instance of side `size` for a static cell order `order`.
-    pub fn new(
-        size: usize,
-        target: Option<u32>,
-        regions: &[Vec<usize>],
-        givens: &[(usize, u8)],
-        order: &[usize],
-    ) -> Shared {
-        let board = Board::new(size);
-        let mut region_of = [0u8; CELL_SLOTS];
-        let mut region_cells = Vec::with_capacity(regions.len());
-        for (index, region) in regions.iter().enumerate() {
-            let mut cells: CellSet = 0;
-            for &cell in region {
-                region_of[cell] = index as u8;
-                cells |= 1u128 << cell;
-            }
-            region_cells.push(cells);
-        }
-        let mut given = [NO_GIVEN; CELL_SLOTS];
-        let mut given_cells: CellSet = 0;
-        for &(cell, value) in givens {
-            given[cell] = value;
-            given_cells |= 1u128 << cell;
-        }
-        let mut rank = [0u8; CELL_SLOTS];
-        let mut cell_at_rank = [0u8; CELL_SLOTS];
-        for (position, &cell) in order.iter().enumerate() {
-            rank[cell] = position as u8;
-            cell_at_rank[position] = cell as u8;
-        }
-        let (mut first_column, mut last_column): (CellSet, CellSet) = (0, 0);
-        for row in 0..size {
-            first_column |= 1u128 << (row * size);
-            last_column |= 1u128 << (row * size + size - 1);
-        }
-        Shared {
-            size,
-            rings: Rings::new(size),
-            target,
-            region_cells,
-            region_of,
-            given,
-            given_cells,
-            rank,
-            cell_at_rank,
-            not_first_column: board.all() & !first_column,
-            not_last_column: board.all() & !last_column,
-            board,
-        }
-    }
-}
-
 /// The search state: which hook owns each cell, which cells are decided, and the counts
 /// the rules read (digits and blanks per hook, sum and open cells per region).
 #[derive(Debug, Clone)]
 pub struct HooksModel {
-    shared: Arc<Shared>,
+    pub(super) shared: Arc<Shared>,
     placement: PlacementStrategy,
     /// The cell order; the dynamic ones (`most-constrained`, `tightest-hook`) choose at
     /// every node, the others follow the static ranks of `Shared`.
-    order: CellChoice,
-    rules: Rules,
-    connectivity: ConnectivityCheck,
+    pub(super) order: CellChoice,
+    pub(super) rules: Rules,
+    pub(super) connectivity: ConnectivityCheck,
     forced: ForcedCells,
     /// The common sum (meaningless when `shared.target` is `None`).
-    target: u32,
-    filled: CellSet,
-    empty: CellSet,
+    pub(super) target: u32,
+    pub(super) filled: CellSet,
+    pub(super) empty: CellSet,
     /// Cells whose hook is known.
-    placed: CellSet,
-    hook_of: [u8; CELL_SLOTS],
-    hook_cells: [CellSet; HOOK_SLOTS],
-    hook_filled: [u8; HOOK_SLOTS],
-    hook_empty: [u8; HOOK_SLOTS],
+    pub(super) placed: CellSet,
+    pub(super) hook_of: [u8; CELL_SLOTS],
+    pub(super) hook_cells: [CellSet; HOOK_SLOTS],
+    pub(super) hook_filled: [u8; HOOK_SLOTS],
+    pub(super) hook_empty: [u8; HOOK_SLOTS],
     /// Top-left cell of the square of side k, once hook k+1 is placed.
     square_top: [u8; HOOK_SLOTS],
     square_left: [u8; HOOK_SLOTS],
     /// The next hook to place; 0 once all are placed.
-    next_hook: usize,
-    region_sum: [u32; CELL_SLOTS],
-    region_open: [u8; CELL_SLOTS],
+    pub(super) next_hook: usize,
+    pub(super) region_sum: [u32; CELL_SLOTS],
+    pub(super) region_open: [u8; CELL_SLOTS],
     /// `counts=incremental`: the tables below are kept up to date on every move.
-    incremental: bool,
+    pub(super) incremental: bool,
     /// `stranded=hook-count` with incremental connectivity.
-    hook_reach: bool,
+    pub(super) hook_reach: bool,
     /// Undecided cells of each region per hook, and a bit per hook that has some.
-    region_hook_open: [HookCounts; CELL_SLOTS],
-    region_hooks_open: [u16; CELL_SLOTS],
+    pub(super) region_hook_open: [HookCounts; CELL_SLOTS],
+    pub(super) region_hooks_open: [u16; CELL_SLOTS],
     /// A bit per placed hook that has all its digits or all its blanks.
-    settled_hooks: u16,
+    pub(super) settled_hooks: u16,
     /// `larger_than[k]`: the cells of placed hooks numbered above k.
     larger_than: [CellSet; HOOK_SLOTS],
     /// Placed cells whose digit exceeds what their region still needs.
-    too_large: CellSet,
+    pub(super) too_large: CellSet,
     /// Undecided and placed cells, as bits numbered by rank in the static order, so that
     /// the next cell is one `trailing_zeros` away.
     undecided_ranked: CellSet,
     placed_ranked: CellSet,
     /// Moves applied since the root.
-    depth: usize,
+    pub(super) depth: usize,
     /// `rules=joint`: a share table per depth (see `joint.rs`) and the search's scratch.
-    shares: ShareStack,
-    share_scratch: ShareScratch,
+    pub(super) shares: ShareStack,
+    pub(super) share_scratch: ShareScratch,
     /// Incremental connectivity, one entry per depth: the cells (filled or undecided)
     /// connected to the filled ones; all non-empty cells while nothing is filled.
-    reach: Vec<CellSet>,
+    pub(super) reach: Vec<CellSet>,
 }
 
 impl HooksModel {
@@ -269,19 +195,6 @@ impl HooksModel {
         View::Grid(GridView { size: self.shared.size, cells: cell_views, groups: Some(groups), clues: None })
     }
 
-    /// The layouts that pass the prefilter, in the order two-phase tries them.
-    pub(super) fn surviving_layouts(&self) -> Vec<u32> {
-        let mut moves = Vec::new();
-        self.push_layouts(&mut moves);
-        moves
-            .into_iter()
-            .filter_map(|mv| match mv {
-                HookMove::Layout(code) => Some(code),
-                _ => None,
-            })
-            .collect()
-    }
-
     fn tracks_reach(&self) -> bool {
         self.connectivity == ConnectivityCheck::Incremental
     }
@@ -352,7 +265,7 @@ impl HooksModel {
     /// Whether placed hook `hook` has all its digits or all its blanks, which settles
     /// its other cells.
     #[inline]
-    fn hook_is_settled(&self, hook: usize) -> bool {
+    pub(super) fn hook_is_settled(&self, hook: usize) -> bool {
         self.hook_filled[hook] as usize == hook || self.hook_empty[hook] as usize + 1 == hook
     }
 
@@ -445,175 +358,6 @@ impl HooksModel {
         }
     }
 
-    /// The rules after hooks `hooks` (a bit per hook number) were placed.
-    fn check_placed_hooks<C: RuleCounter>(&mut self, hooks: u32, counters: &mut C) -> Result<(), RuleId> {
-        let shared = &*self.shared;
-        let mut touched: CellSet = 0;
-        let mut decided: CellSet = 0;
-        let mut remaining = hooks;
-        while remaining != 0 {
-            let hook = remaining.trailing_zeros() as usize;
-            remaining &= remaining - 1;
-            let cells = self.hook_cells[hook];
-            touched |= cells;
-            let givens_here = cells & shared.given_cells;
-            if givens_here == 0 {
-                continue;
-            }
-            decided |= givens_here;
-            counters.check(RULE_GIVENS);
-            if cells_of(givens_here).any(|cell| shared.given[cell] != 0 && shared.given[cell] as usize != hook) {
-                return Err(RULE_GIVENS);
-            }
-            counters.check(RULE_HOOK_COUNT);
-            if self.hook_filled[hook] as usize > hook || self.hook_empty[hook] as usize >= hook {
-                return Err(RULE_HOOK_COUNT);
-            }
-        }
-        for cell in cells_of(decided & self.filled) {
-            counters.check(RULE_TWO_BY_TWO);
-            if shared.board.completes_full_block(cell, self.filled) {
-                return Err(RULE_TWO_BY_TWO);
-            }
-        }
-        let mut regions: u128 = 0;
-        for cell in cells_of(touched) {
-            regions |= 1u128 << shared.region_of[cell];
-        }
-        for region in cells_of(regions) {
-            self.check_region(region, counters)?;
-        }
-        if self.joint_active() {
-            self.check_shares(None, counters)?;
-        }
-        if decided != 0 {
-            self.check_connectivity_from_scratch(counters)?;
-        }
-        Ok(())
-    }
-
-    /// The rules after a cell was decided.
-    #[inline]
-    fn check_cell<C: RuleCounter>(&mut self, cell: usize, filled: bool, counters: &mut C) -> Result<(), RuleId> {
-        let hook = self.hook_of[cell] as usize;
-        counters.check(RULE_HOOK_COUNT);
-        let over = if filled { self.hook_filled[hook] as usize > hook } else { self.hook_empty[hook] as usize >= hook };
-        if over {
-            return Err(RULE_HOOK_COUNT);
-        }
-        if filled {
-            counters.check(RULE_TWO_BY_TWO);
-            if self.shared.board.completes_full_block(cell, self.filled) {
-                return Err(RULE_TWO_BY_TWO);
-            }
-        }
-        let region = self.shared.region_of[cell] as usize;
-        self.check_region(region, counters)?;
-        if self.joint_active() {
-            // The share table completes every region, so it implies the test below.
-            self.check_shares(Some((region, hook, filled)), counters)?;
-        } else if self.rules != Rules::Basic {
-            self.check_regions_of_settled_hook(hook, region, counters)?;
-        }
-        self.check_connectivity_after(cell, filled, counters)
-    }
-
-    /// `derived`: once hook `hook` has all its digits (or all its blanks), its other cells
-    /// are settled, so every region holding one is checked again (`skip` was just checked).
-    #[inline]
-    fn check_regions_of_settled_hook<C: RuleCounter>(
-        &self,
-        hook: usize,
-        skip: usize,
-        counters: &mut C,
-    ) -> Result<(), RuleId> {
-        if !self.hook_is_settled(hook) {
-            return Ok(());
-        }
-        let open = self.hook_cells[hook] & !self.filled & !self.empty;
-        let mut regions: u128 = 0;
-        for cell in cells_of(open) {
-            regions |= 1u128 << self.shared.region_of[cell];
-        }
-        regions &= !(1u128 << skip);
-        for region in cells_of(regions) {
-            self.check_region(region, counters)?;
-        }
-        Ok(())
-    }
-
-    /// The region rules of the current `rules` setting on region `region`.
-    #[inline]
-    fn check_region<C: RuleCounter>(&self, region: usize, counters: &mut C) -> Result<(), RuleId> {
-        if self.region_open[region] == 0 {
-            counters.check(RULE_REGION_SUM);
-            return if self.region_sum[region] == self.target { Ok(()) } else { Err(RULE_REGION_SUM) };
-        }
-        if self.rules == Rules::Basic {
-            return Ok(());
-        }
-        counters.check(RULE_REGION_REACH);
-        if self.joint_active() {
-            // The share table tests the rest; it needs every region at or below the target.
-            return if self.region_sum[region] <= self.target { Ok(()) } else { Err(RULE_REGION_REACH) };
-        }
-        if self.region_can_reach(region) {
-            Ok(())
-        } else {
-            Err(RULE_REGION_REACH)
-        }
-    }
-
-    /// Whether region `region`'s undecided cells can still bring it to the target: each
-    /// placed hook k gives between `least` and `most` more copies of k (its digits still
-    /// to place, and how many of its undecided cells lie outside the region), and each
-    /// cell not placed yet anything from 0 to the largest hook not placed.
-    fn region_can_reach(&self, region: usize) -> bool {
-        let sum = self.region_sum[region];
-        if sum > self.target {
-            return false;
-        }
-        let open = self.shared.region_cells[region] & !self.filled & !self.empty;
-        let wildcard = (open & !self.placed).count_ones() * self.next_hook as u32;
-        let (inside, mut present) = if self.incremental {
-            (self.region_hook_open[region], u32::from(self.region_hooks_open[region]))
-        } else {
-            let mut inside = [0u8; HOOK_SLOTS];
-            let mut present: u32 = 0;
-            for cell in cells_of(open & self.placed) {
-                let hook = self.hook_of[cell] as usize;
-                inside[hook] += 1;
-                present |= 1 << hook;
-            }
-            (inside, present)
-        };
-        let mut ranges = [DigitRange::default(); HOOK_SLOTS];
-        let mut count = 0;
-        while present != 0 {
-            let hook = present.trailing_zeros() as usize;
-            present &= present - 1;
-            let filled = u32::from(self.hook_filled[hook]);
-            let open_in_hook = (2 * hook as u32 - 1).saturating_sub(filled + u32::from(self.hook_empty[hook]));
-            let quota = (hook as u32).saturating_sub(filled);
-            let in_region = u32::from(inside[hook]);
-            let Some(range) =
-                DigitRange::for_hook(hook as u32, quota, in_region, open_in_hook.saturating_sub(in_region))
-            else {
-                return false;
-            };
-            ranges[count] = range;
-            count += 1;
-        }
-        reachable(self.target - sum, &ranges[..count], wildcard)
-    }
-
-    /// Whether the joint test runs: `rules=joint` once every hook is placed (before that
-    /// the cells of unplaced hooks could hold any digit, and the `derived` tests apply).
-    #[inline]
-    fn joint_active(&self) -> bool {
-        self.rules == Rules::Joint && self.next_hook == 0
-    }
-
     /// `joint`: whether the child that `mv` leads to (from the current state, its parent)
     /// gets a share table of its own: only once every hook is placed, where the joint test
     /// runs, so the prefilter's partial layouts copy none.
@@ -622,351 +366,6 @@ impl HooksModel {
         self.rules == Rules::Joint
             && (self.next_hook == 0 || matches!(mv, HookMove::Layout(_) | HookMove::Hook { hook: 1, .. }))
     }
-
-    /// `joint`: whether some share table completes every region. `cell_move` is the cell
-    /// move just made (its region, hook and value): when the parent's table survives it,
-    /// no search is needed. `None` after a placement, which searches afresh.
-    #[inline]
-    fn check_shares<C: RuleCounter>(
-        &mut self,
-        cell_move: Option<(usize, usize, bool)>,
-        counters: &mut C,
-    ) -> Result<(), RuleId> {
-        counters.check(RULE_REGION_COUNTS);
-        if let Some((region, hook, filled)) = cell_move {
-            let open_after = self.open_of_hook_in_region(region, hook);
-            let (share, valid) = self.shares.top();
-            if *valid && follow_move(share, region, hook, filled, open_after) {
-                return Ok(());
-            }
-        }
-        if self.find_share() {
-            Ok(())
-        } else {
-            Err(RULE_REGION_COUNTS)
-        }
-    }
-
-    /// Undecided cells of hook `hook` in region `region`.
-    #[inline]
-    fn open_of_hook_in_region(&self, region: usize, hook: usize) -> u8 {
-        if self.incremental {
-            self.region_hook_open[region][hook]
-        } else {
-            let open = self.shared.region_cells[region] & self.hook_cells[hook] & !self.filled & !self.empty;
-            open.count_ones() as u8
-        }
-    }
-
-    /// `joint`: searches a share table for the current state into the top of the stack.
-    fn find_share(&mut self) -> bool {
-        let size = self.shared.size;
-        let regions = self.shared.region_cells.len();
-        let mut quota: HookCounts = [0; HOOK_SLOTS];
-        for (hook, (quota, &filled)) in quota.iter_mut().zip(&self.hook_filled).enumerate().take(size + 1) {
-            *quota = (hook as u8).saturating_sub(filled);
-        }
-        let mut needs = [0u32; CELL_SLOTS];
-        for (need, &sum) in needs.iter_mut().zip(&self.region_sum).take(regions) {
-            *need = self.target.saturating_sub(sum);
-        }
-        let recomputed;
-        let open: &[HookCounts] = if self.incremental {
-            &self.region_hook_open[..regions]
-        } else {
-            let mut counts = [[0u8; HOOK_SLOTS]; CELL_SLOTS];
-            for cell in cells_of(self.placed & !self.filled & !self.empty) {
-                counts[self.shared.region_of[cell] as usize][self.hook_of[cell] as usize] += 1;
-            }
-            recomputed = counts;
-            &recomputed[..regions]
-        };
-        let demand = Demand { quota: &quota, open, largest: size };
-        let (share, valid) = self.shares.top();
-        *valid = demand.find_share(&mut needs[..regions], share, &mut self.share_scratch);
-        *valid
-    }
-
-    /// Connectivity after a cell move, as the knob says.
-    #[inline]
-    fn check_connectivity_after<C: RuleCounter>(
-        &mut self,
-        cell: usize,
-        filled: bool,
-        counters: &mut C,
-    ) -> Result<(), RuleId> {
-        match self.connectivity {
-            ConnectivityCheck::Leaves => Ok(()),
-            ConnectivityCheck::Periodic(period) if !self.depth.is_multiple_of(period as usize) => Ok(()),
-            ConnectivityCheck::Periodic(_) | ConnectivityCheck::EveryNode => self.check_may_still_connect(counters),
-            ConnectivityCheck::Incremental => {
-                let before = self.reach[self.reach.len() - 1];
-                self.update_reach(cell, filled, counters)?;
-                if self.hook_reach {
-                    let lost = before & !self.reach[self.reach.len() - 1];
-                    self.check_hooks_can_reach(cell, lost, counters)?;
-                }
-                Ok(())
-            }
-        }
-    }
-
-    /// `stranded=hook-count`: every hook with a cell in `lost` (cells that just left the
-    /// group that can join the filled ones; usually `cell` alone, and `cell` is
-    /// `usize::MAX` when there is no such cell) still has as many cells in that group as
-    /// it has digits: a solution's digits all lie in it.
-    #[inline]
-    fn check_hooks_can_reach<C: RuleCounter>(
-        &self,
-        cell: usize,
-        lost: CellSet,
-        counters: &mut C,
-    ) -> Result<(), RuleId> {
-        if lost == 0 || self.filled == 0 {
-            return Ok(());
-        }
-        let reach = self.reach[self.reach.len() - 1];
-        let fits = |hook: usize| (self.hook_cells[hook] & reach).count_ones() as usize >= hook;
-        counters.check(RULE_HOOK_REACH);
-        let ok = if cell < CELL_SLOTS && lost == 1u128 << cell {
-            fits(self.hook_of[cell] as usize)
-        } else {
-            (self.next_hook + 1..=self.shared.size).all(|hook| self.hook_cells[hook] & lost == 0 || fits(hook))
-        };
-        if ok {
-            Ok(())
-        } else {
-            Err(RULE_HOOK_REACH)
-        }
-    }
-
-    /// Connectivity after hooks were placed and their givens decided.
-    fn check_connectivity_from_scratch<C: RuleCounter>(&mut self, counters: &mut C) -> Result<(), RuleId> {
-        match self.connectivity {
-            ConnectivityCheck::Leaves => Ok(()),
-            ConnectivityCheck::Periodic(period) if !self.depth.is_multiple_of(period as usize) => Ok(()),
-            ConnectivityCheck::Periodic(_) | ConnectivityCheck::EveryNode => self.check_may_still_connect(counters),
-            ConnectivityCheck::Incremental => {
-                counters.check(RULE_CONNECTED);
-                let board = &self.shared.board;
-                let passable = board.all() & !self.empty;
-                let grown = if self.filled == 0 { passable } else { board.flood(lowest(self.filled), passable) };
-                let top = self.reach.len() - 1;
-                self.reach[top] = grown;
-                if self.filled & !grown != 0 {
-                    return Err(RULE_CONNECTED);
-                }
-                if self.hook_reach {
-                    // Givens may have cut cells off: every placed hook is checked.
-                    return self.check_hooks_can_reach(usize::MAX, board.all() & !grown, counters);
-                }
-                Ok(())
-            }
-        }
-    }
-
-    fn check_may_still_connect<C: RuleCounter>(&self, counters: &mut C) -> Result<(), RuleId> {
-        counters.check(RULE_CONNECTED);
-        let undecided = self.shared.board.all() & !self.filled & !self.empty;
-        if self.shared.board.may_still_connect(self.filled, undecided) {
-            Ok(())
-        } else {
-            Err(RULE_CONNECTED)
-        }
-    }
-
-    /// `incremental`: updates the group that can still join the filled cells after
-    /// `cell` was decided, flooding only when the local test around `cell` cannot tell.
-    #[inline]
-    fn update_reach<C: RuleCounter>(&mut self, cell: usize, filled: bool, counters: &mut C) -> Result<(), RuleId> {
-        counters.check(RULE_CONNECTED);
-        let top = self.reach.len() - 1;
-        let reach = self.reach[top];
-        let bit = 1u128 << cell;
-        if filled {
-            if self.filled == bit {
-                // The first digit: from now on the group is the one around it.
-                self.reach[top] = self.shared.board.flood(bit, reach);
-                return Ok(());
-            }
-            return if reach & bit != 0 { Ok(()) } else { Err(RULE_CONNECTED) };
-        }
-        if reach & bit == 0 {
-            return Ok(());
-        }
-        let rest = reach & !bit;
-        if self.filled == 0 || self.shared.rings.stays_connected_without(cell, rest) {
-            self.reach[top] = rest;
-            return Ok(());
-        }
-        let grown = self.shared.board.flood(lowest(self.filled), rest);
-        self.reach[top] = grown;
-        if self.filled & !grown == 0 {
-            Ok(())
-        } else {
-            Err(RULE_CONNECTED)
-        }
-    }
-
-    /// Undecided cells that would complete a filled 2x2 block.
-    #[inline]
-    fn two_by_two_holes(&self) -> CellSet {
-        let shared = &self.shared;
-        let filled = self.filled;
-        let n = shared.size;
-        let bottom_right = (filled << 1) & (filled << n) & (filled << (n + 1)) & shared.not_first_column;
-        let bottom_left = (filled >> 1) & (filled << n) & (filled << (n - 1)) & shared.not_last_column;
-        let top_right = (filled << 1) & (filled >> n) & (filled >> (n - 1)) & shared.not_first_column;
-        let top_left = (filled >> 1) & (filled >> n) & (filled >> (n + 1)) & shared.not_last_column;
-        (bottom_right | bottom_left | top_right | top_left) & shared.board.all() & !filled
-    }
-
-    /// `single-child`: whether undecided, placed `cell` may still be filled and may still
-    /// be left empty. Filling is excluded when its hook has all its digits, when it would
-    /// complete a filled 2x2 block, or when its digit exceeds what its region still needs
-    /// (region sums only grow); leaving it empty when its hook has all its blanks. Each
-    /// excluded value fails a rule in every completion, so no solution is lost.
-    #[inline]
-    fn allowed_values(&self, cell: usize) -> (bool, bool) {
-        let hook = self.hook_of[cell] as usize;
-        let region = self.shared.region_of[cell] as usize;
-        let need = self.target.saturating_sub(self.region_sum[region]);
-        let may_fill = (self.hook_filled[hook] as usize) < hook
-            && hook as u32 <= need
-            && !self.shared.board.completes_full_block(cell, self.filled | (1u128 << cell));
-        let may_leave_empty = self.hook_empty[hook] as usize + 1 < hook;
-        (may_fill, may_leave_empty)
-    }
-
-    /// `most-constrained`: a cell whose value the rules already settle (its hook has all
-    /// its digits or all its blanks, it would fill a 2x2 block, or its digit exceeds what
-    /// its region still needs), else, in the region closest to its sum, the first cell of
-    /// the largest hook there.
-    fn most_constrained_cell(&self, candidates: CellSet) -> usize {
-        let shared = &*self.shared;
-        let size = shared.size;
-        let mut forced = self.two_by_two_holes();
-        if self.incremental {
-            forced |= self.too_large;
-            let mut settled = u32::from(self.settled_hooks);
-            while settled != 0 {
-                forced |= self.hook_cells[settled.trailing_zeros() as usize];
-                settled &= settled - 1;
-            }
-        } else {
-            // larger_than[k]: the cells of placed hooks numbered above k.
-            let mut larger_than = [0u128; HOOK_SLOTS];
-            for hook in (1..=size).rev() {
-                larger_than[hook - 1] = larger_than[hook] | self.hook_cells[hook];
-            }
-            for hook in self.next_hook + 1..=size {
-                if self.hook_is_settled(hook) {
-                    forced |= self.hook_cells[hook];
-                }
-            }
-            for (region, &cells) in shared.region_cells.iter().enumerate() {
-                if cells & candidates != 0 {
-                    let need = self.target.saturating_sub(self.region_sum[region]);
-                    forced |= cells & larger_than[(need as usize).min(size)];
-                }
-            }
-        }
-        forced &= candidates;
-        if forced != 0 {
-            return forced.trailing_zeros() as usize;
-        }
-        if self.order == CellChoice::TightestHook {
-            return self.cell_of_tightest_hook(candidates);
-        }
-        let mut closest = 0;
-        let mut least_need = u32::MAX;
-        for (region, &cells) in shared.region_cells.iter().enumerate() {
-            if cells & candidates == 0 {
-                continue;
-            }
-            let need = self.target.saturating_sub(self.region_sum[region]);
-            if need < least_need {
-                least_need = need;
-                closest = region;
-            }
-        }
-        let in_region = candidates & shared.region_cells[closest];
-        for hook in (1..=size).rev() {
-            let cells = in_region & self.hook_cells[hook];
-            if cells != 0 {
-                return cells.trailing_zeros() as usize;
-            }
-        }
-        in_region.trailing_zeros() as usize
-    }
-
-    /// `tightest-hook`, when no cell is settled: in the placed hook with the fewest
-    /// undecided cells (the largest such hook on a tie), the cell in the region with the
-    /// fewest undecided cells (the lowest cell on a tie). A hook with few cells left is the
-    /// closest to having all its digits or all its blanks, after which the rules settle
-    /// its other cells; so either child soon meets a forced cell or a dead end.
-    fn cell_of_tightest_hook(&self, candidates: CellSet) -> usize {
-        let mut tightest = 0;
-        let mut fewest = usize::MAX;
-        for hook in self.next_hook + 1..=self.shared.size {
-            if self.hook_cells[hook] & candidates == 0 {
-                continue;
-            }
-            let undecided = 2 * hook - 1 - usize::from(self.hook_filled[hook]) - usize::from(self.hook_empty[hook]);
-            if undecided <= fewest {
-                fewest = undecided;
-                tightest = hook;
-            }
-        }
-        let cells = candidates & self.hook_cells[tightest];
-        let mut chosen = cells.trailing_zeros() as usize;
-        let mut fewest_in_region = u8::MAX;
-        for cell in cells_of(cells) {
-            let open = self.region_open[self.shared.region_of[cell] as usize];
-            if open < fewest_in_region {
-                fewest_in_region = open;
-                chosen = cell;
-            }
-        }
-        chosen
-    }
-
-    /// Two-phase, at the root: every layout that passes the prefilter, as moves. The
-    /// prefilter walks the placements hook by hook on a scratch copy with the `derived`
-    /// region rules: givens must fit their hooks, given digits and blanks must not exceed
-    /// their hooks' counts nor fill a 2x2 block nor be cut off from each other, and every
-    /// region's sum must be reachable by the digits its cells' hooks can still give.
-    fn push_layouts(&self, moves: &mut Vec<HookMove>) {
-        let mut scratch = self.clone();
-        // The prefilter always tests regions; `joint` adds its test on complete layouts.
-        if scratch.rules != Rules::Joint {
-            scratch.rules = Rules::Derived;
-        }
-        scratch.connectivity = ConnectivityCheck::EveryNode;
-        let first = scratch.next_hook;
-        scratch.collect_layouts(first, 0, moves);
-    }
-
-    fn collect_layouts(&mut self, hook: usize, code: u32, moves: &mut Vec<HookMove>) {
-        for corner in 0..corner_count(hook) {
-            let mv = HookMove::Hook { hook: hook as u8, corner };
-            if self.apply(mv, &mut NoCounters).is_ok() {
-                let code = with_corner(code, hook, corner);
-                if hook == 1 {
-                    moves.push(HookMove::Layout(code));
-                } else {
-                    self.collect_layouts(hook - 1, code, moves);
-                }
-            }
-            self.undo(mv);
-        }
-    }
-}
-
-/// The lowest cell of a non-empty set, as a one-cell set.
-#[inline]
-fn lowest(set: CellSet) -> CellSet {
-    set & set.wrapping_neg()
 }
 
 impl Model for HooksModel {

@@ -1,124 +1,48 @@
-//! Incremental connectivity on a grid: the group of cells that can still join the filled
-//! cells, updated move by move by a local test around the move, with a flood fill only
-//! when the local test cannot decide.
-//!
-//! A grid helper written for Hooks (Twenty Four Seven could share it): removing a cell
-//! from a connected set keeps the rest connected when the set's cells among the cell's
-//! four neighbours are linked to each other through the ring of its eight surrounding
-//! cells, since any path through the removed cell can then go round it.
+//! Incremental connectivity for Hooks (`connectivity=incremental`): the group of cells
+//! that can still join the filled cells, one entry per depth in `HooksModel::reach`,
+//! updated move by move by the local ring test of `rings.rs`, with a flood fill only when
+//! that test cannot decide.
 
-use crate::puzzles::grid::CellSet;
+use super::geometry::lowest;
+use super::model::{HooksModel, RULE_CONNECTED};
+use crate::search::{RuleCounter, RuleId};
 
-const OFF_BOARD: u8 = u8::MAX;
-
-/// The eight cells around every cell of a board, clockwise from the north.
-#[derive(Debug, Clone)]
-pub struct Rings {
-    /// `around[cell]`: N, NE, E, SE, S, SW, W, NW (`OFF_BOARD` outside the board).
-    around: Vec<[u8; 8]>,
-}
-
-impl Rings {
-    /// The rings of a board of side `size`.
-    pub fn new(size: usize) -> Rings {
-        let offsets: [(isize, isize); 8] = [(-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1)];
-        let side = size as isize;
-        let mut around = Vec::with_capacity(size * size);
-        for row in 0..side {
-            for column in 0..side {
-                let mut ring = [OFF_BOARD; 8];
-                for (slot, (dr, dc)) in ring.iter_mut().zip(offsets) {
-                    let (r, c) = (row + dr, column + dc);
-                    if (0..side).contains(&r) && (0..side).contains(&c) {
-                        *slot = (r * side + c) as u8;
-                    }
-                }
-                around.push(ring);
-            }
-        }
-        Rings { around }
-    }
-
-    /// Whether the cells of `rest` among `cell`'s four neighbours are linked through
-    /// `rest`'s cells on the ring around `cell`. When `rest` plus `cell` is connected and
-    /// this holds, `rest` is connected too.
+impl HooksModel {
+    /// `incremental`: updates the group that can still join the filled cells after
+    /// `cell` was decided, flooding only when the local test around `cell` cannot tell.
     #[inline]
-    pub fn stays_connected_without(&self, cell: usize, rest: CellSet) -> bool {
-        let mut ring = 0usize;
-        for (bit, &around) in self.around[cell].iter().enumerate() {
-            if around != OFF_BOARD && (rest >> around) & 1 == 1 {
-                ring |= 1 << bit;
+    pub(super) fn update_reach<C: RuleCounter>(
+        &mut self,
+        cell: usize,
+        filled: bool,
+        counters: &mut C,
+    ) -> Result<(), RuleId> {
+        counters.check(RULE_CONNECTED);
+        let top = self.reach.len() - 1;
+        let reach = self.reach[top];
+        let bit = 1u128 << cell;
+        if filled {
+            if self.filled == bit {
+                // The first digit: from now on the group is the one around it.
+                self.reach[top] = self.shared.board.flood(bit, reach);
+                return Ok(());
             }
+            return if reach & bit != 0 { Ok(()) } else { Err(RULE_CONNECTED) };
         }
-        LOCALLY_LINKED[ring]
-    }
-}
-
-/// `LOCALLY_LINKED[ring]` for an 8-bit ring (bit 0 north, clockwise): whether the set
-/// orthogonal positions (even bits) form at most one run along the ring.
-const LOCALLY_LINKED: [bool; 256] = locally_linked_table();
-
-const fn locally_linked_table() -> [bool; 256] {
-    let mut table = [false; 256];
-    let mut ring = 0;
-    while ring < 256 {
-        let mut orthogonal = 0;
-        let mut links = 0;
-        let mut position = 0;
-        while position < 8 {
-            if ring >> position & 1 == 1 {
-                orthogonal += 1;
-                let corner = position + 1;
-                let next = (position + 2) % 8;
-                if ring >> corner & 1 == 1 && ring >> next & 1 == 1 {
-                    links += 1;
-                }
-            }
-            position += 2;
+        if reach & bit == 0 {
+            return Ok(());
         }
-        let groups = if orthogonal == 0 {
-            0
-        } else if links == 4 {
-            1
+        let rest = reach & !bit;
+        if self.filled == 0 || self.shared.rings.stays_connected_without(cell, rest) {
+            self.reach[top] = rest;
+            return Ok(());
+        }
+        let grown = self.shared.board.flood(lowest(self.filled), rest);
+        self.reach[top] = grown;
+        if self.filled & !grown == 0 {
+            Ok(())
         } else {
-            orthogonal - links
-        };
-        table[ring] = groups <= 1;
-        ring += 1;
-    }
-    table
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::puzzles::grid::Board;
-
-    #[test]
-    fn the_local_test_never_claims_a_split_set_connected() {
-        // Every set of a 4x4 board that contains cell 5 and is connected: if the test says
-        // the rest is connected, a flood fill must agree.
-        let board = Board::new(4);
-        let rings = Rings::new(4);
-        let mut confirmed = 0;
-        for set in 0u128..(1 << 16) {
-            if (set >> 5) & 1 == 0 || !board.is_connected(set) {
-                continue;
-            }
-            let rest = set & !(1 << 5);
-            if rings.stays_connected_without(5, rest) {
-                assert!(board.is_connected(rest), "{set:#b}");
-                confirmed += 1;
-            }
+            Err(RULE_CONNECTED)
         }
-        assert!(confirmed > 1000, "the test decides most cases locally ({confirmed})");
-    }
-
-    #[test]
-    fn a_corridor_cut_in_the_middle_is_not_locally_linked() {
-        let rings = Rings::new(3);
-        let middle_row = (1 << 3) | (1 << 5);
-        assert!(!rings.stays_connected_without(4, middle_row));
-        assert!(rings.stays_connected_without(4, middle_row | (1 << 0) | (1 << 1) | (1 << 2)));
     }
 }

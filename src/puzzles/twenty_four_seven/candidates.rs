@@ -5,51 +5,15 @@
 //! altogether. Each rule below is a consequence of the puzzle's rules on the complete grid,
 //! so no solution is ever filtered out.
 
+use super::bounds::{BoundTable, TotalBounds, UNREACHABLE};
 use super::geometry::{first_from, Side, MAX_CELLS};
-use super::model::{TwentyFourSevenModel, ValueSet, RULE_LINE_COUNT, RULE_LINE_SUM, RULE_TWO_BY_TWO, RULE_VIEW};
-use super::upkeep::Kept;
+use super::kept::Kept;
+use super::model::{TwentyFourSevenModel, RULE_LINE_COUNT, RULE_LINE_SUM, RULE_TWO_BY_TWO, RULE_VIEW};
+use super::values::ValueSet;
 use crate::puzzles::grid::{Board, CellSet};
 use crate::search::RuleCounter;
 use std::mem::MaybeUninit;
 use std::ops::ControlFlow;
-
-/// A total no set of digits reaches (kept far from overflow).
-const UNREACHABLE: i32 = 1 << 24;
-
-/// The smallest and largest total of `k` digits drawn from the digits left
-/// (`UNREACHABLE`, or its negation, when fewer than `k` are left).
-pub(super) trait TotalBounds {
-    fn least(&self, k: usize) -> i32;
-    fn most(&self, k: usize) -> i32;
-}
-
-/// The bounds for every `k` up to `line_filled`, for nodes that need many lines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct BoundTable {
-    least: [i32; Board::MAX_SIZE + 1],
-    most: [i32; Board::MAX_SIZE + 1],
-}
-
-impl BoundTable {
-    /// The totals `k` (bit `k`, `k <= last`) whose least or largest bound differs in `other`.
-    #[inline]
-    pub(super) fn changed_totals(&self, other: &BoundTable, last: usize) -> u32 {
-        (0..=last)
-            .filter(|&k| self.least[k] != other.least[k] || self.most[k] != other.most[k])
-            .fold(0, |changed, k| changed | 1 << k)
-    }
-}
-
-impl TotalBounds for BoundTable {
-    #[inline(always)]
-    fn least(&self, k: usize) -> i32 {
-        self.least[k]
-    }
-    #[inline(always)]
-    fn most(&self, k: usize) -> i32 {
-        self.most[k]
-    }
-}
 
 /// The bounds computed on demand from the supply, for nodes that need one or two lines:
 /// a walk over the digits left from either end that usually stops after a step or two.

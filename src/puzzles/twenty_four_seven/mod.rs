@@ -10,14 +10,17 @@
 //! how often connectivity is checked (`connectivity`) and whether a node recomputes or
 //! reads kept-up-to-date value sets (`candidates`); none changes the solutions.
 
+mod bounds;
 mod candidates;
 mod config;
 mod connect;
 mod geometry;
+mod kept;
 mod model;
 mod parse;
 mod pattern;
 mod upkeep;
+mod values;
 mod verify;
 
 #[cfg(test)]

@@ -3,7 +3,8 @@
 
 use super::config::{Rules, TwentyFourSevenConfig, VisitOrder};
 use super::geometry::{first_from, Geometry, Side, MAX_CELLS};
-use super::upkeep::Upkeep;
+use super::kept::Upkeep;
+use super::values::{ValueSet, FILL, MAX_DIGIT};
 use crate::puzzles::grid::{Board, CellSet, ConnectivityCheck};
 use crate::search::{Branch, Model, RuleCounter, RuleId};
 use std::sync::Arc;
@@ -26,12 +27,6 @@ pub const RULE_NO_CANDIDATE: RuleId = 6;
 pub const RULE_NAMES: &[&str] =
     &["line-count", "line-sum", "view-clue", "two-by-two", "connectivity", "digit-supply", "no-candidate"];
 
-/// The largest digit a model can hold: a digit set is a `u16` whose bit 0 stands for empty.
-pub const MAX_DIGIT: usize = 15;
-
-/// A set of values of one cell: bit 0 = empty, bit `d` = digit `d`.
-pub type ValueSet = u16;
-
 /// A decision of the pattern phase of `shape-first` (see `pattern.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum ShapeDecision {
@@ -40,9 +35,6 @@ pub(super) enum ShapeDecision {
     /// Give a pending cell one of these digits (at most one: a forced digit or a dead end).
     Digit(usize, ValueSet),
 }
-
-/// The value of a shape-first pattern move: the cell is filled, its digit decided later.
-pub const FILL: u8 = u8::MAX;
 
 /// What every node of one grid's search reads and never changes (a model's `shared`), as
 /// `Shared` is in the other families.
