@@ -1,24 +1,28 @@
 //! backtrack-bench: a workbench for backtracking puzzle solvers.
 //!
 //! It answers, with exact counts and measured times, which pruning ideas pay off and why a
-//! parallel search is sometimes slower than the sequential one. The crate is layered, and
-//! data flows one way through the layers:
+//! parallel search is sometimes slower than the sequential one. The crate is layered; every
+//! import points down, from the floors at the top to the ground floor:
 //!
-//! - [`search`]: the depth-first engine over the [`search::Model`] trait, with per-rule and
-//!   per-depth counters that compile away when off. It knows no puzzle and no thread.
-//! - [`puzzles`]: the four puzzle families of the seed posts as models, each knob a plain
-//!   enum. They know no thread and no file format beyond their own `data` block.
-//! - [`parallel`]: strategies that run any model on many threads, with per-worker accounting.
-//! - [`scaling`]: the predicted speedup of a strategy at 1 to 256 threads, from one measured tree.
-//! - [`instance`]: loading and validating `puzzle-instance/v1` JSON files.
-//! - [`solve`]: one run, from (instance, knobs, strategy) to a flat [`solve::RunReport`].
-//! - [`harness`]: sweeps, CSV records, reports, plots and `explain`; it sees only configs and records.
-//! - [`format`]: numbers, durations and ratios as people read them, for every layer that prints.
-//! - [`statistics`]: medians with bootstrap intervals, outliers, baseline comparison and the
-//!   adaptive repeat rule; pure arithmetic shared by the harness and `explain`.
-//! - [`watch`]: terminal rendering of a search step by step.
-//! - [`registry`]: the families, built-in and registered, and the one place where a family
-//!   name becomes a type; [`Workbench`] is the entry point for a user's own families.
+//! - **Front**: [`cli`] (flags parsed once into typed run settings, one file per command)
+//!   and [`Workbench`], the entry point for a user's own families.
+//! - **Harness**: [`harness`] (sweeps, CSV records, reports, plots) and [`explain`] (why a
+//!   parallel run is slower); they see run settings and reports, never a board.
+//! - **Run**: [`run`], the one place where a run happens. An instance file names a family;
+//!   the family registry ([`run::family`]) turns the name into a type, the family reads the
+//!   instance's data and the knob text into its own types once ([`run::prepare`]), and the
+//!   prepared instance solves, estimates, measures or watches. [`run::RunSettings`] holds
+//!   the run knobs, [`run::RunReport`] what a run measured.
+//! - **Drawing**: [`watch`], terminal frames of a search step by step (knows no file).
+//! - **Models and strategies**: [`puzzles`], the four families of the seed posts as models,
+//!   each knob a plain enum (they know no thread and no file format beyond their own `data`
+//!   block); [`parallel`], strategies that run any model on many threads, with per-worker
+//!   accounting (they know no puzzle); [`format`], numbers as people read them.
+//! - **Ground**: [`search`], the depth-first engine over the [`search::Model`] trait, with
+//!   per-rule and per-depth counters that compile away when off (it knows no puzzle and no
+//!   thread); [`scaling`], the predicted speedup of a strategy from one measured tree (pure
+//!   arithmetic); [`statistics`], medians with bootstrap intervals and the adaptive repeat
+//!   rule; [`knobs`], the one vocabulary for settings given as text.
 //!
 //! # Your own search
 //!

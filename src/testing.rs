@@ -2,7 +2,6 @@
 //! thread count, with exactly the sequential search's nodes, solutions and prune counts.
 
 use crate::puzzles::Puzzle;
-use crate::run::family as registry;
 use crate::run::instance;
 use crate::run::{self, RunReport, RunSettings, SearchMode};
 use crate::workbench::knob_values;
@@ -55,7 +54,7 @@ fn findings(report: &RunReport) -> Findings {
 /// # Panics
 /// On the first difference, naming the instance, knobs, strategy and threads.
 pub fn assert_parity_across_strategies<P: Puzzle + 'static>(case: ParityCase<'_>) {
-    registry::register::<P>();
+    run::register::<P>();
     let instance = instance::load(case.argument).unwrap_or_else(|error| panic!("{error}"));
     for knobs in case.knob_settings {
         let run = |strategy: &str, threads: usize| {

@@ -3,7 +3,7 @@
 
 use crate::knobs::KnobValues;
 use crate::puzzles::{DataError, Puzzle};
-use crate::run::family as registry;
+use crate::run;
 use crate::run::instance::Instance;
 use crate::search::{search_sequentially, Limits, NoCounters};
 use serde_json::Value;
@@ -13,6 +13,12 @@ use std::process::ExitCode;
 ///
 /// `Workbench::new().family::<MyPuzzle>().run_cli()` is a complete `main`: `solve`,
 /// `sweep`, `report`, `explain`, `estimate`, `watch` and `list` all know `MyPuzzle`.
+///
+/// It carries no state of its own: [`Workbench::family`] adds the family to the run
+/// layer's process-wide registry ([`run::register`]), because every command that loads an
+/// instance file must turn the family name written in it into a type, wherever it runs (a
+/// sweep worker, a shard, `explain`'s reruns); `run::family` documents why that table is
+/// global and why it is safe (append-only, idempotent, filled before a command runs).
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Workbench;
 
@@ -22,9 +28,9 @@ impl Workbench {
         Workbench
     }
 
-    /// Registers family `P` (see [`registry::register`]).
+    /// Registers family `P` (see [`run::register`]).
     pub fn family<P: Puzzle + 'static>(self) -> Workbench {
-        registry::register::<P>();
+        run::register::<P>();
         self
     }
 
@@ -36,9 +42,9 @@ impl Workbench {
 }
 
 /// An instance of family `P` (registered if it was not) from its `data` block, for code
-/// that calls [`crate::run::run`] directly.
+/// that calls [`crate::run::solve`] directly.
 pub fn instance_of<P: Puzzle + 'static>(data: Value) -> Result<Instance, DataError> {
-    let family = registry::register::<P>();
+    let family = run::register::<P>();
     family.validate(&data)?;
     Ok(Instance {
         source: P::FAMILY.to_string(),

@@ -1,16 +1,22 @@
 //! How one run is set up, apart from the instance: [`RunSettings`], the search mode, and the
 //! crate's only thread-count parser (single counts, lists and core-count expressions).
 //!
-//! Command-line flags (`cli::parallel_args`, `cli::knob_args`) and sweep-spec blocks
+//! Command-line flags (`cli::args`, `cli::knob_args`) and sweep-spec blocks
 //! (`harness::sweeping::spec`) are parsed into these types where they enter, with the same
 //! parsers (each knob's `FromStr` from the `crate::knobs` vocabulary, [`parse_thread_count`],
 //! [`parse_thread_list`]), so a bad value is refused at the boundary (exit code 2) and never
 //! travels further as text. The family's knob text is the one exception: it is read into
 //! the family's typed config once, by `run::prepare`.
+//!
+//! A new run knob is its type (with `FromStr` and `Display`), its [`RunSettings`] field,
+//! default and column here, and its entry in [`RUN_DIMENSIONS`] for sweeps; outside this
+//! file, its flag (`cli::args`) and its CSV cell (`harness::storing::run_columns`).
 
 use crate::knobs::{KnobError, KnobForm, KnobValues};
 use crate::parallel::{check_thread_count, CounterLayout, ParallelPlan, StateRestore, Strategy, ThreadAffinity};
 use serde::Serialize;
+use std::fmt::Display;
+use std::str::FromStr;
 
 pub use crate::parallel::MAX_THREADS;
 
@@ -130,6 +136,61 @@ impl RunSettings {
     pub fn parallel_plan(&self) -> ParallelPlan {
         ParallelPlan { strategy: self.strategy, counters: self.counters, state: self.state }
     }
+}
+
+/// Which runs a dimension varies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Every run: crossed before the thread counts.
+    EveryRun,
+    /// Only runs of parallel strategies (it concerns pool threads): crossed after the thread
+    /// counts; `sequential` runs once, with the first value.
+    PoolThreads,
+}
+
+/// One run knob a sweep block can list values for.
+#[derive(Debug)]
+pub struct RunDimension {
+    /// The block key listing its values (`affinities = ["pinned", "free"]`).
+    pub key: &'static str,
+    /// Which runs it varies.
+    pub scope: Scope,
+    /// Parses one value, with the parser its command-line flag uses, and sets it on a run
+    /// description; the error says what is accepted.
+    pub set: fn(&mut RunSettings, &str) -> Result<(), String>,
+}
+
+/// The run dimensions, in the order the plan crosses them (the first varies slowest);
+/// `EveryRun` ones come first. A block that leaves a key out runs that knob's default.
+pub const RUN_DIMENSIONS: &[RunDimension] = &[
+    RunDimension { key: "modes", scope: Scope::EveryRun, set: |run, text| parsed(text).map(|mode| run.mode = mode) },
+    RunDimension {
+        key: "states",
+        scope: Scope::EveryRun,
+        set: |run, text| parsed(text).map(|state| run.state = state),
+    },
+    RunDimension {
+        key: "strategies",
+        scope: Scope::EveryRun,
+        set: |run, text| parsed(text).map(|strategy| run.strategy = strategy),
+    },
+    RunDimension {
+        key: "counters",
+        scope: Scope::PoolThreads,
+        set: |run, text| parsed(text).map(|counters| run.counters = counters),
+    },
+    RunDimension {
+        key: "affinities",
+        scope: Scope::PoolThreads,
+        set: |run, text| parsed(text).map(|affinity| run.affinity = affinity),
+    },
+];
+
+fn parsed<T: FromStr>(text: &str) -> Result<T, String>
+where
+    T::Err: Display,
+{
+    text.parse::<T>().map_err(|error| error.to_string())
 }
 
 /// Parses and checks a thread count given as text (`--threads 4`): the one parser of a

@@ -1,70 +1,12 @@
-//! The run dimensions of a sweep block: one table of the run knobs a spec lists values for
-//! (`modes`, `strategies`, `affinities`, ...), from which the block's keys, their parsing
-//! and the plan's cross product all come.
-//!
-//! Adding a run knob to sweeps is one entry of [`RUN_DIMENSIONS`] (plus its type and its
-//! [`RunSettings`] field and column). Thread counts are not in the table: they are
-//! expressions of the core count, overridable by `--threads`, and depend on the strategy.
+//! The run dimensions of a sweep block: the plan's cross product of the run knobs a block
+//! lists values for (`modes`, `strategies`, `affinities`, ...). The knobs themselves, their
+//! spec keys and parsers, are the run settings' table [`RUN_DIMENSIONS`]; thread counts are
+//! not in it: they are expressions of the core count, overridable by `--threads`, and
+//! depend on the strategy.
 
 use crate::parallel::Strategy;
+pub use crate::run::settings::{RunDimension, Scope, RUN_DIMENSIONS};
 use crate::run::RunSettings;
-use std::fmt::Display;
-use std::str::FromStr;
-
-/// Which runs a dimension varies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scope {
-    /// Every run: crossed before the thread counts.
-    EveryRun,
-    /// Only runs of parallel strategies (it concerns pool threads): crossed after the thread
-    /// counts; `sequential` runs once, with the first value.
-    PoolThreads,
-}
-
-/// One run knob a sweep block can list values for.
-#[derive(Debug)]
-pub struct RunDimension {
-    /// The block key listing its values (`affinities = ["pinned", "free"]`).
-    pub key: &'static str,
-    /// Which runs it varies.
-    pub scope: Scope,
-    /// Parses one value, with the parser its command-line flag uses, and sets it on a run
-    /// description; the error says what is accepted.
-    pub set: fn(&mut RunSettings, &str) -> Result<(), String>,
-}
-
-/// The run dimensions, in the order the plan crosses them (the first varies slowest);
-/// `EveryRun` ones come first. A block that leaves a key out runs that knob's default.
-pub const RUN_DIMENSIONS: &[RunDimension] = &[
-    RunDimension { key: "modes", scope: Scope::EveryRun, set: |run, text| parsed(text).map(|mode| run.mode = mode) },
-    RunDimension {
-        key: "states",
-        scope: Scope::EveryRun,
-        set: |run, text| parsed(text).map(|state| run.state = state),
-    },
-    RunDimension {
-        key: "strategies",
-        scope: Scope::EveryRun,
-        set: |run, text| parsed(text).map(|strategy| run.strategy = strategy),
-    },
-    RunDimension {
-        key: "counters",
-        scope: Scope::PoolThreads,
-        set: |run, text| parsed(text).map(|counters| run.counters = counters),
-    },
-    RunDimension {
-        key: "affinities",
-        scope: Scope::PoolThreads,
-        set: |run, text| parsed(text).map(|affinity| run.affinity = affinity),
-    },
-];
-
-fn parsed<T: FromStr>(text: &str) -> Result<T, String>
-where
-    T::Err: Display,
-{
-    text.parse::<T>().map_err(|error| error.to_string())
-}
 
 /// The run descriptions of one block from `base` (knobs, node limit and the like already
 /// set): its `EveryRun` dimensions crossed in table order, then per strategy its thread
