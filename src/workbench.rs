@@ -68,7 +68,7 @@ pub fn knob_values(pairs: &[(&str, &str)]) -> KnobValues {
 /// # Panics
 /// When a knob name or value is not one of the family's (a bench's own typo).
 pub fn count_nodes<P: Puzzle>(puzzle: &P, knobs: &[(&str, &str)]) -> u64 {
-    let config = P::config(&knob_values(knobs)).unwrap_or_else(|error| panic!("{error}"));
+    let config = run::read_knobs::<P>(&knob_values(knobs)).unwrap_or_else(|error| panic!("{error}"));
     let limits = Limits { solutions_to_keep: 0, ..Limits::exhaustive() };
     puzzle
         .models(&config)

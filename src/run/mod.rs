@@ -33,7 +33,7 @@ pub use estimate::{ComponentEstimate, EstimateRequest};
 pub use family::{register, Family};
 pub use instance::{Instance, InstanceError};
 pub use measure::Calibration;
-pub use prepared::Prepared;
+pub use prepared::{read_knobs, Prepared};
 pub use report::{ComponentReport, ParallelSummary, RuleReport, RunReport, WorkerTotals};
 pub use settings::{RunSettings, SearchMode};
 

@@ -50,8 +50,9 @@ struct Ready<P: Puzzle> {
     source: String,
 }
 
-/// Reads knob text into `P`'s config: the one place a family's knobs are parsed.
-pub(super) fn read_knobs<P: Puzzle>(knobs: &KnobValues) -> Result<P::Config, KnobError> {
+/// Reads knob text into `P`'s config: the one place a family's knobs are parsed (for a
+/// run, a registry check, or a bench's [`crate::count_nodes`]).
+pub fn read_knobs<P: Puzzle>(knobs: &KnobValues) -> Result<P::Config, KnobError> {
     P::config(knobs)
 }
 
