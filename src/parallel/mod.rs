@@ -94,15 +94,17 @@ where
     C: RuleCounter + Send,
 {
     let limits = Limits { clone_state: plan.state == StateRestore::Clone, ..limits };
-    if plan.strategy == Strategy::Sequential {
+    let Some(sharing) = Sharing::of(plan.strategy, pool.threads()) else {
         return sequential::search::<M, C>(model, limits);
-    }
+    };
     let board = CounterBoard::new(pool.threads());
     let pool_wake = pool.hold();
     let mut outcome = match plan.counters {
-        CounterLayout::Padded => run_with::<M, C, _>(model, plan.strategy, pool, limits, |i| board.padded(i)),
-        CounterLayout::Unpadded => run_with::<M, C, _>(model, plan.strategy, pool, limits, |i| board.unpadded(i)),
-        CounterLayout::Shared => run_with::<M, C, _>(model, plan.strategy, pool, limits, |_| board.shared()),
+        CounterLayout::Padded => run_with::<M, C, _>(model, plan.strategy, sharing, pool, limits, |i| board.padded(i)),
+        CounterLayout::Unpadded => {
+            run_with::<M, C, _>(model, plan.strategy, sharing, pool, limits, |i| board.unpadded(i))
+        }
+        CounterLayout::Shared => run_with::<M, C, _>(model, plan.strategy, sharing, pool, limits, |_| board.shared()),
     };
     // Strategies release the pool when they hand out work; this covers one that stopped
     // before it did (a frontier listing that reached the node limit, say).
@@ -112,10 +114,42 @@ where
     outcome
 }
 
-/// Dispatches a parallel strategy with the tallies of one counter layout.
+/// How a parallel strategy shares the tree out among threads: [`Strategy`] without
+/// `sequential`, which shares nothing and never reaches the dispatch below.
+#[derive(Debug, Clone, Copy)]
+enum Sharing {
+    /// A frontier listed on the calling thread, one task per subproblem.
+    Frontier(DepthChoice),
+    /// Work stealing.
+    Steal,
+    /// Splitting every this many nodes.
+    Budget(u64),
+    /// Leaves handed out in batches through a lock.
+    Naive,
+}
+
+impl Sharing {
+    /// The sharing of `strategy` on `threads` workers; `None` for `sequential`.
+    fn of(strategy: Strategy, threads: usize) -> Option<Sharing> {
+        match strategy {
+            Strategy::Sequential => None,
+            Strategy::Depth(depth) => Some(Sharing::Frontier(DepthChoice::Fixed(depth))),
+            Strategy::Auto { per_thread } => {
+                Some(Sharing::Frontier(DepthChoice::AtLeast(per_thread.saturating_mul(threads))))
+            }
+            Strategy::Steal => Some(Sharing::Steal),
+            Strategy::Budget(budget) => Some(Sharing::Budget(budget)),
+            Strategy::Naive => Some(Sharing::Naive),
+        }
+    }
+}
+
+/// Dispatches a parallel strategy with the tallies of one counter layout; `strategy`
+/// labels the run's accounting.
 fn run_with<M, C, T>(
     model: M,
     strategy: Strategy,
+    sharing: Sharing,
     pool: &Pool,
     limits: Limits,
     tally_for: impl Fn(usize) -> T,
@@ -125,19 +159,12 @@ where
     C: RuleCounter + Send,
     T: Tally,
 {
-    match strategy {
-        Strategy::Sequential => sequential::search::<M, C>(model, limits),
-        Strategy::Depth(depth) => {
-            frontier::search::<M, C, T>(model, limits, pool, strategy, DepthChoice::Fixed(depth), tally_for)
-        }
-        Strategy::Auto { per_thread } => {
-            let wanted = per_thread.saturating_mul(pool.threads());
-            frontier::search::<M, C, T>(model, limits, pool, strategy, DepthChoice::AtLeast(wanted), tally_for)
-        }
-        Strategy::Steal => {
+    match sharing {
+        Sharing::Frontier(depth) => frontier::search::<M, C, T>(model, limits, pool, strategy, depth, tally_for),
+        Sharing::Steal => {
             steal::search::<M, C, T>(model, limits, pool, strategy, steal::SplitRule::WhenHungry, tally_for)
         }
-        Strategy::Budget(budget) => budget::search::<M, C, T>(model, limits, pool, budget, tally_for),
-        Strategy::Naive => naive::search::<M, C, T>(model, limits, pool, tally_for),
+        Sharing::Budget(budget) => budget::search::<M, C, T>(model, limits, pool, budget, tally_for),
+        Sharing::Naive => naive::search::<M, C, T>(model, limits, pool, tally_for),
     }
 }
