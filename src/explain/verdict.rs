@@ -99,11 +99,6 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    /// The largest cause, and whether the intervals tie it with another.
-    pub fn top_cause(&self) -> Option<&RankedCause> {
-        self.causes.first().filter(|cause| cause.rank.is_some())
-    }
-
     /// The causes that share rank 1 (one when the top cause's interval separates).
     pub fn leading_causes(&self) -> Vec<&RankedCause> {
         self.causes.iter().filter(|cause| cause.rank.is_some_and(|rank| rank.best == 1)).collect()
