@@ -3,7 +3,7 @@
 
 use super::args::ReportArgs;
 use super::Failure;
-use crate::harness::reporting::tables::{regenerate, ReportOutcome};
+use crate::harness::reporting::{regenerate, ReportOutcome};
 use serde_json::json;
 use std::io::Write;
 

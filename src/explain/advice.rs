@@ -3,7 +3,9 @@
 //! to `naive`, and nothing at all to a run close to the ideal. Text only; it knows the
 //! decomposition and the knob names, not how runs are made.
 
-use super::decompose::{Cause, Decomposition, Measurements, Outcome, StrategyKind};
+use super::causes::{CauseKind, TermKind};
+use super::decompose::{Cause, Decomposition, Outcome};
+use super::measurements::{Measurements, StrategyKind};
 use crate::format;
 use serde::Serialize;
 
@@ -47,7 +49,7 @@ pub fn advice(verdict: &Decomposition, m: &Measurements, affinity: &str) -> Vec<
     }
     for cause in verdict.causes.iter().filter(|cause| cause.share >= ADVICE_SHARE) {
         if let Some(text) = cause_advice(cause, m, affinity) {
-            advice.push(Advice { about: cause.name.to_string(), text });
+            advice.push(Advice { about: cause.kind.name().to_string(), text });
         }
     }
     advice
@@ -56,16 +58,18 @@ pub fn advice(verdict: &Decomposition, m: &Measurements, affinity: &str) -> Vec<
 fn cause_advice(cause: &Cause, m: &Measurements, affinity: &str) -> Option<String> {
     let kind = m.strategy_kind();
     let naive = kind == StrategyKind::Naive;
-    let text = match cause.name {
-        "search overhead" if m.exhaustive => {
+    let text = match cause.kind {
+        CauseKind::SearchOverhead if m.exhaustive => {
             "an exhaustive search must visit exactly the sequential nodes: this is a bug in the strategy".to_string()
         }
-        "search overhead" => "a first-solution search explores other branches while one worker nears a solution, and \
+        CauseKind::SearchOverhead => {
+            "a first-solution search explores other branches while one worker nears a solution, and \
              the count changes from run to run: compare several runs, or order values so that solutions come earlier"
-            .to_string(),
-        "per-node cost" => per_node_advice(cause, m)?,
-        "waiting for first task" if naive => return None,
-        "waiting for first task" => match kind {
+                .to_string()
+        }
+        CauseKind::PerNodeCost => per_node_advice(cause, m)?,
+        CauseKind::WaitingForFirstTask if naive => return None,
+        CauseKind::WaitingForFirstTask => match kind {
             StrategyKind::Splitting if affinity == "free" => {
                 "the workers wait for the first split of the root: with `--affinity pinned` a woken thread starts on \
                  its own CPU"
@@ -80,8 +84,8 @@ fn cause_advice(cause: &Cause, m: &Measurements, affinity: &str) -> Option<Strin
                 m.strategy
             ),
         },
-        "idle between tasks" if naive => return None,
-        "idle between tasks" => match (kind, m.strategy.as_str()) {
+        CauseKind::IdleBetweenTasks if naive => return None,
+        CauseKind::IdleBetweenTasks => match (kind, m.strategy.as_str()) {
             (StrategyKind::Splitting, "steal") => "hungry workers wait for a busy one to split a branch: `steal` \
                  already splits on demand; many small steals mean the tree is narrow here, which more threads do not \
                  cure"
@@ -95,7 +99,7 @@ fn cause_advice(cause: &Cause, m: &Measurements, affinity: &str) -> Option<Strin
                 cause.number
             ),
         },
-        "tail" => match kind {
+        CauseKind::Tail => match kind {
             StrategyKind::Splitting => "the last branches ran alone: the strategy already splits on demand, so they \
                  were too small to split further; nothing to tune"
                 .to_string(),
@@ -105,17 +109,18 @@ fn cause_advice(cause: &Cause, m: &Measurements, affinity: &str) -> Option<Strin
                 m.strategy
             ),
         },
-        _ => return None,
+        // Nothing measured to act on.
+        CauseKind::Unexplained => return None,
     };
     Some(text)
 }
 
 /// The advice for the largest part of the per-node cost.
 fn per_node_advice(cause: &Cause, m: &Measurements) -> Option<String> {
-    let largest = cause.parts.first().map_or("more threads", |part| part.name);
+    let largest = cause.parts.first().map_or(TermKind::MoreThreads, |part| part.kind);
     let text = match largest {
-        "at one thread" if m.strategy_kind() == StrategyKind::Naive => return None,
-        "at one thread" => match m.strategy_kind() {
+        TermKind::AtOneThread if m.strategy_kind() == StrategyKind::Naive => return None,
+        TermKind::AtOneThread => match m.strategy_kind() {
             StrategyKind::Splitting => "tasks cost more per node than the sequential search already at one thread \
                  (splitting and per-task setup): `budget:B` with a larger B, or `steal`, which splits only for a \
                  hungry worker"
@@ -124,15 +129,18 @@ fn per_node_advice(cause: &Cause, m: &Measurements) -> Option<String> {
                   (`auto:K` with a smaller K, a smaller D in `depth:D`)"
                 .to_string(),
         },
-        "descheduled" => "workers were in tasks without a CPU: another process was running. Measure again on a \
+        TermKind::Descheduled => {
+            "workers were in tasks without a CPU: another process was running. Measure again on a \
              quiet machine"
-            .to_string(),
+                .to_string()
+        }
         // Said once for the whole run (`threads`), whichever cause it inflated.
-        "oversubscription" => return None,
-        "contention" => format!("the `{}` counters share cache lines: use `--counters padded`", m.counters),
-        "allocation" => {
+        TermKind::Oversubscription => return None,
+        TermKind::Contention => format!("the `{}` counters share cache lines: use `--counters padded`", m.counters),
+        TermKind::Allocation => {
             "cloning the state allocates per node, and the allocator is shared: use `--state undo`".to_string()
         }
+        // The rest of the growth with more threads (also when no part was positive).
         _ if m.strategy_kind() == StrategyKind::Naive => return None,
         _ => format!(
             "nodes cost more with {} threads running ({}): shared writes per node, memory bandwidth or a lower clock \
@@ -161,7 +169,8 @@ pub fn close_to_ideal_text(speedup: f64, threads: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::explain::decompose::{decompose, IdleSplit, RunMeasure};
+    use crate::explain::decompose::decompose;
+    use crate::explain::measurements::{IdleSplit, RunMeasure};
 
     /// 1000 nodes in 1000 ns sequentially; at 2 threads 800 ns with a long tail.
     fn tailing(strategy: &str) -> Measurements {

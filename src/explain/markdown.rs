@@ -50,7 +50,7 @@ pub fn headline(verdict: &Verdict) -> String {
     let name_share = |cause: &RankedCause| {
         format!(
             "{} ({})",
-            cause.cause.name,
+            cause.cause.kind,
             share_interval_text(&format::percent(cause.cause.share), &cause.share_interval)
         )
     };
@@ -109,18 +109,18 @@ pub fn verdict_text(verdict: &Verdict) -> String {
             text,
             "{:<12} {:<24} {:>12} {:>20}  {}",
             cause.rank.map_or("-".to_string(), |rank| rank.text()),
-            cause.cause.name,
+            cause.cause.kind,
             unit.number(cause.cause.lost_ns),
             share_interval_text(share, &cause.share_interval),
             cause.cause.number
         );
         for part in &cause.cause.parts {
-            let _ = writeln!(text, "{:<12}   {:<22} {:>12}", "", part.name, unit.number(part.lost_ns));
+            let _ = writeln!(text, "{:<12}   {:<22} {:>12}", "", part.kind, unit.number(part.lost_ns));
         }
     }
     let _ = writeln!(text, "\n{}", sum_line(verdict));
     for gain in &verdict.gains {
-        let _ = writeln!(text, "gain: {} {} ({})", gain.name, format::duration(gain.gained_ns), gain.evidence);
+        let _ = writeln!(text, "gain: {} {} ({})", gain.kind, format::duration(gain.gained_ns), gain.evidence);
     }
     let _ = writeln!(text, "{} runs per configuration ({}).", verdict.runs, verdict.stopped);
     if verdict.outcome == Outcome::CloseToIdeal {
@@ -232,7 +232,7 @@ pub fn report(context: &ReportContext) -> String {
             text,
             "| {} | {} | {} | {} | {} | {} |",
             cause.rank.map_or("-".to_string(), |rank| rank.text()),
-            cause.cause.name,
+            cause.cause.kind,
             unit.number(cause.cause.lost_ns),
             share_interval_text(&share, &cause.share_interval),
             markdown_cell(&cause.cause.number),
@@ -242,7 +242,7 @@ pub fn report(context: &ReportContext) -> String {
             let _ = writeln!(
                 text,
                 "| | … {} | {} | | | {} |",
-                part.name,
+                part.kind,
                 unit.number(part.lost_ns),
                 markdown_cell(&part.evidence)
             );
@@ -252,7 +252,7 @@ pub fn report(context: &ReportContext) -> String {
     if !verdict.gains.is_empty() {
         text.push_str("Gains (time the parallel run saved, offsetting the causes):\n\n");
         for gain in &verdict.gains {
-            let _ = writeln!(text, "- **{}**: {} ({})", gain.name, format::duration(gain.gained_ns), gain.evidence);
+            let _ = writeln!(text, "- **{}**: {} ({})", gain.kind, format::duration(gain.gained_ns), gain.evidence);
         }
         text.push('\n');
     }

@@ -2,7 +2,7 @@
 //! them in rounds until the stopping rule is met, and turning (a resample of) their runs
 //! into [`Measurements`] of medians.
 
-use super::decompose::{CounterComparison, IdleSplit, Measurements, RunMeasure, StateComparison, StrategyKind};
+use super::measurements::{CounterComparison, IdleSplit, Measurements, RunMeasure, StateComparison, StrategyKind};
 use crate::parallel::{CounterLayout, StateRestore, Strategy, DEFAULT_SUBPROBLEMS_PER_THREAD};
 use crate::run::instance::Instance;
 use crate::run::{self, RunError, RunReport, RunSettings, SearchMode};

@@ -1,22 +1,29 @@
 //! `explain`: why a parallel search is slower than it should be, measured, not guessed.
 //!
-//! [`decompose`] is pure arithmetic: medians in, lost time split into causes that
-//! partition it; [`measure`] reruns the search (sequentially, at one thread, at N threads
-//! and with A/B knobs) until the stopping rule is met; [`verdict`] adds the bootstrap
-//! intervals, the ranks and the advice ([`advice`]); [`markdown`] and [`plot`] write the
-//! report. This layer sees run reports only, never boards or threads.
+//! [`decompose`] is pure arithmetic: [`Measurements`] (medians) in, lost time split into
+//! causes that partition it; the causes and terms are the enums [`CauseKind`] and
+//! [`TermKind`], named in one place (`causes`), and the evidence beside the numbers is
+//! worded apart from the arithmetic (`evidence`). [`measure`] reruns the search
+//! (sequentially, at one thread, at N threads and with A/B knobs) until the stopping rule
+//! is met; [`verdict`] adds the bootstrap intervals, the ranks and the advice (`advice`);
+//! [`markdown`] and [`plot`] write the report; [`why_slower_text`] is the harness's one-line
+//! summary. This layer sees run reports only, never boards or threads.
 
 mod advice;
+mod causes;
 mod decompose;
+mod evidence;
 pub mod markdown;
 pub mod measure;
+mod measurements;
 pub mod plot;
 pub mod verdict;
+mod why_slower;
 
 pub use advice::{Advice, ADVICE_SHARE};
-pub use decompose::{
-    decompose, granularity_judgement, why_slower_text, Cause, CounterComparison, Decomposition, Gain, IdleSplit,
-    Measurements, Outcome, Part, RunMeasure, StateComparison, StrategyKind, CAUSE_NAMES, CLOSE_TO_IDEAL,
-    TASKS_PER_WORKER_GUIDE,
-};
+pub use causes::{CauseKind, TermKind, CAUSE_NAMES};
+pub use decompose::{decompose, Cause, Decomposition, Gain, Outcome, Part, CLOSE_TO_IDEAL};
+pub use evidence::{granularity_judgement, TASKS_PER_WORKER_GUIDE};
+pub use measurements::{CounterComparison, IdleSplit, Measurements, RunMeasure, StateComparison, StrategyKind};
 pub use verdict::{Rank, RankedCause, Verdict};
+pub use why_slower::why_slower_text;

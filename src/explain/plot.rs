@@ -2,6 +2,7 @@
 //! worker's time split into waiting for its first task, busy, idle between tasks and
 //! tail (right).
 
+use super::causes::CauseKind;
 use super::verdict::Verdict;
 use crate::format;
 use crate::run::RunReport;
@@ -42,14 +43,14 @@ fn draw_causes(area: &DrawingArea<SVGBackend, Shift>, verdict: &Verdict) -> Draw
         .map(|cause| {
             let whisker =
                 (cause.share_interval.low * verdict.gross_ns / 1e6, cause.share_interval.high * verdict.gross_ns / 1e6);
-            (cause.cause.name.to_string(), cause.cause.lost_ns / 1e6, Some(whisker), RGBColor(200, 60, 60))
+            (cause.cause.kind.to_string(), cause.cause.lost_ns / 1e6, Some(whisker), RGBColor(200, 60, 60))
         })
         .collect();
     bars.extend(
         verdict
             .gains
             .iter()
-            .map(|gain| (format!("gain: {}", gain.name), gain.gained_ns / 1e6, None, RGBColor(60, 160, 80))),
+            .map(|gain| (format!("gain: {}", gain.kind), gain.gained_ns / 1e6, None, RGBColor(60, 160, 80))),
     );
     let high = bars
         .iter()
@@ -117,11 +118,13 @@ fn draw_workers(area: &DrawingArea<SVGBackend, Shift>, report: &RunReport) -> Dr
         .y_labels(workers.len() * 2 + 1)
         .y_label_formatter(&label_of)
         .draw()?;
+    // The idle segments are named as the causes they feed, so the legend reads like the
+    // left panel.
     let parts: [(&str, RGBColor); 4] = [
-        ("waiting for first task", RGBColor(150, 150, 150)),
+        (CauseKind::WaitingForFirstTask.name(), RGBColor(150, 150, 150)),
         ("busy", RGBColor(60, 110, 200)),
-        ("idle between tasks", RGBColor(240, 170, 40)),
-        ("tail", RGBColor(210, 60, 60)),
+        (CauseKind::IdleBetweenTasks.name(), RGBColor(240, 170, 40)),
+        (CauseKind::Tail.name(), RGBColor(210, 60, 60)),
     ];
     for (part, (name, color)) in parts.into_iter().enumerate() {
         let bars = workers.iter().enumerate().map(move |(row, worker)| {

@@ -4,8 +4,10 @@
 //! their intervals, the advice, and beside `naive` the good strategy's figure.
 
 use super::advice::{advice, Advice};
-use super::decompose::{decompose, Cause, Decomposition, Gain, Measurements, Outcome};
+use super::causes::CauseKind;
+use super::decompose::{decompose, Cause, Decomposition, Gain, Outcome};
 use super::measure::{all_runs, measurements, ConfigRuns, ExplainPlan, Role};
+use super::measurements::Measurements;
 use crate::statistics::{bootstrap_intervals, median_interval, ratio_interval, BootstrapSettings, Interval};
 use serde::Serialize;
 
@@ -99,11 +101,6 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    /// The largest cause, and whether the intervals tie it with another.
-    pub fn top_cause(&self) -> Option<&RankedCause> {
-        self.causes.first().filter(|cause| cause.rank.is_some())
-    }
-
     /// The causes that share rank 1 (one when the top cause's interval separates).
     pub fn leading_causes(&self) -> Vec<&RankedCause> {
         self.causes.iter().filter(|cause| cause.rank.is_some_and(|rank| rank.best == 1)).collect()
@@ -128,21 +125,21 @@ pub fn verdict(plan: &ExplainPlan, configs: &[ConfigRuns], stopped: String) -> V
     let point_measurements = measurements(plan, configs, &groups);
     let point = decompose(&point_measurements);
     let settings = BootstrapSettings { resamples: RESAMPLES, ..BootstrapSettings::default() };
-    let names: Vec<&'static str> = point.causes.iter().map(|cause| cause.name).collect();
-    let pairs = cause_pairs(names.len());
+    let kinds: Vec<CauseKind> = point.causes.iter().map(|cause| cause.kind).collect();
+    let pairs = cause_pairs(kinds.len());
     // One resampling gives each share's interval and, from the same resamples, the interval
     // of every difference between two shares (paired: the two shares move together).
     let intervals = bootstrap_intervals(
         &groups,
         |resample| {
             let decomposition = decompose(&measurements(plan, configs, resample));
-            let shares: Vec<f64> = names.iter().map(|name| decomposition.share_of(name)).collect();
+            let shares: Vec<f64> = kinds.iter().map(|kind| decomposition.share_of(*kind)).collect();
             let differences = pairs.iter().map(|&(first, second)| shares[first] - shares[second]);
             shares.iter().copied().chain(differences).collect()
         },
         settings,
     );
-    let (share_intervals, difference_intervals) = intervals.split_at(names.len());
+    let (share_intervals, difference_intervals) = intervals.split_at(kinds.len());
     let ranks = ranks(&point.causes, &pairs, difference_intervals);
     let walls = |role: Role| configs.iter().find(|config| config.role == role).map(ConfigRuns::walls);
     let sequential = walls(Role::Sequential).unwrap_or_default();
@@ -210,7 +207,8 @@ fn ranks_above(pairs: &[(usize, usize)], differences: &[Interval], first: usize,
 /// (see [`ranks_above`]) and ties with the others. `unexplained` and causes with nothing
 /// lost get no rank.
 pub fn ranks(causes: &[Cause], pairs: &[(usize, usize)], differences: &[Interval]) -> Vec<Option<Rank>> {
-    let rankable: Vec<bool> = causes.iter().map(|cause| cause.name != "unexplained" && cause.share > 0.0).collect();
+    let rankable: Vec<bool> =
+        causes.iter().map(|cause| cause.kind != CauseKind::Unexplained && cause.share > 0.0).collect();
     (0..causes.len())
         .map(|index| {
             if !rankable[index] {
@@ -228,9 +226,9 @@ pub fn ranks(causes: &[Cause], pairs: &[(usize, usize)], differences: &[Interval
 mod tests {
     use super::*;
 
-    fn cause(name: &'static str, share: f64) -> Cause {
+    fn cause(kind: CauseKind, share: f64) -> Cause {
         Cause {
-            name,
+            kind,
             lost_ns: share,
             share,
             measured: true,
@@ -265,7 +263,13 @@ mod tests {
 
     #[test]
     fn overlapping_differences_tie_and_separated_ones_rank() {
-        let causes = [cause("a", 0.45), cause("b", 0.30), cause("c", 0.15), cause("d", 0.0), cause("unexplained", 0.0)];
+        let causes = [
+            cause(CauseKind::SearchOverhead, 0.45),
+            cause(CauseKind::PerNodeCost, 0.30),
+            cause(CauseKind::IdleBetweenTasks, 0.15),
+            cause(CauseKind::Tail, 0.0),
+            cause(CauseKind::Unexplained, 0.0),
+        ];
         // a - b = 15 points but its interval reaches below zero: tied; b - c likewise.
         assert_eq!(rank_texts(&causes, 0.16), ["1-2 (tied)", "1-3 (tied)", "2-3 (tied)", "-", "-"]);
         // Narrow intervals: every gap of 15 points separates.
@@ -275,13 +279,21 @@ mod tests {
     #[test]
     fn causes_closer_than_the_margin_tie_however_narrow_their_intervals() {
         // The seed story's two leading causes: 44% and 41%, intervals two points wide.
-        let causes = [cause("waiting", 0.44), cause("per-node", 0.41), cause("idle", 0.15)];
+        let causes = [
+            cause(CauseKind::WaitingForFirstTask, 0.44),
+            cause(CauseKind::PerNodeCost, 0.41),
+            cause(CauseKind::IdleBetweenTasks, 0.15),
+        ];
         assert_eq!(rank_texts(&causes, 0.01), ["1-2 (tied)", "1-2 (tied)", "3"]);
     }
 
     #[test]
     fn a_dominant_cause_ranks_first_alone() {
-        let causes = [cause("a", 0.7), cause("b", 0.17), cause("c", 0.13)];
+        let causes = [
+            cause(CauseKind::PerNodeCost, 0.7),
+            cause(CauseKind::WaitingForFirstTask, 0.17),
+            cause(CauseKind::Tail, 0.13),
+        ];
         assert_eq!(rank_texts(&causes, 0.05), ["1", "2-3 (tied)", "2-3 (tied)"]);
     }
 

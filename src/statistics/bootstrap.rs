@@ -51,11 +51,6 @@ impl Interval {
         self.low <= value && value <= self.high
     }
 
-    /// Whether the two intervals share no point.
-    pub fn separated_from(&self, other: &Interval) -> bool {
-        self.high < other.low || other.high < self.low
-    }
-
     /// Width over the estimate (0 for a zero estimate).
     pub fn relative_width(&self) -> f64 {
         if self.estimate == 0.0 {

@@ -1,0 +1,66 @@
+//! The `report --baseline` comparison as Markdown: the configurations flagged by
+//! [`super::compare`], printed by `report` and appended to `results/README.md`.
+
+use super::compare::{Change, MIN_CHANGE, MIN_CHANGE_SHORT, SHORT_CALL_NS};
+use crate::format::{count, TimeUnit};
+use crate::statistics::ChangeVerdict;
+use std::fmt::Write as _;
+
+/// The `--baseline` comparison as Markdown.
+pub fn comparison_markdown(baseline: &str, changes: &[Change]) -> String {
+    let mut text = String::new();
+    let flagged: Vec<&Change> = changes.iter().filter(|change| change.flagged()).collect();
+    let regressions = flagged.iter().filter(|change| change.regression()).count();
+    let _ = writeln!(text, "## Changes against `{baseline}`\n");
+    let _ = writeln!(
+        text,
+        "{} configurations in both, {} flagged, {regressions} regression(s). A time change is flagged when the \
+         95% bootstrap interval of now / before excludes 1 and the ratio is beyond ±{:.0}% (±{:.0}% for calls under {}); a node count when it \
+         differs (not compared for parallel first-solution searches, whose counts vary from run to run). \
+         Regressions are the slower ones and those with other node counts; `--fail-on-change` fails on them only.\n",
+        changes.len(),
+        flagged.len(),
+        MIN_CHANGE * 100.0,
+        MIN_CHANGE_SHORT * 100.0,
+        crate::format::duration(SHORT_CALL_NS)
+    );
+    if flagged.is_empty() {
+        return text;
+    }
+    let unit = TimeUnit::for_column(flagged.iter().map(|change| change.baseline_ns));
+    let _ = writeln!(
+        text,
+        "| sweep | instance | configuration | strategy | threads | before ({0}) | now ({0}) | now / before [95% CI] | nodes before | nodes now | verdict |",
+        unit.symbol()
+    );
+    text.push_str("|---|---|---|---|---:|---:|---:|---:|---:|---:|---|\n");
+    for change in flagged {
+        let run = &change.current;
+        let verdict = match change.time.verdict {
+            ChangeVerdict::Faster => "faster",
+            ChangeVerdict::Slower => "**slower**",
+            ChangeVerdict::NoChange => "time within noise",
+        };
+        let nodes_note = if change.nodes_changed() { "; **nodes changed**" } else { "" };
+        let busy_note = if change.busy_runs_kept { "; ⚠ busy-machine runs" } else { "" };
+        let ratio = change.time.ratio;
+        let _ = writeln!(
+            text,
+            "| {} | `{}` | {} | {} | {} | {} | {} | {:.3} [{:.3}, {:.3}] | {} | {} | {verdict}{nodes_note}{busy_note} |",
+            run.sweep,
+            run.source,
+            run.variant,
+            run.strategy,
+            run.threads,
+            unit.number(change.baseline_ns),
+            unit.number(change.current_ns),
+            ratio.estimate,
+            ratio.low,
+            ratio.high,
+            count(change.baseline_nodes),
+            count(change.current_nodes)
+        );
+    }
+    text.push('\n');
+    text
+}
