@@ -1,7 +1,7 @@
 //! `estimate`: Knuth's random-probe estimate of the tree size and search time.
 
 use super::args::EstimateArgs;
-use super::Failure;
+use super::failure::Failure;
 use crate::format;
 use crate::knobs::KnobValues;
 use crate::run::instance;

@@ -4,8 +4,8 @@
 //! costs measured on this machine, with the ceiling and what to change (docs/scaling.md).
 
 use super::args::{ExplainArgs, PredictArgs};
+use super::failure::Failure;
 use super::parallel_help::available_cpus;
-use super::Failure;
 use crate::explain::markdown::{self, ReportContext};
 use crate::explain::measure::{self, ExplainPlan};
 use crate::explain::{plot, verdict};

@@ -6,6 +6,7 @@
 mod args;
 mod estimate_command;
 mod explain_command;
+mod failure;
 mod knob_args;
 mod output;
 mod parallel_help;
@@ -18,12 +19,8 @@ mod watch_command;
 
 use args::{Cli, Command};
 use clap::{CommandFactory, FromArgMatches, Parser};
+pub use failure::{Failure, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_INTERRUPTED};
 use std::process::ExitCode;
-
-/// Exit code for bad input: flags, instance files, knob values.
-pub const EXIT_BAD_INPUT: u8 = 2;
-/// Exit code for a failure while running (I/O, a failed sweep).
-pub const EXIT_FAILURE: u8 = 1;
 
 /// Parses the command line and runs the command.
 pub fn main() -> ExitCode {
@@ -59,7 +56,7 @@ pub fn main() -> ExitCode {
         Some(Command::List(args)) => output::print_list(&args),
         Some(Command::Sweep(args)) => match sweep_command::run(&args) {
             Ok(true) => Ok(()),
-            Ok(false) => Err(Failure { message: String::new(), code: sweep_command::EXIT_INTERRUPTED }),
+            Ok(false) => Err(Failure { message: String::new(), code: EXIT_INTERRUPTED }),
             Err(failure) => Err(failure),
         },
         Some(Command::Report(args)) => report_command::run(&args),
@@ -95,48 +92,11 @@ fn run_quick_sweep_and_report() -> Result<(), Failure> {
     );
     let swept = match sweep_command::run(&sweep) {
         Ok(true) => Ok(()),
-        Ok(false) => return Err(Failure { message: String::new(), code: sweep_command::EXIT_INTERRUPTED }),
+        Ok(false) => return Err(Failure { message: String::new(), code: EXIT_INTERRUPTED }),
         Err(failure) => Err(failure),
     };
     report_command::run(&report)?;
     swept
-}
-
-/// A command's failure: the message printed and the exit code.
-#[derive(Debug)]
-pub struct Failure {
-    message: String,
-    code: u8,
-}
-
-impl Failure {
-    /// Bad input (exit code 2).
-    pub fn bad_input(message: impl std::fmt::Display) -> Failure {
-        Failure { message: message.to_string(), code: EXIT_BAD_INPUT }
-    }
-
-    /// A failure while running (exit code 1).
-    pub fn failed(message: impl std::fmt::Display) -> Failure {
-        Failure { message: message.to_string(), code: EXIT_FAILURE }
-    }
-
-    fn report(self) -> ExitCode {
-        if !self.message.is_empty() {
-            eprintln!("backtrack-bench: error: {}", self.message);
-        }
-        ExitCode::from(self.code)
-    }
-}
-
-impl From<std::io::Error> for Failure {
-    /// A closed pipe (`| head`) is not an error: stop quietly with success.
-    fn from(error: std::io::Error) -> Failure {
-        if error.kind() == std::io::ErrorKind::BrokenPipe {
-            Failure { message: String::new(), code: 0 }
-        } else {
-            Failure::failed(error)
-        }
-    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Text output for people: reports, tables, numbers with thousands separators.
 
-use super::Failure;
+use super::failure::Failure;
 use crate::format;
 use crate::run::instance::{self, Instance};
 use crate::run::Family;

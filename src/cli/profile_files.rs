@@ -4,7 +4,7 @@
 //! prunes of each rule there, so its columns add up to the run's nodes and per-rule
 //! prunes. The plot beside it (same name, `.svg`) shows the run's totals over components.
 
-use super::Failure;
+use super::failure::Failure;
 use crate::harness::reporting::plots::{draw_depth_profile, DepthLine};
 use crate::harness::storing::csv_log::write_atomically;
 use crate::run::{ComponentReport, RunReport};

@@ -2,7 +2,7 @@
 //! CSV files, and optionally compare with an earlier run log.
 
 use super::args::ReportArgs;
-use super::Failure;
+use super::failure::Failure;
 use crate::harness::reporting::{regenerate, ReportOutcome};
 use serde_json::json;
 use std::io::Write;

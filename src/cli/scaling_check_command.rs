@@ -4,8 +4,8 @@
 
 use super::args::ScalingCheckArgs;
 use super::explain_command::{parse_strategy, shape_of};
+use super::failure::Failure;
 use super::parallel_help::available_cpus;
-use super::Failure;
 use crate::harness::storing::csv_log::write_atomically;
 use crate::knobs::KnobValues;
 use crate::run::instance;

@@ -1,9 +1,9 @@
 //! `solve`: run one instance and print the report as text or JSON.
 
 use super::args::SolveArgs;
+use super::failure::Failure;
 use super::output::write_report;
 use super::profile_files;
-use super::Failure;
 use crate::knobs::KnobValues;
 use crate::parallel::MAX_SUBPROBLEMS;
 use crate::run::instance;

@@ -1,7 +1,7 @@
 //! `sweep`: expand a spec into configurations and run them, appending to the results folder.
 
 use super::args::SweepArgs;
-use super::Failure;
+use super::failure::{Failure, EXIT_INTERRUPTED};
 use crate::harness::storing::results_folder::Shard;
 use crate::harness::storing::sweep_lock::WhenBusy;
 use crate::harness::sweeping::plan;
@@ -14,9 +14,6 @@ use serde_json::json;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::OnceLock;
-
-/// Exit code of a sweep stopped by Ctrl-C (128 + SIGINT, as shells report it).
-pub const EXIT_INTERRUPTED: u8 = 130;
 
 /// Set by the first Ctrl-C: the runner stops after the run in progress.
 static STOP: AtomicBool = AtomicBool::new(false);

@@ -1,7 +1,7 @@
 //! `watch`: animate a search in the terminal; plain frames when stdout is not one.
 
 use super::args::WatchArgs;
-use super::Failure;
+use super::failure::Failure;
 use crate::knobs::KnobValues;
 use crate::run;
 use crate::run::instance;
@@ -71,7 +71,7 @@ pub fn run(args: &WatchArgs, knobs: KnobValues) -> Result<(), Failure> {
     writeln!(out, "{} frames, {} nodes, {} solutions{ending}", summary.frames, summary.nodes, summary.solutions)?;
     if summary.interrupted {
         // Like an interrupted sweep: the conventional code of a process ended by SIGINT.
-        return Err(Failure { message: String::new(), code: super::sweep_command::EXIT_INTERRUPTED });
+        return Err(Failure { message: String::new(), code: super::failure::EXIT_INTERRUPTED });
     }
     Ok(())
 }

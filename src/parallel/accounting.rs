@@ -5,8 +5,8 @@
 //! Workers fill their own [`WorkerReport`] without sharing anything; the run merges them
 //! once, after every worker has stopped.
 
+use super::strategy::Strategy;
 use super::task_samples::TaskSamples;
-use super::Strategy;
 use std::time::{Duration, Instant};
 
 /// One worker's share of a run.

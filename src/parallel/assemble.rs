@@ -2,8 +2,9 @@
 //! once, after all of them have stopped.
 
 use super::accounting::{CpuTimes, RunAccounting};
+use super::outcome::ParallelOutcome;
+use super::strategy::Strategy;
 use super::worker::WorkerOutput;
-use super::{ParallelOutcome, Strategy};
 use crate::search::{Stats, StopReason};
 use std::time::Duration;
 

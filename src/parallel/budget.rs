@@ -4,9 +4,11 @@
 //! from those queues without announcing themselves. A small budget makes many small
 //! tasks (more queue traffic); a large one leaves idle workers waiting for the next split.
 
+use super::outcome::ParallelOutcome;
+use super::pool::Pool;
 use super::steal::{self, SplitRule};
+use super::strategy::Strategy;
 use super::tally::Tally;
-use super::{ParallelOutcome, Pool, Strategy};
 use crate::search::{Limits, Model, RuleCounter};
 
 /// Runs the whole tree with workers that split every `budget` nodes.

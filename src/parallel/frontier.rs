@@ -10,10 +10,12 @@
 use super::accounting::RunClock;
 use super::assemble::{assemble, FrontierPart, RunParts};
 use super::control::{remaining_budget, Control};
+use super::outcome::ParallelOutcome;
+use super::pool::Pool;
 use super::steering::Splitting;
+use super::strategy::Strategy;
 use super::tally::Tally;
 use super::worker::{seats, Seat, Slot};
-use super::{ParallelOutcome, Pool, Strategy};
 use crate::search::{Engine, Limits, Model, NoObserver, NoSteering, RuleCounter, StopReason};
 
 /// The most subproblems a frontier listing keeps (`depth:D`, `auto`, `naive`). A

@@ -4,10 +4,10 @@
 //! these by the run layer (`run::measure`); this module predicts nothing.
 
 use super::control::Control;
+use super::pool::{Pool, PoolError};
 use super::steering::Splitting;
 use super::tally::CounterBoard;
 use super::worker::seats;
-use super::{Pool, PoolError};
 use crate::search::{Limits, Model, NoCounters, RuleCounter};
 use crossbeam_deque::Worker as TaskQueue;
 use std::hint::black_box;

@@ -19,6 +19,7 @@ mod control;
 mod frontier;
 mod machinery;
 mod naive;
+mod outcome;
 mod pool;
 mod sequential;
 mod steal;
@@ -36,11 +37,12 @@ mod tests;
 pub use accounting::{CpuTimes, RunAccounting, WorkerReport};
 pub use frontier::MAX_SUBPROBLEMS;
 pub use machinery::{machinery_costs, MachineryCosts};
+pub use outcome::ParallelOutcome;
 pub use pool::{check_thread_count, Pool, PoolError, ThreadAffinity, MAX_THREADS};
 pub use strategy::{CounterLayout, StateRestore, Strategy, DEFAULT_SUBPROBLEMS_PER_THREAD};
 pub use task_samples::{merged as merged_task_samples, TaskSamples};
 
-use crate::search::{Limits, Model, RuleCounter, Stats, StopReason};
+use crate::search::{Limits, Model, RuleCounter};
 use frontier::DepthChoice;
 use tally::{CounterBoard, Tally};
 
@@ -53,22 +55,6 @@ pub struct ParallelPlan {
     pub counters: CounterLayout,
     /// How the model state is restored after a child; it sets [`Limits::clone_state`].
     pub state: StateRestore,
-}
-
-/// What a run returns.
-#[derive(Debug, Clone)]
-pub struct ParallelOutcome<Solution> {
-    /// Counts merged over every worker (and the frontier listing, if any).
-    pub stats: Stats,
-    /// The solutions kept, sorted; all of them up to [`Limits::solutions_to_keep`]. A
-    /// first-solution run may keep more than one when several workers found one at once.
-    pub solutions: Vec<Solution>,
-    /// Why the run ended early, if it did.
-    pub stop: Option<StopReason>,
-    /// One report per worker, in pool order (one for `sequential`).
-    pub workers: Vec<WorkerReport>,
-    /// Numbers about the whole run.
-    pub run: RunAccounting,
 }
 
 /// The most nodes a run of `strategy` on `threads` workers may enter beyond its node

@@ -9,10 +9,12 @@ use super::accounting::RunClock;
 use super::assemble::{assemble, RunParts};
 use super::control::{remaining_budget, Control};
 use super::frontier;
+use super::outcome::ParallelOutcome;
+use super::pool::Pool;
 use super::steering::Splitting;
+use super::strategy::Strategy;
 use super::tally::Tally;
 use super::worker::{seats, Flow, Seat, Slot};
-use super::{ParallelOutcome, Pool, Strategy};
 use crate::search::{Limits, Model, RuleCounter};
 use std::sync::{Mutex, PoisonError};
 

@@ -2,7 +2,8 @@
 //! atomics, accounted like a parallel run of one worker with one task.
 
 use super::accounting::{RunAccounting, RunClock, WorkerReport};
-use super::{ParallelOutcome, Strategy};
+use super::outcome::ParallelOutcome;
+use super::strategy::Strategy;
 use crate::search::{Engine, Limits, Model, NoObserver, NoSteering, RuleCounter};
 
 /// Searches `model` on this thread.

@@ -7,10 +7,12 @@
 use super::accounting::RunClock;
 use super::assemble::{assemble, RunParts};
 use super::control::{remaining_budget, Control};
+use super::outcome::ParallelOutcome;
+use super::pool::Pool;
 use super::steering::{Splitting, Task};
+use super::strategy::Strategy;
 use super::tally::Tally;
 use super::worker::{seats, Flow, Seat, Slot as WorkerSlot, Worker};
-use super::{ParallelOutcome, Pool, Strategy};
 use crate::search::{Limits, Model, RuleCounter};
 use crossbeam_deque::{Injector, Steal, Stealer, Worker as TaskQueue};
 use crossbeam_utils::Backoff;

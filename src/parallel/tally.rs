@@ -2,7 +2,7 @@
 //! [`CounterLayout`](super::CounterLayout): each layout is its own type, so that the
 //! per-node cost of the default (nothing at all) compiles away.
 
-use super::CounterLayout;
+use super::strategy::CounterLayout;
 use crossbeam_utils::CachePadded;
 use std::sync::atomic::{AtomicU64, Ordering};
 

@@ -3,11 +3,11 @@
 
 use super::test_models::{Queens, RandomTree, TreeShape};
 use super::{
-    control, naive, search, CounterLayout, Limits, ParallelOutcome, ParallelPlan, Pool, StateRestore, StopReason,
-    Strategy,
+    control, naive, search, CounterLayout, Limits, ParallelOutcome, ParallelPlan, Pool, StateRestore, Strategy,
 };
 use crate::puzzles::rings::OlympicRings;
 use crate::puzzles::Puzzle;
+use crate::search::StopReason;
 use crate::search::{search_sequentially, FullCounters, NoCounters};
 use proptest::prelude::{any, prop_assert_eq, proptest, ProptestConfig};
 use proptest::strategy::Strategy as Generator;
