@@ -14,16 +14,10 @@ use super::outcome::ParallelOutcome;
 use super::pool::Pool;
 use super::steering::Splitting;
 use super::strategy::Strategy;
+use super::strategy::MAX_SUBPROBLEMS;
 use super::tally::Tally;
 use super::worker::{seats, Seat, Slot};
 use crate::search::{Engine, Limits, Model, NoObserver, NoSteering, RuleCounter, StopReason};
-
-/// The most subproblems a frontier listing keeps (`depth:D`, `auto`, `naive`). A
-/// subproblem is a path of moves from the root, a small heap vector: at this cap a listing
-/// holds tens of megabytes (a few hundred bytes per subproblem with its rayon task), where
-/// an unbounded one can hold gigabytes. `auto` aims for 32 subproblems per thread, so the
-/// cap is far above what balancing needs.
-pub const MAX_SUBPROBLEMS: usize = 500_000;
 
 /// How the frontier depth is chosen.
 #[derive(Debug, Clone, Copy)]

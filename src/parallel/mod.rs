@@ -35,11 +35,10 @@ mod test_models;
 mod tests;
 
 pub use accounting::{CpuTimes, RunAccounting, WorkerReport};
-pub use frontier::MAX_SUBPROBLEMS;
 pub use machinery::{machinery_costs, MachineryCosts};
 pub use outcome::ParallelOutcome;
 pub use pool::{check_thread_count, Pool, PoolError, ThreadAffinity, MAX_THREADS};
-pub use strategy::{CounterLayout, StateRestore, Strategy, DEFAULT_SUBPROBLEMS_PER_THREAD};
+pub use strategy::{CounterLayout, StateRestore, Strategy, DEFAULT_SUBPROBLEMS_PER_THREAD, MAX_SUBPROBLEMS};
 pub use task_samples::{merged as merged_task_samples, TaskSamples};
 
 use crate::search::{Limits, Model, RuleCounter};

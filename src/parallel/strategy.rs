@@ -2,13 +2,19 @@
 //! state-restoring mode, each parsed from and displayed as the same short forms (the
 //! crate's one vocabulary for settings given as text, `crate::knobs`).
 
-use super::frontier::MAX_SUBPROBLEMS;
 use crate::knobs::{KnobError, KnobForm};
 use std::fmt;
 use std::str::FromStr;
 
+/// The most subproblems a frontier listing keeps (`depth:D`, `auto`, `naive`). A
+/// subproblem is a path of moves from the root, a small heap vector: at this cap a listing
+/// holds tens of megabytes (a few hundred bytes per subproblem with its rayon task), where
+/// an unbounded one can hold gigabytes. `auto` aims for 32 subproblems per thread, so the
+/// cap is far above what balancing needs.
+pub const MAX_SUBPROBLEMS: usize = 500_000;
+
 /// What `auto:K` accepts; a listing never holds more than
-/// [`MAX_SUBPROBLEMS`](super::frontier::MAX_SUBPROBLEMS) subproblems in all, which bounds
+/// [`MAX_SUBPROBLEMS`] subproblems in all, which bounds
 /// its memory.
 const AUTO_RANGE: &str = "K must be a whole number from 1 to 500000, the cap on listed subproblems";
 
