@@ -292,7 +292,7 @@ fn resume_runs_only_what_is_missing() {
 }
 
 #[test]
-fn a_fresh_sweep_sets_aside_shard_logs_of_an_earlier_run() {
+fn a_fresh_sweep_keeps_shard_logs_of_an_earlier_run_in_the_history() {
     let (folder, spec) = folder_with_spec(RINGS_SPEC);
     for shard in ["1/2", "2/2"] {
         assert!(sweep(&spec, folder.path(), &["--shard", shard]).status.success());
@@ -301,11 +301,15 @@ fn a_fresh_sweep_sets_aside_shard_logs_of_an_earlier_run() {
     let out = folder.path().to_string_lossy().into_owned();
     let output = run(&["sweep", "--spec", &spec, "--out", &out, "--repeats", "1"]);
     assert!(output.status.success(), "{}", text(&output.stderr));
-    assert!(text(&output.stderr).contains("t-runs.shard-1-of-2.csv: an earlier run of this sweep; renamed to"));
+    assert!(
+        text(&output.stderr).contains("the previous run of sweep `t` (10 rows) is kept in"),
+        "{}",
+        text(&output.stderr)
+    );
     let summary = rows_of(&folder.path().join("t-summary.csv"));
     assert_eq!(summary.len(), 5);
     assert!(summary.iter().all(|row| row["runs"] == "1" && row["repeats_planned"] == "1"), "{summary:?}");
-    assert!(folder.path().join("t-runs.shard-2-of-2.csv.old").exists());
+    assert!(folder.path().join("history/t-1/t-runs.shard-2-of-2.csv").exists());
     assert!(!folder.path().join("t-runs.shard-2-of-2.csv").exists());
     // report agrees.
     assert!(run(&["report", "--out", &out, "--quiet"]).status.success());
@@ -500,12 +504,12 @@ fn a_second_sweep_of_the_same_name_is_refused_and_every_row_of_the_first_stays()
     }
     send_signal(&first, libc::SIGINT);
     assert_eq!(wait_for_exit(&mut first).code(), Some(130));
-    // The refused runs neither replaced nor set aside the log: its repeats run 0, 1, 2, ...
+    // The refused runs neither replaced nor moved the log: its repeats run 0, 1, 2, ...
     let rows = rows_of(&runs);
     let repeats: Vec<usize> = rows.iter().map(|row| row["repeat"].parse().unwrap()).collect();
     assert!(rows.len() >= 10);
     assert_eq!(repeats, (0..rows.len()).collect::<Vec<_>>());
-    assert!(!folder.path().join("long-runs.csv.old").exists());
+    assert!(!folder.path().join("history").exists());
 }
 
 #[test]

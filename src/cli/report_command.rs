@@ -1,5 +1,5 @@
 //! `report`: regenerate the summaries, plots and `README.md` of a results folder from its
-//! CSV files, and optionally compare with an earlier run log.
+//! CSV files, and compare: with `--baseline`, or else each sweep with its previous run.
 
 use super::args::ReportArgs;
 use super::failure::Failure;
@@ -56,7 +56,7 @@ pub fn run(args: &ReportArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// What `report` wrote and, with a baseline, every configuration compared.
+/// What `report` wrote and every configuration compared (with the baseline or the previous runs).
 fn outcome_json(outcome: &ReportOutcome) -> serde_json::Value {
     let changes: Vec<serde_json::Value> = outcome
         .changes
@@ -88,6 +88,7 @@ fn outcome_json(outcome: &ReportOutcome) -> serde_json::Value {
         "plots": outcome.plots,
         "documents": outcome.documents,
         "comparison": outcome.compared.map(|counts| json!({
+            "against": outcome.compared_with,
             "compared": counts.compared,
             "flagged": counts.flagged,
             "regressions": counts.regressions,

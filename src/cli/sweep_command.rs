@@ -178,6 +178,12 @@ fn print_outcome_json(outcome: &SweepOutcome) -> Result<(), Failure> {
         "runs_file": outcome.runs_file,
         "summary_file": outcome.summary_file,
         "notes": outcome.notes,
+        "history": outcome.kept.iter().map(|run| json!({
+            "entry": run.entry,
+            "logs": run.logs,
+            "rows": run.rows,
+            "unfinished": run.unfinished,
+        })).collect::<Vec<_>>(),
     });
     writeln!(std::io::stdout().lock(), "{text}")?;
     Ok(())
@@ -209,7 +215,15 @@ fn print_outcome(outcome: &SweepOutcome, out_dir: &std::path::Path, quiet: bool)
     }
     eprintln!("{line}");
     match &outcome.summary_file {
-        Some(summary) => eprintln!("summary: {}", summary.display()),
+        Some(summary) => {
+            eprintln!("summary: {}", summary.display());
+            if !outcome.kept.is_empty() {
+                eprintln!(
+                    "compare with the previous run: backtrack-bench report --out {} (the earlier rows are in its history/)",
+                    out_dir.display()
+                );
+            }
+        }
         None => eprintln!("shard done; merge the shards with `backtrack-bench report --out {}`", out_dir.display()),
     }
 }

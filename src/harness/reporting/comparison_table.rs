@@ -1,17 +1,37 @@
-//! The `report --baseline` comparison as Markdown: the configurations flagged by
-//! [`super::compare`], printed by `report` and appended to `results/README.md`.
+//! A comparison (`report --baseline`, or each sweep against its previous run) as Markdown:
+//! a one-line count of what changed, then the configurations flagged by [`super::compare`],
+//! printed by `report` and appended to `results/README.md`.
 
 use super::compare::{Change, MIN_CHANGE, MIN_CHANGE_SHORT, SHORT_CALL_NS};
 use crate::format::{count, TimeUnit};
 use crate::statistics::ChangeVerdict;
 use std::fmt::Write as _;
 
-/// The `--baseline` comparison as Markdown.
-pub fn comparison_markdown(baseline: &str, changes: &[Change]) -> String {
+/// What changed, in one line: `changed: 3 configurations faster, 1 slower, 36 within noise`,
+/// and the node counts that differ, if any.
+pub fn changed_line(changes: &[Change]) -> String {
+    let verdicts = |verdict: ChangeVerdict| changes.iter().filter(|change| change.time.verdict == verdict).count();
+    let faster = verdicts(ChangeVerdict::Faster);
+    let noun = if faster == 1 { "configuration" } else { "configurations" };
+    let mut line = format!(
+        "changed: {faster} {noun} faster, {} slower, {} within noise",
+        verdicts(ChangeVerdict::Slower),
+        verdicts(ChangeVerdict::NoChange)
+    );
+    let nodes = changes.iter().filter(|change| change.nodes_changed()).count();
+    if nodes > 0 {
+        let _ = write!(line, "; {nodes} with other node counts");
+    }
+    line
+}
+
+/// A comparison as Markdown; `against` names what the runs were compared with (Markdown).
+pub fn comparison_markdown(against: &str, changes: &[Change]) -> String {
     let mut text = String::new();
     let flagged: Vec<&Change> = changes.iter().filter(|change| change.flagged()).collect();
     let regressions = flagged.iter().filter(|change| change.regression()).count();
-    let _ = writeln!(text, "## Changes against `{baseline}`\n");
+    let _ = writeln!(text, "## Changes against {against}\n");
+    let _ = writeln!(text, "{}\n", changed_line(changes));
     let _ = writeln!(
         text,
         "{} configurations in both, {} flagged, {regressions} regression(s). A time change is flagged when the \

@@ -1,6 +1,8 @@
 //! `report`: regenerates `<sweep>-summary.csv`, the plots and `README.md` of a results
-//! folder from its run logs alone, without running anything; with `--baseline`, reads the
-//! earlier runs first and compares. The README's text is [`super::tables`]'s.
+//! folder from its run logs alone, without running anything, and compares: with
+//! `--baseline`, against those earlier runs (read first); without it, each sweep against its
+//! previous run, the newest entry of the folder's `history/`. The README's text is
+//! [`super::tables`]'s.
 
 use super::compare::{compare, Change};
 use super::comparison_table::comparison_markdown;
@@ -9,6 +11,7 @@ use super::plots::{draw_plots, PlotFile};
 use super::tables::markdown;
 use crate::harness::error::HarnessError;
 use crate::harness::storing::csv_log::write_atomically;
+use crate::harness::storing::history::previous_run;
 use crate::harness::storing::record::RunRecord;
 use crate::harness::storing::results_folder::{find_runs_files, read_counts, read_runs, write_summary_of};
 use crate::harness::storing::summary::deduplicate;
@@ -25,17 +28,20 @@ pub struct ReportOutcome {
     pub plots: Vec<PathBuf>,
     /// Documents whose generated sections were rewritten.
     pub documents: Vec<PathBuf>,
-    /// The comparison with `--baseline`, when asked.
+    /// The comparison with `--baseline`, or else with the previous runs (none: nothing to
+    /// compare with).
     pub compared: Option<ComparisonCounts>,
-    /// Every configuration compared with `--baseline` (empty without it).
+    /// What the runs were compared with: the baseline, or each sweep's previous run.
+    pub compared_with: Vec<String>,
+    /// Every configuration compared.
     pub changes: Vec<Change>,
-    /// The comparison table as Markdown (empty without `--baseline`).
+    /// The comparison tables as Markdown (empty when nothing was compared).
     pub comparison_text: String,
     /// Notes about skipped CSV lines.
     pub notes: Vec<String>,
 }
 
-/// How a `--baseline` comparison came out.
+/// How a comparison (with `--baseline` or the previous runs) came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ComparisonCounts {
     /// Configurations completed on both sides.
@@ -47,7 +53,8 @@ pub struct ComparisonCounts {
 }
 
 /// Regenerates everything derived in `folder`; with `baseline` (an earlier run log, or a
-/// folder of them), also compares the runs with those. The baseline is read before
+/// folder of them), also compares the runs with those, and without it each sweep with its
+/// previous run kept in `history/` (when there is one). The baseline is read before
 /// anything is written. With `image_base`, image links are absolute (`BASE/plots/FILE`).
 pub fn regenerate(
     folder: &Path,
@@ -95,10 +102,12 @@ pub fn regenerate(
         }
     }
     remove_stale_plots(&plot_folder, &plots)?;
-    let comparison =
-        baseline.zip(old_records).map(|(path, old)| (path.display().to_string(), compare(&old, &deduplicate(records))));
-    let comparison_text =
-        comparison.as_ref().map(|(name, changes)| comparison_markdown(name, changes)).unwrap_or_default();
+    let comparisons = match baseline.zip(old_records) {
+        Some((path, old)) => vec![(format!("`{}`", path.display()), compare(&old, &deduplicate(records)))],
+        None => compare_with_previous_runs(folder, sweeps.keys(), &records, &mut notes)?,
+    };
+    let comparison_text: String =
+        comparisons.iter().map(|(name, changes)| comparison_markdown(name, changes)).collect();
     let readme = folder.join("README.md");
     write_atomically(&readme, markdown(&rows, &plots, &comparison_text).as_bytes())?;
     let documents = generated_docs::update_documents(folder, &rows)?;
@@ -107,15 +116,40 @@ pub fn regenerate(
         summaries,
         plots: plots.iter().map(|plot| plot_folder.join(&plot.file_name)).collect(),
         documents,
-        compared: comparison.as_ref().map(|(_, changes)| ComparisonCounts {
-            compared: changes.len(),
-            flagged: changes.iter().filter(|change| change.flagged()).count(),
-            regressions: changes.iter().filter(|change| change.regression()).count(),
+        compared: (!comparisons.is_empty()).then(|| {
+            let changes = comparisons.iter().flat_map(|(_, changes)| changes);
+            ComparisonCounts {
+                compared: changes.clone().count(),
+                flagged: changes.clone().filter(|change| change.flagged()).count(),
+                regressions: changes.filter(|change| change.regression()).count(),
+            }
         }),
-        changes: comparison.map(|(_, changes)| changes).unwrap_or_default(),
+        compared_with: comparisons.iter().map(|(name, _)| name.replace('`', "")).collect(),
+        changes: comparisons.into_iter().flat_map(|(_, changes)| changes).collect(),
         comparison_text,
         notes,
     })
+}
+
+/// Each sweep of `sweeps` compared with its previous run (the newest history entry), when
+/// it has one: (what it was compared with, the changes).
+fn compare_with_previous_runs<'a>(
+    folder: &Path,
+    sweeps: impl Iterator<Item = &'a String>,
+    records: &[RunRecord],
+    notes: &mut Vec<String>,
+) -> Result<Vec<(String, Vec<Change>)>, HarnessError> {
+    let mut comparisons = Vec::new();
+    for sweep in sweeps {
+        let Some((entry, files)) = previous_run(folder, sweep)? else { continue };
+        let (old, skipped) = read_runs(&files)?;
+        notes.extend(skipped);
+        let old: Vec<RunRecord> = old.into_iter().filter(|record| record.sweep == *sweep).collect();
+        let now: Vec<RunRecord> = records.iter().filter(|record| record.sweep == *sweep).cloned().collect();
+        let name = format!("the previous run of `{sweep}` (`{}`)", entry.display());
+        comparisons.push((name, compare(&deduplicate(old), &deduplicate(now))));
+    }
+    Ok(comparisons)
 }
 
 /// The runs of a baseline: one run log, or every run log in a folder.

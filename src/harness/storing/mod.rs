@@ -5,7 +5,9 @@
 //! - [`counts`]: per-rule, per-depth and per-worker counts of each run, long format
 //!   (`<sweep>-counts.csv`);
 //! - [`csv_log`]: whole-line appends and atomic rewrites of CSV files;
-//! - [`results_folder`]: the folder's file names, shards, set-aside logs, the summary file;
+//! - [`results_folder`]: the folder's file names, shards, the summary file;
+//! - [`history`]: earlier runs a fresh run supersedes, kept in `history/` (never deleted
+//!   unasked), and the completion mark of a run log;
 //! - [`summary`]: per-configuration statistics (`<sweep>-summary.csv`), from records alone;
 //! - [`environment`]: the machine and build a run was measured on;
 //! - [`sweep_lock`]: one writer per run log (an advisory lock in the folder).
@@ -15,6 +17,7 @@
 pub mod counts;
 pub mod csv_log;
 pub mod environment;
+pub mod history;
 pub mod record;
 pub mod results_folder;
 pub mod run_columns;

@@ -2,7 +2,8 @@
 //!
 //! A sweep `S` writes `S-runs.csv`, or `S-runs.shard-K-of-N.csv` when it runs as shard K of
 //! N, and beside each run log its long-format counts (`S-counts.csv`, `S-counts.shard-K-of-N.csv`);
-//! `S-summary.csv`, `README.md` and `plots/` are derived from all of them.
+//! `S-summary.csv`, `README.md` and `plots/` are derived from all of them. Earlier runs that a
+//! fresh run supersedes are kept in `history/` ([`super::history`]).
 
 use super::counts::CountRow;
 use super::csv_log::{read_rows, write_rows};
@@ -96,54 +97,6 @@ pub fn find_runs_files(folder: &Path) -> Result<BTreeMap<String, Vec<PathBuf>>, 
     Ok(files)
 }
 
-/// The run logs of `sweep` that a fresh (not `--resume`d) run of it, as `shard` or whole,
-/// supersedes: for the whole sweep, every shard log; for shard K of N, the unsharded log and
-/// the shard logs of another split (M != N). Shard logs of the same split are siblings that
-/// may be running now and are left alone. Each is renamed to `NAME.old` (replacing an older
-/// one), where `report` and `--resume` no longer see it; returns the (from, to) pairs.
-pub fn set_aside_superseded_logs(
-    folder: &Path,
-    sweep: &str,
-    shard: Option<Shard>,
-) -> Result<Vec<(PathBuf, PathBuf)>, HarnessError> {
-    let files = match find_runs_files(folder) {
-        Ok(mut files) => files.remove(sweep).unwrap_or_default(),
-        Err(HarnessError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(error) => return Err(error),
-    };
-    let own = runs_file(folder, sweep, shard);
-    let sibling_prefix = shard.map(|_| format!("{sweep}-runs.shard-"));
-    let sibling_suffix = shard.map(|shard| format!("-of-{}.csv", shard.count));
-    let mut moved = Vec::new();
-    for file in files.into_iter().filter(|file| *file != own) {
-        let name = file.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
-        let is_sibling = match (&sibling_prefix, &sibling_suffix) {
-            (Some(prefix), Some(suffix)) => name.starts_with(prefix.as_str()) && name.ends_with(suffix.as_str()),
-            _ => false,
-        };
-        if is_sibling {
-            continue;
-        }
-        let aside = file.with_file_name(format!("{name}.old"));
-        let counts = counts_file_for(&file);
-        if counts.exists() {
-            let counts_aside = counts.with_file_name(format!(
-                "{}.old",
-                counts.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default()
-            ));
-            // The counts belong to the log set aside; a failure here loses nothing.
-            let _ = std::fs::rename(&counts, counts_aside);
-        }
-        match std::fs::rename(&file, &aside) {
-            Ok(()) => moved.push((file, aside)),
-            // A concurrent shard set it aside first.
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
-            Err(source) => return Err(HarnessError::io(&file, source)),
-        }
-    }
-    Ok(moved)
-}
-
 /// The records of `files`, with a note per skipped line.
 pub fn read_runs(files: &[PathBuf]) -> Result<(Vec<RunRecord>, Vec<String>), HarnessError> {
     let header = RunRecord::header();
@@ -206,45 +159,6 @@ mod tests {
         let folder = Path::new("r");
         assert_eq!(runs_file(folder, "s", Some(Shard { number: 2, count: 5 })), folder.join("s-runs.shard-2-of-5.csv"));
         assert_eq!(sweep_of("quick-runs.shard-1-of-2.csv.old"), None);
-    }
-
-    #[test]
-    fn a_fresh_run_sets_aside_the_logs_it_supersedes_but_not_its_siblings() {
-        let folder = tempfile::tempdir().unwrap();
-        let names = ["s-runs.csv", "s-runs.shard-1-of-2.csv", "s-runs.shard-2-of-2.csv", "s-runs.shard-1-of-3.csv"];
-        let create = |names: &[&str]| {
-            for name in names {
-                std::fs::write(folder.path().join(name), "x\n").unwrap();
-            }
-        };
-        let present = || {
-            let mut names: Vec<String> = std::fs::read_dir(folder.path())
-                .unwrap()
-                .map(|e| e.unwrap().file_name().to_string_lossy().into())
-                .collect();
-            names.sort();
-            names
-        };
-        create(&names);
-        std::fs::write(folder.path().join("other-runs.shard-1-of-2.csv"), "x\n").unwrap();
-        // Shard 1/2 afresh: the whole-sweep log and the 1-of-3 split go; 2/2 (a sibling) stays.
-        let moved = set_aside_superseded_logs(folder.path(), "s", Some(Shard { number: 1, count: 2 })).unwrap();
-        assert_eq!(moved.len(), 2);
-        assert_eq!(
-            present(),
-            [
-                "other-runs.shard-1-of-2.csv",
-                "s-runs.csv.old",
-                "s-runs.shard-1-of-2.csv",
-                "s-runs.shard-1-of-3.csv.old",
-                "s-runs.shard-2-of-2.csv"
-            ]
-        );
-        // The whole sweep afresh: every shard log of `s` goes, other sweeps stay.
-        create(&names[..1]);
-        set_aside_superseded_logs(folder.path(), "s", None).unwrap();
-        let logs = find_runs_files(folder.path()).unwrap();
-        assert_eq!(logs["s"], [folder.path().join("s-runs.csv")]);
-        assert!(logs.contains_key("other"));
+        assert_eq!(sweep_of("quick-runs.csv.complete"), None);
     }
 }

@@ -16,9 +16,10 @@ use crate::harness::error::HarnessError;
 use crate::harness::storing::counts::{count_rows, CountRow};
 use crate::harness::storing::csv_log::CsvAppender;
 use crate::harness::storing::environment::{process_cpu_ns, timestamp_now, Environment};
+use crate::harness::storing::history::{clear_completion_mark, keep_superseded_logs, mark_complete, KeptRun};
 use crate::harness::storing::record::{status, RunRecord, BATCH_TARGET_NS};
 use crate::harness::storing::results_folder::{
-    counts_file_for, find_runs_files, read_runs, runs_file, set_aside_superseded_logs, write_summary, Shard,
+    counts_file_for, find_runs_files, read_runs, runs_file, write_summary, Shard,
 };
 use crate::harness::storing::run_columns::RunColumnCells;
 use crate::harness::storing::sweep_lock::{SweepLock, WhenBusy};
@@ -75,8 +76,10 @@ pub struct SweepOutcome {
     pub interrupted: bool,
     /// Wall time of the whole sweep.
     pub elapsed: Duration,
-    /// Notes about skipped CSV lines and run logs set aside.
+    /// Notes about skipped CSV lines.
     pub notes: Vec<String>,
+    /// Earlier runs this fresh run superseded, kept in `history/` (told on stderr at once).
+    pub kept: Vec<KeptRun>,
 }
 
 /// What the run logs already hold for one configuration.
@@ -100,18 +103,19 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
     let guard = MachineGuard::start(|line| eprintln!("backtrack-bench: {line}"));
     let environment = Environment::detect();
     let path = runs_file(&options.out_dir, &plan.sweep, options.shard);
-    let (recorded, mut notes) =
-        if options.resume { recorded_runs(plan, options)? } else { (HashMap::new(), Vec::new()) };
+    let (recorded, notes) = if options.resume { recorded_runs(plan, options)? } else { (HashMap::new(), Vec::new()) };
+    let mut kept = Vec::new();
     if !options.resume {
-        // A fresh run must not be summarized together with rows of an earlier one.
-        for (from, to) in set_aside_superseded_logs(&options.out_dir, &plan.sweep, options.shard)? {
-            notes.push(format!(
-                "{}: an earlier run of this sweep; renamed to {} (not merged; use --resume to continue it)",
-                from.display(),
-                to.display()
-            ));
+        // A fresh run must not be summarized together with rows of an earlier one, nor lose
+        // them: they move into the history, and the user hears where at once (and can still
+        // stop this run to resume that one instead).
+        kept = keep_superseded_logs(&options.out_dir, &plan.sweep, options.shard)?;
+        for run in &kept {
+            eprintln!("backtrack-bench: {}", run.describe(&plan.sweep, &options.out_dir));
         }
     }
+    // The log is about to grow: it is finished again only when this run ends.
+    clear_completion_mark(&path)?;
     let mut log = RunLogs {
         counts: CsvAppender::open(&counts_file_for(&path), &CountRow::header(), options.resume)?,
         runs: CsvAppender::open(&path, &RunRecord::header(), options.resume)?,
@@ -130,6 +134,7 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
         interrupted: false,
         elapsed: Duration::ZERO,
         notes,
+        kept,
     };
     let pending: Vec<(&Configuration, Recorded)> = slice
         .into_iter()
@@ -180,6 +185,9 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
     }
     progress.finish();
     guard.stop();
+    if !outcome.interrupted {
+        mark_complete(&outcome.runs_file)?;
+    }
     if options.shard.is_none() {
         let (summary, _, notes) = write_summary(&options.out_dir, &plan.sweep)?;
         outcome.summary_file = Some(summary);

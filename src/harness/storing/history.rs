@@ -1,0 +1,336 @@
+//! The results folder's history: the run logs a fresh (not `--resume`d) run of a sweep
+//! supersedes are moved, never deleted, into `history/<sweep>-<N>/`, where `report` finds the
+//! previous run to compare with.
+//!
+//! - A *run* of sweep `S` is what its run logs in the folder hold: `S-runs.csv`, or the shard
+//!   logs `S-runs.shard-K-of-N.csv`, each with its counts file and its completion mark.
+//! - A fresh whole run moves every log of `S`; a fresh shard K of N moves its own log, the
+//!   unsharded log and the logs of other splits (its sibling shards of the same split may be
+//!   running now and stay). Shard logs of one split join the newest history entry that holds
+//!   only that split and not yet that shard, so the shards of one earlier run end up together.
+//! - A run log whose sweep ran to its end gets a completion mark beside it
+//!   (`S-runs.csv.complete`); a log with rows and no mark was stopped by Ctrl-C or killed: the
+//!   run that sets it aside says so, and how to resume it.
+//! - At most [`HISTORY_KEEP`] entries are kept per sweep; the oldest go first.
+//!
+//! Entries are numbered from 1 and numbers are never reused. Moves are renames within the
+//! folder (counts first, then the mark, then the run log), under a lock on `history/.S.lock`
+//! so that two shards starting at once agree on the entry.
+
+use super::csv_log::write_atomically;
+use super::environment::timestamp_now;
+use super::results_folder::{counts_file_for, find_runs_files, runs_file, Shard};
+use crate::harness::error::HarnessError;
+use fs4::FileExt;
+use std::fs::OpenOptions;
+use std::path::{Path, PathBuf};
+
+/// How many earlier runs of one sweep `history/` keeps; older ones are deleted.
+pub const HISTORY_KEEP: usize = 10;
+
+/// The history folder of a results folder.
+pub fn history_folder(folder: &Path) -> PathBuf {
+    folder.join("history")
+}
+
+/// The completion mark of a run log (`S-runs.csv` -> `S-runs.csv.complete`).
+pub fn completion_mark(runs_file: &Path) -> PathBuf {
+    let name = file_name(runs_file);
+    runs_file.with_file_name(format!("{name}.complete"))
+}
+
+/// Marks a run log as finished: its sweep (or shard) ran every configuration.
+pub fn mark_complete(runs_file: &Path) -> Result<(), HarnessError> {
+    write_atomically(&completion_mark(runs_file), format!("finished {}\n", timestamp_now()).as_bytes())
+}
+
+/// Removes a run log's completion mark (the log is about to grow).
+pub fn clear_completion_mark(runs_file: &Path) -> Result<(), HarnessError> {
+    let mark = completion_mark(runs_file);
+    match std::fs::remove_file(&mark) {
+        Ok(()) => Ok(()),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(source) => Err(HarnessError::io(mark, source)),
+    }
+}
+
+/// One earlier run (or part of it) moved into the history.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeptRun {
+    /// The history entry (`history/S-N`).
+    pub entry: PathBuf,
+    /// The run logs moved there, by their old paths.
+    pub logs: Vec<PathBuf>,
+    /// Rows (runs) in those logs.
+    pub rows: usize,
+    /// Whether any of them had rows and no completion mark (stopped or killed).
+    pub unfinished: bool,
+}
+
+impl KeptRun {
+    /// The line `sweep` prints about it on stderr.
+    pub fn describe(&self, sweep: &str, out: &Path) -> String {
+        let entry = self.entry.display();
+        if self.unfinished {
+            format!(
+                "an unfinished run of sweep `{sweep}` was found ({} rows; stopped by Ctrl-C or killed before its end); \
+                 its rows are kept in {entry}/ and this run starts afresh. To finish that run instead, stop this one \
+                 (Ctrl-C), move its files back (`mv {entry}/* {}/`) and run the same command with --resume",
+                self.rows,
+                out.display()
+            )
+        } else {
+            format!(
+                "the previous run of sweep `{sweep}` ({} rows) is kept in {entry}/; `report` compares this run with it",
+                self.rows
+            )
+        }
+    }
+}
+
+/// The history entries of `sweep`, oldest first, with their numbers.
+pub fn entries(folder: &Path, sweep: &str) -> Vec<(u64, PathBuf)> {
+    let Ok(listing) = std::fs::read_dir(history_folder(folder)) else { return Vec::new() };
+    let prefix = format!("{sweep}-");
+    let mut found: Vec<(u64, PathBuf)> = listing
+        .flatten()
+        .filter(|entry| entry.path().is_dir())
+        .filter_map(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let number = name.strip_prefix(&prefix)?;
+            let valid = !number.is_empty() && number.bytes().all(|byte| byte.is_ascii_digit());
+            valid.then(|| number.parse::<u64>().ok()).flatten().map(|number| (number, entry.path()))
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// The run logs of the newest history entry of `sweep` (the previous run), with the entry.
+pub fn previous_run(folder: &Path, sweep: &str) -> Result<Option<(PathBuf, Vec<PathBuf>)>, HarnessError> {
+    for (_, entry) in entries(folder, sweep).into_iter().rev() {
+        let logs = find_runs_files(&entry)?.remove(sweep).unwrap_or_default();
+        if !logs.is_empty() {
+            return Ok(Some((entry, logs)));
+        }
+    }
+    Ok(None)
+}
+
+/// Moves the run logs of `sweep` that a fresh run (whole, or `shard`) supersedes into the
+/// history, with their counts and marks; returns what was kept where.
+pub fn keep_superseded_logs(folder: &Path, sweep: &str, shard: Option<Shard>) -> Result<Vec<KeptRun>, HarnessError> {
+    let files = match find_runs_files(folder) {
+        Ok(mut files) => files.remove(sweep).unwrap_or_default(),
+        Err(HarnessError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(error) => return Err(error),
+    };
+    let own = runs_file(folder, sweep, shard);
+    let superseded: Vec<PathBuf> = files
+        .into_iter()
+        .filter(|file| match (shard, split_of(sweep, &file_name(file))) {
+            (None, _) => true,
+            // Sibling shards of the same split may be running now: they stay.
+            (Some(shard), Some(split)) if split == shard.count => *file == own,
+            (Some(_), _) => true,
+        })
+        .collect();
+    if superseded.is_empty() {
+        return Ok(Vec::new());
+    }
+    let history = history_folder(folder);
+    std::fs::create_dir_all(&history).map_err(|source| HarnessError::io(&history, source))?;
+    let lock_path = history.join(format!(".{sweep}.lock"));
+    let lock = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&lock_path)
+        .map_err(|source| HarnessError::io(&lock_path, source))?;
+    FileExt::lock(&lock).map_err(|source| HarnessError::io(&lock_path, source))?;
+    let result = move_groups(folder, sweep, superseded);
+    let _ = FileExt::unlock(&lock);
+    result
+}
+
+/// Moves the logs, one split at a time (the unsharded log alone), into their entries, then
+/// drops the entries beyond [`HISTORY_KEEP`].
+fn move_groups(folder: &Path, sweep: &str, logs: Vec<PathBuf>) -> Result<Vec<KeptRun>, HarnessError> {
+    let mut groups: Vec<(Option<usize>, Vec<PathBuf>)> = Vec::new();
+    for log in logs {
+        let split = split_of(sweep, &file_name(&log));
+        match groups.iter_mut().find(|(key, _)| *key == split) {
+            Some((_, group)) => group.push(log),
+            None => groups.push((split, vec![log])),
+        }
+    }
+    let mut kept = Vec::new();
+    for (split, group) in groups {
+        let entry = entry_for(folder, sweep, split, &group)?;
+        let mut run = KeptRun { entry: entry.clone(), logs: Vec::new(), rows: 0, unfinished: false };
+        for log in group {
+            let rows = data_lines(&log);
+            let finished = completion_mark(&log).exists();
+            if move_log(&log, &entry)? {
+                run.rows += rows;
+                run.unfinished |= rows > 0 && !finished;
+                run.logs.push(log);
+            }
+        }
+        if run.logs.is_empty() {
+            // Another process moved them first; a new entry left empty goes again.
+            let _ = std::fs::remove_dir(&run.entry);
+        } else {
+            kept.push(run);
+        }
+    }
+    prune(folder, sweep)?;
+    Ok(kept)
+}
+
+/// The entry a group of logs joins: for shard logs of split N, the newest entry holding only
+/// logs of that split and none of these; otherwise a new one.
+fn entry_for(folder: &Path, sweep: &str, split: Option<usize>, group: &[PathBuf]) -> Result<PathBuf, HarnessError> {
+    let existing = entries(folder, sweep);
+    if let (Some(split), Some((_, newest))) = (split, existing.last()) {
+        let logs = find_runs_files(newest)?.remove(sweep).unwrap_or_default();
+        let same_split = !logs.is_empty() && logs.iter().all(|log| split_of(sweep, &file_name(log)) == Some(split));
+        let disjoint = group.iter().all(|log| !newest.join(file_name(log)).exists());
+        if same_split && disjoint {
+            return Ok(newest.clone());
+        }
+    }
+    let number = existing.last().map_or(1, |(number, _)| number + 1);
+    let entry = history_folder(folder).join(format!("{sweep}-{number}"));
+    std::fs::create_dir_all(&entry).map_err(|source| HarnessError::io(&entry, source))?;
+    Ok(entry)
+}
+
+/// Moves a run log with its counts and mark into `entry`; `false` when another process moved
+/// it first.
+fn move_log(log: &Path, entry: &Path) -> Result<bool, HarnessError> {
+    // Counts and mark first: a run log never sits in the history without them.
+    for companion in [counts_file_for(log), completion_mark(log)] {
+        match std::fs::rename(&companion, entry.join(file_name(&companion))) {
+            Ok(()) => {}
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+            Err(source) => return Err(HarnessError::io(&companion, source)),
+        }
+    }
+    match std::fs::rename(log, entry.join(file_name(log))) {
+        Ok(()) => Ok(true),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(source) => Err(HarnessError::io(log, source)),
+    }
+}
+
+/// Deletes the oldest entries of `sweep` beyond [`HISTORY_KEEP`].
+fn prune(folder: &Path, sweep: &str) -> Result<(), HarnessError> {
+    let existing = entries(folder, sweep);
+    let excess = existing.len().saturating_sub(HISTORY_KEEP);
+    for (_, entry) in existing.into_iter().take(excess) {
+        std::fs::remove_dir_all(&entry).map_err(|source| HarnessError::io(&entry, source))?;
+    }
+    Ok(())
+}
+
+/// The split N of a shard log `S-runs.shard-K-of-N.csv`; `None` for the unsharded log.
+fn split_of(sweep: &str, name: &str) -> Option<usize> {
+    let rest = name.strip_prefix(sweep)?.strip_prefix("-runs.shard-")?.strip_suffix(".csv")?;
+    rest.split_once("-of-").and_then(|(_, count)| count.parse().ok())
+}
+
+/// Rows of a CSV file (lines after the header).
+fn data_lines(path: &Path) -> usize {
+    std::fs::read(path).map_or(0, |bytes| bytes.iter().filter(|&&byte| byte == b'\n').count().saturating_sub(1))
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(folder: &Path, name: &str, rows: usize) {
+        std::fs::write(folder.join(name), format!("header\n{}", "row\n".repeat(rows))).unwrap();
+    }
+
+    fn names(folder: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(folder)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| !name.starts_with('.'))
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_fresh_whole_run_keeps_every_earlier_log_with_its_counts() {
+        let folder = tempfile::tempdir().unwrap();
+        let out = folder.path();
+        write(out, "s-runs.csv", 3);
+        write(out, "s-counts.csv", 7);
+        mark_complete(&out.join("s-runs.csv")).unwrap();
+        write(out, "other-runs.csv", 1);
+        let kept = keep_superseded_logs(out, "s", None).unwrap();
+        assert_eq!(kept.len(), 1);
+        assert_eq!((kept[0].rows, kept[0].unfinished), (3, false));
+        assert_eq!(kept[0].entry, out.join("history/s-1"));
+        assert_eq!(names(&out.join("history/s-1")), ["s-counts.csv", "s-runs.csv", "s-runs.csv.complete"]);
+        assert_eq!(names(out), ["history", "other-runs.csv"]);
+        // A second rerun: a new entry; a log without a mark is unfinished.
+        write(out, "s-runs.csv", 2);
+        let kept = keep_superseded_logs(out, "s", None).unwrap();
+        assert_eq!((kept[0].entry.clone(), kept[0].unfinished), (out.join("history/s-2"), true));
+        assert!(kept[0].describe("s", out).contains("--resume"));
+        let (entry, logs) = previous_run(out, "s").unwrap().unwrap();
+        assert_eq!((entry, logs), (out.join("history/s-2"), vec![out.join("history/s-2/s-runs.csv")]));
+    }
+
+    #[test]
+    fn shard_reruns_keep_their_own_logs_and_gather_one_earlier_run_in_one_entry() {
+        let folder = tempfile::tempdir().unwrap();
+        let out = folder.path();
+        let shard = |text: &str| Some(Shard::parse(text).unwrap());
+        for name in ["s-runs.shard-1-of-2.csv", "s-runs.shard-2-of-2.csv"] {
+            write(out, name, 2);
+        }
+        // Shard 1/2 afresh: its own log goes, its sibling stays.
+        let kept = keep_superseded_logs(out, "s", shard("1/2")).unwrap();
+        assert_eq!(kept[0].entry, out.join("history/s-1"));
+        assert_eq!(names(out), ["history", "s-runs.shard-2-of-2.csv"]);
+        // Shard 2/2 afresh joins the same entry: the earlier run is whole there.
+        keep_superseded_logs(out, "s", shard("2/2")).unwrap();
+        assert_eq!(names(&out.join("history/s-1")), ["s-runs.shard-1-of-2.csv", "s-runs.shard-2-of-2.csv"]);
+        // A rerun of shard 1/2 once more starts a new entry.
+        write(out, "s-runs.shard-1-of-2.csv", 1);
+        let kept = keep_superseded_logs(out, "s", shard("1/2")).unwrap();
+        assert_eq!(kept[0].entry, out.join("history/s-2"));
+        // Another split sets aside the unsharded log and other splits, each in its own entry.
+        write(out, "s-runs.csv", 1);
+        write(out, "s-runs.shard-2-of-2.csv", 1);
+        write(out, "s-runs.shard-1-of-3.csv", 1);
+        let kept = keep_superseded_logs(out, "s", shard("2/3")).unwrap();
+        assert_eq!(kept.len(), 2);
+        assert_eq!(names(out), ["history", "s-runs.shard-1-of-3.csv"]);
+    }
+
+    #[test]
+    fn history_keeps_the_last_runs_only() {
+        let folder = tempfile::tempdir().unwrap();
+        let out = folder.path();
+        for _ in 0..HISTORY_KEEP + 3 {
+            write(out, "s-runs.csv", 1);
+            keep_superseded_logs(out, "s", None).unwrap();
+        }
+        let numbers: Vec<u64> = entries(out, "s").into_iter().map(|(number, _)| number).collect();
+        assert_eq!(numbers, (4..=HISTORY_KEEP as u64 + 3).collect::<Vec<_>>());
+        // Another sweep's entries with a longer name are not this sweep's.
+        std::fs::create_dir_all(out.join("history/s-x-1")).unwrap();
+        assert_eq!(entries(out, "s").len(), HISTORY_KEEP);
+    }
+}
