@@ -9,7 +9,7 @@
 //! parser its command-line flag uses.
 
 use super::dimensions::RUN_DIMENSIONS;
-use super::spec_lines::{line_at, KeyLines};
+use super::spec_lines::{line_at, line_at_bytes, KeyLines};
 use crate::harness::error::HarnessError;
 use crate::knobs::KnobValues;
 use crate::parallel::MAX_THREADS;
@@ -86,15 +86,16 @@ pub struct Block {
     pub warmup: u32,
     /// Per-run node limit (per component); a run that reaches it is recorded as `limit`.
     pub node_limit: u64,
-    /// The line of each of the block's keys in the spec text, for messages about its values
-    /// found later (when the plan is expanded).
+    /// The line of each of the block's keys in the spec text (the block's header under the
+    /// empty key), for messages about its values found later (when the plan is expanded).
     pub key_lines: BTreeMap<String, usize>,
 }
 
 impl Block {
-    /// The line of `key` of this block in its spec, when known.
+    /// The line of `key` of this block in its spec, else of the block's header (when the
+    /// block came from a spec text).
     pub fn line_of(&self, key: &str) -> Option<usize> {
-        self.key_lines.get(key).copied()
+        self.key_lines.get(key).or_else(|| self.key_lines.get("")).copied()
     }
 }
 
@@ -154,18 +155,29 @@ impl SweepSpec {
 
     /// Reads a spec file.
     pub fn load(path: &std::path::Path) -> Result<SweepSpec, HarnessError> {
-        let text = std::fs::read_to_string(path).map_err(|source| HarnessError::io(path, source))?;
-        SweepSpec::parse(&text, &path.display().to_string())
+        let bytes = std::fs::read(path).map_err(|source| HarnessError::io(path, source))?;
+        let origin = path.display().to_string();
+        let text = String::from_utf8(bytes).map_err(|error| {
+            let bytes = error.as_bytes();
+            let at = error.utf8_error().valid_up_to();
+            let line = line_at_bytes(bytes, at);
+            let column = at - bytes[..at].iter().rposition(|&byte| byte == b'\n').map_or(0, |newline| newline + 1) + 1;
+            let message =
+                format!("byte {column} of the line (0x{:02X}) is not UTF-8; a sweep spec is UTF-8 text", bytes[at]);
+            HarnessError::spec_at(&origin, Some(line), message)
+        })?;
+        SweepSpec::parse(&text, &origin)
     }
 
     /// Parses spec text; `origin` names it in errors.
     pub fn parse(text: &str, origin: &str) -> Result<SweepSpec, HarnessError> {
         let root: toml::Table = text.parse().map_err(|error: toml::de::Error| {
-            let line = error.span().map(|span| line_at(text, span.start));
-            HarnessError::spec_at(origin, line, error.message().trim_end().to_string())
+            // Without a span the parser stopped at the end of the text.
+            let line = error.span().map_or_else(|| line_at(text, text.len()), |span| line_at(text, span.start));
+            HarnessError::spec_at(origin, Some(line), error.message().trim_end().to_string())
         })?;
         let lines = KeyLines::of(text);
-        let fail = |message: String| HarnessError::spec_at(origin, lines.line_of_message(&message), message);
+        let fail = |message: String| HarnessError::spec_at(origin, Some(lines.line_of_message(&message)), message);
         check_keys(
             &root,
             "",
@@ -228,7 +240,7 @@ impl SweepSpec {
                 .enumerate()
                 .map(|(index, block)| {
                     let mut block = parse_block(block, index, repeats, warmup, node_limit)?;
-                    block.key_lines = lines.blocks.get(index).cloned().unwrap_or_default();
+                    block.key_lines = lines.block(index);
                     Ok(block)
                 })
                 .collect::<Result<Vec<_>, _>>()
@@ -341,6 +353,10 @@ fn parse_baselines(value: Option<&Value>) -> Result<BTreeMap<String, KnobValues>
         let mut values = KnobValues::new();
         for (knob, value) in knobs {
             let text = value.as_str().ok_or_else(|| format!("baselines.{family}.{knob}: expected a string"))?;
+            // Knob by knob first, so that the message names the knob (and its line).
+            let single = KnobValues::from([(knob.clone(), text.to_string())]);
+            Family::check_knobs(known, &single)
+                .map_err(|error| format!("baselines.{family}.{knob}: {}", error.message))?;
             values.insert(knob.clone(), text.to_string());
         }
         Family::check_knobs(known, &values).map_err(|error| format!("baselines.{family}: {}", error.message))?;
