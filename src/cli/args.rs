@@ -20,8 +20,11 @@ use std::path::PathBuf;
         node counts, per-rule prune counts and wall time.\n\n\
         INSTANCE is a built-in short name (rings, prime-grid, hooks7, 247) or a path to a puzzle-instance/v1 \
         JSON file (see instances/README.md).\n\n\
-        Exit codes: 0 success; 1 a run or I/O failure; 2 bad input (flags, instance file, knob values); \
-        130 stopped by Ctrl-C (sweep, watch)."
+        Exit codes: 0 success (also --help, --version, and output cut short by a closed pipe); \
+        1 a run or I/O failure (a failed sweep configuration, report --fail-on-change on a regression); \
+        2 bad input (flags, instance or spec file, knob values, a sweep name another run is using); \
+        101 a panic: a bug in backtrack-bench, printed with its message (please report it; a sweep \
+        records a run's panic as a `panic` row and goes on); 130 stopped by Ctrl-C (sweep, watch)."
 )]
 pub(super) struct Cli {
     #[command(subcommand)]

@@ -1,4 +1,10 @@
 //! A command's failure: the message printed and the documented exit code.
+//!
+//! Every code the tool can give: 0 success (and `--help`, `--version`, a closed pipe); 1
+//! [`EXIT_FAILURE`]; 2 [`EXIT_BAD_INPUT`] (clap's usage errors too); 130
+//! [`EXIT_INTERRUPTED`]; and 101, which Rust's runtime gives after a panic, that is a bug (a
+//! sweep catches a run's panic and records it). The long help (`args.rs`) and the README
+//! list the same.
 
 use std::process::ExitCode;
 
