@@ -9,8 +9,13 @@
 //! printed instead.
 //!
 //! One untimed run first measures the node count (the throughput) and the time, which sets
-//! the sample size so that the whole `cargo bench` stays within about five minutes. Only
-//! `solve::run` is timed. Compare with an earlier state:
+//! the sample size so that the whole `cargo bench` stays within about five minutes. The
+//! whole `run::solve` call is timed: `prepare` (instance data and knob text into the
+//! family's types), the thread pool, the models, the search and the report (solution
+//! texts, rendering, verification, answer). A sweep's `wall_ns` is the searches alone
+//! (`RunReport.elapsed_ns`), so short calls read much faster there; the README's table
+//! "`cargo bench` and `sweep` time different things" sets the two side by side. Compare with
+//! an earlier state:
 //! `cargo bench --bench solve -- --save-baseline before`, then `-- --baseline before`.
 
 use backtrack_bench::harness::sweeping::spec::SweepSpec;
