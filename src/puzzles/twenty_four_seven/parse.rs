@@ -12,13 +12,18 @@ use serde_json::Value;
 pub const MAX_VALUE_LIMIT: i64 = 1000;
 
 /// The most grids an instance may hold. Every grid is a component with its own model,
-/// search and report: about 18 KB each during a run (measured peak memory of 20,000 1x1
-/// grids: 370 MB), so a 16 MB file of tiny grids (some 550,000) would need about 10 GB.
-/// This cap keeps a run under about 200 MB; the published instances have one to four.
+/// search and report: about 41 KiB each during a run. Measured: the peak resident memory
+/// (`/usr/bin/time -v`, release build) of `solve` on files of 1,000 and 10,000 copies of the
+/// four 7x7 grids of `instances/twenty_four_seven_2x2_2.json` was 44,964 and 413,492 KiB
+/// (4 grids: 4,116 KiB), so (413,492 - 44,964) / 9,000 = 40.9 KiB per grid; the same with
+/// `--json`, `--first` or `--parallel auto --threads 2` (41.2). A 16 MB file of tiny grids
+/// (some 550,000) would need gigabytes; this cap keeps a run under about 410 MiB. The
+/// published instances have one to four.
 pub const MAX_GRIDS: usize = 10_000;
 
-/// Memory a run needs per grid, in bytes (see [`MAX_GRIDS`]), for the refusal message.
-const BYTES_PER_GRID: usize = 18 * 1024;
+/// Memory a run needs per grid, in bytes (measured on 7x7 grids, see [`MAX_GRIDS`]), for the
+/// refusal message.
+const BYTES_PER_GRID: usize = 41 * 1024;
 
 /// One grid of an instance, as written in the file.
 #[derive(Debug, Clone)]
@@ -89,7 +94,8 @@ pub fn parse(data: &Value) -> Result<InstanceData, DataError> {
             "grids",
             format!(
                 "{} grids: at most {MAX_GRIDS} are accepted; each grid is searched and reported on its own, \
-                 about {} KB each, so this file would need about {} MB; split it into several files",
+                 about {} KiB each (measured on 7x7 grids), so this file would need about {} MiB; split it \
+                 into several files",
                 grid_values.len(),
                 BYTES_PER_GRID / 1024,
                 grid_values.len() * BYTES_PER_GRID / (1024 * 1024)
