@@ -49,8 +49,6 @@ pub struct SudokuModel {
     order: CellOrder,
     grid: [u8; 81],
     used: [[u16; 9]; 3],
-    /// Whether each applied move broke a rule, so that `undo` frees only what it took.
-    broken: Vec<bool>,
 }
 
 impl SudokuModel {
@@ -78,6 +76,7 @@ impl Model for SudokuModel {
     /// (cell, digit).
     type Move = (u8, u8);
     type Solution = String;
+    const REJECTS_BEFORE_CHANGING: bool = true;
 
     fn rule_names(&self) -> &[&'static str] {
         RULE_NAMES
@@ -106,16 +105,14 @@ impl Model for SudokuModel {
 
     fn apply<C: RuleCounter>(&mut self, (cell, digit): (u8, u8), counters: &mut C) -> Result<(), RuleId> {
         let cell = usize::from(cell);
-        self.grid[cell] = digit;
         for (unit, index) in Self::units(cell).into_iter().enumerate() {
             let rule = [RULE_ROW, RULE_COLUMN, RULE_BOX][unit];
             counters.check(rule);
             if self.used[unit][index] >> digit & 1 == 1 {
-                self.broken.push(true);
                 return Err(rule);
             }
         }
-        self.broken.push(false);
+        self.grid[cell] = digit;
         self.mark(cell, digit, true);
         Ok(())
     }
@@ -123,9 +120,7 @@ impl Model for SudokuModel {
     fn undo(&mut self, (cell, digit): (u8, u8)) {
         let cell = usize::from(cell);
         self.grid[cell] = 0;
-        if !self.broken.pop().expect("undo follows apply") {
-            self.mark(cell, digit, false);
-        }
+        self.mark(cell, digit, false);
     }
 
     fn solution(&self) -> String {
@@ -165,8 +160,7 @@ impl Puzzle for Sudoku {
             DataError::new("grid", "missing or not a string; expected 81 characters, row by row, 0 or . for empty")
         })?;
         let givens = read_grid(text).map_err(|message| DataError::new("grid", message))?;
-        let mut model =
-            SudokuModel { order: CellOrder::RowMajor, grid: [0; 81], used: [[0; 9]; 3], broken: Vec::new() };
+        let mut model = SudokuModel { order: CellOrder::RowMajor, grid: [0; 81], used: [[0; 9]; 3] };
         for (cell, &digit) in givens.iter().enumerate().filter(|(_, &digit)| digit != 0) {
             if model.candidates(cell) >> digit & 1 == 0 {
                 return Err(DataError::new("grid", format!("the given {digit} at character {} repeats", cell + 1)));
@@ -189,7 +183,7 @@ impl Puzzle for Sudoku {
     }
 
     fn models(&self, config: &CellOrder) -> Vec<SudokuModel> {
-        let mut model = SudokuModel { order: *config, grid: self.givens, used: [[0; 9]; 3], broken: Vec::new() };
+        let mut model = SudokuModel { order: *config, grid: self.givens, used: [[0; 9]; 3] };
         for (cell, &digit) in self.givens.iter().enumerate().filter(|(_, &digit)| digit != 0) {
             model.mark(cell, digit, true);
         }

@@ -48,6 +48,7 @@
 //! impl Model for Bits {
 //!     type Move = bool;
 //!     type Solution = Vec<bool>;
+//!     const REJECTS_BEFORE_CHANGING: bool = true;
 //!     fn rule_names(&self) -> &[&'static str] { &["adjacent-ones"] }
 //!     fn max_depth(&self) -> usize { self.n }
 //!     fn branch<C: RuleCounter>(&mut self, moves: &mut Vec<bool>, _: &mut C) -> Branch {
@@ -57,9 +58,10 @@
 //!     }
 //!     fn apply<C: RuleCounter>(&mut self, bit: bool, counters: &mut C) -> Result<(), RuleId> {
 //!         counters.check(0);
-//!         let adjacent = bit && self.bits.last() == Some(&true);
+//!         // Test first: a rejected move leaves the state as it was.
+//!         if bit && self.bits.last() == Some(&true) { return Err(0); }
 //!         self.bits.push(bit);
-//!         if adjacent { Err(0) } else { Ok(()) }
+//!         Ok(())
 //!     }
 //!     fn undo(&mut self, _: bool) { self.bits.pop(); }
 //!     fn solution(&self) -> Vec<bool> { self.bits.clone() }

@@ -91,6 +91,7 @@ impl RandomTree {
 impl Model for RandomTree {
     type Move = u32;
     type Solution = Vec<u32>;
+    const REJECTS_BEFORE_CHANGING: bool = true;
 
     fn rule_names(&self) -> &[&'static str] {
         &["pruned", "leaf"]
@@ -112,14 +113,13 @@ impl Model for RandomTree {
 
     fn apply<C: RuleCounter>(&mut self, child: u32, counters: &mut C) -> Result<(), RuleId> {
         let hash = TreeShape::child_hash(self.hashes[self.hashes.len() - 1], child);
-        self.hashes.push(hash);
-        self.path.push(child);
         counters.check(RULE_PRUNED);
         if self.shape.pruned(hash) {
-            Err(RULE_PRUNED)
-        } else {
-            Ok(())
+            return Err(RULE_PRUNED);
         }
+        self.hashes.push(hash);
+        self.path.push(child);
+        Ok(())
     }
 
     fn undo(&mut self, _child: u32) {
@@ -205,6 +205,8 @@ impl Model for Queens {
     fn apply<C: RuleCounter>(&mut self, column: u8, counters: &mut C) -> Result<(), RuleId> {
         let row = self.placed.len() as u32;
         let column32 = u32::from(column);
+        // This model changes the state before it tests (the default contract: the engine
+        // undoes a rejected move), so the parallel tests cover both kinds of model.
         self.saved.push((self.columns, self.diagonals, self.anti_diagonals));
         self.placed.push(column);
         counters.check(RULE_COLUMN);

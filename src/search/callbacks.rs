@@ -54,6 +54,10 @@ impl<Mv: Copy> OpenBranches<'_, Mv> {
 
 /// A scheduler's hook, polled once at every node before the node's move is applied.
 pub trait Steering<M: Model> {
+    /// Whether this steering takes part at all; `false` lets the engine take its plain
+    /// path, which keeps no open-branch bookkeeping (only [`NoSteering`] says so).
+    const ACTIVE: bool = true;
+
     /// The cheap per-node poll, with the node count so far (this engine's): false lets the
     /// engine skip [`Steering::at_node`] at this node, and the building of its arguments.
     #[inline(always)]
@@ -79,7 +83,14 @@ pub trait Steering<M: Model> {
 #[derive(Debug, Default, Clone, Copy)]
 pub struct NoSteering;
 
-impl<M: Model> Steering<M> for NoSteering {}
+impl<M: Model> Steering<M> for NoSteering {
+    const ACTIVE: bool = false;
+
+    #[inline(always)]
+    fn wants_node(&mut self, _nodes: u64) -> bool {
+        false
+    }
+}
 
 /// One step of the search, as an [`Observer`] sees it. `depth` is the depth of the node
 /// concerned, `mv` the move that leads to it, `rule` an index into the model's rule names.

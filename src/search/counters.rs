@@ -13,6 +13,9 @@ pub trait RuleCounter {
     fn prune(&mut self, rule: RuleId, depth: usize);
     /// A node was entered at `depth`.
     fn node_at(&mut self, depth: usize);
+    /// `count` nodes were entered at `depth` (the engine's plain path adds a node's
+    /// children once, after trying them, instead of one by one).
+    fn nodes_at(&mut self, depth: usize, count: u64);
     /// Counters sized for `rules` rules and depths `0..=max_depth`.
     fn sized(rules: usize, max_depth: usize) -> Self;
     /// The counts so far, with `nodes` and `solutions` from the engine.
@@ -31,6 +34,8 @@ impl RuleCounter for NoCounters {
     fn prune(&mut self, _rule: RuleId, _depth: usize) {}
     #[inline(always)]
     fn node_at(&mut self, _depth: usize) {}
+    #[inline(always)]
+    fn nodes_at(&mut self, _depth: usize, _count: u64) {}
     fn sized(_rules: usize, _max_depth: usize) -> Self {
         NoCounters
     }
@@ -91,6 +96,10 @@ impl RuleCounter for FullCounters {
     #[inline(always)]
     fn node_at(&mut self, depth: usize) {
         self.nodes_per_depth[depth] += 1;
+    }
+    #[inline(always)]
+    fn nodes_at(&mut self, depth: usize, count: u64) {
+        self.nodes_per_depth[depth] += count;
     }
 }
 

@@ -104,6 +104,8 @@ pub struct Engine<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> {
     /// The most subproblems a listing keeps before it stops with
     /// [`StopReason::FrontierFull`].
     frontier_cap: usize,
+    /// The model's `max_depth()`, read once.
+    max_depth: usize,
     nodes: u64,
     /// The node count past which [`Engine::enter_node`] looks at the limits: the node
     /// limit, or the next look at the clock when a deadline is set, whichever comes first.
@@ -116,7 +118,8 @@ pub struct Engine<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> {
 impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O> {
     /// An engine at the root of `model`.
     pub fn new(model: M, steering: S, observer: O, limits: Limits) -> Self {
-        let depth = model.max_depth() + 1;
+        let max_depth = model.max_depth();
+        let depth = max_depth + 1;
         let solutions_to_keep = limits.solutions_to_keep;
         Engine {
             counters: C::sized(model.rule_names().len(), model.max_depth()),
@@ -129,6 +132,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             frontier_depth: usize::MAX,
             frontier: Vec::new(),
             frontier_cap: usize::MAX,
+            max_depth,
             nodes: 0,
             next_limit_check: Self::limit_check_after(&limits, 0),
             solution_count: 0,
@@ -270,8 +274,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             let saved = self.model.clone();
             self.visit_applied(mv, depth);
             self.model = saved;
-        } else {
-            self.visit_applied(mv, depth);
+        } else if self.visit_applied(mv, depth) || !M::REJECTS_BEFORE_CHANGING {
             self.model.undo(mv);
         }
         if O::ACTIVE {
@@ -279,15 +282,16 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         }
     }
 
-    /// Applies `mv` and searches below it; leaves undoing to the caller.
+    /// Applies `mv` and searches below it; true when the move was accepted. The caller
+    /// undoes it, and a rejected one too unless the model rejects before changing anything.
     #[inline(always)]
-    fn visit_applied(&mut self, mv: M::Move, depth: usize) {
+    fn visit_applied(&mut self, mv: M::Move, depth: usize) -> bool {
         if let Err(rule) = self.model.apply(mv, &mut self.counters) {
             self.counters.prune(rule, depth);
             if O::ACTIVE {
                 self.observer.observe(Event::Pruned { depth, mv, rule }, &self.model);
             }
-            return;
+            return false;
         }
         if O::ACTIVE {
             self.observer.observe(Event::Enter { depth, mv }, &self.model);
@@ -295,29 +299,22 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         self.path.push(mv);
         self.expand();
         self.path.pop();
+        true
     }
 
     /// Asks the model what to do at the current node and visits its children in order.
     fn expand(&mut self) {
         let depth = self.path.len();
-        let start = self.candidates.len();
-        match self.model.branch(&mut self.candidates, &mut self.counters) {
-            Branch::Solution => {
-                self.candidates.truncate(start);
-                self.record_solution(depth);
-                return;
-            }
-            Branch::DeadEnd(rule) => {
-                self.candidates.truncate(start);
-                self.counters.prune(rule, depth);
-                if O::ACTIVE {
-                    self.observer.observe(Event::DeadEnd { depth, rule }, &self.model);
-                }
-                return;
-            }
-            Branch::Moves => {}
+        if !S::ACTIVE && !O::ACTIVE && self.frontier_depth == usize::MAX && !self.limits.clone_state {
+            // Nothing watches, steers or lists: the plain path, which keeps no open-branch
+            // bookkeeping (the path of moves and the levels only serve those three).
+            self.expand_plain(depth);
+            return;
         }
-        let end = self.candidates.len();
+        let start = self.candidates.len();
+        let Some(end) = self.branch_at(depth, start) else {
+            return;
+        };
         self.levels.push(Level { next: start, end });
         // The end is re-read every time: a steering may have given the rest away.
         while self.stop.is_none() {
@@ -331,6 +328,96 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         }
         self.levels.pop();
         self.candidates.truncate(start);
+    }
+
+    /// The node at `depth` on the plain path: children are entered, applied, searched and
+    /// undone in a loop over this node's stretch of the candidate stack, with nothing else
+    /// per node than the counters, the node-limit comparison and the stop test after a
+    /// child's subtree.
+    fn expand_plain(&mut self, depth: usize) {
+        let start = self.candidates.len();
+        let Some(end) = self.branch_at(depth, start) else {
+            return;
+        };
+        let child_depth = depth + 1;
+        let mut index = start;
+        while index < end {
+            debug_assert!(index < self.candidates.len());
+            // SAFETY: this node's stretch `start..end` stays on the stack while its children
+            // are searched: each child pushes above `end` and truncates back to its own start,
+            // which is `end` (children run one at a time), so `index < end <= len`.
+            let mv = unsafe { *self.candidates.get_unchecked(index) };
+            self.nodes += 1;
+            if self.nodes > self.next_limit_check && self.limit_reached() {
+                // A node limit leaves this node uncounted; a deadline counts it (entered,
+                // not searched), as the general path does.
+                if self.stop == Some(StopReason::TimeLimit) {
+                    index += 1;
+                }
+                break;
+            }
+            index += 1;
+            match self.model.apply(mv, &mut self.counters) {
+                Err(rule) => {
+                    self.counters.prune(rule, child_depth);
+                    if !M::REJECTS_BEFORE_CHANGING {
+                        self.model.undo(mv);
+                    }
+                }
+                Ok(()) => {
+                    self.expand_plain(child_depth);
+                    self.model.undo(mv);
+                    if self.stop.is_some() {
+                        break;
+                    }
+                }
+            }
+        }
+        // The children entered, counted at their depth once rather than one by one.
+        self.counters.nodes_at(child_depth, (index - start) as u64);
+        self.candidates.truncate(start);
+    }
+
+    /// Asks the model about the node at `depth`, whose candidates go on the stack from
+    /// `start`: the end of its stretch when it has children to try, `None` when it is a
+    /// solution or a dead end (recorded here).
+    #[inline(always)]
+    fn branch_at(&mut self, depth: usize, start: usize) -> Option<usize> {
+        match self.model.branch(&mut self.candidates, &mut self.counters) {
+            Branch::Moves => {
+                let end = self.candidates.len();
+                if depth >= self.max_depth && end > start {
+                    self.depth_exceeded(depth);
+                }
+                Some(end)
+            }
+            Branch::Solution => {
+                self.candidates.truncate(start);
+                self.record_solution(depth);
+                None
+            }
+            Branch::DeadEnd(rule) => {
+                self.candidates.truncate(start);
+                self.counters.prune(rule, depth);
+                if O::ACTIVE {
+                    self.observer.observe(Event::DeadEnd { depth, rule }, &self.model);
+                }
+                None
+            }
+        }
+    }
+
+    /// The node at `depth` offered children though `max_depth()` said no path is longer
+    /// than `max_depth`: past it the counters have no row, so this is the model's bug, named
+    /// as such rather than as an index out of bounds.
+    #[cold]
+    #[inline(never)]
+    fn depth_exceeded(&self, depth: usize) -> ! {
+        panic!(
+            "the model's max_depth() is {} but a node at depth {depth} offered children: max_depth() must be at \
+             least the number of moves on the longest path",
+            self.max_depth
+        );
     }
 
     #[cold]
@@ -421,6 +508,7 @@ mod tests {
     impl Model for SubsetSum {
         type Move = u32;
         type Solution = Vec<u32>;
+        const REJECTS_BEFORE_CHANGING: bool = true;
         fn rule_names(&self) -> &[&'static str] {
             &["over"]
         }
@@ -436,14 +524,13 @@ mod tests {
             Branch::Moves
         }
         fn apply<C: RuleCounter>(&mut self, mv: u32, counters: &mut C) -> Result<(), usize> {
+            counters.check(0);
+            if self.sum + mv > self.target {
+                return Err(0);
+            }
             self.chosen.push(mv);
             self.sum += mv;
-            counters.check(0);
-            if self.sum > self.target {
-                Err(0)
-            } else {
-                Ok(())
-            }
+            Ok(())
         }
         fn undo(&mut self, mv: u32) {
             self.chosen.pop();

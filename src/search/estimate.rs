@@ -181,14 +181,17 @@ fn count_top_levels<M: Model>(model: &mut M, most_subtrees: usize) -> TopLevels<
             candidates.clear();
             if model.branch(&mut candidates, &mut NoCounters) == Branch::Moves {
                 for &mv in &candidates {
-                    if model.apply(mv, &mut NoCounters).is_ok() {
+                    let accepted = model.apply(mv, &mut NoCounters).is_ok();
+                    if accepted || !M::REJECTS_BEFORE_CHANGING {
+                        model.undo(mv);
+                    }
+                    if accepted {
                         let mut child = path.clone();
                         child.push(mv);
                         next.push(child);
                     } else {
                         rejected += 1;
                     }
-                    model.undo(mv);
                 }
             }
             rewind(model, path);
@@ -295,10 +298,13 @@ impl<M: Model> Prober<M> {
             if self.look_ahead {
                 self.accepted.clear();
                 for &mv in &self.candidates {
-                    if model.apply(mv, &mut NoCounters).is_ok() {
+                    let accepted = model.apply(mv, &mut NoCounters).is_ok();
+                    if accepted || !M::REJECTS_BEFORE_CHANGING {
+                        model.undo(mv);
+                    }
+                    if accepted {
                         self.accepted.push(mv);
                     }
-                    model.undo(mv);
                 }
                 if self.accepted.is_empty() {
                     break;
@@ -311,11 +317,14 @@ impl<M: Model> Prober<M> {
             } else {
                 weight = children;
                 let chosen = self.candidates[self.rng.below(self.candidates.len())];
-                let accepted = model.apply(chosen, &mut NoCounters).is_ok();
-                self.path.push(chosen);
-                if !accepted {
+                if model.apply(chosen, &mut NoCounters).is_err() {
+                    // Rejected: the probe ends here, the move undone unless it left no trace.
+                    if !M::REJECTS_BEFORE_CHANGING {
+                        model.undo(chosen);
+                    }
                     break;
                 }
+                self.path.push(chosen);
             }
         }
         while let Some(mv) = self.path.pop() {
@@ -346,6 +355,7 @@ mod tests {
     impl Model for IrregularTree {
         type Move = u64;
         type Solution = Vec<u64>;
+        const REJECTS_BEFORE_CHANGING: bool = true;
         fn rule_names(&self) -> &[&'static str] {
             &["hash"]
         }
@@ -362,6 +372,7 @@ mod tests {
         fn apply<C: RuleCounter>(&mut self, mv: u64, _c: &mut C) -> Result<(), RuleId> {
             self.path.push(mv);
             if self.uniform_branching.is_none() && hash(&self.path).is_multiple_of(5) {
+                self.path.pop();
                 Err(0)
             } else {
                 Ok(())

@@ -19,15 +19,31 @@ pub enum Branch {
 /// A puzzle seen as a tree of decisions, explored by do/undo on one mutable state.
 ///
 /// The engine calls, at every node: [`Model::branch`] to get the candidate moves, then for
-/// each candidate [`Model::apply`] (which may reject the new state, naming a rule) and,
-/// whatever `apply` returned, [`Model::undo`] with the same move. A model is `Clone` so
-/// that a parallel strategy can give each worker its own copy, and a subproblem is the
-/// list of moves from the root, replayed on such a copy.
+/// each candidate in the order pushed: [`Model::apply`], which accepts the move or rejects
+/// it naming a rule, and [`Model::undo`] with the same move once the child's subtree is
+/// searched, or at once after a rejection, unless the model declares
+/// [`Model::REJECTS_BEFORE_CHANGING`]: then a rejected move has left the state as it was
+/// and is not undone. Every candidate tried is a node, rejected ones included; the root is
+/// a node too. A model is `Clone` so that a parallel strategy can give each worker its own
+/// copy, and a subproblem is the list of moves from the root, replayed on such a copy.
+///
+/// The engine is generic over the model and calls these methods in its innermost loop:
+/// keep `apply`, `undo` and `branch` small enough to inline (or mark them `#[inline]`),
+/// allocate nothing in them, and where you can, test before changing anything in `apply`
+/// and say so with [`Model::REJECTS_BEFORE_CHANGING`], so that a rejection costs only the
+/// test.
 pub trait Model: Clone + Send {
     /// One decision: small, copyable, meaningful from the root state.
     type Move: Copy + Send + Sync + Debug + PartialEq + 'static;
     /// A complete solution, in a form that can be compared and sorted.
     type Solution: Clone + Send + Ord + Debug + 'static;
+
+    /// Whether [`Model::apply`] leaves the state exactly as it was when it rejects a move
+    /// (it tests before it changes anything): the engine then skips [`Model::undo`] after a
+    /// rejection. `false` (the default): `apply` may change the state before it finds the
+    /// broken rule, and the engine undoes every move it applied, accepted or not; an
+    /// observer then sees the rejected state, as `watch` draws it.
+    const REJECTS_BEFORE_CHANGING: bool = false;
 
     /// Names of the rules that can prune, indexed by [`RuleId`]: at most
     /// [`MAX_RULES`](super::MAX_RULES) of them, the size of the per-rule counters (a model
@@ -41,11 +57,13 @@ pub trait Model: Clone + Send {
     /// in the order they should be tried when it returns [`Branch::Moves`].
     fn branch<C: super::RuleCounter>(&mut self, moves: &mut Vec<Self::Move>, counters: &mut C) -> Branch;
 
-    /// Applies `mv`. Returns `Err(rule)` when the resulting state breaks `rule`; the move
-    /// is applied either way, and the engine always follows with [`Model::undo`].
+    /// Applies `mv`; returns `Err(rule)` when the resulting state breaks `rule`. Unless the
+    /// model declares [`Model::REJECTS_BEFORE_CHANGING`], the move may be applied either way,
+    /// and the engine follows a rejection with [`Model::undo`].
     fn apply<C: super::RuleCounter>(&mut self, mv: Self::Move, counters: &mut C) -> Result<(), RuleId>;
 
-    /// Reverts `mv`, which was the most recent move applied.
+    /// Reverts `mv`, the most recent move applied (accepted, or rejected by a model that
+    /// changes the state before it tests).
     fn undo(&mut self, mv: Self::Move);
 
     /// The solution at the current node (called only after [`Branch::Solution`]).

@@ -1,4 +1,6 @@
-//! N-Queens as a family of the workbench, written only against the crate's public API.
+//! N-Queens as a family of the workbench, written only against the crate's public API: the
+//! family itself, shared by the `nqueens` example (its `main.rs`) and by the cost-of-generality
+//! bench and example, which run its model next to a hand-written recursion of the same tree.
 //!
 //! The board size is the instance: `cargo run --release --example nqueens -- solve 12 --all`
 //! counts the 14,200 placements of 12 queens; an instance file with `"family": "nqueens"` and
@@ -10,12 +12,7 @@ use backtrack_bench::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
 use backtrack_bench::puzzles::view::{CellView, GridView, View};
 use backtrack_bench::puzzles::{DataError, Puzzle};
 use backtrack_bench::search::{Branch, Model, RuleCounter, RuleId};
-use backtrack_bench::Workbench;
 use serde_json::{json, Value};
-
-fn main() -> std::process::ExitCode {
-    Workbench::new().family::<NQueens>().run_cli()
-}
 
 /// The largest board: the bitmask checks keep both diagonals (2n - 1 bits) in one `u64`.
 const MAX_N: usize = 32;
@@ -57,85 +54,140 @@ pub struct QueensConfig {
     rows: RowOrder,
 }
 
+/// Every column from the last possible one down to 0: a node's candidates are its tail.
+const COLUMNS_DESCENDING: [u8; MAX_N] = {
+    let mut columns = [0; MAX_N];
+    let mut index = 0;
+    while index < MAX_N {
+        columns[index] = (MAX_N - 1 - index) as u8;
+        index += 1;
+    }
+    columns
+};
+
 const RULE_COLUMN: RuleId = 0;
 const RULE_DIAGONAL: RuleId = 1;
 const RULE_ANTI_DIAGONAL: RuleId = 2;
 const RULE_NAMES: &[&str] = &["column", "diagonal", "anti-diagonal"];
 
-/// Which columns and diagonals are taken, in one of the two representations.
+/// Which columns and diagonals are taken, in one of the two representations: a `bool` per
+/// line in fixed arrays, or a bit per line. Both live inline in the model (nothing on the
+/// heap), and the knob's branch is the same at every node, so it predicts perfectly.
 #[derive(Debug, Clone)]
 enum Taken {
-    Array { columns: Vec<bool>, diagonals: Vec<bool>, anti_diagonals: Vec<bool> },
+    Array { columns: [bool; MAX_N], diagonals: [bool; 2 * MAX_N - 1], anti_diagonals: [bool; 2 * MAX_N - 1] },
     Bitmask { columns: u64, diagonals: u64, anti_diagonals: u64 },
 }
 
 impl Taken {
-    fn new(checks: Checks, n: usize) -> Taken {
+    fn new(checks: Checks) -> Taken {
         match checks {
             Checks::Array => Taken::Array {
-                columns: vec![false; n],
-                diagonals: vec![false; 2 * n - 1],
-                anti_diagonals: vec![false; 2 * n - 1],
+                columns: [false; MAX_N],
+                diagonals: [false; 2 * MAX_N - 1],
+                anti_diagonals: [false; 2 * MAX_N - 1],
             },
             Checks::Bitmask => Taken::Bitmask { columns: 0, diagonals: 0, anti_diagonals: 0 },
         }
     }
 
-    /// Whether the column, the diagonal and the anti-diagonal are taken.
-    fn lines(&self, column: usize, diagonal: usize, anti_diagonal: usize) -> [bool; 3] {
-        match self {
-            Taken::Array { columns, diagonals, anti_diagonals } => {
-                [columns[column], diagonals[diagonal], anti_diagonals[anti_diagonal]]
-            }
+    /// The first of the column, the diagonal and the anti-diagonal that is taken, as the
+    /// rule it breaks, each test counted as it is made (a later test only when the earlier
+    /// ones passed, and each line's position computed only when it is tested).
+    #[inline(always)]
+    fn first_taken<C: RuleCounter>(&self, row: usize, column: usize, n: usize, counters: &mut C) -> Option<RuleId> {
+        let [column_taken, diagonal_taken, anti_diagonal_taken] = match self {
             Taken::Bitmask { columns, diagonals, anti_diagonals } => {
-                [columns >> column & 1 == 1, diagonals >> diagonal & 1 == 1, anti_diagonals >> anti_diagonal & 1 == 1]
+                counters.check(RULE_COLUMN);
+                if columns >> column & 1 == 1 {
+                    return Some(RULE_COLUMN);
+                }
+                counters.check(RULE_DIAGONAL);
+                if diagonals >> (row + column) & 1 == 1 {
+                    return Some(RULE_DIAGONAL);
+                }
+                counters.check(RULE_ANTI_DIAGONAL);
+                return (anti_diagonals >> (row + n - 1 - column) & 1 == 1).then_some(RULE_ANTI_DIAGONAL);
+            }
+            Taken::Array { columns, diagonals, anti_diagonals } => {
+                [columns[column], diagonals[row + column], anti_diagonals[row + n - 1 - column]]
+            }
+        };
+        for (rule, taken) in [(RULE_COLUMN, column_taken), (RULE_DIAGONAL, diagonal_taken)] {
+            counters.check(rule);
+            if taken {
+                return Some(rule);
             }
         }
+        counters.check(RULE_ANTI_DIAGONAL);
+        anti_diagonal_taken.then_some(RULE_ANTI_DIAGONAL)
     }
 
     /// Marks (or, with `taken` false, frees) the three lines.
-    fn set(&mut self, column: usize, diagonal: usize, anti_diagonal: usize, taken: bool) {
+    #[inline(always)]
+    fn set(&mut self, lines: Lines, taken: bool) {
         match self {
             Taken::Array { columns, diagonals, anti_diagonals } => {
-                columns[column] = taken;
-                diagonals[diagonal] = taken;
-                anti_diagonals[anti_diagonal] = taken;
+                columns[lines.column] = taken;
+                diagonals[lines.diagonal] = taken;
+                anti_diagonals[lines.anti_diagonal] = taken;
             }
             Taken::Bitmask { columns, diagonals, anti_diagonals } => {
-                for (mask, bit) in [(columns, column), (diagonals, diagonal), (anti_diagonals, anti_diagonal)] {
-                    if taken {
-                        *mask |= 1 << bit;
-                    } else {
-                        *mask &= !(1 << bit);
-                    }
-                }
+                // A queen is placed only on free lines and removed from taken ones, so
+                // flipping the bits sets or clears them.
+                *columns ^= 1 << lines.column;
+                *diagonals ^= 1 << lines.diagonal;
+                *anti_diagonals ^= 1 << lines.anti_diagonal;
             }
         }
     }
 }
 
-/// The search state: rows are filled in `row_order`; a move is the next row's column.
+/// The column, diagonal and anti-diagonal of a square.
+#[derive(Debug, Clone, Copy)]
+struct Lines {
+    column: usize,
+    diagonal: usize,
+    anti_diagonal: usize,
+}
+
+/// The search state: rows are filled in `row_order`; a move is the next row's column. A
+/// move is tested before anything changes, so a rejected one leaves nothing to undo.
 #[derive(Debug, Clone)]
 pub struct QueensModel {
     n: usize,
-    row_order: Vec<usize>,
-    /// Column of the queen of each row, `None` while the row is empty.
-    queens: Vec<Option<usize>>,
+    row_order: [u8; MAX_N],
+    /// Column of the queen of each row; meaningful for the first `placed` rows of the order.
+    queens: [u8; MAX_N],
     placed: usize,
+    /// The row the next queen goes to (`row_order[placed]`, 0 once every row is filled),
+    /// kept by `apply` and `undo` so that testing a move does not look it up.
+    row: usize,
     taken: Taken,
-    /// Lines broken by the most recent move, so that `undo` frees only what it took.
-    broken: Vec<bool>,
 }
 
 impl QueensModel {
-    fn lines_of(&self, row: usize, column: usize) -> (usize, usize, usize) {
-        (column, row + column, row + self.n - 1 - column)
+    #[inline(always)]
+    fn lines_of(&self, row: usize, column: usize) -> Lines {
+        Lines { column, diagonal: row + column, anti_diagonal: row + self.n - 1 - column }
+    }
+
+    /// The row that receives the next queen (0 when the board is full).
+    #[inline(always)]
+    fn next_row(&self) -> usize {
+        usize::from(self.row_order.get(self.placed).copied().unwrap_or(0))
+    }
+
+    /// The column of `row`'s queen, if it has one yet.
+    fn queen_of(&self, row: usize) -> Option<usize> {
+        self.row_order[..self.placed].contains(&(row as u8)).then(|| usize::from(self.queens[row]))
     }
 }
 
 impl Model for QueensModel {
     type Move = u8;
     type Solution = Vec<u8>;
+    const REJECTS_BEFORE_CHANGING: bool = true;
 
     fn rule_names(&self) -> &[&'static str] {
         RULE_NAMES
@@ -145,44 +197,38 @@ impl Model for QueensModel {
         self.n
     }
 
+    #[inline(always)]
     fn branch<C: RuleCounter>(&mut self, moves: &mut Vec<u8>, _counters: &mut C) -> Branch {
         if self.placed == self.n {
             return Branch::Solution;
         }
-        moves.extend((0..self.n as u8).rev());
+        // Columns from the last to the first, copied from a table rather than pushed one by one.
+        moves.extend_from_slice(&COLUMNS_DESCENDING[MAX_N - self.n..]);
         Branch::Moves
     }
 
+    #[inline(always)]
     fn apply<C: RuleCounter>(&mut self, column: u8, counters: &mut C) -> Result<(), RuleId> {
-        let row = self.row_order[self.placed];
-        let (column, diagonal, anti_diagonal) = self.lines_of(row, usize::from(column));
-        self.queens[row] = Some(column);
-        self.placed += 1;
-        let lines = self.taken.lines(column, diagonal, anti_diagonal);
-        for (rule, taken) in lines.into_iter().enumerate() {
-            counters.check(rule);
-            if taken {
-                self.broken.push(true);
-                return Err([RULE_COLUMN, RULE_DIAGONAL, RULE_ANTI_DIAGONAL][rule]);
-            }
+        let row = self.row;
+        if let Some(rule) = self.taken.first_taken(row, usize::from(column), self.n, counters) {
+            return Err(rule);
         }
-        self.broken.push(false);
-        self.taken.set(column, diagonal, anti_diagonal, true);
+        self.taken.set(self.lines_of(row, usize::from(column)), true);
+        self.queens[row] = column;
+        self.placed += 1;
+        self.row = self.next_row();
         Ok(())
     }
 
+    #[inline(always)]
     fn undo(&mut self, column: u8) {
         self.placed -= 1;
-        let row = self.row_order[self.placed];
-        self.queens[row] = None;
-        if !self.broken.pop().expect("undo follows apply") {
-            let (column, diagonal, anti_diagonal) = self.lines_of(row, usize::from(column));
-            self.taken.set(column, diagonal, anti_diagonal, false);
-        }
+        self.row = self.next_row();
+        self.taken.set(self.lines_of(self.row, usize::from(column)), false);
     }
 
     fn solution(&self) -> Vec<u8> {
-        self.queens.iter().map(|column| column.expect("a solution fills every row") as u8).collect()
+        self.queens[..self.n].to_vec()
     }
 }
 
@@ -244,13 +290,17 @@ impl Puzzle for NQueens {
                 (0..n).map(|index| if index % 2 == 0 { index / 2 } else { n - 1 - index / 2 }).collect()
             }
         };
+        let mut order = [0u8; MAX_N];
+        for (slot, &row) in order.iter_mut().zip(&row_order) {
+            *slot = row as u8;
+        }
         vec![QueensModel {
             n,
-            row_order,
-            queens: vec![None; n],
+            row_order: order,
+            queens: [0; MAX_N],
             placed: 0,
-            taken: Taken::new(config.checks, n),
-            broken: Vec::with_capacity(n),
+            row: usize::from(order[0]),
+            taken: Taken::new(config.checks),
         }]
     }
 
@@ -260,8 +310,8 @@ impl Puzzle for NQueens {
 
     fn view(&self, model: &QueensModel) -> View {
         let mut cells = vec![CellView::Empty; self.n * self.n];
-        for (row, column) in model.queens.iter().enumerate() {
-            if let Some(column) = column {
+        for row in 0..self.n {
+            if let Some(column) = model.queen_of(row) {
                 cells[row * self.n + column] = CellView::Placed(1);
             }
         }
@@ -302,36 +352,5 @@ impl Puzzle for NQueens {
     fn instance_from_argument(text: &str) -> Option<Value> {
         let n: u64 = text.parse().ok()?;
         Some(json!({ "n": n }))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::NQueens;
-    use backtrack_bench::testing::{assert_parity_across_strategies, ParityCase};
-
-    /// Published counts (OEIS A000170).
-    #[test]
-    fn counts_of_8_and_10_queens_under_every_strategy_and_knob() {
-        for (n, solutions) in [(8, 92), (10, 724)] {
-            assert_parity_across_strategies::<NQueens>(ParityCase {
-                argument: &n.to_string(),
-                knob_settings: &[
-                    &[("checks", "array"), ("rows", "plain")],
-                    &[("checks", "bitmask"), ("rows", "middle-out")],
-                ],
-                solutions,
-            });
-        }
-    }
-
-    #[test]
-    #[ignore = "seconds: the 12-queens count"]
-    fn count_of_12_queens() {
-        assert_parity_across_strategies::<NQueens>(ParityCase {
-            argument: "12",
-            knob_settings: &[&[("checks", "bitmask"), ("rows", "plain")]],
-            solutions: 14_200,
-        });
     }
 }

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The cost of generality: N-Queens (every solution) searched by the engine with the nqueens
+# example's model and by a hand-written recursion of the same tree, with per-rule counts
+# and without. Writes results/cost-of-generality/instructions.csv (callgrind's instruction
+# counts of each whole process, per node) and wall.csv (wall times, the four searches taken
+# in turn ROUNDS times, so that a drifting machine touches each alike), and prints both.
+# Usage: scripts/cost-of-generality.sh [N_INSTRUCTIONS (12)] [N_WALL (13)] [ROUNDS (11)].
+# Needs valgrind for the instruction counts; run it on a quiet machine for the wall times.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n_instructions=${1:-12}
+n_wall=${2:-13}
+rounds=${3:-11}
+cargo build --release --quiet --example cost_of_generality
+binary=target/release/examples/cost_of_generality
+out=results/cost-of-generality
+mkdir -p "$out"
+modes=("hand" "engine" "hand --no-rule-counts" "engine --no-rule-counts")
+name() { case "$1" in *--no-rule-counts) echo "${1%% *},no-rule-counts" ;; *) echo "$1,rule-counts" ;; esac; }
+
+# The nodes of the tree: the same for all four (the example's test asserts it).
+nodes=$("$binary" hand "$n_instructions" | sed -E 's/.*nodes=([0-9]+).*/\1/')
+{
+  echo "search,counts,n,nodes,instructions,instructions_per_node"
+  for mode in "${modes[@]}"; do
+    # shellcheck disable=SC2086 # the mode is a list of words on purpose
+    instructions=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" $mode "$n_instructions" 2>&1 >/dev/null |
+      sed -nE 's/.*Collected : ([0-9]+).*/\1/p')
+    echo "$(name "$mode"),$n_instructions,$nodes,$instructions,$(python3 -c "print(f'{$instructions / $nodes:.1f}')")"
+  done
+} > "$out/instructions.csv.tmp"
+mv "$out/instructions.csv.tmp" "$out/instructions.csv"
+
+# Wall times: one warm-up each, then ROUNDS rounds of the four in turn.
+for mode in "${modes[@]}"; do
+  # shellcheck disable=SC2086
+  "$binary" $mode "$n_wall" >/dev/null
+done
+{
+  echo "search,counts,n,round,wall_ns"
+  for round in $(seq 1 "$rounds"); do
+    for mode in "${modes[@]}"; do
+      start=$(date +%s%N)
+      # shellcheck disable=SC2086
+      "$binary" $mode "$n_wall" >/dev/null
+      end=$(date +%s%N)
+      echo "$(name "$mode"),$n_wall,$round,$((end - start))"
+    done
+  done
+} > "$out/wall.csv.tmp"
+mv "$out/wall.csv.tmp" "$out/wall.csv"
+
+cat "$out/instructions.csv"
+python3 - "$out/wall.csv" <<'PY'
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+runs = {}
+for row in rows:
+    runs.setdefault((row["search"], row["counts"]), {})[int(row["round"])] = int(row["wall_ns"])
+for counts in ("rule-counts", "no-rule-counts"):
+    engine, hand = runs[("engine", counts)], runs[("hand", counts)]
+    ratios = [engine[r] / hand[r] for r in sorted(engine)]
+    print(f"{counts}: engine median {statistics.median(engine.values()) / 1e6:.1f} ms, hand-written median "
+          f"{statistics.median(hand.values()) / 1e6:.1f} ms, engine / hand-written per round: median "
+          f"{statistics.median(ratios):.3f} (min {min(ratios):.3f}, max {max(ratios):.3f})")
+PY
