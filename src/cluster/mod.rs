@@ -11,6 +11,7 @@
 //! the solutions are the run layer's ([`crate::run::cluster`]).
 
 mod balance;
+pub mod check;
 mod merge;
 pub mod plan;
 
@@ -36,8 +37,8 @@ pub const SUBPROBLEMS_PER_PART: usize = 30;
 /// on listed subproblems.
 pub const MAX_PARTS: usize = crate::parallel::MAX_SUBPROBLEMS / SUBPROBLEMS_PER_PART;
 /// Look-ahead probes spread over all subproblems for their estimates (each gets between
-/// 4 and 64).
-const PROBE_BUDGET: usize = 65_536;
+/// 2 and 32).
+const PROBE_BUDGET: usize = 16_384;
 /// Seed of the probes.
 const PROBE_SEED: u64 = 1;
 
@@ -86,7 +87,7 @@ pub fn make_plan(instance: &Instance, knobs: &KnobValues, parts: usize) -> Resul
     }
     let prepared = run::prepare(instance, knobs).map_err(|error| ClusterError::bad_input(error.to_string()))?;
     let wanted = parts * SUBPROBLEMS_PER_PART;
-    let probes = (PROBE_BUDGET / wanted).clamp(4, 64);
+    let probes = (PROBE_BUDGET / wanted).clamp(2, 32);
     let keep = RunSettings::default().solutions_to_keep;
     let request = SplitRequest { wanted, keep, probes, seed: PROBE_SEED };
     let listing = prepared.split(&request).map_err(ClusterError::bad_input)?;
