@@ -91,7 +91,8 @@ fn the_same_split_writes_the_same_plan_byte_for_byte() {
     assert!(first == second, "two splits wrote different plans");
     // Splitting again into the same folder leaves it as it is; another plan is refused.
     ok(&["split", "instances/twenty_four_seven_enumeration.json", "--parts", "64", "--out", text(&a)]);
-    let message = refused(&["split", "instances/twenty_four_seven_enumeration.json", "--parts", "7", "--out", text(&a)]);
+    let message =
+        refused(&["split", "instances/twenty_four_seven_enumeration.json", "--parts", "7", "--out", text(&a)]);
     assert!(message.contains("already holds another plan"), "{message}");
 }
 
