@@ -2,7 +2,7 @@
 //! and the solution paths of the lister and of every part, the same report a sequential
 //! run of the whole tree makes (counts, kept solutions, answer).
 
-use super::paths::solution_at;
+use super::paths::{solution_at, RootCandidates};
 use super::{ChildPath, Counts, ReplayError};
 use crate::puzzles::Puzzle;
 use crate::run::report::{ComponentReport, ParallelSummary, RuleReport, RunReport};
@@ -117,10 +117,12 @@ fn smallest<M: Model>(
     keep: usize,
 ) -> Result<Vec<M::Solution>, ReplayError> {
     let mut candidates = Vec::new();
+    let mut roots = RootCandidates::new();
+    let roots = &mut roots;
     let mut heads = BinaryHeap::new();
     for (list, paths) in lists.iter().enumerate() {
         if let Some(path) = paths.first() {
-            heads.push(Reverse((solution_at(model, path, component, &mut candidates)?, list, 0usize)));
+            heads.push(Reverse((solution_at(model, roots, path, component, &mut candidates)?, list, 0usize)));
         }
     }
     let mut kept = Vec::new();
@@ -130,7 +132,7 @@ fn smallest<M: Model>(
         };
         kept.push(solution);
         if let Some(path) = lists[list].get(position + 1) {
-            heads.push(Reverse((solution_at(model, path, component, &mut candidates)?, list, position + 1)));
+            heads.push(Reverse((solution_at(model, roots, path, component, &mut candidates)?, list, position + 1)));
         }
     }
     Ok(kept)

@@ -2,7 +2,7 @@
 //! next subproblem not yet taken, on its own copy of the models), with the counts of every
 //! component, the paths of the smallest solutions, and each subproblem's nodes and time.
 
-use super::paths::{child_path, descend, undo_all, Keeper, PathRecorder};
+use super::paths::{child_path, descend, undo_all, Keeper, PathRecorder, RootCandidates};
 use super::{ComponentShare, CountOverflow, Counts, ReplayError, Subproblem};
 use crate::puzzles::Puzzle;
 use crate::search::{Engine, FullCounters, Limits, Model, NoSteering};
@@ -123,13 +123,14 @@ pub(in crate::run) fn run_part_puzzle<P: Puzzle>(
         }
     }
     let mut roots = roots;
+    let mut caches: Vec<RootCandidates<P::Model>> = roots.iter().map(|_| RootCandidates::new()).collect();
     let components = counts
         .into_iter()
         .zip(keepers)
-        .zip(roots.iter_mut())
-        .map(|((counts, keeper), root)| ComponentShare {
+        .zip(roots.iter_mut().zip(&mut caches))
+        .map(|((counts, keeper), (root, cache))| ComponentShare {
             counts,
-            solutions: keeper.into_sorted().iter().map(|found| child_path(root, &found.moves)).collect(),
+            solutions: keeper.into_sorted().iter().map(|found| child_path(root, cache, &found.moves)).collect(),
         })
         .collect();
     Ok(PartOutcome { components, subproblems: timings })
@@ -148,6 +149,7 @@ fn run_share<M: Model>(
         timings: Vec::new(),
     };
     let mut candidates = Vec::new();
+    let mut caches: Vec<RootCandidates<M>> = roots.iter().map(|_| RootCandidates::new()).collect();
     loop {
         let index = next.fetch_add(1, Ordering::Relaxed);
         let Some(subproblem) = request.subproblems.get(index) else {
@@ -156,7 +158,8 @@ fn run_share<M: Model>(
         let started = Instant::now();
         let root = &mut roots[subproblem.component];
         let (moves, _) =
-            descend(root, &subproblem.path, subproblem.component, &mut candidates).map_err(PartError::Replay)?;
+            descend(root, &mut caches[subproblem.component], &subproblem.path, subproblem.component, &mut candidates)
+                .map_err(PartError::Replay)?;
         undo_all(root, &moves);
         let stats = {
             let recorder =

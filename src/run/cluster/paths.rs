@@ -106,14 +106,42 @@ impl<M: Model> Observer<M> for PathRecorder<'_, M> {
     }
 }
 
+/// The candidates of a model's root, computed once: a family may do much work there (the
+/// Hooks model prefilters every hook layout at its root), and every replay starts there.
+/// Skipping `branch` before `apply` is what the engine's own replay of a subproblem's
+/// prefix does too.
+pub(super) struct RootCandidates<M: Model> {
+    root: Option<(Branch, Vec<M::Move>)>,
+}
+
+impl<M: Model> RootCandidates<M> {
+    pub(super) fn new() -> Self {
+        RootCandidates { root: None }
+    }
+
+    /// The branch and candidates of the node at `level` (0: the root) of `model`'s current
+    /// path, into `out`.
+    pub(super) fn branch(&mut self, model: &mut M, level: usize, out: &mut Vec<M::Move>) -> Branch {
+        out.clear();
+        if level > 0 {
+            return model.branch(out, &mut NoCounters);
+        }
+        let (branch, candidates) = self.root.get_or_insert_with(|| {
+            let mut candidates = Vec::new();
+            (model.branch(&mut candidates, &mut NoCounters), candidates)
+        });
+        out.extend_from_slice(candidates);
+        *branch
+    }
+}
+
 /// The child path of `moves` (a path of moves from the root of `model`, which is left at
 /// its root state): at each level, the position of the move among the candidates.
-pub(super) fn child_path<M: Model>(model: &mut M, moves: &[M::Move]) -> ChildPath {
+pub(super) fn child_path<M: Model>(model: &mut M, roots: &mut RootCandidates<M>, moves: &[M::Move]) -> ChildPath {
     let mut candidates = Vec::new();
     let mut path = Vec::with_capacity(moves.len());
-    for &mv in moves {
-        candidates.clear();
-        let _ = model.branch(&mut candidates, &mut NoCounters);
+    for (level, &mv) in moves.iter().enumerate() {
+        let _ = roots.branch(model, level, &mut candidates);
         let index = candidates.iter().position(|&candidate| candidate == mv).unwrap_or(usize::MAX);
         path.push(u32::try_from(index).unwrap_or(u32::MAX));
         let _ = model.apply(mv, &mut NoCounters);
@@ -130,6 +158,7 @@ pub(super) fn child_path<M: Model>(model: &mut M, moves: &[M::Move]) -> ChildPat
 /// error it is back at its root.
 pub(super) fn descend<M: Model>(
     model: &mut M,
+    roots: &mut RootCandidates<M>,
     path: &[u32],
     component: usize,
     candidates: &mut Vec<M::Move>,
@@ -138,8 +167,7 @@ pub(super) fn descend<M: Model>(
     let mut failure = None;
     let mut last_accepted = true;
     for (level, &index) in path.iter().enumerate() {
-        candidates.clear();
-        let branch = model.branch(candidates, &mut NoCounters);
+        let branch = roots.branch(model, level, candidates);
         let Some(&mv) = candidates.get(index as usize).filter(|_| branch == Branch::Moves) else {
             failure = Some(format!(
                 "component {component}: the path {} leaves the tree at level {}: the node there has {} candidate(s), \
@@ -183,13 +211,13 @@ pub(super) fn undo_all<M: Model>(model: &mut M, moves: &[M::Move]) {
 /// The solution at the end of `path` in `model` (at its root, where it is left).
 pub(super) fn solution_at<M: Model>(
     model: &mut M,
+    roots: &mut RootCandidates<M>,
     path: &[u32],
     component: usize,
     candidates: &mut Vec<M::Move>,
 ) -> Result<M::Solution, ReplayError> {
-    let (moves, accepted) = descend(model, path, component, candidates)?;
-    candidates.clear();
-    let at_solution = accepted && model.branch(candidates, &mut NoCounters) == Branch::Solution;
+    let (moves, accepted) = descend(model, roots, path, component, candidates)?;
+    let at_solution = accepted && roots.branch(model, moves.len(), candidates) == Branch::Solution;
     let solution = at_solution.then(|| model.solution());
     undo_all(model, &moves);
     solution.ok_or_else(|| ReplayError {

@@ -2,7 +2,7 @@
 //! subproblems, the counts and solutions of the nodes above it, and an estimate of each
 //! subproblem's subtree by random probes.
 
-use super::paths::{child_path, Keeper, PathRecorder};
+use super::paths::{child_path, Keeper, PathRecorder, RootCandidates};
 use super::{ChildPath, ComponentShare, Counts, Subproblem};
 use crate::parallel::MAX_SUBPROBLEMS;
 use crate::puzzles::Puzzle;
@@ -108,16 +108,18 @@ pub(in crate::run) fn split_puzzle<P: Puzzle>(
         return Err("the tree has no level to split at".to_string());
     };
     let mut roots = models;
+    let mut caches: Vec<RootCandidates<P::Model>> = roots.iter().map(|_| RootCandidates::new()).collect();
     let mut lister = Vec::with_capacity(roots.len());
-    for ((stats, keeper), root) in best.stats.iter().zip(best.keepers).zip(roots.iter_mut()) {
-        let solutions = keeper.into_sorted().iter().map(|found| child_path(root, &found.moves)).collect();
+    for (((stats, keeper), root), cache) in best.stats.iter().zip(best.keepers).zip(roots.iter_mut()).zip(&mut caches) {
+        let solutions = keeper.into_sorted().iter().map(|found| child_path(root, cache, &found.moves)).collect();
         lister.push(ComponentShare { counts: Counts::of(stats), solutions });
     }
     let mut subproblems = Vec::with_capacity(best.frontier.len());
     let mut estimates = Vec::with_capacity(best.frontier.len());
     for (index, (component, moves)) in best.frontier.iter().enumerate() {
         let seed = request.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let (path, estimate) = path_and_estimate(&mut roots[*component], moves, request.probes, seed);
+        let (path, estimate) =
+            path_and_estimate(&mut roots[*component], &mut caches[*component], moves, request.probes, seed);
         subproblems.push(Subproblem { component: *component, path });
         estimates.push(estimate);
     }
@@ -127,13 +129,18 @@ pub(in crate::run) fn split_puzzle<P: Puzzle>(
 /// The child path of `moves` in `model` (at its root, where it is left) and an estimate of
 /// the size of the subtree under it, the node included: look-ahead probes from the node,
 /// or 1 when its move is rejected.
-fn path_and_estimate<M: Model>(model: &mut M, moves: &[M::Move], probes: usize, seed: u64) -> (ChildPath, f64) {
+fn path_and_estimate<M: Model>(
+    model: &mut M,
+    roots: &mut RootCandidates<M>,
+    moves: &[M::Move],
+    probes: usize,
+    seed: u64,
+) -> (ChildPath, f64) {
     let mut candidates = Vec::new();
     let mut path = Vec::with_capacity(moves.len());
     let mut accepted = true;
-    for &mv in moves {
-        candidates.clear();
-        let branch = model.branch(&mut candidates, &mut NoCounters);
+    for (level, &mv) in moves.iter().enumerate() {
+        let branch = roots.branch(model, level, &mut candidates);
         let index = candidates.iter().position(|&candidate| candidate == mv).filter(|_| branch == Branch::Moves);
         path.push(index.and_then(|index| u32::try_from(index).ok()).unwrap_or(u32::MAX));
         accepted = model.apply(mv, &mut NoCounters).is_ok();
