@@ -110,6 +110,7 @@
 #![deny(missing_docs)]
 
 pub mod cli;
+pub mod cluster;
 pub mod explain;
 pub mod format;
 pub mod harness;

@@ -52,6 +52,63 @@ pub(super) enum Command {
     Report(ReportArgs),
     /// Check the scaling prediction against measured runs on this machine (see docs/scaling.md).
     ScalingCheck(ScalingCheckArgs),
+    /// Split one search into N parts for a batch system: writes DIR/plan.json (docs/cluster.md).
+    Split(SplitArgs),
+    /// Run one part of a split search and write DIR/parts/K.json.
+    RunPart(RunPartArgs),
+    /// Add up the parts of a split search into the report `solve --json` prints.
+    Merge(MergeArgs),
+}
+
+/// Flags of `split`; the knob flags are added from the families' specs.
+#[derive(Args, Debug)]
+pub struct SplitArgs {
+    /// Built-in short name (rings, prime-grid, hooks7, 247) or path to an instance file.
+    #[arg(value_name = "INSTANCE")]
+    pub instance: String,
+    /// Every solution (the default, and the only mode a split search has).
+    #[arg(long, conflicts_with = "first")]
+    pub all: bool,
+    /// Refused: a first-solution search is not split (docs/cluster.md says why).
+    #[arg(long)]
+    pub first: bool,
+    /// The number of parts (each gets about 30 subproblems or more).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub parts: u64,
+    /// The folder for plan.json and parts/ (shared by the machines, or copied back).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Print the plan's summary as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Flags of `run-part`.
+#[derive(Args, Debug)]
+pub struct RunPartArgs {
+    /// The folder `split` wrote.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// The part, from 1; default: SLURM_ARRAY_TASK_ID, else JOB_COMPLETION_INDEX + 1.
+    #[arg(value_name = "K")]
+    pub part: Option<usize>,
+    /// Threads that share the part's subproblems (each takes the next one not yet taken).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_thread_count)]
+    pub threads: usize,
+}
+
+/// Flags of `merge`.
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The folder `split` wrote and the parts filled.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Print the report as one JSON object (the same as `solve --json`).
+    #[arg(long)]
+    pub json: bool,
+    /// List the parts done and missing, with the commands that run the missing ones.
+    #[arg(long, conflicts_with = "json")]
+    pub status: bool,
 }
 
 /// Flags of `sweep`.

@@ -39,7 +39,7 @@ fn knob_help(name: &str) -> String {
 /// when `with_help` (only help output shows them, and formatting them is most of the cost).
 pub fn add_knob_flags(command: Command, with_help: bool) -> Command {
     let names = knob_names();
-    ["solve", "watch", "estimate", "explain"]
+    ["solve", "watch", "estimate", "explain", "split"]
         .into_iter()
         .fold(command, |command, subcommand| command.mut_subcommand(subcommand, |sub| add_to(sub, &names, with_help)))
 }

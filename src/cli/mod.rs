@@ -8,12 +8,15 @@ mod estimate_command;
 mod explain_command;
 mod failure;
 mod knob_args;
+mod merge_command;
 mod output;
 mod parallel_help;
 mod profile_files;
 mod report_command;
+mod run_part_command;
 mod scaling_check_command;
 mod solve_command;
+mod split_command;
 mod sweep_command;
 mod watch_command;
 
@@ -61,6 +64,12 @@ pub fn main() -> ExitCode {
         },
         Some(Command::Report(args)) => report_command::run(&args),
         Some(Command::ScalingCheck(args)) => scaling_check_command::run(&args),
+        Some(Command::Split(args)) => {
+            let sub = matches.subcommand_matches("split").expect("clap matched the split subcommand");
+            split_command::run(&args, knob_args::knob_values(sub))
+        }
+        Some(Command::RunPart(args)) => run_part_command::run(&args),
+        Some(Command::Merge(args)) => merge_command::run(&args),
         None => run_quick_sweep_and_report(),
     };
     match outcome {

@@ -17,6 +17,7 @@
 //! (`watch`); above it, the harness and the command line, which see only settings,
 //! reports and records.
 
+pub mod cluster;
 mod error;
 pub mod estimate;
 pub mod family;

@@ -7,6 +7,7 @@
 //! operation is its own file with one generic function, plus its method here (declared on
 //! the trait, forwarded in the one `impl`).
 
+use super::cluster::{self, AssembleInput, PartOutcome, PartRequest, ReplayError, SplitListing, SplitRequest};
 use super::error::RunError;
 use super::estimate::{estimate_puzzle, ComponentEstimate, EstimateRequest};
 use super::measure::{measure_puzzle, Calibration};
@@ -40,6 +41,12 @@ pub trait Prepared: Send + Sync {
         out: &mut dyn Write,
         stop: &AtomicBool,
     ) -> Result<io::Result<WatchSummary>, WatchError>;
+    /// Lists the frontier to split the search at, with an estimate of each subproblem.
+    fn split(&self, request: &SplitRequest) -> Result<SplitListing, String>;
+    /// Searches the subproblems of one part.
+    fn run_part(&self, request: &PartRequest<'_>) -> Result<PartOutcome, cluster::PartError>;
+    /// The report of a split search from what its lister and parts found.
+    fn assemble(&self, input: &AssembleInput<'_>) -> Result<RunReport, ReplayError>;
 }
 
 /// The prepared instance of family `P`.
@@ -94,5 +101,18 @@ impl<P: Puzzle> Prepared for Ready<P> {
         stop: &AtomicBool,
     ) -> Result<io::Result<WatchSummary>, WatchError> {
         watch_puzzle(&self.puzzle, &self.config, options, out, stop)
+    }
+
+    fn split(&self, request: &SplitRequest) -> Result<SplitListing, String> {
+        cluster::split::split_puzzle(&self.puzzle, &self.config, request)
+    }
+
+    fn run_part(&self, request: &PartRequest<'_>) -> Result<PartOutcome, cluster::PartError> {
+        cluster::part::run_part_puzzle(&self.puzzle, &self.config, request)
+    }
+
+    fn assemble(&self, input: &AssembleInput<'_>) -> Result<RunReport, ReplayError> {
+        let labels = cluster::assemble::Labels { instance: &self.instance, source: &self.source };
+        cluster::assemble::assemble_puzzle(&self.puzzle, &self.config, labels, input)
     }
 }

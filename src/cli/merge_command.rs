@@ -1,0 +1,79 @@
+//! `merge`: add up the parts of a split search into one report, or list their status.
+
+use super::args::MergeArgs;
+use super::failure::Failure;
+use super::output::write_report;
+use super::split_command::failure;
+use crate::cluster;
+use std::io::Write;
+
+/// Runs `merge` with the parsed flags.
+pub fn run(args: &MergeArgs) -> Result<(), Failure> {
+    if args.status {
+        return print_status(args);
+    }
+    let (report, instance) = cluster::merge(&args.dir).map_err(failure)?;
+    let mut out = Vec::with_capacity(16 * 1024);
+    if args.json {
+        serde_json::to_writer_pretty(&mut out, &report).map_err(Failure::failed)?;
+        out.push(b'\n');
+    } else {
+        write_report(&mut out, &instance, &report)?;
+    }
+    std::io::stdout().lock().write_all(&out)?;
+    if report.components.iter().any(|component| !component.verify_failures.is_empty()) {
+        return Err(Failure::failed("a solution failed the independent check (a model bug): see verify_failures"));
+    }
+    Ok(())
+}
+
+fn print_status(args: &MergeArgs) -> Result<(), Failure> {
+    let status = cluster::status(&args.dir).map_err(failure)?;
+    let dir = args.dir.display();
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{dir}: {} of {} parts done", status.done.len(), status.part_count)?;
+    writeln!(out, "done: {}", ranges(&status.done))?;
+    writeln!(out, "missing: {}", ranges(&status.missing))?;
+    for problem in &status.problems {
+        writeln!(out, "problem: {problem}")?;
+    }
+    if !status.missing.is_empty() {
+        let list: Vec<String> = status.missing.iter().map(usize::to_string).collect();
+        writeln!(out, "rerun here:  for k in {}; do backtrack-bench run-part {dir} $k; done", list.join(" "))?;
+        writeln!(out, "rerun on Slurm:  scripts/cluster/submit.sh --array {} {dir}", ranges(&status.missing))?;
+    } else if status.problems.is_empty() {
+        writeln!(out, "next: backtrack-bench merge {dir}")?;
+    }
+    Ok(())
+}
+
+/// `1-3,5` for [1, 2, 3, 5]; `none` for none.
+fn ranges(parts: &[usize]) -> String {
+    if parts.is_empty() {
+        return "none".to_string();
+    }
+    let mut pieces = Vec::new();
+    let mut start = parts[0];
+    for window in 0..parts.len() {
+        let end = parts[window];
+        if parts.get(window + 1) != Some(&(end + 1)) {
+            pieces.push(if start == end { start.to_string() } else { format!("{start}-{end}") });
+            if let Some(&next) = parts.get(window + 1) {
+                start = next;
+            }
+        }
+    }
+    pieces.join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ranges;
+
+    #[test]
+    fn part_lists_print_as_ranges() {
+        assert_eq!(ranges(&[1, 2, 3, 5, 7, 8]), "1-3,5,7-8");
+        assert_eq!(ranges(&[4]), "4");
+        assert_eq!(ranges(&[]), "none");
+    }
+}

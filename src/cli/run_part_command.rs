@@ -1,0 +1,24 @@
+//! `run-part`: search one part of a split search and write its file.
+
+use super::args::RunPartArgs;
+use super::failure::Failure;
+use super::split_command::failure;
+use crate::cluster;
+use std::io::Write;
+
+/// Runs `run-part` with the parsed flags.
+pub fn run(args: &RunPartArgs) -> Result<(), Failure> {
+    let part = cluster::part_from_environment(args.part).map_err(failure)?;
+    let file = cluster::run_part(&args.dir, part, args.threads).map_err(failure)?;
+    let nodes: u64 = file.components.iter().map(|share| share.counts.nodes).sum();
+    writeln!(
+        std::io::stdout().lock(),
+        "part {part} of {}: {} subproblems, {nodes} nodes, {:.3} s on {} -> {}",
+        file.part_count,
+        file.subproblems.len(),
+        file.wall_ns as f64 / 1e9,
+        file.host,
+        cluster::plan::part_path(&args.dir, part).display()
+    )?;
+    Ok(())
+}

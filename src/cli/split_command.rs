@@ -1,0 +1,73 @@
+//! `split`: list the frontier of one search, group its subproblems into N parts and write
+//! the plan (docs/cluster.md).
+
+use super::args::SplitArgs;
+use super::failure::Failure;
+use crate::cluster::{self, ClusterError};
+use crate::knobs::KnobValues;
+use crate::run::instance;
+use serde_json::json;
+use std::io::Write;
+
+/// A cluster layer error as the command's failure (exit 2 for bad input, else 1).
+pub(super) fn failure(error: ClusterError) -> Failure {
+    if error.bad_input {
+        Failure::bad_input(error.message)
+    } else {
+        Failure::failed(error.message)
+    }
+}
+
+/// Runs `split` with the parsed flags and knob values.
+pub fn run(args: &SplitArgs, knobs: KnobValues) -> Result<(), Failure> {
+    if args.first {
+        return Err(Failure::bad_input(
+            "split --first: a first-solution search is not split: which part finds the first solution, and how many \
+             nodes the others spend meanwhile, depends on the schedule, so no merge could equal a sequential run; \
+             split the whole search (--all), or run `solve --first` on one machine",
+        ));
+    }
+    let instance = instance::load(&args.instance).map_err(Failure::bad_input)?;
+    let parts = usize::try_from(args.parts).unwrap_or(usize::MAX);
+    let summary = cluster::split(&instance, &knobs, parts, &args.out).map_err(failure)?;
+    let plan = &summary.plan;
+    let above: u64 = plan.lister.iter().map(|share| share.counts.nodes).sum();
+    let dir = args.out.display();
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let value = json!({
+            "plan": cluster::plan::plan_path(&args.out),
+            "unchanged": summary.unchanged,
+            "parts": plan.part_count,
+            "subproblems": plan.subproblem_count,
+            "depth": plan.depth,
+            "nodes_above_frontier": above,
+            "balance": plan.balance,
+            "build": plan.tool.build,
+        });
+        writeln!(out, "{value}")?;
+        return Ok(());
+    }
+    let note = if summary.unchanged { " (already there, unchanged)" } else { "" };
+    writeln!(out, "plan: {dir}/plan.json{note}")?;
+    writeln!(
+        out,
+        "{} parts, {} subproblems at depth {} ({} nodes above the frontier, counted in the plan)",
+        plan.part_count, plan.subproblem_count, plan.depth, above
+    )?;
+    writeln!(
+        out,
+        "grouped by {}: largest part estimated at {} nodes (by estimate {}, round-robin {}; {} in all)",
+        plan.balance.method,
+        plan.balance.estimate_max_part_nodes.min(plan.balance.round_robin_max_part_nodes),
+        plan.balance.estimate_max_part_nodes,
+        plan.balance.round_robin_max_part_nodes,
+        plan.balance.estimated_nodes
+    )?;
+    writeln!(
+        out,
+        "next: backtrack-bench run-part {dir} K   (K = 1..{}), then: backtrack-bench merge {dir}",
+        plan.part_count
+    )?;
+    Ok(())
+}

@@ -1,0 +1,152 @@
+//! `merge`: every part of a plan present once, from that plan and that build, added up
+//! exactly (checked arithmetic) into the report a sequential `solve` makes; and `merge
+//! --status`, the parts done and missing.
+
+use super::plan::{load_plan, parse_json, parse_solutions, plan_path, read_bytes, LoadedPlan, PartFile, PART_SCHEMA};
+use super::{check_build, plan_instance, ClusterError};
+use crate::run::cluster::{AssembleInput, ChildPath, Counts};
+use crate::run::{self, Instance, RunReport};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The part files found in a plan's folder, and what is wrong with them.
+struct Survey {
+    /// Valid part files, by part number (more than one: doubled).
+    found: BTreeMap<usize, Vec<(PathBuf, PartFile)>>,
+    /// Problems, each naming its part or file.
+    problems: Vec<String>,
+}
+
+/// Reads every `*.json` file of `dir/parts/` and sorts them into parts of `loaded`'s plan
+/// and problems (unreadable, another plan, another build, other subproblems).
+fn survey(loaded: &LoadedPlan) -> Result<Survey, ClusterError> {
+    let folder = loaded.dir.join("parts");
+    let mut names: Vec<PathBuf> = match std::fs::read_dir(&folder) {
+        Ok(entries) => entries.filter_map(Result::ok).map(|entry| entry.path()).collect(),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(error) => return Err(ClusterError::failed(format!("{}: cannot list: {error}", folder.display()))),
+    };
+    names.retain(|path| {
+        let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+        !name.starts_with('.') && name.ends_with(".json")
+    });
+    names.sort();
+    let plan = &loaded.plan;
+    let mut survey = Survey { found: BTreeMap::new(), problems: Vec::new() };
+    for path in names {
+        let shown = path.display().to_string();
+        let file: PartFile = match read_bytes(&path).and_then(|bytes| parse_json(&bytes, &path, PART_SCHEMA)) {
+            Ok(file) => file,
+            Err(error) => {
+                survey.problems.push(format!("{shown}: not a part file: {error}"));
+                continue;
+            }
+        };
+        let part = file.part;
+        let foreign = if !(1..=plan.part_count).contains(&part) || file.part_count != plan.part_count {
+            Some(format!("part {part} of {} parts, but the plan has {}", file.part_count, plan.part_count))
+        } else if file.plan_hash != loaded.hash {
+            Some(format!("from another plan (plan hash {}, this plan's {})", file.plan_hash, loaded.hash))
+        } else if file.build != plan.tool.build {
+            Some(format!("from another build ({}, the plan's {})", file.build, plan.tool.build))
+        } else if file.components.len() != plan.lister.len()
+            || !file.subproblems.iter().map(|record| &record.subproblem).eq(plan.parts[part - 1].subproblems.iter())
+        {
+            Some("its subproblems or components are not the plan's".to_string())
+        } else {
+            None
+        };
+        match foreign {
+            Some(why) => survey.problems.push(format!("part {part} ({shown}): foreign: {why}")),
+            None => survey.found.entry(part).or_default().push((path, file)),
+        }
+    }
+    for (part, files) in &survey.found {
+        if files.len() > 1 {
+            let shown: Vec<String> = files.iter().map(|(path, _)| path.display().to_string()).collect();
+            survey.problems.push(format!("part {part}: doubled: {}", shown.join(" and ")));
+        }
+    }
+    Ok(survey)
+}
+
+/// The parts of a plan: done, missing, and the problems found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Status {
+    /// Parts with exactly one valid file.
+    pub done: Vec<usize>,
+    /// Parts with no valid file.
+    pub missing: Vec<usize>,
+    /// Files that are doubled, foreign or unreadable.
+    pub problems: Vec<String>,
+    /// The number of parts.
+    pub part_count: usize,
+}
+
+/// `merge --status`: which parts of the plan in `dir` are done and which are missing.
+pub fn status(dir: &Path) -> Result<Status, ClusterError> {
+    let loaded = load_plan(dir)?;
+    let survey = survey(&loaded)?;
+    let part_count = loaded.plan.part_count;
+    let done: Vec<usize> =
+        (1..=part_count).filter(|part| survey.found.get(part).is_some_and(|files| files.len() == 1)).collect();
+    let missing = (1..=part_count).filter(|part| !survey.found.contains_key(part)).collect();
+    Ok(Status { done, missing, problems: survey.problems, part_count })
+}
+
+/// `merge`: the report of the plan in `dir` from its parts, with the instance it ran; exit
+/// 2 naming every missing, doubled or foreign part.
+pub fn merge(dir: &Path) -> Result<(RunReport, Instance), ClusterError> {
+    let loaded = load_plan(dir)?;
+    let plan = &loaded.plan;
+    check_build(plan, dir)?;
+    let mut survey = survey(&loaded)?;
+    for part in 1..=plan.part_count {
+        if !survey.found.contains_key(&part) {
+            survey
+                .problems
+                .push(format!("part {part}: missing (run: backtrack-bench run-part {} {part})", dir.display()));
+        }
+    }
+    if !survey.problems.is_empty() {
+        return Err(ClusterError::bad_input(format!(
+            "{}: cannot merge, {} problem(s):\n  {}",
+            dir.display(),
+            survey.problems.len(),
+            survey.problems.join("\n  ")
+        )));
+    }
+    let components = plan.lister.len();
+    let plan_file = plan_path(dir);
+    let mut counts: Vec<Counts> = Vec::with_capacity(components);
+    let mut solution_lists: Vec<Vec<Vec<ChildPath>>> = Vec::with_capacity(components);
+    for record in &plan.lister {
+        counts.push(record.counts.clone());
+        solution_lists.push(vec![parse_solutions(record, &plan_file)?]);
+    }
+    let mut elapsed_ns = vec![0u64; components];
+    for (part, files) in &survey.found {
+        let (path, file) = &files[0];
+        for (component, record) in file.components.iter().enumerate() {
+            counts[component].add(&record.counts).map_err(|overflow| {
+                ClusterError::failed(format!("part {part} ({}): component {component}: {overflow}", path.display()))
+            })?;
+            solution_lists[component].push(parse_solutions(record, path)?);
+        }
+        for (subproblem, record) in loaded.subproblems[part - 1].iter().zip(&file.subproblems) {
+            elapsed_ns[subproblem.component] = elapsed_ns[subproblem.component].saturating_add(record.ns);
+        }
+    }
+    let instance = plan_instance(plan)?;
+    let prepared = run::prepare(&instance, &plan.knobs).map_err(|error| ClusterError::bad_input(error.to_string()))?;
+    let input = AssembleInput {
+        counts: &counts,
+        solutions: solution_lists.iter().map(|lists| lists.iter().map(Vec::as_slice).collect()).collect(),
+        keep: plan.keep,
+        strategy: format!("parts:{}", plan.part_count),
+        elapsed_ns,
+    };
+    let report =
+        prepared.assemble(&input).map_err(|error| ClusterError::bad_input(format!("{}: {error}", dir.display())))?;
+    Ok((report, instance))
+}

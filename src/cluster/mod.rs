@@ -1,0 +1,272 @@
+//! One search split into parts that any batch system runs: `split` writes a plan (the
+//! frontier's subproblems grouped into N parts balanced by estimated subtree size),
+//! `run-part` searches one part and writes what it found, `merge` checks that every part
+//! is there once, from the same plan and build, and adds them up exactly into the report
+//! `solve --json` prints. The tool opens no socket: the batch system (Slurm, a Kubernetes
+//! Indexed Job, GNU parallel, a shell loop) runs the parts, a shared or copied-back folder
+//! collects them. See docs/cluster.md.
+//!
+//! This layer reads and writes files and sees families only through the run layer
+//! ([`crate::run::Prepared`]); the frontier listing, the searches and the rebuilding of
+//! the solutions are the run layer's ([`crate::run::cluster`]).
+
+mod balance;
+pub mod check;
+mod merge;
+pub mod plan;
+
+pub use balance::{balance, Grouping};
+pub use merge::{merge, status, Status};
+
+use crate::harness::storing::csv_log::write_atomically;
+use crate::harness::storing::environment::{hostname, timestamp_now, Environment};
+use crate::knobs::KnobValues;
+use crate::run::cluster::{PartRequest, SplitRequest};
+use crate::run::{self, Family, Instance, RunSettings};
+use plan::{
+    build_id, fnv1a, instance_hash, load_plan, part_path, plan_path, subproblem_text, Balance, PartFile, Plan,
+    PlanInstance, PlanPart, ShareRecord, SubproblemRecord, Tool, PART_SCHEMA, PLAN_SCHEMA,
+};
+use std::fmt;
+use std::path::Path;
+use std::time::Instant;
+
+/// Subproblems wanted per part (Embarrassingly Parallel Search uses 30 to 100 per worker).
+pub const SUBPROBLEMS_PER_PART: usize = 30;
+/// The most parts a plan may have: at least [`SUBPROBLEMS_PER_PART`] each within the cap
+/// on listed subproblems.
+pub const MAX_PARTS: usize = crate::parallel::MAX_SUBPROBLEMS / SUBPROBLEMS_PER_PART;
+/// Look-ahead probes spread over all subproblems for their estimates (each gets between
+/// 2 and 32).
+const PROBE_BUDGET: usize = 16_384;
+/// Seed of the probes.
+const PROBE_SEED: u64 = 1;
+
+/// Why a cluster command failed: bad input (exit 2) or a failure while running (exit 1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClusterError {
+    /// True for bad input (flags, files, missing or foreign parts).
+    pub bad_input: bool,
+    /// What was wrong and what to do.
+    pub message: String,
+}
+
+impl ClusterError {
+    /// Bad input.
+    pub fn bad_input(message: impl Into<String>) -> ClusterError {
+        ClusterError { bad_input: true, message: message.into() }
+    }
+
+    /// A failure while running.
+    pub fn failed(message: impl Into<String>) -> ClusterError {
+        ClusterError { bad_input: false, message: message.into() }
+    }
+}
+
+impl fmt::Display for ClusterError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ClusterError {}
+
+/// What `split` wrote.
+#[derive(Debug, Clone)]
+pub struct SplitSummary {
+    /// The plan.
+    pub plan: Plan,
+    /// Whether the folder already held this very plan (then nothing was written).
+    pub unchanged: bool,
+}
+
+/// Makes the plan of `instance` with `knobs` in `parts` parts, without writing it.
+pub fn make_plan(instance: &Instance, knobs: &KnobValues, parts: usize) -> Result<Plan, ClusterError> {
+    if !(1..=MAX_PARTS).contains(&parts) {
+        return Err(ClusterError::bad_input(format!("--parts {parts}: expected 1 to {MAX_PARTS}")));
+    }
+    let prepared = run::prepare(instance, knobs).map_err(|error| ClusterError::bad_input(error.to_string()))?;
+    let wanted = parts * SUBPROBLEMS_PER_PART;
+    let probes = (PROBE_BUDGET / wanted).clamp(2, 32);
+    let keep = RunSettings::default().solutions_to_keep;
+    let request = SplitRequest { wanted, keep, probes, seed: PROBE_SEED };
+    let listing = prepared.split(&request).map_err(ClusterError::bad_input)?;
+    let grouping = balance(&listing.estimates, parts);
+    let plan_parts = grouping
+        .parts
+        .iter()
+        .enumerate()
+        .map(|(index, members)| PlanPart {
+            part: index + 1,
+            estimated_nodes: members.iter().map(|&member| listing.estimates[member]).sum::<f64>().round() as u64,
+            subproblems: members.iter().map(|&member| subproblem_text(&listing.subproblems[member])).collect(),
+            estimates: members.iter().map(|&member| listing.estimates[member].round() as u64).collect(),
+        })
+        .collect();
+    Ok(Plan {
+        schema: PLAN_SCHEMA.to_string(),
+        tool: Tool { version: env!("CARGO_PKG_VERSION").to_string(), build: build_id() },
+        instance: PlanInstance {
+            source: instance.source.clone(),
+            id: instance.id.clone(),
+            title: instance.title.clone(),
+            family: instance.family.name().to_string(),
+            content_hash: instance_hash(instance.family.name(), &instance.data),
+            data: instance.data.clone(),
+        },
+        knobs: knobs.clone(),
+        mode: "all".to_string(),
+        keep,
+        depth: listing.depth,
+        subproblem_count: listing.subproblems.len(),
+        balance: Balance {
+            method: grouping.method.to_string(),
+            probes,
+            seed: PROBE_SEED,
+            estimated_nodes: listing.estimates.iter().sum::<f64>().round() as u64,
+            estimate_max_part_nodes: grouping.estimate_max.round() as u64,
+            round_robin_max_part_nodes: grouping.round_robin_max.round() as u64,
+        },
+        lister: listing.lister.iter().map(ShareRecord::of).collect(),
+        part_count: parts,
+        parts: plan_parts,
+    })
+}
+
+/// The bytes of `plan` as `plan.json` holds them.
+pub fn plan_bytes(plan: &Plan) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec_pretty(plan).unwrap_or_default();
+    bytes.push(b'\n');
+    bytes
+}
+
+/// `split`: makes the plan and writes `dir/plan.json` atomically (and `dir/parts/`). A
+/// folder that already holds another plan is refused; the same plan is left as it is.
+pub fn split(instance: &Instance, knobs: &KnobValues, parts: usize, dir: &Path) -> Result<SplitSummary, ClusterError> {
+    let plan = make_plan(instance, knobs, parts)?;
+    let bytes = plan_bytes(&plan);
+    let path = plan_path(dir);
+    if let Ok(existing) = std::fs::read(&path) {
+        if existing == bytes {
+            return Ok(SplitSummary { plan, unchanged: true });
+        }
+        return Err(ClusterError::bad_input(format!(
+            "{}: the folder already holds another plan; choose another --out folder or remove it",
+            path.display()
+        )));
+    }
+    std::fs::create_dir_all(dir.join("parts"))
+        .map_err(|error| ClusterError::failed(format!("{}: cannot create: {error}", dir.join("parts").display())))?;
+    write_atomically(&path, &bytes).map_err(|error| ClusterError::failed(error.to_string()))?;
+    Ok(SplitSummary { plan, unchanged: false })
+}
+
+/// The instance a plan carries.
+pub fn plan_instance(plan: &Plan) -> Result<Instance, ClusterError> {
+    let family = Family::from_name(&plan.instance.family).ok_or_else(|| {
+        ClusterError::bad_input(format!(
+            "plan.json: instance.family: `{}` is not a family of this build",
+            plan.instance.family
+        ))
+    })?;
+    Ok(Instance {
+        source: plan.instance.source.clone(),
+        id: plan.instance.id.clone(),
+        title: plan.instance.title.clone(),
+        family,
+        data: plan.instance.data.clone(),
+        expected: None,
+    })
+}
+
+/// Refuses a plan made by another build (its paths may mean other nodes here).
+pub fn check_build(plan: &Plan, dir: &Path) -> Result<(), ClusterError> {
+    let here = build_id();
+    if plan.tool.build != here {
+        return Err(ClusterError::bad_input(format!(
+            "{}: made by build {}, this is build {here}: run every part and the merge with the build that split",
+            plan_path(dir).display(),
+            plan.tool.build
+        )));
+    }
+    Ok(())
+}
+
+/// The part to run: `part` when given, else `SLURM_ARRAY_TASK_ID`, else
+/// `JOB_COMPLETION_INDEX` + 1 (a Kubernetes Indexed Job counts from 0).
+pub fn part_from_environment(part: Option<usize>) -> Result<usize, ClusterError> {
+    if let Some(part) = part {
+        return Ok(part);
+    }
+    let read = |name: &str| std::env::var(name).ok().filter(|value| !value.trim().is_empty());
+    if let Some(value) = read("SLURM_ARRAY_TASK_ID") {
+        return value.trim().parse().map_err(|_| {
+            ClusterError::bad_input(format!("SLURM_ARRAY_TASK_ID=`{value}`: expected a part number from 1"))
+        });
+    }
+    if let Some(value) = read("JOB_COMPLETION_INDEX") {
+        return value
+            .trim()
+            .parse::<usize>()
+            .map(|index| index + 1)
+            .map_err(|_| ClusterError::bad_input(format!("JOB_COMPLETION_INDEX=`{value}`: expected an index from 0")));
+    }
+    Err(ClusterError::bad_input(
+        "no part given: name it (run-part DIR K, K from 1), or run under a Slurm job array (SLURM_ARRAY_TASK_ID) \
+         or a Kubernetes Indexed Job (JOB_COMPLETION_INDEX)",
+    ))
+}
+
+/// `run-part`: searches part `part` of the plan in `dir` on `threads` threads and writes
+/// `dir/parts/K.json` atomically (replacing an earlier run's, with the same counts).
+pub fn run_part(dir: &Path, part: usize, threads: usize) -> Result<PartFile, ClusterError> {
+    let started_at = timestamp_now();
+    let clock = Instant::now();
+    let loaded = load_plan(dir)?;
+    let plan = &loaded.plan;
+    if !(1..=plan.part_count).contains(&part) {
+        return Err(ClusterError::bad_input(format!("part {part}: the plan has parts 1 to {}", plan.part_count)));
+    }
+    check_build(plan, dir)?;
+    let instance = plan_instance(plan)?;
+    let prepared = run::prepare(&instance, &plan.knobs).map_err(|error| ClusterError::bad_input(error.to_string()))?;
+    let subproblems = &loaded.subproblems[part - 1];
+    let request = PartRequest { subproblems, keep: plan.keep, threads };
+    let outcome = prepared
+        .run_part(&request)
+        .map_err(|error| ClusterError::bad_input(format!("{}: part {part}: {error}", plan_path(dir).display())))?;
+    let environment = Environment::detect();
+    let file = PartFile {
+        schema: PART_SCHEMA.to_string(),
+        part,
+        part_count: plan.part_count,
+        plan_hash: loaded.hash.clone(),
+        build: build_id(),
+        host: hostname(),
+        cpu_model: environment.cpu_model,
+        threads: request.threads.max(1),
+        started: started_at,
+        ended: timestamp_now(),
+        wall_ns: u64::try_from(clock.elapsed().as_nanos()).unwrap_or(u64::MAX),
+        search_ns: outcome.subproblems.iter().map(|timing| timing.ns).sum(),
+        components: outcome.components.iter().map(ShareRecord::of).collect(),
+        subproblems: subproblems
+            .iter()
+            .zip(&outcome.subproblems)
+            .map(|(subproblem, timing)| SubproblemRecord {
+                subproblem: subproblem_text(subproblem),
+                nodes: timing.nodes,
+                ns: timing.ns,
+            })
+            .collect(),
+    };
+    let mut bytes = serde_json::to_vec_pretty(&file).map_err(|error| ClusterError::failed(error.to_string()))?;
+    bytes.push(b'\n');
+    write_atomically(&part_path(dir, part), &bytes).map_err(|error| ClusterError::failed(error.to_string()))?;
+    Ok(file)
+}
+
+/// The hash of a plan's bytes as [`plan_bytes`] writes them (what parts record).
+pub fn plan_hash(plan: &Plan) -> String {
+    fnv1a(&plan_bytes(plan))
+}

@@ -1,0 +1,320 @@
+//! The files of a split search: `plan.json` (what to run, written once by `split`) and
+//! `parts/K.json` (what part K found, written by `run-part`), their schema tags, hashes
+//! and the text form of paths, with reading that names the file, line and key.
+
+use super::ClusterError;
+use crate::knobs::KnobValues;
+use crate::run::cluster::{path_text, ChildPath, ComponentShare, Counts, Subproblem};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// The schema tag of `plan.json`.
+pub const PLAN_SCHEMA: &str = "backtrack-bench-plan/v1";
+/// The schema tag of a part's file.
+pub const PART_SCHEMA: &str = "backtrack-bench-part/v1";
+/// The largest plan or part file read (a plan of the most subproblems is tens of MB).
+pub const MAX_FILE_BYTES: u64 = 512 * 1024 * 1024;
+
+/// This build: the crate's version and the commit it was built from.
+pub fn build_id() -> String {
+    format!("{}+{}", env!("CARGO_PKG_VERSION"), env!("BACKTRACK_BENCH_GIT_COMMIT"))
+}
+
+/// FNV-1a, 64 bits, as 16 hex digits: the hash of a plan file and of an instance.
+pub fn fnv1a(bytes: &[u8]) -> String {
+    let hash = bytes
+        .iter()
+        .fold(0xcbf2_9ce4_8422_2325u64, |hash, &byte| (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3));
+    format!("{hash:016x}")
+}
+
+/// The content hash of an instance: its family and its `data` block as compact JSON.
+pub fn instance_hash(family: &str, data: &Value) -> String {
+    let mut bytes = family.as_bytes().to_vec();
+    bytes.push(b'\n');
+    bytes.extend(serde_json::to_vec(data).unwrap_or_default());
+    format!("fnv1a64:{}", fnv1a(&bytes))
+}
+
+/// The tool that wrote a file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tool {
+    /// `CARGO_PKG_VERSION`.
+    pub version: String,
+    /// [`build_id`].
+    pub build: String,
+}
+
+/// The instance a plan splits, carried whole so that every part runs the same one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlanInstance {
+    /// The instance as given to `split`.
+    pub source: String,
+    /// Its id.
+    pub id: String,
+    /// Its title.
+    pub title: String,
+    /// Its family.
+    pub family: String,
+    /// [`instance_hash`] of the family and data.
+    pub content_hash: String,
+    /// Its `data` block.
+    pub data: Value,
+}
+
+/// How the subproblems were grouped into parts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Balance {
+    /// `estimate` (largest estimated subtrees first, each to the lightest part) or
+    /// `round-robin` (subproblem i to part i mod N), whichever predicted the smaller
+    /// largest part.
+    pub method: String,
+    /// Look-ahead probes per subproblem for its estimate.
+    pub probes: usize,
+    /// Seed of the probes.
+    pub seed: u64,
+    /// Estimated nodes below the frontier, over every subproblem.
+    pub estimated_nodes: u64,
+    /// The largest part's estimated nodes when grouped by estimate.
+    pub estimate_max_part_nodes: u64,
+    /// The largest part's estimated nodes when grouped round-robin.
+    pub round_robin_max_part_nodes: u64,
+}
+
+/// One component's share, as files write it: counts and the solutions' paths as text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShareRecord {
+    /// The counts.
+    pub counts: Counts,
+    /// Paths of the kept solutions, smallest solution first (`3.0.12`, `root`).
+    pub solutions: Vec<String>,
+}
+
+impl ShareRecord {
+    /// The record of `share`.
+    pub fn of(share: &ComponentShare) -> ShareRecord {
+        ShareRecord {
+            counts: share.counts.clone(),
+            solutions: share.solutions.iter().map(|path| path_text(path)).collect(),
+        }
+    }
+}
+
+/// One part of a plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlanPart {
+    /// The part's number, from 1.
+    pub part: usize,
+    /// Estimated nodes of its subproblems.
+    pub estimated_nodes: u64,
+    /// Its subproblems as `COMPONENT:PATH` (`0:3.0.12`), in frontier order.
+    pub subproblems: Vec<String>,
+    /// The estimated nodes of each subproblem.
+    pub estimates: Vec<u64>,
+}
+
+/// `plan.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Plan {
+    /// [`PLAN_SCHEMA`].
+    pub schema: String,
+    /// The tool that wrote it; parts must be run, and merged, by the same build.
+    pub tool: Tool,
+    /// The instance.
+    pub instance: PlanInstance,
+    /// The family knobs as given (defaults for the others).
+    pub knobs: KnobValues,
+    /// `all`: every solution (first-solution searches are not split).
+    pub mode: String,
+    /// Solutions kept per component (the smallest), as `solve` keeps them.
+    pub keep: usize,
+    /// The depth of the frontier.
+    pub depth: usize,
+    /// Subproblems in all.
+    pub subproblem_count: usize,
+    /// How the subproblems were grouped.
+    pub balance: Balance,
+    /// Per component: the nodes above the frontier, counted once here, and their solutions.
+    pub lister: Vec<ShareRecord>,
+    /// The number of parts.
+    pub part_count: usize,
+    /// The parts, in order.
+    pub parts: Vec<PlanPart>,
+}
+
+/// One subproblem's record in a part's file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SubproblemRecord {
+    /// `COMPONENT:PATH`, as in the plan.
+    pub subproblem: String,
+    /// Nodes of its subtree.
+    pub nodes: u64,
+    /// Wall time of its search.
+    pub ns: u64,
+}
+
+/// `parts/K.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PartFile {
+    /// [`PART_SCHEMA`].
+    pub schema: String,
+    /// The part's number, from 1.
+    pub part: usize,
+    /// The number of parts of the plan.
+    pub part_count: usize,
+    /// The hash of the plan file it ran ([`fnv1a`] of its bytes).
+    pub plan_hash: String,
+    /// The build that ran it.
+    pub build: String,
+    /// The host it ran on.
+    pub host: String,
+    /// That host's CPU model.
+    pub cpu_model: String,
+    /// Threads that shared its subproblems.
+    pub threads: usize,
+    /// When it started (RFC 3339, UTC).
+    pub started: String,
+    /// When it ended.
+    pub ended: String,
+    /// Wall time from reading the plan to the end of the last subproblem.
+    pub wall_ns: u64,
+    /// Wall time of its subproblems' searches, summed.
+    pub search_ns: u64,
+    /// Per component: its counts and solutions.
+    pub components: Vec<ShareRecord>,
+    /// Each subproblem's nodes and time, in the plan's order.
+    pub subproblems: Vec<SubproblemRecord>,
+}
+
+/// A subproblem as plans write it: `COMPONENT:PATH`.
+pub fn subproblem_text(subproblem: &Subproblem) -> String {
+    format!("{}:{}", subproblem.component, path_text(&subproblem.path))
+}
+
+/// Reads a path written by [`path_text`].
+pub fn parse_path(text: &str) -> Option<ChildPath> {
+    if text == "root" {
+        return Some(Vec::new());
+    }
+    text.split('.').map(|index| index.parse::<u32>().ok()).collect()
+}
+
+/// Reads a subproblem written by [`subproblem_text`].
+pub fn parse_subproblem(text: &str) -> Option<Subproblem> {
+    let (component, path) = text.split_once(':')?;
+    Some(Subproblem { component: component.parse().ok()?, path: parse_path(path)? })
+}
+
+/// Reads at most [`MAX_FILE_BYTES`] of `path`.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, ClusterError> {
+    let file = std::fs::File::open(path)
+        .map_err(|error| ClusterError::bad_input(format!("{}: cannot read: {error}", path.display())))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|error| ClusterError::bad_input(format!("{}: cannot read: {error}", path.display())))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(ClusterError::bad_input(format!("{}: larger than {MAX_FILE_BYTES} bytes", path.display())));
+    }
+    Ok(bytes)
+}
+
+/// Parses `bytes` of `path` as a `T` whose `schema` key must be `schema`.
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8], path: &Path, schema: &str) -> Result<T, ClusterError> {
+    let at = |error: serde_json::Error| {
+        ClusterError::bad_input(format!("{}:{}:{}: {}", path.display(), error.line(), error.column(), strip(&error)))
+    };
+    let value: Value = serde_json::from_slice(bytes).map_err(at)?;
+    match value.get("schema").and_then(Value::as_str) {
+        Some(found) if found == schema => {}
+        found => {
+            return Err(ClusterError::bad_input(format!(
+                "{}: schema: expected `{schema}`, found {}",
+                path.display(),
+                found.map_or("none".to_string(), |found| format!("`{found}`"))
+            )))
+        }
+    }
+    serde_json::from_value(value)
+        .map_err(|error| ClusterError::bad_input(format!("{}: {}", path.display(), strip(&error))))
+}
+
+fn strip(error: &serde_json::Error) -> String {
+    let message = error.to_string();
+    match message.rfind(" at line ") {
+        Some(index) => message[..index].to_string(),
+        None => message,
+    }
+}
+
+/// The plan file of folder `dir`.
+pub fn plan_path(dir: &Path) -> PathBuf {
+    dir.join("plan.json")
+}
+
+/// The file of part `part` in folder `dir`.
+pub fn part_path(dir: &Path, part: usize) -> PathBuf {
+    dir.join("parts").join(format!("{part}.json"))
+}
+
+/// A plan read from its folder, with the hash of its bytes.
+#[derive(Debug, Clone)]
+pub struct LoadedPlan {
+    /// The plan.
+    pub plan: Plan,
+    /// [`fnv1a`] of the file's bytes.
+    pub hash: String,
+    /// The folder.
+    pub dir: PathBuf,
+    /// Each part's subproblems, decoded.
+    pub subproblems: Vec<Vec<Subproblem>>,
+}
+
+/// Reads and checks `dir/plan.json`: its schema, its parts numbered 1..=N, its
+/// subproblems, and the hash of its instance.
+pub fn load_plan(dir: &Path) -> Result<LoadedPlan, ClusterError> {
+    let path = plan_path(dir);
+    let bytes = read_bytes(&path)?;
+    let plan: Plan = parse_json(&bytes, &path, PLAN_SCHEMA)?;
+    let bad = |message: String| ClusterError::bad_input(format!("{}: {message}", path.display()));
+    if plan.parts.len() != plan.part_count {
+        return Err(bad(format!("part_count says {} but {} parts are listed", plan.part_count, plan.parts.len())));
+    }
+    let mut subproblems = Vec::with_capacity(plan.parts.len());
+    for (index, part) in plan.parts.iter().enumerate() {
+        if part.part != index + 1 {
+            return Err(bad(format!("parts[{index}].part is {}, expected {}", part.part, index + 1)));
+        }
+        let decoded: Option<Vec<Subproblem>> = part.subproblems.iter().map(|text| parse_subproblem(text)).collect();
+        let decoded =
+            decoded.ok_or_else(|| bad(format!("parts[{index}].subproblems: expected COMPONENT:PATH (0:3.1.2)")))?;
+        if let Some(subproblem) = decoded.iter().find(|subproblem| subproblem.component >= plan.lister.len()) {
+            return Err(bad(format!("parts[{index}]: component {} is not in the plan", subproblem.component)));
+        }
+        subproblems.push(decoded);
+    }
+    let hash = instance_hash(&plan.instance.family, &plan.instance.data);
+    if hash != plan.instance.content_hash {
+        return Err(bad(format!(
+            "instance.content_hash: the data hashes to {hash}, not {}; the plan was edited",
+            plan.instance.content_hash
+        )));
+    }
+    Ok(LoadedPlan { plan, hash: fnv1a(&bytes), dir: dir.to_path_buf(), subproblems })
+}
+
+/// Reads a share record's solution paths.
+pub fn parse_solutions(record: &ShareRecord, path: &Path) -> Result<Vec<ChildPath>, ClusterError> {
+    record
+        .solutions
+        .iter()
+        .map(|text| {
+            parse_path(text).ok_or_else(|| {
+                ClusterError::bad_input(format!("{}: solutions: `{text}` is not a path (3.1.2)", path.display()))
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,139 @@
+//! Assembling: the report of a split search from the summed counts of every component
+//! and the solution paths of the lister and of every part, the same report a sequential
+//! run of the whole tree makes (counts, kept solutions, answer).
+
+use super::paths::{solution_at, RootCandidates};
+use super::{ChildPath, Counts, ReplayError};
+use crate::puzzles::Puzzle;
+use crate::run::report::{ComponentReport, ParallelSummary, RuleReport, RunReport};
+use crate::run::settings::SearchMode;
+use crate::search::Model;
+use serde_json::Value;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// What the parts of a split search found, put together.
+#[derive(Debug, Clone)]
+pub struct AssembleInput<'a> {
+    /// Per component: the counts of the lister and of every part, summed.
+    pub counts: &'a [Counts],
+    /// Per component: the solution lists (the lister's and each part's), each in
+    /// ascending order of the solutions.
+    pub solutions: Vec<Vec<&'a [ChildPath]>>,
+    /// Solutions kept per component (the smallest), as a run keeps them.
+    pub keep: usize,
+    /// How the run was spread, for the report's `strategy` (`parts:N`).
+    pub strategy: String,
+    /// Per component: the wall time of its subproblems, summed over the parts.
+    pub elapsed_ns: Vec<u64>,
+}
+
+/// Labels of the report.
+pub(in crate::run) struct Labels<'a> {
+    pub(in crate::run) instance: &'a str,
+    pub(in crate::run) source: &'a str,
+}
+
+/// The report of `puzzle` with `config` from `input`.
+pub(in crate::run) fn assemble_puzzle<P: Puzzle>(
+    puzzle: &P,
+    config: &P::Config,
+    labels: Labels<'_>,
+    input: &AssembleInput<'_>,
+) -> Result<RunReport, ReplayError> {
+    let mut models = puzzle.models(config);
+    let rule_names: Vec<String> = models
+        .first()
+        .map(|model| model.rule_names().iter().map(|name| name.to_string()).collect())
+        .unwrap_or_default();
+    let empty = Counts::default();
+    let mut total = Counts::default();
+    let mut components = Vec::new();
+    let mut all_solutions = Vec::new();
+    for (index, (model, name)) in models.iter_mut().zip(puzzle.component_names()).enumerate() {
+        let counts = input.counts.get(index).unwrap_or(&empty);
+        total.add(counts).map_err(|overflow| ReplayError { message: overflow.to_string() })?;
+        let lists = input.solutions.get(index).map(Vec::as_slice).unwrap_or_default();
+        let solutions = smallest(model, index, lists, input.keep)?;
+        components.push(ComponentReport {
+            name,
+            solutions: counts.solutions,
+            nodes: counts.nodes,
+            elapsed_ns: input.elapsed_ns.get(index).copied().unwrap_or(0),
+            solution_texts: solutions.iter().map(|solution| puzzle.solution_text(solution)).collect(),
+            rendered: solutions.iter().take(4).map(|solution| puzzle.render(solution)).collect(),
+            verify_failures: solutions.iter().filter_map(|solution| puzzle.verify(index, solution).err()).collect(),
+            nodes_per_depth: counts.nodes_per_depth.clone(),
+            prunes_per_depth: counts.prunes_per_depth.clone(),
+        });
+        all_solutions.push(solutions);
+    }
+    let solutions = components.iter().try_fold(1u64, |product, component| product.checked_mul(component.solutions));
+    let knobs = P::describe(config).into_iter().map(|(name, value)| (name.to_string(), Value::String(value))).collect();
+    Ok(RunReport {
+        puzzle: P::FAMILY.to_string(),
+        instance: labels.instance.to_string(),
+        source: labels.source.to_string(),
+        knobs,
+        mode: SearchMode::All,
+        solutions: solutions.unwrap_or(u64::MAX),
+        solutions_overflow: solutions.is_none(),
+        answer: puzzle.answer(&all_solutions),
+        nodes: total.nodes,
+        rules: rule_names
+            .iter()
+            .enumerate()
+            .map(|(rule, name)| RuleReport {
+                name: name.clone(),
+                checks: total.rule_checks.get(rule).copied().unwrap_or(0),
+                prunes: total.rule_prunes.get(rule).copied().unwrap_or(0),
+            })
+            .collect(),
+        nodes_per_depth: total.nodes_per_depth,
+        prunes_per_depth: total.prunes_per_depth,
+        elapsed_ns: components.iter().map(|component| component.elapsed_ns).sum(),
+        complete: true,
+        stop: None,
+        node_limit: None,
+        node_limit_overshoot_max: 0,
+        time_limit_s: None,
+        components,
+        strategy: input.strategy.clone(),
+        threads: 1,
+        counters: "padded".to_string(),
+        state: "undo".to_string(),
+        affinity: "pinned".to_string(),
+        parallel: ParallelSummary::default(),
+        workers: Vec::new(),
+    })
+}
+
+/// The `keep` smallest solutions of the sorted lists `lists`, rebuilt on `model` (at its
+/// root) by a k-way merge: a list's next path is replayed only when its head was taken.
+fn smallest<M: Model>(
+    model: &mut M,
+    component: usize,
+    lists: &[&[ChildPath]],
+    keep: usize,
+) -> Result<Vec<M::Solution>, ReplayError> {
+    let mut candidates = Vec::new();
+    let mut roots = RootCandidates::new();
+    let roots = &mut roots;
+    let mut heads = BinaryHeap::new();
+    for (list, paths) in lists.iter().enumerate() {
+        if let Some(path) = paths.first() {
+            heads.push(Reverse((solution_at(model, roots, path, component, &mut candidates)?, list, 0usize)));
+        }
+    }
+    let mut kept = Vec::new();
+    while kept.len() < keep {
+        let Some(Reverse((solution, list, position))) = heads.pop() else {
+            break;
+        };
+        kept.push(solution);
+        if let Some(path) = lists[list].get(position + 1) {
+            heads.push(Reverse((solution_at(model, roots, path, component, &mut candidates)?, list, position + 1)));
+        }
+    }
+    Ok(kept)
+}

@@ -1,0 +1,176 @@
+//! Running one part: its subproblems searched on `threads` threads (each thread takes the
+//! next subproblem not yet taken, on its own copy of the models), with the counts of every
+//! component, the paths of the smallest solutions, and each subproblem's nodes and time.
+
+use super::paths::{child_path, descend, undo_all, Keeper, PathRecorder, RootCandidates};
+use super::{ComponentShare, CountOverflow, Counts, ReplayError, Subproblem};
+use crate::puzzles::Puzzle;
+use crate::search::{Engine, FullCounters, Limits, Model, NoSteering};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// What to run.
+#[derive(Debug, Clone, Copy)]
+pub struct PartRequest<'a> {
+    /// The subproblems, in the order they are handed out.
+    pub subproblems: &'a [Subproblem],
+    /// Solutions kept per component (the smallest), as a run keeps them.
+    pub keep: usize,
+    /// Threads that share the subproblems (1: on the calling thread).
+    pub threads: usize,
+}
+
+/// One subproblem's search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SubproblemTiming {
+    /// Nodes of its subtree (the subproblem's node included).
+    pub nodes: u64,
+    /// Wall time of its search, the replay of its path included.
+    pub ns: u64,
+}
+
+/// What a part found: per component, its counts and solution paths; per subproblem (in
+/// the request's order), its nodes and time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartOutcome {
+    /// One share per component of the puzzle.
+    pub components: Vec<ComponentShare>,
+    /// One entry per subproblem of the request.
+    pub subproblems: Vec<SubproblemTiming>,
+}
+
+/// Why a part could not be run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PartError {
+    /// A subproblem's path does not replay on this build's model.
+    Replay(ReplayError),
+    /// A subproblem names a component the puzzle does not have.
+    NoComponent {
+        /// The subproblem's index in the part.
+        index: usize,
+        /// The component it names.
+        component: usize,
+        /// The puzzle's components.
+        components: usize,
+    },
+    /// The part's counts do not fit in 64 bits.
+    Overflow(CountOverflow),
+}
+
+impl std::fmt::Display for PartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PartError::Replay(error) => write!(f, "{error}"),
+            PartError::NoComponent { index, component, components } => {
+                write!(f, "subproblem {} names component {component}, but the puzzle has {components}", index + 1)
+            }
+            PartError::Overflow(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+/// One thread's findings.
+struct ThreadShare<M: Model> {
+    counts: Vec<Counts>,
+    keepers: Vec<Keeper<M>>,
+    timings: Vec<(usize, SubproblemTiming)>,
+}
+
+/// Searches the subproblems of `request` of `puzzle` with `config`.
+pub(in crate::run) fn run_part_puzzle<P: Puzzle>(
+    puzzle: &P,
+    config: &P::Config,
+    request: &PartRequest<'_>,
+) -> Result<PartOutcome, PartError> {
+    let roots = puzzle.models(config);
+    let components = roots.len();
+    if let Some((index, subproblem)) =
+        request.subproblems.iter().enumerate().find(|(_, subproblem)| subproblem.component >= components)
+    {
+        return Err(PartError::NoComponent { index, component: subproblem.component, components });
+    }
+    let next = AtomicUsize::new(0);
+    let threads = request.threads.clamp(1, request.subproblems.len().max(1));
+    let shares: Mutex<Vec<Result<ThreadShare<P::Model>, PartError>>> = Mutex::new(Vec::new());
+    let work = |models: Vec<P::Model>| {
+        let share = run_share(models, request, &next);
+        shares.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(share);
+    };
+    if threads == 1 {
+        work(roots.clone());
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                let models = roots.clone();
+                scope.spawn(|| work(models));
+            }
+        });
+    }
+    let mut counts = vec![Counts::default(); components];
+    let mut keepers: Vec<Keeper<P::Model>> = (0..components).map(|_| Keeper::new(request.keep)).collect();
+    let mut timings = vec![SubproblemTiming::default(); request.subproblems.len()];
+    for share in shares.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()) {
+        let share = share?;
+        for (total, part) in counts.iter_mut().zip(&share.counts) {
+            total.add(part).map_err(PartError::Overflow)?;
+        }
+        for (total, keeper) in keepers.iter_mut().zip(share.keepers) {
+            total.absorb(keeper);
+        }
+        for (index, timing) in share.timings {
+            timings[index] = timing;
+        }
+    }
+    let mut roots = roots;
+    let mut caches: Vec<RootCandidates<P::Model>> = roots.iter().map(|_| RootCandidates::new()).collect();
+    let components = counts
+        .into_iter()
+        .zip(keepers)
+        .zip(roots.iter_mut().zip(&mut caches))
+        .map(|((counts, keeper), (root, cache))| ComponentShare {
+            counts,
+            solutions: keeper.into_sorted().iter().map(|found| child_path(root, cache, &found.moves)).collect(),
+        })
+        .collect();
+    Ok(PartOutcome { components, subproblems: timings })
+}
+
+/// Takes subproblems until none is left; `roots` is this thread's copy of the models.
+fn run_share<M: Model>(
+    mut roots: Vec<M>,
+    request: &PartRequest<'_>,
+    next: &AtomicUsize,
+) -> Result<ThreadShare<M>, PartError> {
+    let limits = Limits { solutions_to_keep: 0, ..Limits::exhaustive() };
+    let mut share = ThreadShare {
+        counts: vec![Counts::default(); roots.len()],
+        keepers: (0..roots.len()).map(|_| Keeper::new(request.keep)).collect(),
+        timings: Vec::new(),
+    };
+    let mut candidates = Vec::new();
+    let mut caches: Vec<RootCandidates<M>> = roots.iter().map(|_| RootCandidates::new()).collect();
+    loop {
+        let index = next.fetch_add(1, Ordering::Relaxed);
+        let Some(subproblem) = request.subproblems.get(index) else {
+            return Ok(share);
+        };
+        let started = Instant::now();
+        let root = &mut roots[subproblem.component];
+        let (moves, _) =
+            descend(root, &mut caches[subproblem.component], &subproblem.path, subproblem.component, &mut candidates)
+                .map_err(PartError::Replay)?;
+        undo_all(root, &moves);
+        let stats = {
+            let recorder =
+                PathRecorder::new(&moves[..moves.len().saturating_sub(1)], &mut share.keepers[subproblem.component]);
+            let mut engine: Engine<M, FullCounters, NoSteering, PathRecorder<'_, M>> =
+                Engine::new(root.clone(), NoSteering, recorder, limits.clone());
+            engine.run_subproblem(&moves);
+            engine.stats()
+        };
+        let ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        share.counts[subproblem.component].add(&Counts::of(&stats)).map_err(PartError::Overflow)?;
+        share.timings.push((index, SubproblemTiming { nodes: stats.nodes, ns }));
+    }
+}

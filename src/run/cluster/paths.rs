@@ -1,0 +1,234 @@
+//! Paths between the engine's moves and [`ChildPath`]s, and an observer that keeps the
+//! paths of the smallest solutions a search finds.
+
+use super::{ChildPath, ReplayError};
+use crate::search::{Branch, Event, Model, NoCounters, Observer};
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// A solution with the moves that lead to it, ordered by the solution alone.
+pub(super) struct Found<M: Model> {
+    pub(super) solution: M::Solution,
+    pub(super) moves: Vec<M::Move>,
+}
+
+impl<M: Model> PartialEq for Found<M> {
+    fn eq(&self, other: &Self) -> bool {
+        self.solution == other.solution
+    }
+}
+
+impl<M: Model> Eq for Found<M> {}
+
+impl<M: Model> PartialOrd for Found<M> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<M: Model> Ord for Found<M> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.solution.cmp(&other.solution)
+    }
+}
+
+/// At most `limit` solutions with their moves, the smallest offered (as the engine's own
+/// keeper keeps them, so the kept set is the sequential run's whatever the split).
+pub(super) struct Keeper<M: Model> {
+    limit: usize,
+    kept: BinaryHeap<Found<M>>,
+}
+
+impl<M: Model> Keeper<M> {
+    pub(super) fn new(limit: usize) -> Self {
+        Keeper { limit, kept: BinaryHeap::new() }
+    }
+
+    /// Whether `solution` would be kept now.
+    fn wants(&self, solution: &M::Solution) -> bool {
+        self.kept.len() < self.limit || self.kept.peek().is_some_and(|largest| *solution < largest.solution)
+    }
+
+    pub(super) fn offer(&mut self, found: Found<M>) {
+        if !self.wants(&found.solution) {
+            return;
+        }
+        if self.kept.len() >= self.limit {
+            self.kept.pop();
+        }
+        self.kept.push(found);
+    }
+
+    pub(super) fn absorb(&mut self, other: Keeper<M>) {
+        for found in other.kept {
+            self.offer(found);
+        }
+    }
+
+    /// The kept solutions, smallest first.
+    pub(super) fn into_sorted(self) -> Vec<Found<M>> {
+        self.kept.into_sorted_vec()
+    }
+}
+
+/// An observer that follows the path of moves and offers every solution, with its path,
+/// to a keeper.
+pub(super) struct PathRecorder<'a, M: Model> {
+    path: Vec<M::Move>,
+    keeper: &'a mut Keeper<M>,
+}
+
+impl<'a, M: Model> PathRecorder<'a, M> {
+    /// A recorder whose search starts below `prefix` (the moves replayed before the first
+    /// event).
+    pub(super) fn new(prefix: &[M::Move], keeper: &'a mut Keeper<M>) -> Self {
+        PathRecorder { path: prefix.to_vec(), keeper }
+    }
+}
+
+impl<M: Model> Observer<M> for PathRecorder<'_, M> {
+    #[inline]
+    fn observe(&mut self, event: Event<M::Move>, model: &M) {
+        match event {
+            Event::Enter { depth, mv } => {
+                self.path.truncate(depth - 1);
+                self.path.push(mv);
+            }
+            Event::Solution { depth } => {
+                self.path.truncate(depth);
+                let solution = model.solution();
+                if self.keeper.wants(&solution) {
+                    self.keeper.offer(Found { solution, moves: self.path.clone() });
+                }
+            }
+            Event::Pruned { .. } | Event::DeadEnd { .. } | Event::Undo { .. } => {}
+        }
+    }
+}
+
+/// The candidates of a model's root, computed once: a family may do much work there (the
+/// Hooks model prefilters every hook layout at its root), and every replay starts there.
+/// Skipping `branch` before `apply` is what the engine's own replay of a subproblem's
+/// prefix does too.
+pub(super) struct RootCandidates<M: Model> {
+    root: Option<(Branch, Vec<M::Move>)>,
+}
+
+impl<M: Model> RootCandidates<M> {
+    pub(super) fn new() -> Self {
+        RootCandidates { root: None }
+    }
+
+    /// The branch and candidates of the node at `level` (0: the root) of `model`'s current
+    /// path, into `out`.
+    pub(super) fn branch(&mut self, model: &mut M, level: usize, out: &mut Vec<M::Move>) -> Branch {
+        out.clear();
+        if level > 0 {
+            return model.branch(out, &mut NoCounters);
+        }
+        let (branch, candidates) = self.root.get_or_insert_with(|| {
+            let mut candidates = Vec::new();
+            (model.branch(&mut candidates, &mut NoCounters), candidates)
+        });
+        out.extend_from_slice(candidates);
+        *branch
+    }
+}
+
+/// The child path of `moves` (a path of moves from the root of `model`, which is left at
+/// its root state): at each level, the position of the move among the candidates.
+pub(super) fn child_path<M: Model>(model: &mut M, roots: &mut RootCandidates<M>, moves: &[M::Move]) -> ChildPath {
+    let mut candidates = Vec::new();
+    let mut path = Vec::with_capacity(moves.len());
+    for (level, &mv) in moves.iter().enumerate() {
+        let _ = roots.branch(model, level, &mut candidates);
+        let index = candidates.iter().position(|&candidate| candidate == mv).unwrap_or(usize::MAX);
+        path.push(u32::try_from(index).unwrap_or(u32::MAX));
+        let _ = model.apply(mv, &mut NoCounters);
+    }
+    for &mv in moves.iter().rev() {
+        model.undo(mv);
+    }
+    path
+}
+
+/// Applies the moves of `path` to `model` (at its root) and returns them, with whether the
+/// last was accepted; every move but the last must be, the last may be rejected (a
+/// subproblem may be a pruned child). On success the model is left at the node (the caller undoes the moves); on an
+/// error it is back at its root.
+pub(super) fn descend<M: Model>(
+    model: &mut M,
+    roots: &mut RootCandidates<M>,
+    path: &[u32],
+    component: usize,
+    candidates: &mut Vec<M::Move>,
+) -> Result<(Vec<M::Move>, bool), ReplayError> {
+    let mut moves = Vec::with_capacity(path.len());
+    let mut failure = None;
+    let mut last_accepted = true;
+    for (level, &index) in path.iter().enumerate() {
+        let branch = roots.branch(model, level, candidates);
+        let Some(&mv) = candidates.get(index as usize).filter(|_| branch == Branch::Moves) else {
+            failure = Some(format!(
+                "component {component}: the path {} leaves the tree at level {}: the node there has {} candidate(s), \
+                 not {} (a plan from another build or other knobs?)",
+                path_text(path),
+                level + 1,
+                if branch == Branch::Moves { candidates.len() } else { 0 },
+                index + 1
+            ));
+            break;
+        };
+        let accepted = model.apply(mv, &mut NoCounters).is_ok();
+        moves.push(mv);
+        last_accepted = accepted;
+        if !accepted && level + 1 < path.len() {
+            failure = Some(format!(
+                "component {component}: the path {} passes a pruned node at level {} (a plan from another build or \
+                 other knobs?)",
+                path_text(path),
+                level + 1
+            ));
+            break;
+        }
+    }
+    match failure {
+        None => Ok((moves, last_accepted)),
+        Some(message) => {
+            undo_all(model, &moves);
+            Err(ReplayError { message })
+        }
+    }
+}
+
+/// Undoes `moves`, last first.
+pub(super) fn undo_all<M: Model>(model: &mut M, moves: &[M::Move]) {
+    for &mv in moves.iter().rev() {
+        model.undo(mv);
+    }
+}
+
+/// The solution at the end of `path` in `model` (at its root, where it is left).
+pub(super) fn solution_at<M: Model>(
+    model: &mut M,
+    roots: &mut RootCandidates<M>,
+    path: &[u32],
+    component: usize,
+    candidates: &mut Vec<M::Move>,
+) -> Result<M::Solution, ReplayError> {
+    let (moves, accepted) = descend(model, roots, path, component, candidates)?;
+    let at_solution = accepted && roots.branch(model, moves.len(), candidates) == Branch::Solution;
+    let solution = at_solution.then(|| model.solution());
+    undo_all(model, &moves);
+    solution.ok_or_else(|| ReplayError {
+        message: format!("component {component}: the path {} does not end at a solution", path_text(path)),
+    })
+}
+
+/// A path as text: its indices joined by dots (`root` for the empty path).
+pub fn path_text(path: &[u32]) -> String {
+    if path.is_empty() {
+        return "root".to_string();
+    }
+    path.iter().map(u32::to_string).collect::<Vec<_>>().join(".")
+}

@@ -1,0 +1,157 @@
+//! Splitting: the frontier of every component at the shallowest depth that gives enough
+//! subproblems, the counts and solutions of the nodes above it, and an estimate of each
+//! subproblem's subtree by random probes.
+
+use super::paths::{child_path, Keeper, PathRecorder, RootCandidates};
+use super::{ChildPath, ComponentShare, Counts, Subproblem};
+use crate::parallel::MAX_SUBPROBLEMS;
+use crate::puzzles::Puzzle;
+use crate::search::{
+    estimate_tree_size_with, Branch, Engine, EstimateMethod, FullCounters, Limits, Model, NoCounters, NoSteering,
+    Stats, StopReason,
+};
+
+/// What a split asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SplitRequest {
+    /// The fewest subproblems wanted in all (over every component).
+    pub wanted: usize,
+    /// Solutions kept per component (the smallest), as a run keeps them.
+    pub keep: usize,
+    /// Random probes per subproblem for its estimate (0: no estimate, every subtree 1).
+    pub probes: usize,
+    /// Seed of the probes.
+    pub seed: u64,
+}
+
+/// A frontier, what listing it counted, and an estimate of each subproblem.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SplitListing {
+    /// The depth of the frontier.
+    pub depth: usize,
+    /// Per component: the nodes above the frontier (counted once, here) and the paths of
+    /// the smallest solutions among them.
+    pub lister: Vec<ComponentShare>,
+    /// The subproblems, component by component, each in the engine's visiting order.
+    pub subproblems: Vec<Subproblem>,
+    /// The estimated nodes of each subproblem's subtree (itself included).
+    pub estimates: Vec<f64>,
+}
+
+/// The listing of every component at one depth.
+struct DepthListing<M: Model> {
+    depth: usize,
+    stats: Vec<Stats>,
+    keepers: Vec<Keeper<M>>,
+    frontier: Vec<(usize, Vec<M::Move>)>,
+    full: bool,
+}
+
+fn list_at<M: Model>(models: &[M], depth: usize, keep: usize) -> DepthListing<M> {
+    let limits = Limits { solutions_to_keep: 0, ..Limits::exhaustive() };
+    let mut listing = DepthListing { depth, stats: Vec::new(), keepers: Vec::new(), frontier: Vec::new(), full: false };
+    for (component, model) in models.iter().enumerate() {
+        let mut keeper = Keeper::new(keep);
+        let left = MAX_SUBPROBLEMS - listing.frontier.len();
+        let (frontier, stats, stop) = {
+            let recorder = PathRecorder::new(&[], &mut keeper);
+            let mut engine: Engine<M, FullCounters, NoSteering, PathRecorder<'_, M>> =
+                Engine::new(model.clone(), NoSteering, recorder, limits.clone());
+            let frontier = engine.enumerate_frontier_capped(depth, left);
+            (frontier, engine.stats(), engine.stop_reason())
+        };
+        listing.full |= stop == Some(StopReason::FrontierFull);
+        listing.frontier.extend(frontier.into_iter().map(|moves| (component, moves)));
+        listing.stats.push(stats);
+        listing.keepers.push(keeper);
+        if listing.full {
+            break;
+        }
+    }
+    listing
+}
+
+/// Lists the frontier of `puzzle` with `config` as `request` says. Tries depths 1, 2, ...
+/// and keeps the first whose frontier holds at least `request.wanted` subproblems; once a
+/// frontier narrows (the trees end above it) or overflows the cap on subproblems, the
+/// widest listing before it is kept. An error when even depth 1 overflows the cap.
+pub(in crate::run) fn split_puzzle<P: Puzzle>(
+    puzzle: &P,
+    config: &P::Config,
+    request: &SplitRequest,
+) -> Result<SplitListing, String> {
+    let models = puzzle.models(config);
+    let max_depth = models.iter().map(Model::max_depth).max().unwrap_or(0).max(1);
+    let mut best: Option<DepthListing<P::Model>> = None;
+    for depth in 1..=max_depth {
+        let listing = list_at(&models, depth, request.keep);
+        if listing.full {
+            if best.is_some() {
+                break;
+            }
+            return Err(format!(
+                "the first level of the tree already holds more than {MAX_SUBPROBLEMS} subproblems, the cap on \
+                 listed subproblems"
+            ));
+        }
+        let count = listing.frontier.len();
+        if best.as_ref().is_some_and(|best| count < best.frontier.len()) {
+            break;
+        }
+        let enough = count >= request.wanted || count == 0;
+        best = Some(listing);
+        if enough {
+            break;
+        }
+    }
+    let Some(best) = best else {
+        return Err("the tree has no level to split at".to_string());
+    };
+    let mut roots = models;
+    let mut caches: Vec<RootCandidates<P::Model>> = roots.iter().map(|_| RootCandidates::new()).collect();
+    let mut lister = Vec::with_capacity(roots.len());
+    for (((stats, keeper), root), cache) in best.stats.iter().zip(best.keepers).zip(roots.iter_mut()).zip(&mut caches) {
+        let solutions = keeper.into_sorted().iter().map(|found| child_path(root, cache, &found.moves)).collect();
+        lister.push(ComponentShare { counts: Counts::of(stats), solutions });
+    }
+    let mut subproblems = Vec::with_capacity(best.frontier.len());
+    let mut estimates = Vec::with_capacity(best.frontier.len());
+    for (index, (component, moves)) in best.frontier.iter().enumerate() {
+        let seed = request.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let (path, estimate) =
+            path_and_estimate(&mut roots[*component], &mut caches[*component], moves, request.probes, seed);
+        subproblems.push(Subproblem { component: *component, path });
+        estimates.push(estimate);
+    }
+    Ok(SplitListing { depth: best.depth, lister, subproblems, estimates })
+}
+
+/// The child path of `moves` in `model` (at its root, where it is left) and an estimate of
+/// the size of the subtree under it, the node included: look-ahead probes from the node,
+/// or 1 when its move is rejected.
+fn path_and_estimate<M: Model>(
+    model: &mut M,
+    roots: &mut RootCandidates<M>,
+    moves: &[M::Move],
+    probes: usize,
+    seed: u64,
+) -> (ChildPath, f64) {
+    let mut candidates = Vec::new();
+    let mut path = Vec::with_capacity(moves.len());
+    let mut accepted = true;
+    for (level, &mv) in moves.iter().enumerate() {
+        let branch = roots.branch(model, level, &mut candidates);
+        let index = candidates.iter().position(|&candidate| candidate == mv).filter(|_| branch == Branch::Moves);
+        path.push(index.and_then(|index| u32::try_from(index).ok()).unwrap_or(u32::MAX));
+        accepted = model.apply(mv, &mut NoCounters).is_ok();
+    }
+    let estimate = if !accepted || probes == 0 {
+        1.0
+    } else {
+        estimate_tree_size_with(model, probes, seed, EstimateMethod::Accepted).nodes
+    };
+    for &mv in moves.iter().rev() {
+        model.undo(mv);
+    }
+    (path, estimate)
+}

@@ -1,0 +1,185 @@
+//! A search split into parts and merged equals the sequential search exactly (nodes,
+//! solutions, per rule, per depth, answer), and `merge` refuses missing, doubled and
+//! foreign parts with exit code 2, naming the part.
+
+use backtrack_bench::cluster::check::merged_against_sequential;
+use backtrack_bench::knobs::KnobValues;
+use backtrack_bench::run::instance;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const PART_COUNTS: [usize; 4] = [1, 7, 64, 256];
+
+fn assert_merges_equal_sequential(path: &str, part_counts: &[usize]) {
+    let instance = instance::load(path).unwrap_or_else(|error| panic!("{error}"));
+    let results = merged_against_sequential(&instance, &KnobValues::new(), part_counts)
+        .unwrap_or_else(|error| panic!("{path}: {error}"));
+    for (parts, differences) in results {
+        assert!(differences.is_empty(), "{path} in {parts} parts: {differences:#?}");
+    }
+}
+
+#[test]
+fn twenty_four_seven_enumeration_merged_from_1_7_64_256_parts_equals_sequential() {
+    assert_merges_equal_sequential("instances/twenty_four_seven_enumeration.json", &PART_COUNTS);
+}
+
+#[test]
+#[ignore = "tens of seconds in the test profile: 3.5 M nodes searched five times (run by .ci/run's slow checks)"]
+fn hooks_enumeration_merged_from_1_7_64_256_parts_equals_sequential() {
+    assert_merges_equal_sequential("instances/hooks_enumeration.json", &PART_COUNTS);
+}
+
+#[test]
+#[ignore = "tens of seconds in the test profile: 5.1 M nodes searched five times (run by .ci/run's slow checks)"]
+fn prime_grid_enumeration_merged_from_1_7_64_256_parts_equals_sequential() {
+    assert_merges_equal_sequential("instances/prime_grid_enumeration.json", &PART_COUNTS);
+}
+
+#[test]
+fn the_seed_instances_merged_from_7_parts_equal_sequential() {
+    for name in ["rings", "prime-grid", "hooks7", "247"] {
+        assert_merges_equal_sequential(name, &[1, 7]);
+    }
+}
+
+fn tool(arguments: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_backtrack-bench"))
+        .args(arguments)
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env_remove("JOB_COMPLETION_INDEX")
+        .output()
+        .expect("the binary runs")
+}
+
+fn ok(arguments: &[&str]) -> String {
+    let output = tool(arguments);
+    assert!(output.status.success(), "{arguments:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn refused(arguments: &[&str]) -> String {
+    let output = tool(arguments);
+    assert_eq!(output.status.code(), Some(2), "{arguments:?}: {}", String::from_utf8_lossy(&output.stdout));
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn text(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 temporary path")
+}
+
+/// Splits `247` into 7 parts in `dir` and runs them all.
+fn split_and_run(dir: &Path) {
+    ok(&["split", "247", "--parts", "7", "--out", text(dir)]);
+    for part in 1..=7 {
+        ok(&["run-part", text(dir), &part.to_string()]);
+    }
+}
+
+fn part_file(dir: &Path, part: usize) -> PathBuf {
+    dir.join("parts").join(format!("{part}.json"))
+}
+
+#[test]
+fn the_same_split_writes_the_same_plan_byte_for_byte() {
+    let folder = tempfile::tempdir().expect("temporary folder");
+    let (a, b) = (folder.path().join("a"), folder.path().join("b"));
+    for dir in [&a, &b] {
+        ok(&["split", "instances/twenty_four_seven_enumeration.json", "--parts", "64", "--out", text(dir)]);
+    }
+    let (first, second) = (std::fs::read(a.join("plan.json")).unwrap(), std::fs::read(b.join("plan.json")).unwrap());
+    assert!(first == second, "two splits wrote different plans");
+    // Splitting again into the same folder leaves it as it is; another plan is refused.
+    ok(&["split", "instances/twenty_four_seven_enumeration.json", "--parts", "64", "--out", text(&a)]);
+    let message =
+        refused(&["split", "instances/twenty_four_seven_enumeration.json", "--parts", "7", "--out", text(&a)]);
+    assert!(message.contains("already holds another plan"), "{message}");
+}
+
+#[test]
+fn merge_refuses_a_missing_a_doubled_and_a_foreign_part_naming_each() {
+    let folder = tempfile::tempdir().expect("temporary folder");
+    let dir = folder.path().join("run");
+    split_and_run(&dir);
+    let merged = ok(&["merge", text(&dir), "--json"]);
+    let sequential = ok(&["solve", "247", "--json"]);
+    let (merged, sequential): (serde_json::Value, serde_json::Value) =
+        (serde_json::from_str(&merged).unwrap(), serde_json::from_str(&sequential).unwrap());
+    for field in ["nodes", "solutions", "rules", "nodes_per_depth", "prunes_per_depth", "answer"] {
+        assert_eq!(merged[field], sequential[field], "{field}");
+    }
+
+    std::fs::remove_file(part_file(&dir, 3)).unwrap();
+    let message = refused(&["merge", text(&dir)]);
+    assert!(message.contains("part 3: missing"), "{message}");
+    let status = ok(&["merge", text(&dir), "--status"]);
+    assert!(status.contains("missing: 3") && status.contains("done: 1-2,4-7"), "{status}");
+    assert!(status.contains(&format!("backtrack-bench run-part {} $k", text(&dir))), "{status}");
+    ok(&["run-part", text(&dir), "3"]);
+
+    std::fs::copy(part_file(&dir, 5), dir.join("parts").join("5-again.json")).unwrap();
+    let message = refused(&["merge", text(&dir)]);
+    assert!(message.contains("part 5: doubled"), "{message}");
+    std::fs::remove_file(dir.join("parts").join("5-again.json")).unwrap();
+
+    let sixth = std::fs::read_to_string(part_file(&dir, 6)).unwrap();
+    let mut edited: serde_json::Value = serde_json::from_str(&sixth).unwrap();
+    edited["build"] = "0.0.0+elsewhere".into();
+    std::fs::write(part_file(&dir, 6), edited.to_string()).unwrap();
+    let message = refused(&["merge", text(&dir)]);
+    assert!(message.contains("part 6 (") && message.contains("another build"), "{message}");
+    std::fs::write(part_file(&dir, 6), sixth).unwrap();
+
+    let other = folder.path().join("other");
+    ok(&["split", "247", "--parts", "7", "--out", text(&other), "--order", "spiral"]);
+    ok(&["run-part", text(&other), "4"]);
+    std::fs::copy(part_file(&other, 4), part_file(&dir, 4)).unwrap();
+    let message = refused(&["merge", text(&dir)]);
+    assert!(message.contains("part 4 (") && message.contains("another plan"), "{message}");
+    assert!(message.contains("part 4: missing"), "{message}");
+}
+
+#[test]
+fn a_part_run_again_replaces_its_file_with_the_same_counts() {
+    let folder = tempfile::tempdir().expect("temporary folder");
+    let dir = folder.path().join("run");
+    ok(&["split", "247", "--parts", "7", "--out", text(&dir)]);
+    let counts = |dir: &Path| {
+        let file: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(part_file(dir, 2)).unwrap()).unwrap();
+        (file["components"].clone(), file["subproblems"].as_array().map(|list| list.len()))
+    };
+    ok(&["run-part", text(&dir), "2"]);
+    let first = counts(&dir);
+    ok(&["run-part", text(&dir), "2", "--threads", "2"]);
+    assert_eq!(counts(&dir), first);
+    assert_eq!(std::fs::read_dir(dir.join("parts")).unwrap().count(), 1, "no temporary file is left behind");
+}
+
+#[test]
+fn run_part_takes_the_part_from_a_job_array_or_says_how_to_give_it() {
+    let folder = tempfile::tempdir().expect("temporary folder");
+    let dir = folder.path().join("run");
+    ok(&["split", "rings", "--parts", "2", "--out", text(&dir)]);
+    let message = refused(&["run-part", text(&dir)]);
+    assert!(message.contains("SLURM_ARRAY_TASK_ID") && message.contains("JOB_COMPLETION_INDEX"), "{message}");
+    let binary = env!("CARGO_BIN_EXE_backtrack-bench");
+    let slurm = Command::new(binary).args(["run-part", text(&dir)]).env("SLURM_ARRAY_TASK_ID", "2").output().unwrap();
+    assert!(slurm.status.success() && part_file(&dir, 2).exists());
+    let indexed = Command::new(binary)
+        .args(["run-part", text(&dir)])
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env("JOB_COMPLETION_INDEX", "0")
+        .output()
+        .unwrap();
+    assert!(indexed.status.success() && part_file(&dir, 1).exists());
+    let message = refused(&["run-part", text(&dir), "3"]);
+    assert!(message.contains("part 3: the plan has parts 1 to 2"), "{message}");
+}
+
+#[test]
+fn a_first_solution_split_is_refused_with_the_reason() {
+    let folder = tempfile::tempdir().expect("temporary folder");
+    let message = refused(&["split", "247", "--first", "--parts", "2", "--out", text(folder.path())]);
+    assert!(message.contains("first-solution search is not split"), "{message}");
+}
