@@ -1,0 +1,149 @@
+//! Tests of the engine on a small subset-sum tree: counts, frontiers, limits, deadlines.
+
+use super::*;
+use crate::search::{FullCounters, NoObserver, NoSteering};
+
+/// Subsets of {1..=n} (chosen in increasing order) whose sum is `target`; the rule
+/// "over" rejects a partial sum above the target.
+#[derive(Clone)]
+struct SubsetSum {
+    n: u32,
+    target: u32,
+    chosen: Vec<u32>,
+    sum: u32,
+}
+
+impl Model for SubsetSum {
+    type Move = u32;
+    type Solution = Vec<u32>;
+    const REJECTS_BEFORE_CHANGING: bool = true;
+    fn rule_names(&self) -> &[&'static str] {
+        &["over"]
+    }
+    fn max_depth(&self) -> usize {
+        self.n as usize
+    }
+    fn branch<C: RuleCounter>(&mut self, moves: &mut Vec<u32>, _c: &mut C) -> Branch {
+        if self.sum == self.target {
+            return Branch::Solution;
+        }
+        let from = self.chosen.last().map_or(1, |last| last + 1);
+        moves.extend(from..=self.n);
+        Branch::Moves
+    }
+    fn apply<C: RuleCounter>(&mut self, mv: u32, counters: &mut C) -> Result<(), usize> {
+        counters.check(0);
+        if self.sum + mv > self.target {
+            return Err(0);
+        }
+        self.chosen.push(mv);
+        self.sum += mv;
+        Ok(())
+    }
+    fn undo(&mut self, mv: u32) {
+        self.chosen.pop();
+        self.sum -= mv;
+    }
+    fn solution(&self) -> Vec<u32> {
+        self.chosen.clone()
+    }
+}
+
+fn model() -> SubsetSum {
+    SubsetSum { n: 10, target: 15, chosen: Vec::new(), sum: 0 }
+}
+
+fn engine(limits: Limits) -> Engine<SubsetSum, FullCounters, NoSteering, NoObserver> {
+    Engine::new(model(), NoSteering, NoObserver, limits)
+}
+
+#[test]
+fn subset_sum_of_ten_to_fifteen_has_twenty_solutions() {
+    let mut search = engine(Limits::exhaustive());
+    search.run();
+    let stats = search.stats();
+    assert_eq!(stats.solutions, 20);
+    assert_eq!(search.take_solutions().len(), 20);
+    assert_eq!(stats.nodes, stats.nodes_per_depth.iter().sum::<u64>());
+    assert_eq!(stats.rule_checks[0], stats.nodes - 1, "every non-root node checks the rule once");
+}
+
+#[test]
+fn frontier_subproblems_add_up_to_the_sequential_counts() {
+    let mut whole = engine(Limits::exhaustive());
+    whole.run();
+    let mut expected = whole.take_solutions();
+    expected.sort();
+    for depth in 0..5 {
+        let mut splitter = engine(Limits::exhaustive());
+        let frontier = splitter.enumerate_frontier(depth);
+        let mut found = splitter.take_solutions();
+        let mut stats = splitter.stats();
+        for subproblem in &frontier {
+            let mut worker = engine(Limits::exhaustive());
+            worker.run_subproblem(subproblem);
+            found.extend(worker.take_solutions());
+            stats.merge(&worker.stats());
+        }
+        found.sort();
+        assert_eq!(found, expected, "depth {depth}");
+        assert_eq!(stats.nodes, whole.stats().nodes, "depth {depth}");
+        assert_eq!(stats.rule_prunes, whole.stats().rule_prunes, "depth {depth}");
+    }
+}
+
+#[test]
+fn first_solution_and_node_limit_stop_early() {
+    let mut first = engine(Limits::first_solution());
+    first.run();
+    assert_eq!(first.stop_reason(), Some(StopReason::FirstSolution));
+    assert_eq!(first.take_solutions(), vec![vec![1, 2, 3, 4, 5]]);
+    let mut limited = engine(Limits { node_limit: 7, ..Limits::exhaustive() });
+    limited.run();
+    assert_eq!(limited.stop_reason(), Some(StopReason::NodeLimit));
+    assert_eq!(limited.nodes(), 7);
+}
+
+#[test]
+fn a_passed_deadline_stops_at_the_first_look_at_the_clock() {
+    let past = Some(Instant::now());
+    // The subset-sum tree is smaller than one check interval: no look, no stop.
+    let mut small = engine(Limits { deadline: past, ..Limits::exhaustive() });
+    small.run();
+    assert_eq!((small.stop_reason(), small.stats().solutions), (None, 20));
+    let mut large = Engine::<_, FullCounters, NoSteering, NoObserver>::new(
+        SubsetSum { n: 20, target: 100, chosen: Vec::new(), sum: 0 },
+        NoSteering,
+        NoObserver,
+        Limits { deadline: past, ..Limits::exhaustive() },
+    );
+    large.run();
+    assert_eq!(large.stop_reason(), Some(StopReason::TimeLimit));
+    assert_eq!(large.nodes(), DEADLINE_CHECK_INTERVAL + 1);
+    // With a node limit below the first look, the node limit stays exact.
+    let mut limited = engine(Limits { node_limit: 7, deadline: past, ..Limits::exhaustive() });
+    limited.run();
+    assert_eq!((limited.stop_reason(), limited.nodes()), (Some(StopReason::NodeLimit), 7));
+}
+
+#[test]
+fn a_capped_frontier_listing_stops_when_one_more_subproblem_is_found() {
+    let mut whole = engine(Limits::exhaustive());
+    let all = whole.enumerate_frontier(2);
+    assert_eq!(whole.stop_reason(), None);
+    let mut exact = engine(Limits::exhaustive());
+    assert_eq!(exact.enumerate_frontier_capped(2, all.len()), all);
+    assert_eq!(exact.stop_reason(), None);
+    let mut capped = engine(Limits::exhaustive());
+    assert_eq!(capped.enumerate_frontier_capped(2, all.len() - 1), all[..all.len() - 1]);
+    assert_eq!(capped.stop_reason(), Some(StopReason::FrontierFull));
+}
+
+#[test]
+fn clone_state_gives_the_same_counts_as_undo() {
+    let mut undo = engine(Limits::exhaustive());
+    undo.run();
+    let mut cloned = engine(Limits { clone_state: true, ..Limits::exhaustive() });
+    cloned.run();
+    assert_eq!(undo.stats(), cloned.stats());
+}
