@@ -69,8 +69,14 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
         if report.solutions_overflow { " or more: the product of the grids' counts overflows 64 bits" } else { "" },
         match (report.complete, report.stop) {
             (true, _) => String::new(),
-            (false, reason) =>
-                format!(", stopped by the {}: incomplete", reason.unwrap_or("node-limit").replace('-', " ")),
+            (false, reason) => format!(
+                ", stopped by the {}: incomplete{}",
+                reason.unwrap_or("node-limit").replace('-', " "),
+                match report.unsearched_components {
+                    0 => String::new(),
+                    count => format!(", {} grid(s) not started", format::count(count)),
+                }
+            ),
         }
     )?;
     writeln!(out, "answer:    {}", answer_text(&report.answer))?;

@@ -98,9 +98,6 @@ pub struct RunAccounting {
     /// The node total read back from the counter layout after the run (0 for
     /// `sequential`, which has none); equal to the workers' nodes when nothing stopped early.
     pub published_nodes: u64,
-    /// Time taken to wake every pool thread just before the clock started (not part of
-    /// `wall`; zero for `sequential`, which has no pool).
-    pub pool_wake: Duration,
     /// Time from the first stop (a first solution, the node limit) to every worker stopped.
     pub stop_latency: Option<Duration>,
     /// Nodes entered by workers after the run was stopped, summed over workers.

@@ -73,7 +73,6 @@ pub(crate) fn assemble<Solution: Ord>(
         wall: parts.wall,
         cpu: parts.cpu,
         published_nodes: 0,
-        pool_wake: Duration::ZERO,
         stop_latency,
         nodes_after_stop: reports.iter().map(|worker| worker.nodes_after_stop).sum(),
     };

@@ -30,7 +30,6 @@ pub(crate) fn search<M: Model, C: RuleCounter>(model: M, limits: Limits) -> Para
         wall,
         cpu,
         published_nodes: 0,
-        pool_wake: std::time::Duration::ZERO,
         stop_latency: None,
         nodes_after_stop: 0,
     };

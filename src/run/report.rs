@@ -104,7 +104,8 @@ pub struct ParallelSummary {
     pub probe_nodes: u64,
     /// Nodes above the frontier, counted while listing it (part of `nodes`).
     pub frontier_nodes: u64,
-    /// Time taken to wake every pool thread before the clock started (not in `elapsed_ns`).
+    /// Time taken to wake every pool thread, once per run before its clock started (not in
+    /// `elapsed_ns`).
     pub pool_wake_ns: u64,
 }
 
@@ -137,11 +138,16 @@ pub struct RunReport {
     pub nodes_per_depth: Vec<u64>,
     /// `prunes_per_depth[depth][rule]`, summed over components.
     pub prunes_per_depth: Vec<Vec<u64>>,
-    /// Wall time of the searches (no loading, no pool building, no printing).
+    /// Wall time of the run, from the start of the first component's search to the end of
+    /// the last one's (no loading, no pool building or waking, no printing); each
+    /// component's own search time is in its `elapsed_ns`.
     pub elapsed_ns: u64,
     /// Whether every component's tree was searched to the end (or to its first solution
     /// in first-solution mode); false when a limit cut a search short.
     pub complete: bool,
+    /// Components not searched at all because the time limit had passed before their turn
+    /// (they are not listed in `components`).
+    pub unsearched_components: u64,
     /// Why the first component that stopped early stopped: `node-limit`, `time-limit`,
     /// `frontier-full` (a `depth:D` listing past the cap on subproblems), `first-solution`.
     pub stop: Option<&'static str>,

@@ -9,6 +9,7 @@ use crate::parallel::{self, Pool, PoolError, Strategy};
 use crate::puzzles::Puzzle;
 use crate::search::{FullCounters, Limits, Model, NoCounters, RuleCounter, Stats, StopReason};
 use serde_json::Value;
+use std::time::Instant;
 
 /// Where a run's report says it came from.
 #[derive(Debug, Clone, Copy)]
@@ -57,7 +58,7 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
         node_limit: settings.node_limit,
         solutions_to_keep: settings.solutions_to_keep,
         clone_state: false,
-        deadline: settings.time_limit.and_then(|limit| std::time::Instant::now().checked_add(limit)),
+        deadline: settings.time_limit.and_then(|limit| Instant::now().checked_add(limit)),
     };
     let models = puzzle.models(config);
     let rule_names: Vec<String> = models
@@ -71,7 +72,23 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
     let mut stop = None;
     let mut workers = WorkerMerge::default();
     let mut summary = ParallelSummary::default();
+    let component_count = models.len();
+    // The pool is woken once for the whole run, not once per component: each wake waits
+    // for every thread to be scheduled, which on a busy machine took milliseconds per grid
+    // and multiplied the run's time (see `Pool::hold`). The first component's strategy
+    // releases it when it hands out work; later ones find the threads warm or wake them as
+    // rayon does.
+    if plan.strategy != Strategy::Sequential {
+        summary.pool_wake_ns = nanos(pool.hold());
+    }
+    let run_start = Instant::now();
     for (index, (model, name)) in models.into_iter().zip(puzzle.component_names()).enumerate() {
+        if limits.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            // No component starts after the deadline: the ones left are not searched.
+            complete = false;
+            stop = stop.or(Some(StopReason::TimeLimit.name()));
+            break;
+        }
         let outcome = parallel::search::<P::Model, C>(model, &plan, pool, limits.clone());
         let elapsed_ns = nanos(outcome.run.wall);
         complete &= !outcome.stop.is_some_and(StopReason::cuts_search_short);
@@ -93,6 +110,9 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
         });
         all_solutions.push(solutions);
     }
+    pool.release();
+    let run_wall = run_start.elapsed();
+    let unsearched_components = (component_count - components.len()) as u64;
     workers.finish(&mut summary);
     let solutions = product_of_counts(components.iter().map(|component| component.solutions));
     let knobs = P::describe(config).into_iter().map(|(name, value)| (name.to_string(), Value::String(value))).collect();
@@ -122,8 +142,9 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
         },
         nodes_per_depth: total.nodes_per_depth,
         prunes_per_depth: total.prunes_per_depth,
-        elapsed_ns: components.iter().map(|component| component.elapsed_ns).sum(),
+        elapsed_ns: nanos(run_wall),
         complete,
+        unsearched_components,
         stop,
         node_limit: (settings.node_limit != u64::MAX).then_some(settings.node_limit),
         node_limit_overshoot_max: parallel::node_limit_overshoot_max(plan.strategy, threads),
