@@ -91,6 +91,9 @@ pub struct RunAccounting {
     pub steals: u64,
     /// Busy time of the busiest worker over the mean busy time (1.0: perfectly even).
     pub imbalance: f64,
+    /// When the run's clock started: a run of several components measures its own wall
+    /// time from the first one's start to the last one's end (`started + wall`).
+    pub started: Instant,
     /// Wall-clock time of the run (the pool was built before it started).
     pub wall: Duration,
     /// User and system CPU time of the process during the run.
