@@ -13,6 +13,7 @@ mod parallel_help;
 mod profile_files;
 mod report_command;
 mod scaling_check_command;
+mod solutions_file;
 mod solve_command;
 mod sweep_command;
 mod watch_command;

@@ -27,7 +27,12 @@ pub struct ComponentReport {
     pub nodes: u64,
     /// Wall time of its search.
     pub elapsed_ns: u64,
-    /// Its solutions as text, sorted (at most `solutions_to_keep`).
+    /// Solutions kept (the smallest `solutions_to_keep`): the length of `solution_texts`.
+    pub solutions_kept: u64,
+    /// True when `solution_texts` is a sample: fewer were kept than were found. The answer
+    /// is computed from every solution either way.
+    pub sample: bool,
+    /// Its kept solutions as text, sorted (at most `solutions_to_keep`; see `sample`).
     pub solution_texts: Vec<String>,
     /// Its first solutions drawn for a person (at most 4).
     #[serde(skip)]
@@ -128,7 +133,10 @@ pub struct RunReport {
     /// True when the product of the components' counts does not fit in 64 bits, so
     /// `solutions` holds `u64::MAX` and only the per-component counts are exact.
     pub solutions_overflow: bool,
-    /// The answer as the instance defines it (`null` when undefined).
+    /// The answer as the instance defines it, from every solution found, not from the kept
+    /// sample (`null` when undefined, or when a grid was not started before the time
+    /// limit). Several solutions give a histogram: `{"solutions", "distinct", "counts":
+    /// [{"answer", "solutions"}, ...]}` (see `puzzles::answer_tally`).
     pub answer: Value,
     /// Nodes over all components.
     pub nodes: u64,
