@@ -52,9 +52,9 @@ where
             .collect();
     if !listing_stopped {
         pool.release();
-        pool.rayon().broadcast(|context| {
-            // Each pool thread runs this once, with its own index: this lock is uncontended.
-            let mut seat = slots[context.index()].lock();
+        pool.run_seats(|me| {
+            // Each seat is run once, by one thread: this lock is uncontended.
+            let mut seat = slots[me].lock();
             let worker = seat.worker();
             while !control.stopped() {
                 let batch: Vec<Vec<M::Move>> =

@@ -79,12 +79,12 @@ where
             .collect();
     let announce_hunger = matches!(rule, SplitRule::WhenHungry);
     pool.release();
-    pool.rayon().broadcast(|context| {
-        // Each pool thread runs this once, with its own index: the lock is never contended.
-        let mut slot = slots[context.index()].lock();
+    pool.run_seats(|me| {
+        // Each seat is run once, by one thread: the lock is never contended.
+        let mut slot = slots[me].lock();
         let StealingWorker { seat, thefts } = &mut *slot;
         let worker = seat.worker();
-        let thief = Thief { me: context.index(), stealers: &stealers, injector: &injector, control: &control };
+        let thief = Thief { me, stealers: &stealers, injector: &injector, control: &control };
         work(worker, &thief, thefts, announce_hunger);
     });
     let (end, wall, cpu) = clock.stop();
