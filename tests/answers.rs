@@ -182,3 +182,21 @@ fn no_grid_starts_after_the_time_limit() {
         assert!(report["elapsed_ns"].as_u64().expect("elapsed") >= summed, "{strategy}");
     }
 }
+
+#[test]
+fn the_prime_grid_totals_cover_all_904216_solutions() {
+    let expected: Value =
+        serde_json::from_str(&std::fs::read_to_string("instances/prime_grid_enumeration.json").expect("instance file"))
+            .expect("instance JSON");
+    let expected = &expected["expected"];
+    let report = solve_json(&["instances/prime_grid_enumeration.json", "--no-rule-counts"]);
+    let totals = report["answer"]["totals"].as_array().expect("solutions per total");
+    let count = |entry: &Value| entry["solutions"].as_u64().expect("a count");
+    let total = |entry: &Value| entry["total"].as_u64().expect("a total");
+    assert_eq!(totals.iter().map(count).sum::<u64>(), expected["solution_count"].as_u64().expect("count"));
+    let sum: u64 = totals.iter().map(|entry| total(entry) * count(entry)).sum();
+    assert_eq!(sum, expected["sum_of_all_totals"].as_u64().expect("sum"));
+    assert_eq!((total(&totals[0]), count(&totals[0])), (571, expected["min_total_solutions"].as_u64().expect("ties")));
+    assert_eq!(totals.last().map(total), expected["max_total"].as_u64());
+    assert_eq!(report["components"][0]["sample"], true);
+}
