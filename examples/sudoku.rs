@@ -8,6 +8,7 @@
 
 use backtrack_bench::knob_enum;
 use backtrack_bench::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
+use backtrack_bench::puzzles::answer_tally::{histogram, AnswerTally};
 use backtrack_bench::puzzles::view::{CellView, GridView, View};
 use backtrack_bench::puzzles::{DataError, Puzzle};
 use backtrack_bench::search::{Branch, Model, RuleCounter, RuleId};
@@ -154,6 +155,7 @@ impl Puzzle for Sudoku {
     }];
     type Config = CellOrder;
     type Model = SudokuModel;
+    type AnswerKey = String;
 
     fn parse(data: &Value) -> Result<Sudoku, DataError> {
         let text = data.get("grid").and_then(Value::as_str).ok_or_else(|| {
@@ -229,12 +231,13 @@ impl Puzzle for Sudoku {
         Ok(())
     }
 
-    fn answer(&self, solutions: &[Vec<String>]) -> Value {
-        match solutions.first().map(Vec::as_slice) {
-            Some([only]) => json!(only),
-            Some([]) | None => Value::Null,
-            Some(several) => json!(several),
-        }
+    /// The filled grid is the answer.
+    fn answer_key(&self, _component: usize, solution: &String) -> String {
+        solution.clone()
+    }
+
+    fn answer(&self, tallies: &[AnswerTally<String, String>]) -> Value {
+        tallies.first().map_or(Value::Null, |tally| histogram(tally, |grid| json!(grid)))
     }
 
     fn instance_from_argument(text: &str) -> Option<Value> {

@@ -37,7 +37,7 @@
 //!
 //! ```
 //! use backtrack_bench::knobs::{KnobError, KnobReader, KnobSpec, KnobValues};
-//! use backtrack_bench::puzzles::{view::View, DataError, Puzzle};
+//! use backtrack_bench::puzzles::{answer_tally::AnswerTally, view::View, DataError, Puzzle};
 //! use backtrack_bench::search::{Branch, Model, RuleCounter, RuleId};
 //! use backtrack_bench::run::{self, RunSettings, SearchMode};
 //! use serde_json::{json, Value};
@@ -74,6 +74,7 @@
 //!     const KNOBS: &'static [KnobSpec] = &[];
 //!     type Config = ();
 //!     type Model = Bits;
+//!     type AnswerKey = ();
 //!     fn parse(data: &Value) -> Result<Self, DataError> {
 //!         let n = data["n"].as_u64().ok_or_else(|| DataError::new("n", "expected a length"))?;
 //!         Ok(NoAdjacentOnes { n: n as usize })
@@ -95,7 +96,8 @@
 //!             false => Ok(()),
 //!         }
 //!     }
-//!     fn answer(&self, solutions: &[Vec<Vec<bool>>]) -> Value { json!(solutions[0].len()) }
+//!     fn answer_key(&self, _: usize, _: &Vec<bool>) {}
+//!     fn answer(&self, tallies: &[AnswerTally<(), Vec<bool>>]) -> Value { json!(tallies[0].solutions()) }
 //! }
 //!
 //! let instance = backtrack_bench::instance_of::<NoAdjacentOnes>(json!({ "n": 5 })).unwrap();

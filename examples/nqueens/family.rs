@@ -9,6 +9,7 @@
 
 use backtrack_bench::knob_enum;
 use backtrack_bench::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
+use backtrack_bench::puzzles::answer_tally::AnswerTally;
 use backtrack_bench::puzzles::view::{CellView, GridView, View};
 use backtrack_bench::puzzles::{DataError, Puzzle};
 use backtrack_bench::search::{Branch, Model, RuleCounter, RuleId};
@@ -250,6 +251,7 @@ impl Puzzle for NQueens {
     ];
     type Config = QueensConfig;
     type Model = QueensModel;
+    type AnswerKey = ();
 
     fn parse(data: &Value) -> Result<NQueens, DataError> {
         let n = data
@@ -342,8 +344,11 @@ impl Puzzle for NQueens {
 
     /// The first placement in column order (solutions are sorted): one small value however
     /// many placements there are.
-    fn answer(&self, solutions: &[Vec<Vec<u8>>]) -> Value {
-        match solutions.first().and_then(|placements| placements.first()) {
+    /// The answer is the smallest placement, which every tally keeps: no key needed.
+    fn answer_key(&self, _component: usize, _solution: &Vec<u8>) {}
+
+    fn answer(&self, tallies: &[AnswerTally<(), Vec<u8>>]) -> Value {
+        match tallies.first().and_then(AnswerTally::smallest) {
             Some(first) => json!(self.solution_text(first)),
             None => Value::Null,
         }

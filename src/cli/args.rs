@@ -284,6 +284,12 @@ pub struct SolveArgs {
     /// magnitude. Both files are written whole or not at all (temporary file + rename).
     #[arg(long, value_name = "FILE", conflicts_with = "no_rule_counts")]
     pub profile: Option<std::path::PathBuf>,
+    /// Write every solution found to FILE, one JSON line each (`{"component": NAME,
+    /// "solution": TEXT}`), in the order found; the report keeps only a sample of them.
+    /// Streamed while the search runs (bounded memory), and FILE is written whole or not at
+    /// all (temporary file + rename).
+    #[arg(long, value_name = "FILE")]
+    pub solutions: Option<std::path::PathBuf>,
     /// How the search is spread over threads.
     #[command(flatten)]
     pub parallel: ParallelArgs,

@@ -15,6 +15,7 @@ mod profile_files;
 mod report_command;
 mod run_part_command;
 mod scaling_check_command;
+mod solutions_file;
 mod solve_command;
 mod split_command;
 mod sweep_command;

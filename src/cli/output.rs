@@ -10,14 +10,18 @@ use std::io::{self, Write};
 /// Answers shown before a long list of them is cut (`--json` prints them all).
 const ANSWERS_SHOWN: usize = 12;
 
-/// The answer as JSON text, with every long list in it (one answer per solution, say)
-/// cut to its first few values and its length.
+/// The answer as JSON text, with every long list in it cut to its first few values and
+/// the number left out (`--json` prints them all); a histogram of answers (several
+/// solutions) as its counts.
 fn answer_text(answer: &serde_json::Value) -> String {
     use serde_json::Value;
+    if let Some(text) = histogram_text(answer) {
+        return text;
+    }
     match answer {
         Value::Array(values) if values.len() > ANSWERS_SHOWN => {
             let shown: Vec<String> = values.iter().take(ANSWERS_SHOWN).map(answer_text).collect();
-            format!("[{}, ... {} in all]", shown.join(","), format::count(values.len() as u64))
+            format!("[{}, ... and {} more]", shown.join(","), format::count((values.len() - ANSWERS_SHOWN) as u64))
         }
         Value::Array(values) => format!("[{}]", values.iter().map(answer_text).collect::<Vec<_>>().join(",")),
         Value::Object(fields) => {
@@ -29,6 +33,39 @@ fn answer_text(answer: &serde_json::Value) -> String {
         }
         other => other.to_string(),
     }
+}
+
+/// A histogram answer (`{"solutions", "distinct", "counts"}`) as `N solutions, D distinct
+/// answers: A (xC), ...`, its first few answers shown; `None` for any other answer.
+fn histogram_text(answer: &serde_json::Value) -> Option<String> {
+    let solutions = answer.get("solutions")?.as_u64()?;
+    let distinct = answer.get("distinct")?.as_u64()?;
+    let counts = answer.get("counts")?.as_array()?;
+    let shown: Vec<String> = counts
+        .iter()
+        .take(ANSWERS_SHOWN)
+        .map(|entry| {
+            let count = entry.get("solutions").and_then(serde_json::Value::as_u64).unwrap_or(0);
+            format!(
+                "{} (x{})",
+                answer_text(entry.get("answer").unwrap_or(&serde_json::Value::Null)),
+                format::count(count)
+            )
+        })
+        .collect();
+    let mut text = format!(
+        "{} solutions, {} distinct answer(s): {}",
+        format::count(solutions),
+        format::count(distinct),
+        shown.join(", ")
+    );
+    if counts.len() > ANSWERS_SHOWN {
+        text.push_str(&format!(", ... and {} more answers", format::count((counts.len() - ANSWERS_SHOWN) as u64)));
+    }
+    if let Some(unlisted) = answer.get("unlisted_solutions").and_then(serde_json::Value::as_u64) {
+        text.push_str(&format!(" ({} solutions with larger answers not listed)", format::count(unlisted)));
+    }
+    Some(text)
 }
 
 /// Writes a run report for a person.
@@ -69,11 +106,26 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
         if report.solutions_overflow { " or more: the product of the grids' counts overflows 64 bits" } else { "" },
         match (report.complete, report.stop) {
             (true, _) => String::new(),
-            (false, reason) =>
-                format!(", stopped by the {}: incomplete", reason.unwrap_or("node-limit").replace('-', " ")),
+            (false, reason) => format!(
+                ", stopped by the {}: incomplete{}",
+                reason.unwrap_or("node-limit").replace('-', " "),
+                match report.unsearched_components {
+                    0 => String::new(),
+                    count => format!(", {} grid(s) not started", format::count(count)),
+                }
+            ),
         }
     )?;
     writeln!(out, "answer:    {}", answer_text(&report.answer))?;
+    let kept: u64 = report.components.iter().map(|component| component.solutions_kept).sum();
+    if report.components.iter().any(|component| component.sample) {
+        writeln!(
+            out,
+            "kept:      a sample of {} solution(s), the smallest of each grid (the answer counts every solution; \
+             --solutions FILE writes them all)",
+            format::count(kept)
+        )?;
+    }
     writeln!(
         out,
         "nodes:     {}   time: {}   ({})",

@@ -4,6 +4,7 @@ use super::args::SolveArgs;
 use super::failure::Failure;
 use super::output::write_report;
 use super::profile_files;
+use super::solutions_file::SolutionsFile;
 use crate::knobs::KnobValues;
 use crate::parallel::MAX_SUBPROBLEMS;
 use crate::run::instance;
@@ -26,7 +27,25 @@ pub fn run(args: &SolveArgs, knobs: KnobValues) -> Result<(), Failure> {
         ..RunSettings::default()
     };
     args.parallel.apply(&mut settings);
-    let report = run::solve(&instance, &settings).map_err(Failure::bad_input)?;
+    let report = match &args.solutions {
+        None => run::solve(&instance, &settings).map_err(Failure::bad_input)?,
+        Some(path) => {
+            let (file, stream) = SolutionsFile::create(path)?;
+            match run::solve_streaming(&instance, &settings, &stream) {
+                Ok(report) => {
+                    let lines = file.commit(stream)?;
+                    if !args.json {
+                        eprintln!("{} solution(s) written to {}", crate::format::count(lines), path.display());
+                    }
+                    report
+                }
+                Err(error) => {
+                    file.abandon();
+                    return Err(Failure::bad_input(error));
+                }
+            }
+        }
+    };
     if report.stop == Some(StopReason::FrontierFull.name()) {
         return Err(Failure::bad_input(format!(
             "--parallel {}: the frontier holds more than {MAX_SUBPROBLEMS} subproblems, the cap on listed \

@@ -91,6 +91,9 @@ pub struct RunAccounting {
     pub steals: u64,
     /// Busy time of the busiest worker over the mean busy time (1.0: perfectly even).
     pub imbalance: f64,
+    /// When the run's clock started: a run of several components measures its own wall
+    /// time from the first one's start to the last one's end (`started + wall`).
+    pub started: Instant,
     /// Wall-clock time of the run (the pool was built before it started).
     pub wall: Duration,
     /// User and system CPU time of the process during the run.
@@ -98,9 +101,6 @@ pub struct RunAccounting {
     /// The node total read back from the counter layout after the run (0 for
     /// `sequential`, which has none); equal to the workers' nodes when nothing stopped early.
     pub published_nodes: u64,
-    /// Time taken to wake every pool thread just before the clock started (not part of
-    /// `wall`; zero for `sequential`, which has no pool).
-    pub pool_wake: Duration,
     /// Time from the first stop (a first solution, the node limit) to every worker stopped.
     pub stop_latency: Option<Duration>,
     /// Nodes entered by workers after the run was stopped, summed over workers.

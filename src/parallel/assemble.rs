@@ -2,11 +2,12 @@
 //! once, after all of them have stopped.
 
 use super::accounting::{CpuTimes, RunAccounting};
+use super::collect::Collector;
 use super::outcome::ParallelOutcome;
 use super::strategy::Strategy;
 use super::worker::WorkerOutput;
-use crate::search::{Stats, StopReason};
-use std::time::Duration;
+use crate::search::{Model, Stats, StopReason};
+use std::time::{Duration, Instant};
 
 /// What listing a frontier counted and found (the nodes above the frontier).
 pub(crate) struct FrontierPart<Solution> {
@@ -23,6 +24,8 @@ pub(crate) struct FrontierPart<Solution> {
 pub(crate) struct RunParts<Solution> {
     pub(crate) strategy: Strategy,
     pub(crate) threads: usize,
+    /// When the run's clock started.
+    pub(crate) started: Instant,
     pub(crate) wall: Duration,
     pub(crate) cpu: CpuTimes,
     pub(crate) frontier: Option<FrontierPart<Solution>>,
@@ -34,12 +37,14 @@ pub(crate) struct RunParts<Solution> {
 }
 
 /// Merges the workers' counts and solutions into one outcome: solutions sorted, then cut
-/// to `solutions_to_keep`.
-pub(crate) fn assemble<Solution: Ord>(
-    workers: Vec<WorkerOutput<Solution>>,
-    parts: RunParts<Solution>,
+/// to `solutions_to_keep`; and the workers' collectors into `collected` (the frontier
+/// listing's, or an empty one), in worker order.
+pub(crate) fn assemble<M: Model, K: Collector<M>>(
+    workers: Vec<WorkerOutput<M::Solution, K>>,
+    parts: RunParts<M::Solution>,
     solutions_to_keep: usize,
-) -> ParallelOutcome<Solution> {
+    mut collected: K,
+) -> (ParallelOutcome<M::Solution>, K) {
     let mut stats = Stats::default();
     let mut solutions = parts.collected_solutions;
     let (mut frontier_depth, mut frontier_nodes, mut probe_nodes, mut stop) = (None, 0, 0, None);
@@ -56,6 +61,7 @@ pub(crate) fn assemble<Solution: Ord>(
         stats.merge(&worker.stats);
         solutions.extend(worker.solutions);
         reports.push(worker.report);
+        collected.absorb(worker.collector);
     }
     solutions.sort();
     solutions.truncate(solutions_to_keep);
@@ -70,12 +76,12 @@ pub(crate) fn assemble<Solution: Ord>(
         subproblems: parts.subproblems,
         steals: reports.iter().map(|worker| worker.tasks_stolen).sum(),
         imbalance: RunAccounting::imbalance_of(&reports),
+        started: parts.started,
         wall: parts.wall,
         cpu: parts.cpu,
         published_nodes: 0,
-        pool_wake: Duration::ZERO,
         stop_latency,
         nodes_after_stop: reports.iter().map(|worker| worker.nodes_after_stop).sum(),
     };
-    ParallelOutcome { stats, solutions, stop, workers: reports, run }
+    (ParallelOutcome { stats, solutions, stop, workers: reports, run }, collected)
 }

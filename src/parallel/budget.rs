@@ -4,6 +4,7 @@
 //! from those queues without announcing themselves. A small budget makes many small
 //! tasks (more queue traffic); a large one leaves idle workers waiting for the next split.
 
+use super::collect::Collector;
 use super::outcome::ParallelOutcome;
 use super::pool::Pool;
 use super::steal::{self, SplitRule};
@@ -12,17 +13,20 @@ use super::tally::Tally;
 use crate::search::{Limits, Model, RuleCounter};
 
 /// Runs the whole tree with workers that split every `budget` nodes.
-pub(crate) fn search<M, C, T>(
+pub(crate) fn search<M, C, T, K>(
     model: M,
     limits: Limits,
     pool: &Pool,
     budget: u64,
     tally_for: impl Fn(usize) -> T,
-) -> ParallelOutcome<M::Solution>
+    collector: &K,
+) -> (ParallelOutcome<M::Solution>, K)
 where
     M: Model,
     C: RuleCounter + Send,
     T: Tally,
+    K: Collector<M>,
 {
-    steal::search::<M, C, T>(model, limits, pool, Strategy::Budget(budget), SplitRule::Budget(budget), tally_for)
+    let (strategy, rule) = (Strategy::Budget(budget), SplitRule::Budget(budget));
+    steal::search::<M, C, T, K>(model, limits, pool, strategy, rule, tally_for, collector)
 }

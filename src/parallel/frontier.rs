@@ -9,6 +9,7 @@
 
 use super::accounting::RunClock;
 use super::assemble::{assemble, FrontierPart, RunParts};
+use super::collect::{Collecting, Collector};
 use super::control::{remaining_budget, Control};
 use super::outcome::ParallelOutcome;
 use super::pool::Pool;
@@ -17,7 +18,7 @@ use super::strategy::Strategy;
 use super::strategy::MAX_SUBPROBLEMS;
 use super::tally::Tally;
 use super::worker::{seats, Seat, Slot};
-use crate::search::{Engine, Limits, Model, NoObserver, NoSteering, RuleCounter, StopReason};
+use crate::search::{Engine, Limits, Model, NoSteering, RuleCounter, StopReason};
 
 /// How the frontier depth is chosen.
 #[derive(Debug, Clone, Copy)]
@@ -28,18 +29,25 @@ pub(crate) enum DepthChoice {
     AtLeast(usize),
 }
 
-/// The frontier and what listing it counted.
-pub(crate) struct Listing<M: Model> {
+/// The frontier and what listing it counted and collected.
+pub(crate) struct Listing<M: Model, K> {
     pub(crate) part: FrontierPart<M::Solution>,
     pub(crate) frontier: Vec<Vec<M::Move>>,
+    /// The solutions above the frontier, as the listing's own clone of the collector saw them.
+    pub(crate) collector: K,
 }
 
 /// Lists the subproblems at `depth` with a plain engine on this thread, at most
 /// [`MAX_SUBPROBLEMS`] of them (past that the listing stops with
-/// [`StopReason::FrontierFull`]).
-pub(crate) fn list<M: Model, C: RuleCounter>(model: &M, limits: &Limits, depth: usize) -> Listing<M> {
-    let mut engine: Engine<M, C, NoSteering, NoObserver> =
-        Engine::new(model.clone(), NoSteering, NoObserver, limits.clone());
+/// [`StopReason::FrontierFull`]), with a clone of `collector`.
+pub(crate) fn list<M: Model, C: RuleCounter, K: Collector<M>>(
+    model: &M,
+    limits: &Limits,
+    depth: usize,
+    collector: &K,
+) -> Listing<M, K> {
+    let mut engine: Engine<M, C, NoSteering, Collecting<K>> =
+        Engine::new(model.clone(), NoSteering, Collecting(collector.clone()), limits.clone());
     let frontier = engine.enumerate_frontier_capped(depth, MAX_SUBPROBLEMS);
     let part = FrontierPart {
         depth,
@@ -48,7 +56,8 @@ pub(crate) fn list<M: Model, C: RuleCounter>(model: &M, limits: &Limits, depth: 
         stop: engine.stop_reason(),
         probe_nodes: 0,
     };
-    Listing { part, frontier }
+    let (_, Collecting(collector)) = engine.into_hooks();
+    Listing { part, frontier, collector }
 }
 
 /// Lists the frontier the way `choice` says. For a target count (at most
@@ -59,16 +68,21 @@ pub(crate) fn list<M: Model, C: RuleCounter>(model: &M, limits: &Limits, depth: 
 /// leaves, and the calling thread searched it alone, over and over (hooks7 at 64 threads:
 /// 1.9 M probe nodes for a 32,527-node tree, no subproblem). A listing that overflowed the
 /// cap is dropped for the largest one before it, when there is one. Nodes of the listings
-/// not kept are reported as probe nodes.
-pub(crate) fn choose<M: Model, C: RuleCounter>(model: &M, limits: &Limits, choice: DepthChoice) -> Listing<M> {
+/// not kept are reported as probe nodes (and what their collectors saw is dropped).
+pub(crate) fn choose<M: Model, C: RuleCounter, K: Collector<M>>(
+    model: &M,
+    limits: &Limits,
+    choice: DepthChoice,
+    collector: &K,
+) -> Listing<M, K> {
     let wanted = match choice {
-        DepthChoice::Fixed(depth) => return list::<M, C>(model, limits, depth),
+        DepthChoice::Fixed(depth) => return list::<M, C, K>(model, limits, depth, collector),
         DepthChoice::AtLeast(wanted) => wanted.min(MAX_SUBPROBLEMS),
     };
     let mut probe_nodes = 0;
-    let mut best: Option<Listing<M>> = None;
+    let mut best: Option<Listing<M, K>> = None;
     for depth in 1..=model.max_depth().max(1) {
-        let listing = list::<M, C>(model, limits, depth);
+        let listing = list::<M, C, K>(model, limits, depth, collector);
         if listing.part.stop == Some(StopReason::FrontierFull) && best.is_some() {
             probe_nodes += listing.part.stats.nodes;
             break;
@@ -92,33 +106,36 @@ pub(crate) fn choose<M: Model, C: RuleCounter>(model: &M, limits: &Limits, choic
             break;
         }
     }
-    let mut listing = best.unwrap_or_else(|| list::<M, C>(model, limits, 1));
+    let mut listing = best.unwrap_or_else(|| list::<M, C, K>(model, limits, 1, collector));
     listing.part.probe_nodes = probe_nodes;
     listing
 }
 
-/// Runs `depth:D` or `auto` with tallies made by `tally_for(worker)`.
-pub(crate) fn search<M, C, T>(
+/// Runs `depth:D` or `auto` with tallies made by `tally_for(worker)` and clones of
+/// `collector`, merged into the one returned.
+pub(crate) fn search<M, C, T, K>(
     model: M,
     limits: Limits,
     pool: &Pool,
     strategy: Strategy,
     choice: DepthChoice,
     tally_for: impl Fn(usize) -> T,
-) -> ParallelOutcome<M::Solution>
+    collector: &K,
+) -> (ParallelOutcome<M::Solution>, K)
 where
     M: Model,
     C: RuleCounter + Send,
     T: Tally,
+    K: Collector<M>,
 {
     let clock = RunClock::start();
-    let Listing { part, frontier } = choose::<M, C>(&model, &limits, choice);
+    let Listing { part, frontier, collector: listed } = choose::<M, C, K>(&model, &limits, choice, collector);
     let node_budget = remaining_budget(limits.node_limit, part.stats.nodes);
     let control = Control::new(clock.start, node_budget, frontier.len());
     let subproblems = frontier.len() as u64;
     let listing_stopped = part.stop.is_some();
-    let slots: Vec<Slot<Seat<'_, M, C, T>>> =
-        seats(pool.threads(), &model, &limits, &control, clock.start, tally_for, |_| Splitting::Never)
+    let slots: Vec<Slot<Seat<'_, M, C, T, K>>> =
+        seats(pool.threads(), &model, &limits, &control, clock.start, tally_for, |_| Splitting::Never, collector)
             .into_iter()
             .map(Slot::new)
             .collect();
@@ -145,6 +162,7 @@ where
     let parts = RunParts {
         strategy,
         threads: pool.threads(),
+        started: clock.start,
         wall,
         cpu,
         frontier: Some(part),
@@ -152,5 +170,5 @@ where
         stop: control.stop_reason(),
         collected_solutions: Vec::new(),
     };
-    assemble(workers, parts, limits.solutions_to_keep)
+    assemble::<M, K>(workers, parts, limits.solutions_to_keep, listed)
 }

@@ -3,6 +3,7 @@
 //! lock, replaying and copying a path. The scaling prediction's inputs are assembled from
 //! these by the run layer (`run::measure`); this module predicts nothing.
 
+use super::collect::NoCollector;
 use super::control::Control;
 use super::pool::{Pool, PoolError};
 use super::steering::Splitting;
@@ -148,10 +149,18 @@ pub fn machinery_costs<M: Model, C: RuleCounter + Send>(
     let board = CounterBoard::new(1);
     let limits = Limits { solutions_to_keep: 0, ..Limits::exhaustive() };
     let task_ns = {
-        let mut seat =
-            seats::<M, C, _>(1, model, &limits, &control, Instant::now(), |i| board.padded(i), |_| Splitting::Never)
-                .pop()
-                .expect("one seat");
+        let mut seat = seats::<M, C, _, _>(
+            1,
+            model,
+            &limits,
+            &control,
+            Instant::now(),
+            |i| board.padded(i),
+            |_| Splitting::Never,
+            &NoCollector,
+        )
+        .pop()
+        .expect("one seat");
         let worker = seat.worker();
         per_operation(|_| {
             worker.run_timed(|_| {});

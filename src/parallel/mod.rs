@@ -15,6 +15,7 @@
 mod accounting;
 mod assemble;
 mod budget;
+mod collect;
 mod control;
 mod frontier;
 mod machinery;
@@ -35,6 +36,7 @@ mod test_models;
 mod tests;
 
 pub use accounting::{CpuTimes, RunAccounting, WorkerReport};
+pub use collect::{Collector, NoCollector};
 pub use machinery::{machinery_costs, MachineryCosts};
 pub use outcome::ParallelOutcome;
 pub use pool::{check_thread_count, Pool, PoolError, ThreadAffinity, MAX_THREADS};
@@ -70,7 +72,10 @@ pub fn node_limit_overshoot_max(strategy: Strategy, threads: usize) -> u64 {
 
 /// Searches `model` as `plan` says, on `pool` (unused by `sequential`), within `limits`.
 ///
-/// The clock starts inside, after the pool exists. An exhaustive search finds the same
+/// The clock starts inside, after the pool exists. The pool is not woken here: a run of
+/// many components wakes it once, with [`Pool::hold`], before its first one (waking it
+/// for each component cost a run of 1,000 small grids on a busy 2-core machine seconds of
+/// spinning, far more than its searches). An exhaustive search finds the same
 /// solutions and nodes as the sequential one for every strategy and thread count. A node
 /// limit is shared by all workers and is exact to within 1024 nodes per worker.
 pub fn search<M, C>(model: M, plan: &ParallelPlan, pool: &Pool, limits: Limits) -> ParallelOutcome<M::Solution>
@@ -78,25 +83,40 @@ where
     M: Model,
     C: RuleCounter + Send,
 {
+    search_collecting::<M, C, NoCollector>(model, plan, pool, limits, NoCollector).0
+}
+
+/// [`search`], with every solution found handed to a clone of `collector` on the engine
+/// that found it (each worker's, and the frontier listing's); the clones are merged into
+/// the collector returned. With [`NoCollector`] this is [`search`], at the same cost.
+pub fn search_collecting<M, C, K>(
+    model: M,
+    plan: &ParallelPlan,
+    pool: &Pool,
+    limits: Limits,
+    collector: K,
+) -> (ParallelOutcome<M::Solution>, K)
+where
+    M: Model,
+    C: RuleCounter + Send,
+    K: Collector<M>,
+{
     let limits = Limits { clone_state: plan.state == StateRestore::Clone, ..limits };
     let Some(sharing) = Sharing::of(plan.strategy, pool.threads()) else {
-        return sequential::search::<M, C>(model, limits);
+        return sequential::search::<M, C, K>(model, limits, collector);
     };
     let board = CounterBoard::new(pool.threads());
-    let pool_wake = pool.hold();
-    let mut outcome = match plan.counters {
-        CounterLayout::Padded => run_with::<M, C, _>(model, plan.strategy, sharing, pool, limits, |i| board.padded(i)),
-        CounterLayout::Unpadded => {
-            run_with::<M, C, _>(model, plan.strategy, sharing, pool, limits, |i| board.unpadded(i))
-        }
-        CounterLayout::Shared => run_with::<M, C, _>(model, plan.strategy, sharing, pool, limits, |_| board.shared()),
+    let run = Dispatch { strategy: plan.strategy, sharing, pool, limits, collector: &collector };
+    let (mut outcome, collected) = match plan.counters {
+        CounterLayout::Padded => run.with::<M, C, _>(model, |i| board.padded(i)),
+        CounterLayout::Unpadded => run.with::<M, C, _>(model, |i| board.unpadded(i)),
+        CounterLayout::Shared => run.with::<M, C, _>(model, |_| board.shared()),
     };
     // Strategies release the pool when they hand out work; this covers one that stopped
     // before it did (a frontier listing that reached the node limit, say).
     pool.release();
     outcome.run.published_nodes = board.total(plan.counters);
-    outcome.run.pool_wake = pool_wake;
-    outcome
+    (outcome, collected)
 }
 
 /// How a parallel strategy shares the tree out among threads: [`Strategy`] without
@@ -129,27 +149,36 @@ impl Sharing {
     }
 }
 
-/// Dispatches a parallel strategy with the tallies of one counter layout; `strategy`
-/// labels the run's accounting.
-fn run_with<M, C, T>(
-    model: M,
+/// A parallel run's settings, waiting for the tallies of its counter layout.
+struct Dispatch<'a, K> {
+    /// Labels the run's accounting.
     strategy: Strategy,
     sharing: Sharing,
-    pool: &Pool,
+    pool: &'a Pool,
     limits: Limits,
-    tally_for: impl Fn(usize) -> T,
-) -> ParallelOutcome<M::Solution>
-where
-    M: Model,
-    C: RuleCounter + Send,
-    T: Tally,
-{
-    match sharing {
-        Sharing::Frontier(depth) => frontier::search::<M, C, T>(model, limits, pool, strategy, depth, tally_for),
-        Sharing::Steal => {
-            steal::search::<M, C, T>(model, limits, pool, strategy, steal::SplitRule::WhenHungry, tally_for)
+    collector: &'a K,
+}
+
+impl<K> Dispatch<'_, K> {
+    /// Runs the strategy with the tallies made by `tally_for(worker)`.
+    fn with<M, C, T>(self, model: M, tally_for: impl Fn(usize) -> T) -> (ParallelOutcome<M::Solution>, K)
+    where
+        M: Model,
+        C: RuleCounter + Send,
+        T: Tally,
+        K: Collector<M>,
+    {
+        let Dispatch { strategy, sharing, pool, limits, collector } = self;
+        match sharing {
+            Sharing::Frontier(depth) => {
+                frontier::search::<M, C, T, K>(model, limits, pool, strategy, depth, tally_for, collector)
+            }
+            Sharing::Steal => {
+                let rule = steal::SplitRule::WhenHungry;
+                steal::search::<M, C, T, K>(model, limits, pool, strategy, rule, tally_for, collector)
+            }
+            Sharing::Budget(budget) => budget::search::<M, C, T, K>(model, limits, pool, budget, tally_for, collector),
+            Sharing::Naive => naive::search::<M, C, T, K>(model, limits, pool, tally_for, collector),
         }
-        Sharing::Budget(budget) => budget::search::<M, C, T>(model, limits, pool, budget, tally_for),
-        Sharing::Naive => naive::search::<M, C, T>(model, limits, pool, tally_for),
     }
 }

@@ -7,6 +7,7 @@
 
 use super::accounting::RunClock;
 use super::assemble::{assemble, RunParts};
+use super::collect::Collector;
 use super::control::{remaining_budget, Control};
 use super::frontier;
 use super::outcome::ParallelOutcome;
@@ -21,35 +22,39 @@ use std::sync::{Mutex, PoisonError};
 /// Leaves per batch: the default batch size of Perl 6's `.race()`.
 pub(crate) const BATCH: usize = 64;
 
-/// Runs the whole tree the naive way.
-pub(crate) fn search<M, C, T>(
+/// Runs the whole tree the naive way, with clones of `collector` merged into the one
+/// returned.
+pub(crate) fn search<M, C, T, K>(
     model: M,
     limits: Limits,
     pool: &Pool,
     tally_for: impl Fn(usize) -> T,
-) -> ParallelOutcome<M::Solution>
+    collector: &K,
+) -> (ParallelOutcome<M::Solution>, K)
 where
     M: Model,
     C: RuleCounter + Send,
     T: Tally,
+    K: Collector<M>,
 {
     let clock = RunClock::start();
-    let frontier::Listing { part, frontier } = frontier::list::<M, C>(&model, &limits, model.max_depth());
+    let frontier::Listing { part, frontier, collector: listed } =
+        frontier::list::<M, C, K>(&model, &limits, model.max_depth(), collector);
     let control = Control::new(clock.start, remaining_budget(limits.node_limit, part.stats.nodes), 0);
     let subproblems = frontier.len() as u64;
     let listing_stopped = part.stop.is_some();
     let leaves = Mutex::new(frontier.into_iter());
     let results: Mutex<Vec<M::Solution>> = Mutex::new(Vec::new());
-    let slots: Vec<Slot<Seat<'_, M, C, T>>> =
-        seats(pool.threads(), &model, &limits, &control, clock.start, tally_for, |_| Splitting::Never)
+    let slots: Vec<Slot<Seat<'_, M, C, T, K>>> =
+        seats(pool.threads(), &model, &limits, &control, clock.start, tally_for, |_| Splitting::Never, collector)
             .into_iter()
             .map(Slot::new)
             .collect();
     if !listing_stopped {
         pool.release();
-        pool.rayon().broadcast(|context| {
-            // Each pool thread runs this once, with its own index: this lock is uncontended.
-            let mut seat = slots[context.index()].lock();
+        pool.run_seats(|me| {
+            // Each seat is run once, by one thread: this lock is uncontended.
+            let mut seat = slots[me].lock();
             let worker = seat.worker();
             while !control.stopped() {
                 let batch: Vec<Vec<M::Move>> =
@@ -76,6 +81,7 @@ where
     let parts = RunParts {
         strategy: Strategy::Naive,
         threads: pool.threads(),
+        started: clock.start,
         wall,
         cpu,
         frontier: Some(part),
@@ -83,5 +89,5 @@ where
         stop: control.stop_reason(),
         collected_solutions: results.into_inner().unwrap_or_else(PoisonError::into_inner),
     };
-    assemble(workers, parts, limits.solutions_to_keep)
+    assemble::<M, K>(workers, parts, limits.solutions_to_keep, listed)
 }

@@ -2,16 +2,23 @@
 //! atomics, accounted like a parallel run of one worker with one task.
 
 use super::accounting::{RunAccounting, RunClock, WorkerReport};
+use super::collect::{Collecting, Collector};
 use super::outcome::ParallelOutcome;
 use super::strategy::Strategy;
-use crate::search::{Engine, Limits, Model, NoObserver, NoSteering, RuleCounter};
+use crate::search::{Engine, Limits, Model, NoSteering, RuleCounter};
 
-/// Searches `model` on this thread.
-pub(crate) fn search<M: Model, C: RuleCounter>(model: M, limits: Limits) -> ParallelOutcome<M::Solution> {
-    let mut engine: Engine<M, C, NoSteering, NoObserver> = Engine::new(model, NoSteering, NoObserver, limits);
+/// Searches `model` on this thread, handing every solution to `collector`.
+pub(crate) fn search<M: Model, C: RuleCounter, K: Collector<M>>(
+    model: M,
+    limits: Limits,
+    collector: K,
+) -> (ParallelOutcome<M::Solution>, K) {
+    let mut engine: Engine<M, C, NoSteering, Collecting<K>> =
+        Engine::new(model, NoSteering, Collecting(collector), limits);
     let clock = RunClock::start();
     engine.run();
     let (_, wall, cpu) = clock.stop();
+    let started = clock.start;
     let stats = engine.stats();
     let mut solutions = engine.take_solutions();
     solutions.sort();
@@ -27,12 +34,14 @@ pub(crate) fn search<M: Model, C: RuleCounter>(model: M, limits: Limits) -> Para
         subproblems: 1,
         steals: 0,
         imbalance: 1.0,
+        started,
         wall,
         cpu,
         published_nodes: 0,
-        pool_wake: std::time::Duration::ZERO,
         stop_latency: None,
         nodes_after_stop: 0,
     };
-    ParallelOutcome { stats, solutions, stop: engine.stop_reason(), workers: vec![worker], run }
+    let stop = engine.stop_reason();
+    let (_, Collecting(collector)) = engine.into_hooks();
+    (ParallelOutcome { stats, solutions, stop, workers: vec![worker], run }, collector)
 }

@@ -6,6 +6,7 @@
 
 use super::accounting::RunClock;
 use super::assemble::{assemble, RunParts};
+use super::collect::Collector;
 use super::control::{remaining_budget, Control};
 use super::outcome::ParallelOutcome;
 use super::pool::Pool;
@@ -34,24 +35,27 @@ pub(crate) enum SplitRule {
 }
 
 /// One worker's life on its pool thread, with the tasks it stole from each victim.
-struct StealingWorker<'run, M: Model, C: RuleCounter, T: Tally> {
-    seat: Seat<'run, M, C, T>,
+struct StealingWorker<'run, M: Model, C: RuleCounter, T: Tally, K: Collector<M>> {
+    seat: Seat<'run, M, C, T, K>,
     thefts: Vec<u64>,
 }
 
-/// Runs the whole tree, from the root task, on a pool of queue-owning workers.
-pub(crate) fn search<M, C, T>(
+/// Runs the whole tree, from the root task, on a pool of queue-owning workers, with
+/// clones of `collector` merged into the one returned.
+pub(crate) fn search<M, C, T, K>(
     model: M,
     limits: Limits,
     pool: &Pool,
     strategy: Strategy,
     rule: SplitRule,
     tally_for: impl Fn(usize) -> T,
-) -> ParallelOutcome<M::Solution>
+    collector: &K,
+) -> (ParallelOutcome<M::Solution>, K)
 where
     M: Model,
     C: RuleCounter + Send,
     T: Tally,
+    K: Collector<M>,
 {
     let threads = pool.threads();
     let clock = RunClock::start();
@@ -68,19 +72,19 @@ where
             SplitRule::Budget(interval) => Splitting::Budget { queue, interval, next_at: interval },
         }
     };
-    let slots: Vec<WorkerSlot<StealingWorker<'_, M, C, T>>> =
-        seats(threads, &model, &limits, &control, clock.start, tally_for, splitting_for)
+    let slots: Vec<WorkerSlot<StealingWorker<'_, M, C, T, K>>> =
+        seats(threads, &model, &limits, &control, clock.start, tally_for, splitting_for, collector)
             .into_iter()
             .map(|seat| WorkerSlot::new(StealingWorker { seat, thefts: vec![0; threads] }))
             .collect();
     let announce_hunger = matches!(rule, SplitRule::WhenHungry);
     pool.release();
-    pool.rayon().broadcast(|context| {
-        // Each pool thread runs this once, with its own index: the lock is never contended.
-        let mut slot = slots[context.index()].lock();
+    pool.run_seats(|me| {
+        // Each seat is run once, by one thread: the lock is never contended.
+        let mut slot = slots[me].lock();
         let StealingWorker { seat, thefts } = &mut *slot;
         let worker = seat.worker();
-        let thief = Thief { me: context.index(), stealers: &stealers, injector: &injector, control: &control };
+        let thief = Thief { me, stealers: &stealers, injector: &injector, control: &control };
         work(worker, &thief, thefts, announce_hunger);
     });
     let (end, wall, cpu) = clock.stop();
@@ -102,6 +106,7 @@ where
     let parts = RunParts {
         strategy,
         threads,
+        started: clock.start,
         wall,
         cpu,
         frontier: None,
@@ -109,12 +114,12 @@ where
         stop: control.stop_reason(),
         collected_solutions: Vec::new(),
     };
-    assemble(workers, parts, limits.solutions_to_keep)
+    assemble::<M, K>(workers, parts, limits.solutions_to_keep, collector.clone())
 }
 
 /// A worker's loop: its own queue first (newest task first), then other queues.
-fn work<M: Model, C: RuleCounter, T: Tally>(
-    worker: &mut Worker<'_, M, C, T>,
+fn work<M: Model, C: RuleCounter, T: Tally, K: Collector<M>>(
+    worker: &mut Worker<'_, M, C, T, K>,
     thief: &Thief<'_, M::Move>,
     thefts: &mut [u64],
     announce_hunger: bool,

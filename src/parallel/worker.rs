@@ -2,10 +2,11 @@
 //! running tasks one after another and keeping its accounting to itself until the end.
 
 use super::accounting::WorkerReport;
+use super::collect::{Collecting, Collector};
 use super::control::Control;
 use super::steering::{Splitting, WorkerSteering};
 use super::tally::Tally;
-use crate::search::{Engine, Limits, Model, NoObserver, RuleCounter, Stats, StopReason};
+use crate::search::{Engine, Limits, Model, RuleCounter, Stats, StopReason};
 use crossbeam_utils::CachePadded;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
@@ -37,7 +38,7 @@ impl<W> Slot<W> {
 }
 
 /// What it takes to make a worker, kept until the thread that will run it makes it.
-struct Recipe<'run, M: Model, T> {
+struct Recipe<'run, M: Model, T, K> {
     /// The worker's index in the pool.
     index: usize,
     /// A copy of the root model (cloned once more by the worker's own thread).
@@ -52,20 +53,25 @@ struct Recipe<'run, M: Model, T> {
     splitting: Splitting<M::Move>,
     /// The run's start.
     start: Instant,
+    /// The worker's own (empty) collector.
+    collector: K,
 }
 
-impl<'run, M: Model, T: Tally> Recipe<'run, M, T> {
+impl<'run, M: Model, T: Tally, K: Collector<M>> Recipe<'run, M, T, K> {
     /// Makes the worker on the calling thread: the model is cloned here and the recipe's
     /// copy dropped, so the worker's heap state is this thread's allocation.
-    fn make<C: RuleCounter>(self) -> Worker<'run, M, C, T> {
+    fn make<C: RuleCounter>(self) -> Worker<'run, M, C, T, K> {
         let model = self.model.clone();
-        Worker::new(self.index, model, self.limits, self.control, self.tally, self.splitting, self.start)
+        let (index, control, start) = (self.index, self.control, self.start);
+        Worker::new(index, model, self.limits, control, self.tally, self.splitting, start, self.collector)
     }
 }
 
 /// One seat per pool thread, worker `index` with `tally_for(index)` and
-/// `splitting_for(index)`, each made later by its own thread (see [`Seat`]).
-pub(crate) fn seats<'run, M: Model, C: RuleCounter, T: Tally>(
+/// `splitting_for(index)` and a clone of `collector`, each made later by its own thread
+/// (see [`Seat`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn seats<'run, M: Model, C: RuleCounter, T: Tally, K: Collector<M>>(
     threads: usize,
     model: &M,
     limits: &Limits,
@@ -73,7 +79,8 @@ pub(crate) fn seats<'run, M: Model, C: RuleCounter, T: Tally>(
     start: Instant,
     mut tally_for: impl FnMut(usize) -> T,
     mut splitting_for: impl FnMut(usize) -> Splitting<M::Move>,
-) -> Vec<Seat<'run, M, C, T>> {
+    collector: &K,
+) -> Vec<Seat<'run, M, C, T, K>> {
     (0..threads)
         .map(|index| {
             Seat::new(Recipe {
@@ -84,6 +91,7 @@ pub(crate) fn seats<'run, M: Model, C: RuleCounter, T: Tally>(
                 tally: tally_for(index),
                 splitting: splitting_for(index),
                 start,
+                collector: collector.clone(),
             })
         })
         .collect()
@@ -97,19 +105,19 @@ pub(crate) fn seats<'run, M: Model, C: RuleCounter, T: Tally>(
 /// lie side by side and share cache lines: measured on `prime_grid_enumeration` with
 /// `steal` on 2 threads, runs took 1.9 to 2.9 s instead of 1.2 s, with up to 2.4 times
 /// the CPU per node.
-pub(crate) struct Seat<'run, M: Model, C: RuleCounter, T: Tally> {
-    recipe: Option<Recipe<'run, M, T>>,
-    worker: Option<Worker<'run, M, C, T>>,
+pub(crate) struct Seat<'run, M: Model, C: RuleCounter, T: Tally, K: Collector<M>> {
+    recipe: Option<Recipe<'run, M, T, K>>,
+    worker: Option<Worker<'run, M, C, T, K>>,
 }
 
-impl<'run, M: Model, C: RuleCounter, T: Tally> Seat<'run, M, C, T> {
+impl<'run, M: Model, C: RuleCounter, T: Tally, K: Collector<M>> Seat<'run, M, C, T, K> {
     /// A seat that will make its worker from `recipe`.
-    fn new(recipe: Recipe<'run, M, T>) -> Self {
+    fn new(recipe: Recipe<'run, M, T, K>) -> Self {
         Seat { recipe: Some(recipe), worker: None }
     }
 
     /// The worker, made on the calling thread by the first call.
-    pub(crate) fn worker(&mut self) -> &mut Worker<'run, M, C, T> {
+    pub(crate) fn worker(&mut self) -> &mut Worker<'run, M, C, T, K> {
         if let Some(recipe) = self.recipe.take() {
             self.worker = Some(recipe.make());
         }
@@ -117,14 +125,15 @@ impl<'run, M: Model, C: RuleCounter, T: Tally> Seat<'run, M, C, T> {
     }
 
     /// Ends the worker at `end` (made now if no task ever needed it).
-    pub(crate) fn finish(mut self, end: Instant) -> WorkerOutput<M::Solution> {
+    pub(crate) fn finish(mut self, end: Instant) -> WorkerOutput<M::Solution, K> {
         self.worker();
         self.worker.take().expect("made just above").finish(end)
     }
 }
 
 /// The engine a worker drives.
-pub(crate) type WorkerEngine<'run, M, C, T> = Engine<M, C, WorkerSteering<'run, <M as Model>::Move, T>, NoObserver>;
+pub(crate) type WorkerEngine<'run, M, C, T, K> =
+    Engine<M, C, WorkerSteering<'run, <M as Model>::Move, T>, Collecting<K>>;
 
 /// Whether a worker should go on taking tasks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -136,8 +145,8 @@ pub(crate) enum Flow {
 }
 
 /// A worker: an engine, its accounting, and the end of its last task.
-pub(crate) struct Worker<'run, M: Model, C: RuleCounter, T: Tally> {
-    pub(crate) engine: WorkerEngine<'run, M, C, T>,
+pub(crate) struct Worker<'run, M: Model, C: RuleCounter, T: Tally, K: Collector<M>> {
+    pub(crate) engine: WorkerEngine<'run, M, C, T, K>,
     pub(crate) report: WorkerReport,
     control: &'run Control,
     /// When the worker last stopped being busy (the run's start at first).
@@ -149,14 +158,17 @@ pub(crate) struct Worker<'run, M: Model, C: RuleCounter, T: Tally> {
 }
 
 /// What a worker hands back when the run is over.
-pub(crate) struct WorkerOutput<Solution> {
+pub(crate) struct WorkerOutput<Solution, K> {
     pub(crate) report: WorkerReport,
     pub(crate) stats: Stats,
     pub(crate) solutions: Vec<Solution>,
+    /// What its collector saw.
+    pub(crate) collector: K,
 }
 
-impl<'run, M: Model, C: RuleCounter, T: Tally> Worker<'run, M, C, T> {
-    /// Worker `index` on its own copy of `model`.
+impl<'run, M: Model, C: RuleCounter, T: Tally, K: Collector<M>> Worker<'run, M, C, T, K> {
+    /// Worker `index` on its own copy of `model`, handing its solutions to `collector`.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         index: usize,
         model: M,
@@ -165,10 +177,11 @@ impl<'run, M: Model, C: RuleCounter, T: Tally> Worker<'run, M, C, T> {
         tally: T,
         splitting: Splitting<M::Move>,
         start: Instant,
+        collector: K,
     ) -> Self {
         let steering = WorkerSteering::new(control, tally, splitting);
         Worker {
-            engine: Engine::new(model, steering, NoObserver, limits),
+            engine: Engine::new(model, steering, Collecting(collector), limits),
             report: WorkerReport::new(index),
             control,
             last_end: start,
@@ -184,7 +197,7 @@ impl<'run, M: Model, C: RuleCounter, T: Tally> Worker<'run, M, C, T> {
 
     /// Runs `work` on the engine as one task, with its time and nodes accounted; stops
     /// the run when the engine stopped on its own (a first solution, the node limit).
-    pub(crate) fn run_timed(&mut self, work: impl FnOnce(&mut WorkerEngine<'run, M, C, T>)) -> Flow {
+    pub(crate) fn run_timed(&mut self, work: impl FnOnce(&mut WorkerEngine<'run, M, C, T, K>)) -> Flow {
         let start = Instant::now();
         self.report.idle += start.saturating_duration_since(self.last_end);
         if self.last_task_end.is_none() {
@@ -217,7 +230,7 @@ impl<'run, M: Model, C: RuleCounter, T: Tally> Worker<'run, M, C, T> {
     }
 
     /// Ends the worker at `end` (when the whole run was over): the rest is idle time.
-    pub(crate) fn finish(mut self, end: Instant) -> WorkerOutput<M::Solution> {
+    pub(crate) fn finish(mut self, end: Instant) -> WorkerOutput<M::Solution, K> {
         self.report.idle += end.saturating_duration_since(self.last_end);
         match self.last_task_end {
             Some(last) => self.report.after_last_task = end.saturating_duration_since(last),
@@ -229,6 +242,7 @@ impl<'run, M: Model, C: RuleCounter, T: Tally> Worker<'run, M, C, T> {
         self.report.tasks_split_off = steering.split_off;
         self.report.nodes_after_stop = steering.nodes_after_stop;
         let solutions = self.engine.take_solutions();
-        WorkerOutput { report: self.report, stats, solutions }
+        let (_, Collecting(collector)) = self.engine.into_hooks();
+        WorkerOutput { report: self.report, stats, solutions, collector }
     }
 }

@@ -6,6 +6,7 @@
 //! no file and no CLI; the run layer's registry (`run::family`) turns a family name into its
 //! type.
 
+pub mod answer_tally;
 pub mod answer_type;
 pub mod data;
 pub mod grid;
@@ -18,6 +19,7 @@ pub mod view;
 
 use crate::knobs::{KnobError, KnobSpec, KnobValues};
 use crate::search::Model;
+use answer_tally::AnswerTally;
 use serde_json::Value;
 use std::fmt;
 
@@ -59,6 +61,9 @@ pub trait Puzzle: Sized + Send + Sync {
     type Config: Clone + fmt::Debug + Send + Sync;
     /// The model the engine searches.
     type Model: Model;
+    /// What the answer needs of one solution (for most families its answer value), counted
+    /// over every solution of a component as it is found (see [`AnswerTally`]).
+    type AnswerKey: Ord + Clone + Send + fmt::Debug + 'static;
 
     /// Reads the family's `data` block.
     fn parse(data: &Value) -> Result<Self, DataError>;
@@ -79,10 +84,23 @@ pub trait Puzzle: Sized + Send + Sync {
     /// Checks a solution of component `component` against the puzzle's rules as written,
     /// independently of the model's pruning code; the error says which rule fails.
     fn verify(&self, component: usize, solution: &<Self::Model as Model>::Solution) -> Result<(), String>;
-    /// The instance's answer (see `answer_type`) from the solutions of each component;
-    /// `Value::Null` when it is not defined (no solution). When a component has several
-    /// solutions, an array with the answer of each combination.
-    fn answer(&self, solutions: &[Vec<<Self::Model as Model>::Solution>]) -> Value;
+    /// The answer key of `solution`, a solution of component `component`.
+    fn answer_key(&self, component: usize, solution: &<Self::Model as Model>::Solution) -> Self::AnswerKey;
+    /// The instance's answer (see `answer_type`) from the tallies of every solution of each
+    /// component (not from the kept solutions, which are only a sample of them);
+    /// `Value::Null` when it is not defined (no solution). When there are several
+    /// solutions, a histogram of answers (see [`answer_tally::histogram`]).
+    fn answer(&self, tallies: &[AnswerTally<Self::AnswerKey, <Self::Model as Model>::Solution>]) -> Value;
+    /// [`Puzzle::answer`] of the solutions listed per component (all of them, for the
+    /// answer to be complete): for tests and for callers that hold every solution.
+    fn answer_of_solutions(&self, solutions: &[Vec<<Self::Model as Model>::Solution>]) -> Value {
+        let tallies: Vec<_> = solutions
+            .iter()
+            .enumerate()
+            .map(|(component, found)| AnswerTally::of(found, |solution| self.answer_key(component, solution)))
+            .collect();
+        self.answer(&tallies)
+    }
     /// The `data` block of the instance named by a short command-line argument (N-Queens:
     /// `12` for n = 12), consulted when the argument is neither a built-in short name nor a
     /// file; `None` (the default) when the family has no such short form.

@@ -18,6 +18,7 @@
 //! reports and records.
 
 pub mod cluster;
+mod collect;
 mod error;
 pub mod estimate;
 pub mod family;
@@ -29,6 +30,7 @@ pub mod settings;
 mod solve;
 mod worker_merge;
 
+pub use collect::SolutionStream;
 pub use error::RunError;
 pub use estimate::{ComponentEstimate, EstimateRequest};
 pub use family::{register, Family};
@@ -54,6 +56,15 @@ pub fn prepare(instance: &Instance, knobs: &KnobValues) -> Result<Box<dyn Prepar
 /// is built before any clock starts.
 pub fn solve(instance: &Instance, settings: &RunSettings) -> Result<RunReport, RunError> {
     prepare(instance, &settings.knobs)?.solve(settings)
+}
+
+/// [`solve`], writing every solution found to `stream` (one JSON line each).
+pub fn solve_streaming(
+    instance: &Instance,
+    settings: &RunSettings,
+    stream: &SolutionStream,
+) -> Result<RunReport, RunError> {
+    prepare(instance, &settings.knobs)?.solve_streaming(settings, Some(stream))
 }
 
 /// Estimates every component of `instance` with `knobs` as `request` says.

@@ -8,6 +8,7 @@
 //! the trait, forwarded in the one `impl`).
 
 use super::cluster::{self, AssembleInput, PartOutcome, PartRequest, ReplayError, SplitListing, SplitRequest};
+use super::collect::SolutionStream;
 use super::error::RunError;
 use super::estimate::{estimate_puzzle, ComponentEstimate, EstimateRequest};
 use super::measure::{measure_puzzle, Calibration};
@@ -29,7 +30,11 @@ pub trait Prepared: Send + Sync {
     fn family(&self) -> &'static str;
     /// Runs the search under `settings` (its knobs were read when this was prepared). The
     /// pool is built before any clock starts.
-    fn solve(&self, settings: &RunSettings) -> Result<RunReport, RunError>;
+    fn solve(&self, settings: &RunSettings) -> Result<RunReport, RunError> {
+        self.solve_streaming(settings, None)
+    }
+    /// [`Prepared::solve`], writing every solution found to `stream` when given.
+    fn solve_streaming(&self, settings: &RunSettings, stream: Option<&SolutionStream>) -> Result<RunReport, RunError>;
     /// Estimates each component's tree size and time.
     fn estimate(&self, request: &EstimateRequest) -> Vec<ComponentEstimate>;
     /// Each component's recorded tree and measured costs, for a scaling prediction.
@@ -80,10 +85,10 @@ impl<P: Puzzle> Prepared for Ready<P> {
         P::FAMILY
     }
 
-    fn solve(&self, settings: &RunSettings) -> Result<RunReport, RunError> {
+    fn solve_streaming(&self, settings: &RunSettings, stream: Option<&SolutionStream>) -> Result<RunReport, RunError> {
         let pool = pool_for(settings).map_err(RunError::Pool)?;
         let labels = Labels { instance: &self.instance, source: &self.source };
-        Ok(solve_puzzle(&self.puzzle, &self.config, labels, settings, &pool))
+        Ok(solve_puzzle(&self.puzzle, &self.config, labels, settings, &pool, stream))
     }
 
     fn estimate(&self, request: &EstimateRequest) -> Vec<ComponentEstimate> {

@@ -27,7 +27,12 @@ pub struct ComponentReport {
     pub nodes: u64,
     /// Wall time of its search.
     pub elapsed_ns: u64,
-    /// Its solutions as text, sorted (at most `solutions_to_keep`).
+    /// Solutions kept (the smallest `solutions_to_keep`): the length of `solution_texts`.
+    pub solutions_kept: u64,
+    /// True when `solution_texts` is a sample: fewer were kept than were found. The answer
+    /// is computed from every solution either way.
+    pub sample: bool,
+    /// Its kept solutions as text, sorted (at most `solutions_to_keep`; see `sample`).
     pub solution_texts: Vec<String>,
     /// Its first solutions drawn for a person (at most 4).
     #[serde(skip)]
@@ -104,7 +109,8 @@ pub struct ParallelSummary {
     pub probe_nodes: u64,
     /// Nodes above the frontier, counted while listing it (part of `nodes`).
     pub frontier_nodes: u64,
-    /// Time taken to wake every pool thread before the clock started (not in `elapsed_ns`).
+    /// Time taken to wake every pool thread, once per run before its clock started (not in
+    /// `elapsed_ns`).
     pub pool_wake_ns: u64,
 }
 
@@ -127,7 +133,10 @@ pub struct RunReport {
     /// True when the product of the components' counts does not fit in 64 bits, so
     /// `solutions` holds `u64::MAX` and only the per-component counts are exact.
     pub solutions_overflow: bool,
-    /// The answer as the instance defines it (`null` when undefined).
+    /// The answer as the instance defines it, from every solution found, not from the kept
+    /// sample (`null` when undefined, or when a grid was not started before the time
+    /// limit). Several solutions give a histogram: `{"solutions", "distinct", "counts":
+    /// [{"answer", "solutions"}, ...]}` (see `puzzles::answer_tally`).
     pub answer: Value,
     /// Nodes over all components.
     pub nodes: u64,
@@ -137,11 +146,16 @@ pub struct RunReport {
     pub nodes_per_depth: Vec<u64>,
     /// `prunes_per_depth[depth][rule]`, summed over components.
     pub prunes_per_depth: Vec<Vec<u64>>,
-    /// Wall time of the searches (no loading, no pool building, no printing).
+    /// Wall time of the run, from the start of the first component's search to the end of
+    /// the last one's (no loading, no pool building or waking, no printing); each
+    /// component's own search time is in its `elapsed_ns`.
     pub elapsed_ns: u64,
     /// Whether every component's tree was searched to the end (or to its first solution
     /// in first-solution mode); false when a limit cut a search short.
     pub complete: bool,
+    /// Components not searched at all because the time limit had passed before their turn
+    /// (they are not listed in `components`).
+    pub unsearched_components: u64,
     /// Why the first component that stopped early stopped: `node-limit`, `time-limit`,
     /// `frontier-full` (a `depth:D` listing past the cap on subproblems), `first-solution`.
     pub stop: Option<&'static str>,

@@ -2,6 +2,7 @@
 //! run's settings into one [`RunReport`]. The components are searched one after another,
 //! each on the whole pool; the pool is built before any clock starts.
 
+use super::collect::{SolutionCollector, SolutionStream};
 use super::report::{ComponentReport, ParallelSummary, RuleReport, RunReport};
 use super::settings::{RunSettings, SearchMode};
 use super::worker_merge::{nanos, summarize_component, WorkerMerge};
@@ -9,6 +10,7 @@ use crate::parallel::{self, Pool, PoolError, Strategy};
 use crate::puzzles::Puzzle;
 use crate::search::{FullCounters, Limits, Model, NoCounters, RuleCounter, Stats, StopReason};
 use serde_json::Value;
+use std::time::Instant;
 
 /// Where a run's report says it came from.
 #[derive(Debug, Clone, Copy)]
@@ -29,18 +31,20 @@ pub(super) fn pool_for(settings: &RunSettings) -> Result<Pool, PoolError> {
     }
 }
 
-/// Searches every component of `puzzle` with `config` as `settings` says, on `pool`.
+/// Searches every component of `puzzle` with `config` as `settings` says, on `pool`;
+/// every solution found is counted into the answer and, given `stream`, written to it.
 pub(super) fn solve_puzzle<P: Puzzle>(
     puzzle: &P,
     config: &P::Config,
     labels: Labels<'_>,
     settings: &RunSettings,
     pool: &Pool,
+    stream: Option<&SolutionStream>,
 ) -> RunReport {
     if settings.rule_counts {
-        solve_with::<P, FullCounters>(puzzle, config, labels, settings, pool)
+        solve_with::<P, FullCounters>(puzzle, config, labels, settings, pool, stream)
     } else {
-        solve_with::<P, NoCounters>(puzzle, config, labels, settings, pool)
+        solve_with::<P, NoCounters>(puzzle, config, labels, settings, pool, stream)
     }
 }
 
@@ -50,6 +54,7 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
     labels: Labels<'_>,
     settings: &RunSettings,
     pool: &Pool,
+    stream: Option<&SolutionStream>,
 ) -> RunReport {
     let plan = settings.parallel_plan();
     let limits = Limits {
@@ -57,7 +62,7 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
         node_limit: settings.node_limit,
         solutions_to_keep: settings.solutions_to_keep,
         clone_state: false,
-        deadline: settings.time_limit.and_then(|limit| std::time::Instant::now().checked_add(limit)),
+        deadline: settings.time_limit.and_then(|limit| Instant::now().checked_add(limit)),
     };
     let models = puzzle.models(config);
     let rule_names: Vec<String> = models
@@ -66,33 +71,69 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
         .unwrap_or_default();
     let mut total = Stats::default();
     let mut components = Vec::new();
-    let mut all_solutions = Vec::new();
+    let mut tallies = Vec::new();
+    let mut searched = Vec::new();
+    let names = puzzle.component_names();
     let mut complete = true;
     let mut stop = None;
     let mut workers = WorkerMerge::default();
     let mut summary = ParallelSummary::default();
-    for (index, (model, name)) in models.into_iter().zip(puzzle.component_names()).enumerate() {
-        let outcome = parallel::search::<P::Model, C>(model, &plan, pool, limits.clone());
+    let component_count = models.len();
+    // The pool is woken once for the whole run, not once per component: each wake waits
+    // for every thread to be scheduled, which on a busy machine took milliseconds per grid
+    // and multiplied the run's time (see `Pool::hold`). The first component's strategy
+    // releases it when it hands out work; later ones find the threads warm or wake them as
+    // rayon does.
+    if plan.strategy != Strategy::Sequential {
+        summary.pool_wake_ns = nanos(pool.hold());
+    }
+    let mut run_clock: Option<(Instant, Instant)> = None;
+    for (index, (model, name)) in models.into_iter().zip(&names).enumerate() {
+        if index > 0 && limits.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+            // No component but the first starts after the deadline (the first one stops at
+            // its first look at the clock, as a single-grid run does): the rest are not
+            // searched.
+            complete = false;
+            stop = stop.or(Some(StopReason::TimeLimit.name()));
+            break;
+        }
+        let collector = SolutionCollector::new(puzzle, index, name, stream);
+        let (outcome, collected) =
+            parallel::search_collecting::<P::Model, C, _>(model, &plan, pool, limits.clone(), collector);
         let elapsed_ns = nanos(outcome.run.wall);
+        let ended = outcome.run.started + outcome.run.wall;
+        run_clock = Some((run_clock.map_or(outcome.run.started, |(started, _)| started), ended));
         complete &= !outcome.stop.is_some_and(StopReason::cuts_search_short);
         stop = stop.or(outcome.stop.map(StopReason::name));
         summarize_component(&mut summary, &outcome.run, outcome.stop);
         workers.add(&outcome.workers);
-        let solutions = outcome.solutions;
         total.merge(&outcome.stats);
+        searched.push((outcome.stats, outcome.solutions, elapsed_ns));
+        tallies.push(collected.tally);
+    }
+    pool.release();
+    // From the first component's start to the last one's end: the searches and whatever
+    // the run did between them, but not the report built after the last one.
+    let run_wall =
+        run_clock.map_or(std::time::Duration::ZERO, |(started, ended)| ended.saturating_duration_since(started));
+    // The kept solutions become text, drawings and checks after the clock has stopped:
+    // they are the report's work, not the search's.
+    for (index, ((stats, solutions, elapsed_ns), name)) in searched.into_iter().zip(names).enumerate() {
         components.push(ComponentReport {
             name,
-            solutions: outcome.stats.solutions,
-            nodes: outcome.stats.nodes,
+            solutions: stats.solutions,
+            solutions_kept: solutions.len() as u64,
+            sample: (solutions.len() as u64) < stats.solutions,
+            nodes: stats.nodes,
             elapsed_ns,
             solution_texts: solutions.iter().map(|solution| puzzle.solution_text(solution)).collect(),
             rendered: solutions.iter().take(4).map(|solution| puzzle.render(solution)).collect(),
             verify_failures: solutions.iter().filter_map(|solution| puzzle.verify(index, solution).err()).collect(),
-            nodes_per_depth: outcome.stats.nodes_per_depth,
-            prunes_per_depth: outcome.stats.prunes_per_depth,
+            nodes_per_depth: stats.nodes_per_depth,
+            prunes_per_depth: stats.prunes_per_depth,
         });
-        all_solutions.push(solutions);
     }
+    let unsearched_components = (component_count - components.len()) as u64;
     workers.finish(&mut summary);
     let solutions = product_of_counts(components.iter().map(|component| component.solutions));
     let knobs = P::describe(config).into_iter().map(|(name, value)| (name.to_string(), Value::String(value))).collect();
@@ -105,7 +146,7 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
         mode: settings.mode,
         solutions: solutions.unwrap_or(u64::MAX),
         solutions_overflow: solutions.is_none(),
-        answer: puzzle.answer(&all_solutions),
+        answer: if tallies.len() == component_count { puzzle.answer(&tallies) } else { Value::Null },
         nodes: total.nodes,
         rules: if total.counted {
             rule_names
@@ -122,8 +163,9 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
         },
         nodes_per_depth: total.nodes_per_depth,
         prunes_per_depth: total.prunes_per_depth,
-        elapsed_ns: components.iter().map(|component| component.elapsed_ns).sum(),
+        elapsed_ns: nanos(run_wall),
         complete,
+        unsearched_components,
         stop,
         node_limit: (settings.node_limit != u64::MAX).then_some(settings.node_limit),
         node_limit_overshoot_max: parallel::node_limit_overshoot_max(plan.strategy, threads),

@@ -22,7 +22,6 @@ pub(super) fn summarize_component(
     summary.system_cpu_ns += nanos(run.cpu.system);
     summary.probe_nodes += run.probe_nodes;
     summary.frontier_nodes += run.frontier_nodes;
-    summary.pool_wake_ns += nanos(run.pool_wake);
     summary.nodes_after_first += run.nodes_after_stop;
     if stop == Some(StopReason::FirstSolution) {
         // The stop is raised by the first solution, so the time to it is the wall time

@@ -97,6 +97,7 @@ pub use config::{Bookkeeping, CellChoice, ForcedCells, HooksConfig, PlacementStr
 pub use model::{HookMove, HooksModel};
 pub use parse::Given;
 
+use super::answer_tally::{histogram, AnswerTally};
 use super::answer_type::GridAnswer;
 use super::{DataError, Puzzle};
 use crate::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
@@ -214,6 +215,7 @@ impl Puzzle for Hooks {
     ];
     type Config = HooksConfig;
     type Model = HooksModel;
+    type AnswerKey = u64;
 
     fn parse(data: &Value) -> Result<Self, DataError> {
         parse::parse(data)
@@ -279,17 +281,12 @@ impl Puzzle for Hooks {
         verify::check(self, solution)
     }
 
-    fn answer(&self, solutions: &[Vec<Vec<u8>>]) -> Value {
-        let answers: Vec<Value> = solutions
-            .first()
-            .map(|grid| {
-                grid.iter().map(|digits| Value::from(self.answer_type.of_grids(self.size, [&digits[..]]))).collect()
-            })
-            .unwrap_or_default();
-        match answers.len() {
-            0 => Value::Null,
-            1 => answers.into_iter().next().unwrap_or(Value::Null),
-            _ => Value::Array(answers),
-        }
+    fn answer_key(&self, _component: usize, solution: &Vec<u8>) -> u64 {
+        self.answer_type.of_grids(self.size, [&solution[..]])
+    }
+
+    /// The grid's answer for a single solution; for several, how many have each answer.
+    fn answer(&self, tallies: &[AnswerTally<u64, Vec<u8>>]) -> Value {
+        tallies.first().map_or(Value::Null, |tally| histogram(tally, |&answer| Value::from(answer)))
     }
 }

@@ -200,7 +200,7 @@ fn hooks7_has_the_published_unique_solution_and_answer_2200() {
     assert_eq!(texts, vec![expected.to_string()]);
     assert_eq!(file["expected"]["solution_count"], json!(texts.len()));
     assert_eq!(hooks.verify(0, &solutions[0]), Ok(()));
-    assert_eq!(hooks.answer(&[solutions]), file["expected"]["answer"]);
+    assert_eq!(hooks.answer_of_solutions(&[solutions]), file["expected"]["answer"]);
 }
 
 #[test]
@@ -355,7 +355,7 @@ fn the_smallest_boards_solve() {
         let (_, solutions) = solve(&one, &config);
         assert_eq!(solutions, vec![vec![1]]);
     }
-    assert_eq!(one.answer(&[vec![vec![1]]]), json!(1));
+    assert_eq!(one.answer_of_solutions(&[vec![vec![1]]]), json!(1));
     let given_blank =
         Hooks::parse(&data_block(1, &[0], Value::Null, json!([{"r": 0, "c": 0, "v": 0}]))).expect("valid");
     assert!(solve(&given_blank, &config("integrated", "spiral", "derived", "leaves")).1.is_empty());
@@ -364,7 +364,15 @@ fn the_smallest_boards_solve() {
     let two = Hooks::parse(&data_block(2, &[0, 0, 0, 0], Value::Null, json!([]))).expect("valid");
     let (_, solutions) = solve(&two, &Hooks::config(&KnobValues::new()).expect("defaults"));
     assert_eq!(solutions.len(), 12);
-    assert_eq!(two.answer(&[solutions]).as_array().map(Vec::len), Some(12));
+    let answer = two.answer_of_solutions(&[solutions]);
+    assert_eq!(answer["solutions"], 12, "every solution is counted in the answer: {answer}");
+    let counted: u64 = answer["counts"]
+        .as_array()
+        .expect("a histogram")
+        .iter()
+        .map(|entry| entry["solutions"].as_u64().unwrap_or(0))
+        .sum();
+    assert_eq!(counted, 12);
     assert_eq!(two.solution_text(&vec![0, 10, 11, 2]), "0ab2");
 }
 
@@ -374,7 +382,7 @@ fn no_solution_gives_a_null_answer() {
     let hooks = &instances.iter().find(|(name, _)| name == "regions that cannot share a sum").expect("listed").1;
     let (nodes, solutions) = solve(hooks, &Hooks::config(&KnobValues::new()).expect("defaults"));
     assert_eq!((nodes, solutions.len()), (1, 0), "a common sum that cannot exist is seen at the root");
-    assert_eq!(hooks.answer(&[solutions]), Value::Null);
+    assert_eq!(hooks.answer_of_solutions(&[solutions]), Value::Null);
 }
 
 #[test]

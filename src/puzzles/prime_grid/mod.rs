@@ -41,6 +41,7 @@ pub use config::{BlankOrder, Mode, PrimeGridConfig};
 pub use model::{Placement, PrimeGridModel, PrimeGridSolution};
 pub use parse::MAX_BOUND;
 
+use super::answer_tally::AnswerTally;
 use super::view::{CellView, GridView, View};
 use super::{DataError, Puzzle};
 use crate::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
@@ -74,6 +75,7 @@ impl Puzzle for PrimeGrid {
     ];
     type Config = PrimeGridConfig;
     type Model = PrimeGridModel;
+    type AnswerKey = u32;
 
     fn parse(data: &Value) -> Result<Self, DataError> {
         parse::parse(data)
@@ -147,21 +149,29 @@ impl Puzzle for PrimeGrid {
         verify::check(self, solution)
     }
 
-    /// `{"total", "grid", "all_totals"}`: the solution with the smallest total (ties broken
-    /// by the smaller grid, row-major), and the totals of the solutions kept, ascending.
-    /// The search keeps the smallest solutions in that same order, so the answer is exact
-    /// however many solutions there are; `all_totals` lists every total only when every
-    /// solution was kept (`solve` keeps 1000).
-    fn answer(&self, solutions: &[Vec<PrimeGridSolution>]) -> Value {
-        let Some(solutions) = solutions.first() else {
+    fn answer_key(&self, _component: usize, solution: &PrimeGridSolution) -> u32 {
+        solution.total
+    }
+
+    /// `{"total", "grid", "totals"}`: the solution with the smallest total (ties broken by
+    /// the smaller grid, row-major), and how many solutions have each total, ascending
+    /// (`[{"total": T, "solutions": N}, ...]`), counted over every solution found, however
+    /// many were kept; `"unlisted_solutions"` counts those whose total did not fit in the
+    /// list (more than 10,000 distinct totals).
+    fn answer(&self, tallies: &[AnswerTally<u32, PrimeGridSolution>]) -> Value {
+        let Some(tally) = tallies.first() else {
             return Value::Null;
         };
-        let Some(best) = solutions.iter().min() else {
+        let Some(best) = tally.smallest() else {
             return Value::Null;
         };
-        let mut all_totals: Vec<u32> = solutions.iter().map(|solution| solution.total).collect();
-        all_totals.sort_unstable();
+        let totals: Vec<Value> =
+            tally.counts().map(|(total, count)| json!({"total": total, "solutions": count})).collect();
         let grid: Vec<&[u32]> = best.cells.chunks(3).collect();
-        json!({"total": best.total, "grid": grid, "all_totals": all_totals})
+        let mut answer = json!({"total": best.total, "grid": grid, "totals": totals});
+        if tally.unlisted() > 0 {
+            answer["unlisted_solutions"] = json!(tally.unlisted());
+        }
+        answer
     }
 }

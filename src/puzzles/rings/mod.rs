@@ -15,6 +15,7 @@ mod verify;
 pub use config::{Pruning, RingsConfig, SpotOrder};
 pub use model::{Placement, RingsModel};
 
+use super::answer_tally::{histogram, AnswerTally};
 use super::view::{CellView, RingsView, View};
 use super::{DataError, Puzzle};
 use crate::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
@@ -52,6 +53,7 @@ impl Puzzle for OlympicRings {
     ];
     type Config = RingsConfig;
     type Model = RingsModel;
+    type AnswerKey = Vec<i32>;
 
     fn parse(data: &Value) -> Result<Self, DataError> {
         parse::parse(data)
@@ -121,22 +123,23 @@ impl Puzzle for OlympicRings {
         verify::check(self, solution)
     }
 
-    fn answer(&self, solutions: &[Vec<Vec<i32>>]) -> Value {
-        let answers: Vec<Value> = solutions[0]
-            .iter()
-            .map(|solution| {
-                let mut object = serde_json::Map::new();
-                for (&spot, value) in self.unknowns.iter().zip(solution) {
-                    object.insert(self.spot_names[spot].clone(), json!(value));
-                }
-                Value::Object(object)
-            })
-            .collect();
-        match answers.len() {
-            0 => Value::Null,
-            1 => answers.into_iter().next().unwrap_or(Value::Null),
-            _ => Value::Array(answers),
-        }
+    /// The solution itself: the answer names the value of every unknown spot.
+    fn answer_key(&self, _component: usize, solution: &Vec<i32>) -> Vec<i32> {
+        solution.clone()
+    }
+
+    /// The unknowns' values of a single solution; for several, each assignment once.
+    fn answer(&self, tallies: &[AnswerTally<Vec<i32>, Vec<i32>>]) -> Value {
+        let Some(tally) = tallies.first() else {
+            return Value::Null;
+        };
+        histogram(tally, |solution| {
+            let mut object = serde_json::Map::new();
+            for (&spot, value) in self.unknowns.iter().zip(solution) {
+                object.insert(self.spot_names[spot].clone(), json!(value));
+            }
+            Value::Object(object)
+        })
     }
 }
 

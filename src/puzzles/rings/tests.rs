@@ -38,7 +38,7 @@ fn every_knob_setting_finds_the_one_published_assignment() {
             let texts: Vec<String> = result.solutions.iter().map(|s| rings.solution_text(s)).collect();
             assert!(result.solutions.iter().all(|s| rings.verify(0, s).is_ok()));
             assert_eq!(texts, vec!["rg=2,gk=4,ky=1,yb=3,k=6"], "order={order} pruning={pruning}");
-            let answer = rings.answer(&[result.solutions]);
+            let answer = rings.answer_of_solutions(&[result.solutions]);
             assert_eq!(answer, json!({"rg": 2, "gk": 4, "ky": 1, "yb": 3, "k": 6}));
         }
     }

@@ -32,6 +32,7 @@ mod tests;
 pub use config::{CandidateUpkeep, Rules, TwentyFourSevenConfig, VisitOrder};
 pub use model::{Placement, TwentyFourSevenModel, RULE_NAMES};
 
+use super::answer_tally::{histogram, histogram_of, AnswerTally};
 use super::grid::{CellOrder, ConnectivityCheck};
 use super::view::{CellView, GridView, View};
 use super::{DataError, Puzzle};
@@ -44,6 +45,15 @@ use std::sync::Arc;
 
 /// The most combinations of per-grid solutions for which [`Puzzle::answer`] lists answers.
 pub const MAX_ANSWER_COMBINATIONS: u64 = 1000;
+
+/// What the answer keeps of one grid's solution.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum GridKey {
+    /// The answer of a single-grid instance's solution: a number per solution suffices.
+    Answer(u64),
+    /// The solution of one grid of several, which are summed before the answer.
+    Grid(Vec<u8>),
+}
 
 /// A Twenty Four Seven instance: shared rules and one or more grids.
 #[derive(Debug, Clone)]
@@ -81,6 +91,7 @@ impl Puzzle for TwentyFourSeven {
     ];
     type Config = TwentyFourSevenConfig;
     type Model = TwentyFourSevenModel;
+    type AnswerKey = GridKey;
 
     fn parse(data: &Value) -> Result<Self, DataError> {
         Ok(TwentyFourSeven { instance: parse::parse(data)? })
@@ -179,28 +190,63 @@ impl Puzzle for TwentyFourSeven {
         verify::verify_grid(&self.instance, grid, solution)
     }
 
-    fn answer(&self, solutions: &[Vec<Vec<u8>>]) -> Value {
-        let combinations = solutions.iter().try_fold(1u64, |product, grid| product.checked_mul(grid.len() as u64));
-        match combinations {
-            Some(0) | None => Value::Null,
-            Some(count) if count > MAX_ANSWER_COMBINATIONS => Value::Null,
-            Some(1) => json!(self.answer_of(solutions.iter().map(|grid| &grid[0]))),
-            Some(_) => {
-                let mut answers = Vec::new();
-                let mut choice = vec![0usize; solutions.len()];
-                loop {
-                    let picked = choice.iter().zip(solutions).map(|(&index, grid)| &grid[index]);
-                    answers.push(json!(self.answer_of(picked)));
-                    // Advance the last grid's choice first, like an odometer.
-                    let Some(position) = (0..choice.len()).rev().find(|&g| choice[g] + 1 < solutions[g].len()) else {
-                        break;
-                    };
-                    choice[position] += 1;
-                    choice[position + 1..].iter_mut().for_each(|index| *index = 0);
-                }
-                Value::Array(answers)
-            }
+    /// A single grid's answer is its own; several grids are summed before the answer, so
+    /// each grid's solutions are kept whole (at most [`MAX_ANSWER_COMBINATIONS`] of them
+    /// are ever combined).
+    fn answer_key(&self, _component: usize, solution: &Vec<u8>) -> GridKey {
+        if self.instance.grids.len() == 1 {
+            GridKey::Answer(self.answer_of([solution].into_iter()))
+        } else {
+            GridKey::Grid(solution.clone())
         }
+    }
+
+    /// `null` when a grid has no solution or there are more than
+    /// [`MAX_ANSWER_COMBINATIONS`] combinations of the grids' solutions (counted over every
+    /// solution, not the kept ones); otherwise the answer of the single combination, or how
+    /// many combinations have each answer.
+    fn answer(&self, tallies: &[AnswerTally<GridKey, Vec<u8>>]) -> Value {
+        let combinations = tallies.iter().try_fold(1u64, |product, tally| product.checked_mul(tally.solutions()));
+        if let [tally] = tallies {
+            return histogram(tally, |key| match key {
+                GridKey::Answer(answer) => json!(answer),
+                GridKey::Grid(grid) => json!(self.answer_of([grid].into_iter())),
+            });
+        }
+        match combinations {
+            Some(0) | None => return Value::Null,
+            Some(count) if count > MAX_ANSWER_COMBINATIONS => return Value::Null,
+            Some(_) => {}
+        }
+        let grids: Vec<Vec<&Vec<u8>>> = tallies
+            .iter()
+            .map(|tally| {
+                tally
+                    .counts()
+                    .filter_map(|(key, _)| match key {
+                        GridKey::Grid(grid) => Some(grid),
+                        GridKey::Answer(_) => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        if grids.iter().any(Vec::is_empty) {
+            return Value::Null;
+        }
+        let mut answers = std::collections::BTreeMap::<u64, u64>::new();
+        let mut choice = vec![0usize; grids.len()];
+        loop {
+            let picked = choice.iter().zip(&grids).map(|(&index, grid)| grid[index]);
+            *answers.entry(self.answer_of(picked)).or_default() += 1;
+            // Advance the last grid's choice first, like an odometer.
+            let Some(position) = (0..choice.len()).rev().find(|&g| choice[g] + 1 < grids[g].len()) else {
+                break;
+            };
+            choice[position] += 1;
+            choice[position + 1..].iter_mut().for_each(|index| *index = 0);
+        }
+        let total = answers.values().sum();
+        histogram_of(total, answers.into_iter().map(|(answer, count)| (json!(answer), count)), 0)
     }
 }
 

@@ -123,8 +123,8 @@ fn seed_answer_is_8520_and_each_grid_has_its_published_unique_solution() {
         assert_eq!(puzzle.solution_text(&found[0]), published, "grid {grid}");
         assert_eq!(puzzle.verify(grid, &found[0]), Ok(()));
     }
-    assert_eq!(puzzle.answer(&solutions), file["expected"]["answer"]);
-    assert_eq!(puzzle.answer(&solutions), json!(8520));
+    assert_eq!(puzzle.answer_of_solutions(&solutions), file["expected"]["answer"]);
+    assert_eq!(puzzle.answer_of_solutions(&solutions), json!(8520));
 }
 
 #[test]
@@ -187,7 +187,7 @@ fn spiral_order_visits_134256_nodes_on_the_seed() {
     let (solutions, stats) = solve(&puzzle, &config("spiral", "derived", "incremental"));
     let nodes: Vec<u64> = stats.iter().map(|stats| stats.nodes).collect();
     assert_eq!(nodes, vec![1393, 11554, 9090, 112219]);
-    assert_eq!(puzzle.answer(&solutions), json!(8520));
+    assert_eq!(puzzle.answer_of_solutions(&solutions), json!(8520));
 }
 
 #[test]
@@ -196,7 +196,7 @@ fn shape_first_order_visits_15593_nodes_on_the_seed() {
     let (solutions, stats) = solve(&puzzle, &config("shape-first", "derived", "incremental"));
     let nodes: Vec<u64> = stats.iter().map(|stats| stats.nodes).collect();
     assert_eq!(nodes, vec![293, 2074, 2218, 11008]);
-    assert_eq!(puzzle.answer(&solutions), json!(8520));
+    assert_eq!(puzzle.answer_of_solutions(&solutions), json!(8520));
     for grid in &stats {
         assert_eq!(grid.nodes, grid.nodes_per_depth.iter().sum::<u64>());
     }
@@ -248,8 +248,8 @@ fn derived_knobs_agree_with_the_reference_enumerator_on_a_grid_with_14_solutions
     for solution in &expected {
         assert_eq!(puzzle.verify(0, solution), Ok(()));
     }
-    // 14 combinations of one grid: one answer each.
-    assert_eq!(puzzle.answer(&[expected]).as_array().map(Vec::len), Some(14));
+    // 14 solutions of one grid: every one is counted in the answer.
+    assert_eq!(puzzle.answer_of_solutions(&[expected])["solutions"], json!(14));
 }
 
 #[test]
@@ -268,7 +268,7 @@ fn five_by_five_instances_have_no_solution() {
         assert!(reference_solutions(&puzzle.instance, &puzzle.instance.grids[0]).is_empty());
         let (found, _) = solve(&puzzle, &TwentyFourSeven::config(&KnobValues::new()).unwrap());
         assert!(found[0].is_empty());
-        assert_eq!(puzzle.answer(&found), Value::Null);
+        assert_eq!(puzzle.answer_of_solutions(&found), Value::Null);
     }
 }
 
@@ -335,7 +335,7 @@ fn a_supply_that_cannot_fill_the_lines_gives_no_solution_not_an_error() {
     let (found, stats) = solve(&puzzle, &TwentyFourSeven::config(&KnobValues::new()).unwrap());
     assert!(found.iter().all(Vec::is_empty));
     assert!(stats.iter().all(|grid| grid.nodes == 1 && grid.rule_prunes[model::RULE_SUPPLY] == 1));
-    assert_eq!(puzzle.answer(&found), Value::Null);
+    assert_eq!(puzzle.answer_of_solutions(&found), Value::Null);
 }
 
 #[test]
@@ -369,12 +369,13 @@ fn answer_lists_every_combination_up_to_1000() {
         cells
     };
     // (1 + 2)^2 + (1 + 1)^2 = 13, (3 + 2)^2 + 4 = 29.
-    assert_eq!(puzzle.answer(&[vec![grid(1), grid(3)], vec![grid(2)]]), json!([13, 29]));
-    assert_eq!(puzzle.answer(&[vec![grid(1)], vec![grid(2)]]), json!(13));
-    assert_eq!(puzzle.answer(&[vec![grid(1)], vec![]]), Value::Null);
+    let two = json!({"solutions": 2, "distinct": 2, "counts": [{"answer": 13, "solutions": 1}, {"answer": 29, "solutions": 1}]});
+    assert_eq!(puzzle.answer_of_solutions(&[vec![grid(1), grid(3)], vec![grid(2)]]), two);
+    assert_eq!(puzzle.answer_of_solutions(&[vec![grid(1)], vec![grid(2)]]), json!(13));
+    assert_eq!(puzzle.answer_of_solutions(&[vec![grid(1)], vec![]]), Value::Null);
     let six: Vec<Vec<u8>> = (1..=6).map(grid).collect();
-    assert_eq!(puzzle.answer(&[six.clone(), six.clone(), six.clone()]).as_array().map(Vec::len), Some(216));
-    assert_eq!(puzzle.answer(&[six.clone(), six.clone(), six.clone(), six]), Value::Null);
+    assert_eq!(puzzle.answer_of_solutions(&[six.clone(), six.clone(), six.clone()])["solutions"], json!(216));
+    assert_eq!(puzzle.answer_of_solutions(&[six.clone(), six.clone(), six.clone(), six]), Value::Null);
 }
 
 #[test]
@@ -495,7 +496,7 @@ fn enumeration_instance_has_the_recorded_counts_with_default_knobs() {
     assert_eq!(json!(product), file["expected"]["solution_count"]);
     let nodes: Vec<Value> = stats.iter().map(|grid| json!(grid.nodes)).collect();
     assert_eq!(Value::Array(nodes), file["expected"]["default_knobs_nodes_per_grid"]);
-    assert_eq!(puzzle.answer(&found), Value::Null, "more than 1000 combinations");
+    assert_eq!(puzzle.answer_of_solutions(&found), Value::Null, "more than 1000 combinations");
     for (grid, solutions) in found.iter().enumerate() {
         assert!(solutions.iter().all(|solution| puzzle.verify(grid, solution).is_ok()));
     }

@@ -55,8 +55,11 @@ pub(in crate::run) fn assemble_puzzle<P: Puzzle>(
         total.add(counts).map_err(|overflow| ReplayError { message: overflow.to_string() })?;
         let lists = input.solutions.get(index).map(Vec::as_slice).unwrap_or_default();
         let solutions = smallest(model, index, lists, input.keep)?;
+        let solutions_kept = solutions.len() as u64;
         components.push(ComponentReport {
             name,
+            solutions_kept,
+            sample: solutions_kept < counts.solutions,
             solutions: counts.solutions,
             nodes: counts.nodes,
             elapsed_ns: input.elapsed_ns.get(index).copied().unwrap_or(0),
@@ -78,7 +81,7 @@ pub(in crate::run) fn assemble_puzzle<P: Puzzle>(
         mode: SearchMode::All,
         solutions: solutions.unwrap_or(u64::MAX),
         solutions_overflow: solutions.is_none(),
-        answer: puzzle.answer(&all_solutions),
+        answer: merged_answer(puzzle, &components, &all_solutions),
         nodes: total.nodes,
         rules: rule_names
             .iter()
@@ -93,6 +96,7 @@ pub(in crate::run) fn assemble_puzzle<P: Puzzle>(
         prunes_per_depth: total.prunes_per_depth,
         elapsed_ns: components.iter().map(|component| component.elapsed_ns).sum(),
         complete: true,
+        unsearched_components: 0,
         stop: None,
         node_limit: None,
         node_limit_overshoot_max: 0,
@@ -136,4 +140,22 @@ fn smallest<M: Model>(
         }
     }
     Ok(kept)
+}
+
+/// The answer of the merged search: exact when every solution of every component was
+/// kept (the merge rebuilds them all); otherwise a note saying why there is none, since the
+/// parts send only the paths of their smallest solutions, not a tally of every answer.
+fn merged_answer<P: Puzzle>(
+    puzzle: &P,
+    components: &[ComponentReport],
+    solutions: &[Vec<<P::Model as Model>::Solution>],
+) -> Value {
+    match components.iter().find(|component| component.sample) {
+        None => puzzle.answer_of_solutions(solutions),
+        Some(component) => Value::String(format!(
+            "not merged: grid {} has {} solutions and the parts send only their smallest {}; `solve --all` gives \
+             the answer over every solution",
+            component.name, component.solutions, component.solutions_kept
+        )),
+    }
 }

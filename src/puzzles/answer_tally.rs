@@ -1,0 +1,187 @@
+//! What a family's answer keeps of every solution of one component, in bounded memory: a
+//! count of the solutions per answer key (at most [`MAX_LISTED_KEYS`] distinct keys, the
+//! smallest) and the smallest solution.
+//!
+//! A run feeds it every solution as it is found, on whichever worker found it, and merges
+//! the workers' tallies at the end; the kept solutions are only a sample, so an answer
+//! built from them would be cut short whenever there are more solutions than are kept.
+//! Keeping the smallest keys (not the first seen) makes a tally the same whatever the
+//! visiting order, strategy and thread count, and the merge exact: a key among the
+//! smallest of the union is among the smallest of each part, with all of its solutions.
+
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+/// The most distinct answer keys a tally lists; the solutions of larger keys are counted
+/// in [`AnswerTally::unlisted`] only. This bounds its memory (a 24/7 grid as a key is under
+/// 150 bytes, so at most a few MB per component).
+pub const MAX_LISTED_KEYS: usize = 10_000;
+
+/// The answer keys of one component's solutions, counted, and its smallest solution.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnswerTally<K, S> {
+    solutions: u64,
+    counts: BTreeMap<K, u64>,
+    unlisted: u64,
+    smallest: Option<S>,
+}
+
+impl<K: Ord, S: Ord + Clone> Default for AnswerTally<K, S> {
+    fn default() -> Self {
+        AnswerTally { solutions: 0, counts: BTreeMap::new(), unlisted: 0, smallest: None }
+    }
+}
+
+impl<K: Ord, S: Ord + Clone> AnswerTally<K, S> {
+    /// An empty tally.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A tally of `solutions`, each with its key from `key_of`.
+    pub fn of<'a>(solutions: impl IntoIterator<Item = &'a S>, mut key_of: impl FnMut(&S) -> K) -> Self
+    where
+        S: 'a,
+    {
+        let mut tally = Self::new();
+        for solution in solutions {
+            tally.add(key_of(solution), solution);
+        }
+        tally
+    }
+
+    /// Counts one solution with answer key `key`.
+    pub fn add(&mut self, key: K, solution: &S) {
+        self.solutions += 1;
+        if self.smallest.as_ref().is_none_or(|smallest| solution < smallest) {
+            self.smallest = Some(solution.clone());
+        }
+        self.count(key, 1);
+    }
+
+    /// Adds `count` solutions of `key`, keeping only the smallest [`MAX_LISTED_KEYS`] keys.
+    fn count(&mut self, key: K, count: u64) {
+        if let Some(listed) = self.counts.get_mut(&key) {
+            *listed += count;
+            return;
+        }
+        if self.counts.len() >= MAX_LISTED_KEYS {
+            // Full: `key` is listed only if it is smaller than the largest listed key,
+            // which then leaves the list (its solutions stay counted, as unlisted).
+            match self.counts.last_key_value() {
+                Some((largest, _)) if key < *largest => {
+                    if let Some((_, dropped)) = self.counts.pop_last() {
+                        self.unlisted += dropped;
+                    }
+                }
+                _ => {
+                    self.unlisted += count;
+                    return;
+                }
+            }
+        }
+        self.counts.insert(key, count);
+    }
+
+    /// Adds everything `other` counted (another worker's tally of the same component).
+    pub fn absorb(&mut self, other: Self) {
+        self.solutions += other.solutions;
+        self.unlisted += other.unlisted;
+        if let Some(theirs) = other.smallest {
+            if self.smallest.as_ref().is_none_or(|ours| theirs < *ours) {
+                self.smallest = Some(theirs);
+            }
+        }
+        for (key, count) in other.counts {
+            self.count(key, count);
+        }
+    }
+
+    /// Every solution counted.
+    pub fn solutions(&self) -> u64 {
+        self.solutions
+    }
+
+    /// The listed keys in ascending order, each with its number of solutions.
+    pub fn counts(&self) -> impl Iterator<Item = (&K, u64)> + '_ {
+        self.counts.iter().map(|(key, &count)| (key, count))
+    }
+
+    /// Distinct keys listed.
+    pub fn distinct(&self) -> usize {
+        self.counts.len()
+    }
+
+    /// Solutions whose key is not listed (there were more than [`MAX_LISTED_KEYS`]
+    /// distinct keys, and theirs were not among the smallest).
+    pub fn unlisted(&self) -> u64 {
+        self.unlisted
+    }
+
+    /// The smallest solution in the model's solution order.
+    pub fn smallest(&self) -> Option<&S> {
+        self.smallest.as_ref()
+    }
+}
+
+/// The answer of a component whose solutions each have one answer value (`value_of` its
+/// key): `null` without solutions, the value itself for a single solution, otherwise a
+/// histogram `{"solutions": N, "distinct": D, "counts": [{"answer": A, "solutions": C},
+/// ...]}` in ascending key order, with `"unlisted_solutions"` when some keys did not fit.
+pub fn histogram<K: Ord, S: Ord + Clone>(tally: &AnswerTally<K, S>, value_of: impl Fn(&K) -> Value) -> Value {
+    histogram_of(tally.solutions(), tally.counts().map(|(key, count)| (value_of(key), count)), tally.unlisted())
+}
+
+/// A histogram answer from `(answer, solutions)` pairs (see [`histogram`]); `solutions` is
+/// the total, `unlisted` the solutions not among the pairs.
+pub fn histogram_of(solutions: u64, counts: impl Iterator<Item = (Value, u64)>, unlisted: u64) -> Value {
+    let counts: Vec<(Value, u64)> = counts.collect();
+    match (solutions, counts.as_slice()) {
+        (0, _) => Value::Null,
+        (1, [(value, 1)]) => value.clone(),
+        _ => {
+            let listed: Vec<Value> =
+                counts.iter().map(|(answer, count)| json!({"answer": answer, "solutions": count})).collect();
+            let mut object = json!({"solutions": solutions, "distinct": listed.len(), "counts": listed});
+            if unlisted > 0 {
+                object["unlisted_solutions"] = json!(unlisted);
+            }
+            object
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tally_counts_every_solution_and_keeps_the_smallest() {
+        let solutions = [5u32, 3, 8, 3, 11];
+        let tally = AnswerTally::of(&solutions, |solution| solution % 2);
+        assert_eq!(tally.solutions(), 5);
+        assert_eq!(tally.counts().collect::<Vec<_>>(), vec![(&0, 1), (&1, 4)]);
+        assert_eq!(tally.smallest(), Some(&3));
+        assert_eq!(histogram(&tally, |key| json!(key))["counts"][1], json!({"answer": 1, "solutions": 4}));
+        assert_eq!(histogram(&AnswerTally::of(&[7u32], |_| 42u32), |key| json!(key)), json!(42));
+        assert_eq!(histogram(&AnswerTally::<u32, u32>::new(), |key| json!(key)), Value::Null);
+    }
+
+    #[test]
+    fn past_the_cap_the_smallest_keys_stay_listed_whatever_the_order_or_split() {
+        let keys: Vec<u32> = (0..(MAX_LISTED_KEYS as u32 + 50)).map(|key| key * 7919 % 10_061).collect();
+        let forward = AnswerTally::of(&keys, |&key| key);
+        let backward = AnswerTally::of(keys.iter().rev(), |&key| key);
+        let (left, right) = keys.split_at(keys.len() / 3);
+        let mut merged = AnswerTally::of(right, |&key| key);
+        merged.absorb(AnswerTally::of(left, |&key| key));
+        for tally in [&forward, &backward, &merged] {
+            assert_eq!(tally.solutions(), keys.len() as u64);
+            assert_eq!(tally.distinct(), MAX_LISTED_KEYS);
+            assert_eq!(tally.unlisted(), 50);
+            assert_eq!(tally.counts().next(), Some((&0, 1)));
+        }
+        assert_eq!(forward, backward);
+        assert_eq!(forward, merged);
+    }
+}
