@@ -157,10 +157,10 @@ fn run_share<M: Model>(
         };
         let started = Instant::now();
         let root = &mut roots[subproblem.component];
-        let (moves, _) =
+        let (moves, accepted) =
             descend(root, &mut caches[subproblem.component], &subproblem.path, subproblem.component, &mut candidates)
                 .map_err(PartError::Replay)?;
-        undo_all(root, &moves);
+        undo_all(root, &moves, accepted);
         let stats = {
             let recorder =
                 PathRecorder::new(&moves[..moves.len().saturating_sub(1)], &mut share.keepers[subproblem.component]);

@@ -144,11 +144,10 @@ pub(super) fn child_path<M: Model>(model: &mut M, roots: &mut RootCandidates<M>,
         let _ = roots.branch(model, level, &mut candidates);
         let index = candidates.iter().position(|&candidate| candidate == mv).unwrap_or(usize::MAX);
         path.push(u32::try_from(index).unwrap_or(u32::MAX));
+        // A solution's path: every move on it is accepted.
         let _ = model.apply(mv, &mut NoCounters);
     }
-    for &mv in moves.iter().rev() {
-        model.undo(mv);
-    }
+    undo_all(model, moves, true);
     path
 }
 
@@ -195,16 +194,21 @@ pub(super) fn descend<M: Model>(
     match failure {
         None => Ok((moves, last_accepted)),
         Some(message) => {
-            undo_all(model, &moves);
+            undo_all(model, &moves, last_accepted);
             Err(ReplayError { message })
         }
     }
 }
 
-/// Undoes `moves`, last first.
-pub(super) fn undo_all<M: Model>(model: &mut M, moves: &[M::Move]) {
-    for &mv in moves.iter().rev() {
-        model.undo(mv);
+/// Undoes `moves`, last first, as the engine would: every move but the last was
+/// accepted; the last is undone when it was accepted, or when the model changes its state
+/// before it rejects (see `Model::REJECTS_BEFORE_CHANGING`).
+pub(super) fn undo_all<M: Model>(model: &mut M, moves: &[M::Move], last_accepted: bool) {
+    for (index, &mv) in moves.iter().enumerate().rev() {
+        let rejected_without_trace = index + 1 == moves.len() && !last_accepted && M::REJECTS_BEFORE_CHANGING;
+        if !rejected_without_trace {
+            model.undo(mv);
+        }
     }
 }
 
@@ -219,7 +223,7 @@ pub(super) fn solution_at<M: Model>(
     let (moves, accepted) = descend(model, roots, path, component, candidates)?;
     let at_solution = accepted && roots.branch(model, moves.len(), candidates) == Branch::Solution;
     let solution = at_solution.then(|| model.solution());
-    undo_all(model, &moves);
+    undo_all(model, &moves, accepted);
     solution.ok_or_else(|| ReplayError {
         message: format!("component {component}: the path {} does not end at a solution", path_text(path)),
     })

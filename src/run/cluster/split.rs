@@ -2,7 +2,7 @@
 //! subproblems, the counts and solutions of the nodes above it, and an estimate of each
 //! subproblem's subtree by random probes.
 
-use super::paths::{child_path, Keeper, PathRecorder, RootCandidates};
+use super::paths::{child_path, undo_all, Keeper, PathRecorder, RootCandidates};
 use super::{ChildPath, ComponentShare, Counts, Subproblem};
 use crate::parallel::MAX_SUBPROBLEMS;
 use crate::puzzles::Puzzle;
@@ -150,8 +150,6 @@ fn path_and_estimate<M: Model>(
     } else {
         estimate_tree_size_with(model, probes, seed, EstimateMethod::Accepted).nodes
     };
-    for &mv in moves.iter().rev() {
-        model.undo(mv);
-    }
+    undo_all(model, moves, accepted);
     (path, estimate)
 }
