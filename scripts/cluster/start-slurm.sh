@@ -12,6 +12,8 @@ set -euo pipefail
 state="${1:-$(mktemp -d /tmp/one-node-slurm.XXXXXX)}"
 mkdir -p "$state"
 state="$(cd "$state" && pwd)"
+# munged runs as the munge user, which must reach its files here (mktemp makes 0700 folders).
+chmod a+rx "$state"
 fail() { echo "start-slurm: $*" >&2; exit 1; }
 
 if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null || ! command -v sbatch >/dev/null \
