@@ -38,6 +38,7 @@ pub(crate) struct Collecting<K>(pub(crate) K);
 
 impl<M: Model, K: Collector<M>> Observer<M> for Collecting<K> {
     const ACTIVE: bool = K::ACTIVE;
+    const SOLUTIONS_ONLY: bool = true;
 
     #[inline(always)]
     fn observe(&mut self, event: Event<M::Move>, model: &M) {

@@ -113,6 +113,9 @@ pub enum Event<Mv> {
 pub trait Observer<M: Model> {
     /// Whether this observer wants events at all (lets the engine skip building them).
     const ACTIVE: bool = true;
+    /// Whether it wants only [`Event::Solution`]: the engine then builds no other event and
+    /// may take its plain path, which hands it the solutions (a collector of answers).
+    const SOLUTIONS_ONLY: bool = false;
     /// Called after each event.
     fn observe(&mut self, event: Event<M::Move>, model: &M);
 }

@@ -277,7 +277,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         } else if self.visit_applied(mv, depth) || !M::REJECTS_BEFORE_CHANGING {
             self.model.undo(mv);
         }
-        if O::ACTIVE {
+        if O::ACTIVE && !O::SOLUTIONS_ONLY {
             self.observer.observe(Event::Undo { depth, mv }, &self.model);
         }
     }
@@ -288,12 +288,12 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     fn visit_applied(&mut self, mv: M::Move, depth: usize) -> bool {
         if let Err(rule) = self.model.apply(mv, &mut self.counters) {
             self.counters.prune(rule, depth);
-            if O::ACTIVE {
+            if O::ACTIVE && !O::SOLUTIONS_ONLY {
                 self.observer.observe(Event::Pruned { depth, mv, rule }, &self.model);
             }
             return false;
         }
-        if O::ACTIVE {
+        if O::ACTIVE && !O::SOLUTIONS_ONLY {
             self.observer.observe(Event::Enter { depth, mv }, &self.model);
         }
         self.path.push(mv);
@@ -305,9 +305,14 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     /// Asks the model what to do at the current node and visits its children in order.
     fn expand(&mut self) {
         let depth = self.path.len();
-        if !S::ACTIVE && !O::ACTIVE && self.frontier_depth == usize::MAX && !self.limits.clone_state {
-            // Nothing watches, steers or lists: the plain path, which keeps no open-branch
-            // bookkeeping (the path of moves and the levels only serve those three).
+        if !S::ACTIVE
+            && (!O::ACTIVE || O::SOLUTIONS_ONLY)
+            && self.frontier_depth == usize::MAX
+            && !self.limits.clone_state
+        {
+            // Nothing watches (beyond the solutions), steers or lists: the plain path, which
+            // keeps no open-branch bookkeeping (the path of moves and the levels only serve
+            // those three).
             self.expand_plain(depth);
             return;
         }
@@ -399,7 +404,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             Branch::DeadEnd(rule) => {
                 self.candidates.truncate(start);
                 self.counters.prune(rule, depth);
-                if O::ACTIVE {
+                if O::ACTIVE && !O::SOLUTIONS_ONLY {
                     self.observer.observe(Event::DeadEnd { depth, rule }, &self.model);
                 }
                 None
