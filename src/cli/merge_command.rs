@@ -2,7 +2,7 @@
 
 use super::args::MergeArgs;
 use super::failure::Failure;
-use super::output::write_report;
+use super::output::print_report;
 use super::split_command::failure;
 use crate::cluster;
 use std::io::Write;
@@ -13,18 +13,7 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
         return print_status(args);
     }
     let (report, instance) = cluster::merge(&args.dir).map_err(failure)?;
-    let mut out = Vec::with_capacity(16 * 1024);
-    if args.json {
-        serde_json::to_writer_pretty(&mut out, &report).map_err(Failure::failed)?;
-        out.push(b'\n');
-    } else {
-        write_report(&mut out, &instance, &report)?;
-    }
-    std::io::stdout().lock().write_all(&out)?;
-    if report.components.iter().any(|component| !component.verify_failures.is_empty()) {
-        return Err(Failure::failed("a solution failed the independent check (a model bug): see verify_failures"));
-    }
-    Ok(())
+    print_report(&instance, &report, args.json)
 }
 
 fn print_status(args: &MergeArgs) -> Result<(), Failure> {

@@ -68,6 +68,24 @@ fn histogram_text(answer: &serde_json::Value) -> Option<String> {
     Some(text)
 }
 
+/// Prints `report` as text or, with `json`, as the JSON `solve --json` prints, in one write
+/// (stdout flushes at every line otherwise); a kept solution that fails the independent
+/// check is a failure (exit 1), after the report is out.
+pub fn print_report(instance: &Instance, report: &RunReport, json: bool) -> Result<(), Failure> {
+    let mut out = Vec::with_capacity(16 * 1024);
+    if json {
+        serde_json::to_writer_pretty(&mut out, report).map_err(Failure::failed)?;
+        out.push(b'\n');
+    } else {
+        write_report(&mut out, instance, report)?;
+    }
+    io::stdout().lock().write_all(&out)?;
+    if report.components.iter().any(|component| !component.verify_failures.is_empty()) {
+        return Err(Failure::failed("a solution failed the independent check (a model bug): see verify_failures"));
+    }
+    Ok(())
+}
+
 /// Writes a run report for a person.
 pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunReport) -> io::Result<()> {
     let title = if instance.title.is_empty() { &instance.id } else { &instance.title };

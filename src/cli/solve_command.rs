@@ -2,7 +2,7 @@
 
 use super::args::SolveArgs;
 use super::failure::Failure;
-use super::output::write_report;
+use super::output::print_report;
 use super::profile_files;
 use super::solutions_file::SolutionsFile;
 use crate::knobs::KnobValues;
@@ -10,7 +10,6 @@ use crate::parallel::MAX_SUBPROBLEMS;
 use crate::run::instance;
 use crate::run::{self, RunSettings, SearchMode};
 use crate::search::StopReason;
-use std::io::Write;
 
 /// Runs `solve` with the parsed flags and knob values.
 pub fn run(args: &SolveArgs, knobs: KnobValues) -> Result<(), Failure> {
@@ -56,17 +55,5 @@ pub fn run(args: &SolveArgs, knobs: KnobValues) -> Result<(), Failure> {
     if let Some(path) = &args.profile {
         profile_files::write_profile(path, &report)?;
     }
-    // The whole report goes out in one write: stdout flushes at every line otherwise.
-    let mut out = Vec::with_capacity(16 * 1024);
-    if args.json {
-        serde_json::to_writer_pretty(&mut out, &report).map_err(Failure::failed)?;
-        out.push(b'\n');
-    } else {
-        write_report(&mut out, &instance, &report)?;
-    }
-    std::io::stdout().lock().write_all(&out)?;
-    if report.components.iter().any(|component| !component.verify_failures.is_empty()) {
-        return Err(Failure::failed("a solution failed the independent check (a model bug): see verify_failures"));
-    }
-    Ok(())
+    print_report(&instance, &report, args.json)
 }
