@@ -194,3 +194,35 @@ impl RunReport {
             .join(",")
     }
 }
+
+/// The per-rule reports of a run: each rule's name with its checks and prunes (zero for a
+/// rule the counts do not reach).
+pub(crate) fn rule_reports(names: &[String], checks: &[u64], prunes: &[u64]) -> Vec<RuleReport> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(rule, name)| RuleReport {
+            name: name.clone(),
+            checks: checks.get(rule).copied().unwrap_or(0),
+            prunes: prunes.get(rule).copied().unwrap_or(0),
+        })
+        .collect()
+}
+
+/// The product of independent components' solution counts, `None` when it overflows 64
+/// bits (an instance of many grids can have more combinations than that).
+pub(crate) fn product_of_counts(mut counts: impl Iterator<Item = u64>) -> Option<u64> {
+    counts.try_fold(1u64, |product, count| product.checked_mul(count))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_product_of_solution_counts_saturates_to_none_past_64_bits() {
+        assert_eq!(product_of_counts([3u64, 4, 5].into_iter()), Some(60));
+        assert_eq!(product_of_counts([u64::MAX, 2].into_iter()), None);
+        assert_eq!(product_of_counts(std::iter::empty()), Some(1));
+    }
+}

@@ -3,7 +3,7 @@
 //! each on the whole pool; the pool is built before any clock starts.
 
 use super::collect::{SolutionCollector, SolutionStream};
-use super::report::{ComponentReport, ParallelSummary, RuleReport, RunReport};
+use super::report::{product_of_counts, rule_reports, ComponentReport, ParallelSummary, RunReport};
 use super::settings::{RunSettings, SearchMode};
 use super::worker_merge::{nanos, summarize_component, WorkerMerge};
 use crate::parallel::{self, Pool, PoolError, Strategy};
@@ -149,15 +149,7 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
         answer: if tallies.len() == component_count { puzzle.answer(&tallies) } else { Value::Null },
         nodes: total.nodes,
         rules: if total.counted {
-            rule_names
-                .iter()
-                .enumerate()
-                .map(|(rule, name)| RuleReport {
-                    name: name.clone(),
-                    checks: total.rule_checks.get(rule).copied().unwrap_or(0),
-                    prunes: total.rule_prunes.get(rule).copied().unwrap_or(0),
-                })
-                .collect()
+            rule_reports(&rule_names, &total.rule_checks, &total.rule_prunes)
         } else {
             Vec::new()
         },
@@ -178,23 +170,5 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
         affinity: settings.affinity.to_string(),
         parallel: summary,
         workers: workers.reports,
-    }
-}
-
-/// The product of independent components' solution counts, `None` when it overflows 64
-/// bits (an instance of many grids can have more combinations than that).
-fn product_of_counts(mut counts: impl Iterator<Item = u64>) -> Option<u64> {
-    counts.try_fold(1u64, |product, count| product.checked_mul(count))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_product_of_solution_counts_saturates_to_none_past_64_bits() {
-        assert_eq!(product_of_counts([3u64, 4, 5].into_iter()), Some(60));
-        assert_eq!(product_of_counts([u64::MAX, 2].into_iter()), None);
-        assert_eq!(product_of_counts(std::iter::empty()), Some(1));
     }
 }

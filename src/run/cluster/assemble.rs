@@ -5,7 +5,7 @@
 use super::paths::{solution_at, RootCandidates};
 use super::{ChildPath, Counts, ReplayError};
 use crate::puzzles::Puzzle;
-use crate::run::report::{ComponentReport, ParallelSummary, RuleReport, RunReport};
+use crate::run::report::{product_of_counts, rule_reports, ComponentReport, ParallelSummary, RunReport};
 use crate::run::settings::SearchMode;
 use crate::search::Model;
 use serde_json::Value;
@@ -71,7 +71,7 @@ pub(in crate::run) fn assemble_puzzle<P: Puzzle>(
         });
         all_solutions.push(solutions);
     }
-    let solutions = components.iter().try_fold(1u64, |product, component| product.checked_mul(component.solutions));
+    let solutions = product_of_counts(components.iter().map(|component| component.solutions));
     let knobs = P::describe(config).into_iter().map(|(name, value)| (name.to_string(), Value::String(value))).collect();
     Ok(RunReport {
         puzzle: P::FAMILY.to_string(),
@@ -83,15 +83,7 @@ pub(in crate::run) fn assemble_puzzle<P: Puzzle>(
         solutions_overflow: solutions.is_none(),
         answer: merged_answer(puzzle, &components, &all_solutions),
         nodes: total.nodes,
-        rules: rule_names
-            .iter()
-            .enumerate()
-            .map(|(rule, name)| RuleReport {
-                name: name.clone(),
-                checks: total.rule_checks.get(rule).copied().unwrap_or(0),
-                prunes: total.rule_prunes.get(rule).copied().unwrap_or(0),
-            })
-            .collect(),
+        rules: rule_reports(&rule_names, &total.rule_checks, &total.rule_prunes),
         nodes_per_depth: total.nodes_per_depth,
         prunes_per_depth: total.prunes_per_depth,
         elapsed_ns: components.iter().map(|component| component.elapsed_ns).sum(),
