@@ -22,7 +22,8 @@
 //!   per-rule and per-depth counters that compile away when off (it knows no puzzle and no
 //!   thread); [`scaling`], the predicted speedup of a strategy from one measured tree (pure
 //!   arithmetic); [`statistics`], medians with bootstrap intervals and the adaptive repeat
-//!   rule; [`knobs`], the one vocabulary for settings given as text.
+//!   rule; [`knobs`], the one vocabulary for settings given as text; [`machine_guard`],
+//!   whether other processes used the CPUs while something was timed (read from `/proc`).
 //!
 //! # Your own search
 //!
@@ -118,6 +119,7 @@ pub mod format;
 pub mod harness;
 #[macro_use]
 pub mod knobs;
+pub mod machine_guard;
 pub mod parallel;
 pub mod puzzles;
 pub mod run;

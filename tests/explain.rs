@@ -110,6 +110,10 @@ fn assert_partition(verdict: &serde_json::Value) -> String {
     assert_eq!(verdict["advice"][0]["about"], "strategy", "{verdict}");
     assert_eq!(verdict["alternative"]["strategy"], "auto", "{verdict}");
     assert!(!verdict["advice"].to_string().contains("use work stealing"));
+    // A verdict taken on a busy machine ranks nothing and says why.
+    if verdict["cannot_rank"].as_str().is_some_and(|reason| reason.contains("machine was busy")) {
+        assert!(causes.iter().all(|cause| cause["rank"].is_null()), "{verdict}");
+    }
     causes[0]["name"].as_str().expect("a name").to_string()
 }
 
@@ -174,6 +178,13 @@ fn top_causes(verdict: &serde_json::Value) -> Vec<String> {
 fn ten_seed_story_explanations_name_the_same_top_cause() {
     let _alone = ALONE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let verdicts: Vec<serde_json::Value> = (0..10).map(|_| seed_story(None)).collect();
+    for verdict in &verdicts {
+        assert!(
+            verdict["cannot_rank"].as_str().is_none_or(|reason| !reason.contains("busy")),
+            "needs a quiet machine: {}",
+            verdict["cannot_rank"]
+        );
+    }
     let tops: Vec<Vec<String>> = verdicts
         .iter()
         .map(|verdict| {
@@ -184,6 +195,35 @@ fn ten_seed_story_explanations_name_the_same_top_cause() {
     assert!(!tops[0].is_empty(), "the first verdict ranks no cause: {}", verdicts[0]);
     assert!(tops.iter().all(|top| top == &tops[0]), "the top causes differ between runs: {tops:?}");
     eprintln!("top of all ten verdicts: {:?}", tops[0]);
+}
+
+/// With two other threads spinning on the CPUs (this test process is another process to
+/// the `explain` it starts), the verdict says the machine was busy and ranks no cause,
+/// rather than naming a top cause that the next batch of runs would not confirm.
+#[test]
+fn a_busy_machine_makes_explain_withhold_its_ranks() {
+    let _alone = ALONE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let cpus = std::thread::available_parallelism().map_or(2, |count| count.get());
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let spinners: Vec<_> = (0..cpus)
+        .map(|_| {
+            let stop = std::sync::Arc::clone(&stop);
+            std::thread::spawn(move || {
+                let mut spins = 0u64;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    spins = std::hint::black_box(spins.wrapping_add(1));
+                }
+            })
+        })
+        .collect();
+    let verdict = seed_story(Some(3));
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    spinners.into_iter().for_each(|spinner| spinner.join().expect("a spinner ends"));
+    assert_partition(&verdict);
+    let reason = verdict["cannot_rank"].as_str().unwrap_or_default();
+    assert!(reason.contains("machine was busy"), "{verdict}");
+    assert!(verdict["machine"]["other_cpu_share"].as_f64().is_some_and(|share| share > 0.1), "{verdict}");
+    assert!(top_causes(&verdict).is_empty(), "{verdict}");
 }
 
 #[test]

@@ -55,9 +55,11 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
             None => "rounds until the median is known within ±3%".to_string(),
         }
     );
-    let stopped = measure::run_all(&instance, &mut configs, &plan.stopping, |_| {}).map_err(Failure::bad_input)?;
-    let stopped = measure::stopping_text(stopped, &plan.stopping, configs[0].reports.len());
-    let verdict = verdict::verdict(&plan, &configs, stopped);
+    let warn = |line: &str| eprintln!("explain: {line}");
+    let measured =
+        measure::run_all(&instance, &mut configs, &plan.stopping, |_| {}, warn).map_err(Failure::bad_input)?;
+    let stopped = measure::stopping_text(measured.stopping, &plan.stopping, configs[0].reports.len());
+    let verdict = verdict::verdict(&plan, &configs, stopped, measured.machine);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&verdict).map_err(Failure::failed)?);
     } else {

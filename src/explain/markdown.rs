@@ -55,7 +55,11 @@ pub fn headline(verdict: &Verdict) -> String {
         )
     };
     match leading.as_slice() {
-        [] => {}
+        [] => {
+            if let Some(reason) = &verdict.cannot_rank {
+                let _ = write!(text, ". No cause ranked: {reason}");
+            }
+        }
         [only] => {
             let _ = write!(text, ". Largest cause: {}, {}", name_share(only), only.cause.number);
         }
@@ -69,6 +73,19 @@ pub fn headline(verdict: &Verdict) -> String {
         }
     }
     text
+}
+
+/// What other processes did to the CPUs during the runs.
+fn machine_text(verdict: &Verdict) -> String {
+    let machine = &verdict.machine;
+    let busy =
+        format!("{} of {} rounds measured while other processes used the CPUs", machine.busy_rounds, machine.rounds);
+    match machine.other_cpu_share {
+        Some(share) => {
+            format!("Machine: other processes used {:.0}% of the CPUs over the runs; {busy}.", share * 100.0)
+        }
+        None => format!("Machine: /proc could not be read, so whether it was busy is unknown; {busy}."),
+    }
 }
 
 /// The good strategy's line beside `naive`.
@@ -123,6 +140,7 @@ pub fn verdict_text(verdict: &Verdict) -> String {
         let _ = writeln!(text, "gain: {} {} ({})", gain.kind, format::duration(gain.gained_ns), gain.evidence);
     }
     let _ = writeln!(text, "{} runs per configuration ({}).", verdict.runs, verdict.stopped);
+    let _ = writeln!(text, "{}", machine_text(verdict));
     if verdict.outcome == Outcome::CloseToIdeal {
         let _ = writeln!(text, "\n{}.", close_to_ideal_text_of(verdict));
     }
@@ -210,6 +228,7 @@ pub fn report(context: &ReportContext) -> String {
         verdict.stopped,
         headline(verdict)
     );
+    let _ = writeln!(text, "{}\n", machine_text(verdict));
     if let Some(line) = alternative_text(verdict) {
         let _ = writeln!(text, "{line}\n");
     }

@@ -3,10 +3,12 @@
 //! into [`Measurements`] of medians.
 
 use super::measurements::{CounterComparison, IdleSplit, Measurements, RunMeasure, StateComparison, StrategyKind};
+use crate::machine_guard::{MachineGuard, OTHER_CPU_LIMIT};
 use crate::parallel::{CounterLayout, StateRestore, Strategy, DEFAULT_SUBPROBLEMS_PER_THREAD};
 use crate::run::instance::Instance;
 use crate::run::{self, RunError, RunReport, RunSettings, SearchMode};
 use crate::statistics::{median, StoppingRule, StoppingState};
+use serde::Serialize;
 use std::time::{Duration, Instant};
 
 /// Which measurement a configuration provides.
@@ -162,29 +164,74 @@ pub fn configurations(plan: &ExplainPlan) -> Vec<ConfigRuns> {
     configs
 }
 
+/// What other processes did to the CPUs while `explain` measured: a verdict taken on a
+/// busy machine ranks nothing (see [`MachineDuringRuns::busy`]).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+pub struct MachineDuringRuns {
+    /// Rounds measured.
+    pub rounds: usize,
+    /// Rounds during which other processes used more than [`OTHER_CPU_LIMIT`] of the CPUs
+    /// this process may run on (each judged over at least the guard's one-second window).
+    pub busy_rounds: usize,
+    /// Other processes' share of those CPUs over all the rounds; `None` where `/proc`
+    /// could not be read.
+    pub other_cpu_share: Option<f64>,
+}
+
+impl MachineDuringRuns {
+    /// Whether the machine was too busy for the ranks to mean anything: other processes
+    /// took more than [`OTHER_CPU_LIMIT`] of the CPUs over the whole measurement, or in
+    /// more than a quarter of its rounds. Either way the runs' scatter is not the
+    /// search's own, and causes that move with the load (waiting, per-node cost) trade
+    /// places from one batch of runs to the next.
+    pub fn busy(&self) -> bool {
+        self.other_cpu_share.is_some_and(|share| share > OTHER_CPU_LIMIT) || self.busy_rounds * 4 > self.rounds
+    }
+}
+
+/// How the measurement rounds ended and what the machine did meanwhile.
+#[derive(Debug, Clone, Copy)]
+pub struct Measured {
+    /// Why the rounds stopped.
+    pub stopping: StoppingState,
+    /// Other processes' use of the CPUs during the rounds.
+    pub machine: MachineDuringRuns,
+}
+
 /// Runs every configuration in rounds (each round runs every configuration once, so that
 /// a machine growing busier or quieter touches all of them alike) until the stopping rule
 /// says the explained run's median is precise enough, or its budget or count is spent.
-/// `progress` is told each round before it runs. Returns why it stopped.
+/// `progress` is told each round before it runs; `warn` receives a line when other
+/// processes start using the CPUs. Returns why it stopped and how busy the machine was.
 pub fn run_all(
     instance: &Instance,
     configs: &mut [ConfigRuns],
     stopping: &StoppingRule,
     mut progress: impl FnMut(usize),
-) -> Result<StoppingState, RunError> {
+    warn: impl Fn(&str) + Send + 'static,
+) -> Result<Measured, RunError> {
     // One untimed run first: page faults, lazy statics and a cold cache go there.
     run::solve(instance, &configs[0].settings)?;
+    let guard = MachineGuard::start(warn);
+    let whole = guard.mark();
+    let mut machine = MachineDuringRuns::default();
     let started = Instant::now();
     let mut round = 0;
     loop {
         let state = stopping.state(&configs[0].walls(), started.elapsed());
         if state != StoppingState::Continue {
-            return Ok(state);
+            machine.rounds = round;
+            machine.other_cpu_share = guard.snapshot_since(&whole).map(|snapshot| snapshot.other_cpu_share);
+            return Ok(Measured { stopping: state, machine });
         }
         progress(round);
+        let mark = guard.mark();
         for config in configs.iter_mut() {
             let report = run::solve(instance, &config.settings)?;
             config.reports.push(report);
+        }
+        if guard.snapshot_since(&mark).is_some_and(|snapshot| !snapshot.quiet) {
+            machine.busy_rounds += 1;
         }
         round += 1;
     }

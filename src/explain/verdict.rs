@@ -6,7 +6,7 @@
 use super::advice::{advice, Advice};
 use super::causes::CauseKind;
 use super::decompose::{decompose, Cause, Decomposition, Gain, Outcome};
-use super::measure::{all_runs, measurements, ConfigRuns, ExplainPlan, Role};
+use super::measure::{all_runs, measurements, ConfigRuns, ExplainPlan, MachineDuringRuns, Role};
 use super::measurements::Measurements;
 use crate::statistics::{bootstrap_intervals, median_interval, ratio_interval, BootstrapSettings, Interval};
 use serde::Serialize;
@@ -98,6 +98,11 @@ pub struct Verdict {
     pub stopped: String,
     /// The medians the decomposition used.
     pub measurements: Measurements,
+    /// Other processes' use of the CPUs while the runs were measured.
+    pub machine: MachineDuringRuns,
+    /// Why no single cause is named first, when none is: the machine was busy (then no
+    /// cause has a rank), or the leading causes are within the margin of each other.
+    pub cannot_rank: Option<String>,
 }
 
 impl Verdict {
@@ -119,7 +124,7 @@ const RESAMPLES: usize = 1_000;
 pub const TIE_MARGIN: f64 = 0.10;
 
 /// The verdict on the runs of `configs`.
-pub fn verdict(plan: &ExplainPlan, configs: &[ConfigRuns], stopped: String) -> Verdict {
+pub fn verdict(plan: &ExplainPlan, configs: &[ConfigRuns], stopped: String, machine: MachineDuringRuns) -> Verdict {
     let runs = all_runs(configs);
     let groups: Vec<&[f64]> = runs.iter().map(Vec::as_slice).collect();
     let point_measurements = measurements(plan, configs, &groups);
@@ -140,7 +145,15 @@ pub fn verdict(plan: &ExplainPlan, configs: &[ConfigRuns], stopped: String) -> V
         settings,
     );
     let (share_intervals, difference_intervals) = intervals.split_at(kinds.len());
-    let ranks = ranks(&point.causes, &pairs, difference_intervals);
+    let mut ranks = ranks(&point.causes, &pairs, difference_intervals);
+    let cannot_rank = if machine.busy() {
+        // The scatter of these runs is the other processes', not the search's: a rank
+        // drawn from it would not hold on the next batch, so none is given.
+        ranks.iter_mut().for_each(|rank| *rank = None);
+        Some(busy_machine_text(&machine))
+    } else {
+        tie_text(&point.causes, &ranks)
+    };
     let walls = |role: Role| configs.iter().find(|config| config.role == role).map(ConfigRuns::walls);
     let sequential = walls(Role::Sequential).unwrap_or_default();
     let parallel = walls(Role::Explained).unwrap_or_default();
@@ -178,7 +191,39 @@ pub fn verdict(plan: &ExplainPlan, configs: &[ConfigRuns], stopped: String) -> V
         runs: configs[0].reports.len(),
         stopped,
         measurements: point_measurements,
+        machine,
+        cannot_rank,
     }
+}
+
+/// Why a verdict measured on a busy machine ranks nothing.
+fn busy_machine_text(machine: &MachineDuringRuns) -> String {
+    let share = machine.other_cpu_share.map_or(String::new(), |share| {
+        format!("other processes used {:.0}% of the CPUs over the runs, ", share * 100.0)
+    });
+    format!(
+        "the machine was busy ({share}{} of {} rounds busy); \
+         rerun `explain` with nothing else running",
+        machine.busy_rounds, machine.rounds
+    )
+}
+
+/// Why the leading causes share rank 1, when more than one does.
+fn tie_text(causes: &[Cause], ranks: &[Option<Rank>]) -> Option<String> {
+    let leading: Vec<String> = causes
+        .iter()
+        .zip(ranks)
+        .filter(|(_, rank)| rank.is_some_and(|rank| rank.best == 1))
+        .map(|(cause, _)| cause.kind.to_string())
+        .collect();
+    (leading.len() > 1).then(|| {
+        format!(
+            "no single top cause: {} are within {:.0} points of each other or their \
+             difference's interval reaches 0 (more rounds, `--repeats`, may separate them)",
+            leading.join(" and "),
+            TIE_MARGIN * 100.0
+        )
+    })
 }
 
 /// Every pair `(first, second)` of `count` causes with `first < second`, in a fixed order.
@@ -295,6 +340,24 @@ mod tests {
             cause(CauseKind::Tail, 0.13),
         ];
         assert_eq!(rank_texts(&causes, 0.05), ["1", "2-3 (tied)", "2-3 (tied)"]);
+    }
+
+    #[test]
+    fn a_busy_machine_withholds_the_ranks_and_a_tie_says_why() {
+        let busy = MachineDuringRuns { rounds: 8, busy_rounds: 3, other_cpu_share: Some(0.05) };
+        assert!(busy.busy(), "3 of 8 rounds busy is more than a quarter");
+        let quiet = MachineDuringRuns { rounds: 8, busy_rounds: 2, other_cpu_share: Some(0.05) };
+        assert!(!quiet.busy());
+        let loaded = MachineDuringRuns { rounds: 8, busy_rounds: 0, other_cpu_share: Some(0.4) };
+        assert!(loaded.busy(), "40% of the CPUs over the runs");
+        assert!(busy_machine_text(&loaded).contains("40%"));
+        let causes = [cause(CauseKind::WaitingForFirstTask, 0.44), cause(CauseKind::PerNodeCost, 0.41)];
+        let tied = [Some(Rank { best: 1, worst: 2 }), Some(Rank { best: 1, worst: 2 })];
+        let text = tie_text(&causes, &tied).expect("two causes share rank 1");
+        assert!(text.contains(&CauseKind::WaitingForFirstTask.to_string()), "{text}");
+        assert!(text.contains(&CauseKind::PerNodeCost.to_string()), "{text}");
+        let separated = [Some(Rank { best: 1, worst: 1 }), Some(Rank { best: 2, worst: 2 })];
+        assert_eq!(tie_text(&causes, &separated), None);
     }
 
     #[test]

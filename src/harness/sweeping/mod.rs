@@ -8,10 +8,10 @@
 //! - [`plan`]: a spec expanded into configurations with stable ids;
 //! - [`runner`]: the sweep loop, appending one record per run through `storing`;
 //! - [`progress`], [`work_estimate`]: the bar and its time-left estimate;
-//! - [`machine_guard`]: load, other processes' CPU share and peak memory while it runs.
+//!
+//! The machine's load while it runs comes from [`crate::machine_guard`].
 
 pub mod dimensions;
-pub mod machine_guard;
 pub mod plan;
 pub mod progress;
 pub mod runner;

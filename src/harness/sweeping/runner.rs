@@ -7,7 +7,6 @@
 //! run logs of the sweep and runs only what is missing. The stop flag (set by Ctrl-C) is
 //! checked before every run; the run in progress finishes and is recorded.
 
-use super::machine_guard::{self, MachineGuard};
 use super::plan::{Configuration, SweepPlan};
 use super::progress::Progress;
 use super::work_estimate::WorkEstimate;
@@ -23,6 +22,7 @@ use crate::harness::storing::results_folder::{
 };
 use crate::harness::storing::run_columns::RunColumnCells;
 use crate::harness::storing::sweep_lock::{SweepLock, WhenBusy};
+use crate::machine_guard::{self, MachineGuard};
 use crate::run;
 use crate::run::instance::Instance;
 use crate::statistics::{median_interval, BootstrapSettings, StoppingState};

@@ -1,4 +1,4 @@
-//! The noisy-machine guard: while a sweep runs, a background thread samples `/proc` every
+//! The noisy-machine guard: while a sweep or `explain` runs, a background thread samples `/proc` every
 //! 250 ms (three small reads: cheap enough not to load the machine itself) and warns when
 //! other processes use the CPUs, so that timings taken then can be marked.
 //!
@@ -75,7 +75,7 @@ impl MachineGuard {
         let cores = std::thread::available_parallelism().map_or(1, |count| count.get()) as f64;
         if let Some(sample) = first.filter(|sample| sample.load_average > cores - 0.5) {
             warn(&format!(
-                "warning: the machine is busy before the sweep (load average {:.2} on {cores} cores); timings will be noisy",
+                "warning: the machine is busy already (load average {:.2} on {cores} cores); timings will be noisy",
                 sample.load_average
             ));
         }
