@@ -18,6 +18,7 @@ fn main() -> ExitCode {
         return tiles::workbench().run_cli();
     }
     a_mistyped_knob_default_is_refused_at_registration_naming_family_and_knob();
+    a_family_of_defaults_only_has_names_text_and_no_drawing();
     version_help_and_usage_carry_the_programs_name();
     list_and_help_show_only_its_own_family_with_its_short_forms();
     errors_carry_the_programs_name();
@@ -167,4 +168,52 @@ fn a_mistyped_knob_default_is_refused_at_registration_naming_family_and_knob() {
         "family `mistyped_default`: the default `mod6` of knob `order` is not one of its values (mod3 | mod4)"
     );
     assert!(backtrack_bench::run::Family::from_name("mistyped_default").is_none(), "nothing was registered");
+}
+
+/// The dominoes with nothing but the required items: every default in use.
+struct Defaults(tiles::Dominoes);
+
+impl Puzzle for Defaults {
+    const FAMILY: &'static str = "dominoes_by_default";
+    const KNOBS: &'static [KnobSpec] = &[];
+    type Config = ();
+    type Model = tiles::Board;
+    type AnswerKey = ();
+    fn parse(data: &serde_json::Value) -> Result<Self, DataError> {
+        tiles::Dominoes::parse(data).map(Defaults)
+    }
+    fn config(knobs: &KnobValues) -> Result<(), KnobError> {
+        KnobReader::new(Self::FAMILY, Self::KNOBS, knobs).map(drop)
+    }
+    fn describe(_: &()) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+    fn models(&self, _: &()) -> Vec<tiles::Board> {
+        self.0.models(&tiles::FirstTry::Horizontal)
+    }
+    fn answer_key(&self, _: usize, _: &Vec<u8>) {}
+}
+
+fn a_family_of_defaults_only_has_names_text_and_no_drawing() {
+    let puzzle = Defaults::parse(&serde_json::json!({ "rows": 2, "columns": 3 })).expect("a 2x3 board");
+    assert_eq!(puzzle.component_names(), ["1"]);
+    let solution = vec![1, 1, 2, 3, 3, 2];
+    assert_eq!(puzzle.solution_text(&solution), "[1, 1, 2, 3, 3, 2]");
+    assert_eq!(puzzle.render(&solution), "[1, 1, 2, 3, 3, 2]");
+    assert_eq!(puzzle.verify(0, &solution), Ok(()));
+    assert_eq!(puzzle.answer_of_solutions(&[vec![solution]]), serde_json::Value::Null);
+    let options = backtrack_bench::watch::WatchOptions {
+        delay: std::time::Duration::ZERO,
+        max_steps: 5,
+        radius: 10,
+        aspect: 0.5,
+        terminal: false,
+        terminal_size: None,
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut frames = Vec::new();
+    let refused =
+        backtrack_bench::watch::watch_puzzle(&puzzle, &(), &options, &mut frames, &stop).expect_err("nothing to draw");
+    assert!(refused.to_string().starts_with("family `dominoes_by_default` draws nothing to watch"), "{refused}");
+    assert!(frames.is_empty(), "nothing was drawn");
 }

@@ -133,7 +133,11 @@ impl GridView {
     /// # Panics
     /// When `columns` is 0 or does not divide the number of cells.
     pub fn new(columns: usize, cells: Vec<CellView>) -> GridView {
-        assert!(columns > 0 && cells.len().is_multiple_of(columns), "{} cells do not make rows of {columns}", cells.len());
+        assert!(
+            columns > 0 && cells.len().is_multiple_of(columns),
+            "{} cells do not make rows of {columns}",
+            cells.len()
+        );
         GridView { size: columns, cells, groups: None, clues: None }
     }
 
