@@ -180,10 +180,6 @@ impl Puzzle for Sudoku {
         vec![("order", config.name())]
     }
 
-    fn component_names(&self) -> Vec<String> {
-        vec!["grid".to_string()]
-    }
-
     fn models(&self, config: &CellOrder) -> Vec<SudokuModel> {
         let mut model = SudokuModel { order: *config, grid: self.givens, used: [[0; 9]; 3] };
         for (cell, &digit) in self.givens.iter().enumerate().filter(|(_, &digit)| digit != 0) {
@@ -192,6 +188,7 @@ impl Puzzle for Sudoku {
         vec![model]
     }
 
+    /// The 81 digits as they are (the default would quote them, as `Debug` does).
     fn solution_text(&self, solution: &String) -> String {
         solution.clone()
     }
@@ -204,7 +201,7 @@ impl Puzzle for Sudoku {
                 (given, _) => CellView::Given(u32::from(given)),
             })
             .collect();
-        View::Grid(GridView { size: 9, cells, groups: None, clues: None })
+        View::Grid(GridView::new(9, cells))
     }
 
     fn render(&self, solution: &String) -> String {

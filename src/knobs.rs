@@ -25,6 +25,99 @@ pub struct KnobSpec {
     pub help: &'static str,
 }
 
+impl KnobSpec {
+    /// A knob spec whose default is checked when the crate compiles: in a `const`, a
+    /// `default` that is not one of `values` (`"mod6"` where the values are
+    /// `mod3 | mod4`) stops the build, naming neither more nor less than that. A default
+    /// `head:K` form (`periodic:8`) matches the value `periodic:K`. (A spec written as a
+    /// struct literal is checked when its family is registered, by [`check_specs`].)
+    ///
+    /// ```compile_fail
+    /// use backtrack_bench::knobs::KnobSpec;
+    /// const ORDER: KnobSpec = KnobSpec::new("order", &["mod3", "mod4"], "mod6", "Which residue first.");
+    /// ```
+    pub const fn new(
+        name: &'static str,
+        values: &'static [&'static str],
+        default: &'static str,
+        help: &'static str,
+    ) -> KnobSpec {
+        let mut index = 0;
+        while index < values.len() {
+            if value_admits(values[index], default) {
+                return KnobSpec { name, values, default, help };
+            }
+            index += 1;
+        }
+        panic!("a knob's default is not one of its values")
+    }
+}
+
+/// Whether `value` as declared (`leaves`, or `periodic:K` for any positive K) admits the
+/// text `given`; a `const fn`, so that [`KnobSpec::new`] can check its default at compile
+/// time.
+const fn value_admits(value: &str, given: &str) -> bool {
+    let (value, given) = (value.as_bytes(), given.as_bytes());
+    let parameter = value.len() >= 2 && value[value.len() - 2] == b':' && value[value.len() - 1] == b'K';
+    let head = if parameter { value.len() - 1 } else { value.len() };
+    if given.len() < head || (!parameter && given.len() != head) {
+        return false;
+    }
+    let mut index = 0;
+    while index < head {
+        if value[index] != given[index] {
+            return false;
+        }
+        index += 1;
+    }
+    if !parameter {
+        return true;
+    }
+    // `head:` then a positive integer.
+    let mut digits = 0;
+    let mut non_zero = false;
+    while index < given.len() {
+        if !given[index].is_ascii_digit() {
+            return false;
+        }
+        non_zero |= given[index] != b'0';
+        digits += 1;
+        index += 1;
+    }
+    digits > 0 && digits <= 9 && non_zero
+}
+
+/// Checks a family's knob specs as declared: names unique and non-empty, each knob with at
+/// least one value, no value twice, and each default one of its knob's values. The error
+/// names `family` and the knob. Registration runs it (`run::register`).
+pub fn check_specs(family: &str, specs: &[KnobSpec]) -> Result<(), String> {
+    for (index, spec) in specs.iter().enumerate() {
+        let knob = spec.name;
+        if knob.is_empty() || knob.starts_with('-') || knob.contains(char::is_whitespace) {
+            return Err(format!("family `{family}`: knob name `{knob}` must be a word (it becomes `--{knob}`)"));
+        }
+        if specs[..index].iter().any(|earlier| earlier.name == knob) {
+            return Err(format!("family `{family}`: knob `{knob}` is declared twice"));
+        }
+        if spec.values.is_empty() {
+            return Err(format!("family `{family}`: knob `{knob}` has no values"));
+        }
+        if let Some(value) =
+            spec.values.iter().enumerate().find_map(|(at, value)| spec.values[..at].contains(value).then_some(value))
+        {
+            return Err(format!("family `{family}`: knob `{knob}` lists the value `{value}` twice"));
+        }
+        if !spec.values.iter().any(|value| value_admits(value, spec.default)) {
+            return Err(format!(
+                "family `{family}`: the default `{}` of knob `{knob}` is not one of its values ({})",
+                spec.default,
+                spec.values.join(" | ")
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// One accepted form of a run knob's value, with a one-line explanation for `--help`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KnobForm {
@@ -293,6 +386,30 @@ mod tests {
             ("periodic", Some(k)) => Some(k),
             _ => None,
         }
+    }
+
+    #[test]
+    fn a_default_outside_the_values_is_refused_naming_family_and_knob() {
+        let bad = [KnobSpec { name: "order", values: &["mod3", "mod4"], default: "mod6", help: "" }];
+        assert_eq!(
+            check_specs("pentomino", &bad),
+            Err("family `pentomino`: the default `mod6` of knob `order` is not one of its values (mod3 | mod4)".into())
+        );
+        assert_eq!(check_specs("t", SPECS), Ok(()));
+        let periodic = [KnobSpec { name: "check", values: &["leaves", "periodic:K"], default: "periodic:8", help: "" }];
+        assert_eq!(check_specs("t", &periodic), Ok(()));
+        for default in ["periodic:0", "periodic:", "periodic:x", "periodic"] {
+            let spec = [KnobSpec { default, ..periodic[0] }];
+            assert!(check_specs("t", &spec).is_err(), "{default}");
+        }
+        let twice = [SPECS[0], SPECS[0]];
+        assert_eq!(check_specs("t", &twice), Err("family `t`: knob `check` is declared twice".into()));
+    }
+
+    #[test]
+    fn the_const_constructor_accepts_a_default_among_the_values() {
+        const SPEC: KnobSpec = KnobSpec::new("check", &["leaves", "periodic:K"], "periodic:16", "");
+        assert_eq!(SPEC.default, "periodic:16");
     }
 
     #[test]

@@ -30,15 +30,20 @@
 //! Implement [`search::Model`] (the tree: moves, do/undo, rules that prune) and
 //! [`puzzles::Puzzle`] (the family: its `data` block, knobs and models), then run it through
 //! the same engine, strategies and counters as the built-in families. A complete `main` is
-//! `Workbench::new().family::<MyPuzzle>().run_cli()`; see `docs/library.md` and
-//! `examples/nqueens.rs`. Each knob is a plain enum declared with [`knob_enum!`], which
-//! spells each value once and implements [`knobs::Knob`], as the built-in knobs
-//! are. Here, binary strings of length n with no two adjacent ones (a Fibonacci number of
-//! them: 13 for n = 5), solved sequentially and by work stealing:
+//! `Workbench::new().family::<MyPuzzle>().run_cli()`, or, for a binary under its own name
+//! without the built-in families, `Workbench::new().name("my-bench").version(..)
+//! .without_builtin_families().family::<MyPuzzle>().run_cli()`; see `docs/library.md` and
+//! `examples/nqueens.rs`. A family needs only its tree, its data and its knobs: the
+//! drawing, the text of a solution, the component names, the independent check and the
+//! answer have defaults ([`puzzles::Puzzle`] lists them). Each knob is a plain enum
+//! declared with [`knob_enum!`], which spells each value once and implements
+//! [`knobs::Knob`], as the built-in knobs are. Here, binary strings of length n with no two
+//! adjacent ones (a Fibonacci number of them: 13 for n = 5), solved sequentially and by
+//! work stealing:
 //!
 //! ```
 //! use backtrack_bench::knobs::{KnobError, KnobReader, KnobSpec, KnobValues};
-//! use backtrack_bench::puzzles::{answer_tally::AnswerTally, view::View, DataError, Puzzle};
+//! use backtrack_bench::puzzles::{DataError, Puzzle};
 //! use backtrack_bench::search::{Branch, Model, RuleCounter, RuleId};
 //! use backtrack_bench::run::{self, RunSettings, SearchMode};
 //! use serde_json::{json, Value};
@@ -84,21 +89,18 @@
 //!         KnobReader::new(Self::FAMILY, Self::KNOBS, knobs).map(|_| ())
 //!     }
 //!     fn describe(_: &()) -> Vec<(&'static str, String)> { Vec::new() }
-//!     fn component_names(&self) -> Vec<String> { vec!["bits".into()] }
 //!     fn models(&self, _: &()) -> Vec<Bits> { vec![Bits { n: self.n, bits: Vec::new() }] }
+//!     fn answer_key(&self, _: usize, _: &Vec<bool>) {}
+//!     // Optional: the defaults would write `[true, false, ...]` and check nothing.
 //!     fn solution_text(&self, bits: &Vec<bool>) -> String {
 //!         bits.iter().map(|&bit| if bit { '1' } else { '0' }).collect()
 //!     }
-//!     fn view(&self, _: &Bits) -> View { unimplemented!("no `watch` for this family") }
-//!     fn render(&self, bits: &Vec<bool>) -> String { self.solution_text(bits) }
 //!     fn verify(&self, _: usize, bits: &Vec<bool>) -> Result<(), String> {
 //!         match bits.windows(2).any(|pair| pair[0] && pair[1]) {
 //!             true => Err("two adjacent ones".into()),
 //!             false => Ok(()),
 //!         }
 //!     }
-//!     fn answer_key(&self, _: usize, _: &Vec<bool>) {}
-//!     fn answer(&self, tallies: &[AnswerTally<(), Vec<bool>>]) -> Value { json!(tallies[0].solutions()) }
 //! }
 //!
 //! let instance = backtrack_bench::instance_of::<NoAdjacentOnes>(json!({ "n": 5 })).unwrap();

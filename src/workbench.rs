@@ -5,38 +5,139 @@ use crate::knobs::KnobValues;
 use crate::puzzles::{DataError, Puzzle};
 use crate::run;
 use crate::run::instance::Instance;
+use crate::run::Program;
 use crate::search::{search_sequentially, Limits, NoCounters};
 use serde_json::Value;
 use std::process::ExitCode;
 
-/// The workbench with a user's families registered beside the built-in ones.
+/// The workbench with a user's families registered beside the built-in ones, under the
+/// user's own program name.
 ///
 /// `Workbench::new().family::<MyPuzzle>().run_cli()` is a complete `main`: `solve`,
-/// `sweep`, `report`, `explain`, `estimate`, `watch` and `list` all know `MyPuzzle`.
+/// `sweep`, `report`, `explain`, `estimate`, `watch` and `list` all know `MyPuzzle`. A
+/// binary that is about its own families names itself and leaves the built-in ones out:
 ///
-/// It carries no state of its own: [`Workbench::family`] adds the family to the run
-/// layer's process-wide registry ([`run::register`]), because every command that loads an
-/// instance file must turn the family name written in it into a type, wherever it runs (a
-/// sweep worker, a shard, `explain`'s reruns); `run::family` documents why that table is
-/// global and why it is safe (append-only, idempotent, filled before a command runs).
-#[derive(Debug, Default, Clone, Copy)]
-pub struct Workbench;
+/// ```no_run
+/// # use backtrack_bench::Workbench;
+/// # fn main() -> std::process::ExitCode {
+/// Workbench::new()
+///     .name("pentomino-bench")
+///     .about("Pentomino tilings, counted node by node.")
+///     .version(env!("CARGO_PKG_VERSION"))
+///     .without_builtin_families()
+///     // .family::<Pentominoes>()
+///     .run_cli()
+/// # }
+/// ```
+///
+/// Help, usage, `--version`, `list` and every error line (`pentomino-bench: error: ...`)
+/// then carry that name; help and `list` show the registered families first, with their
+/// short instance forms (`Puzzle::SHORT_FORMS`).
+///
+/// [`Workbench::family`] adds the family to the run layer's process-wide registry at once
+/// ([`run::register`]), because every command that loads an instance file must turn the
+/// family name written in it into a type, wherever it runs (a sweep worker, a shard,
+/// `explain`'s reruns); `run::family` documents why that table is global and why it is
+/// safe (append-only, idempotent, filled before a command runs). The name, about text,
+/// version and the withholding of the built-in families are kept here and made
+/// process-wide in the same way by [`Workbench::run_cli`], just before the command runs
+/// (`run::program` says why: every layer that talks to a person names the program).
+#[derive(Debug, Clone)]
+pub struct Workbench {
+    name: Option<String>,
+    about: Option<String>,
+    version: Option<String>,
+    builtin_families: bool,
+}
+
+impl Default for Workbench {
+    fn default() -> Workbench {
+        Workbench::new()
+    }
+}
 
 impl Workbench {
-    /// The workbench with the built-in families.
+    /// The workbench with the built-in families, called `backtrack-bench`.
     pub fn new() -> Workbench {
-        Workbench
+        Workbench { name: None, about: None, version: None, builtin_families: true }
     }
 
-    /// Registers family `P` (see [`run::register`]).
+    /// Registers family `P` (see [`run::register`]): its knob defaults and values and its
+    /// short forms are checked now.
+    ///
+    /// # Panics
+    /// When `P`'s declarations are faulty (a default that is not one of its knob's values,
+    /// a short form its `instance_from_argument` refuses): the message names the family and
+    /// the knob or form.
     pub fn family<P: Puzzle + 'static>(self) -> Workbench {
         run::register::<P>();
         self
     }
 
+    /// The program's name, in usage lines, `--version` and every error prefix
+    /// (`name: error: ...`); default `backtrack-bench`.
+    ///
+    /// # Panics
+    /// When `name` is empty or holds whitespace.
+    pub fn name(mut self, name: impl Into<String>) -> Workbench {
+        let name = name.into();
+        assert!(
+            !name.is_empty() && !name.contains(char::is_whitespace),
+            "a program name is one word, as typed to run it; `{name}` is not"
+        );
+        self.name = Some(name);
+        self
+    }
+
+    /// The one-line description at the top of `--help`; default: the workbench's own for
+    /// `backtrack-bench`, else a line saying the program runs on the workbench.
+    pub fn about(mut self, about: impl Into<String>) -> Workbench {
+        self.about = Some(about.into());
+        self
+    }
+
+    /// What `--version` prints after the name (pass `env!("CARGO_PKG_VERSION")` for your
+    /// crate's); default: for a renamed program, the workbench version it is built on.
+    pub fn version(mut self, version: impl Into<String>) -> Workbench {
+        self.version = Some(version.into());
+        self
+    }
+
+    /// Leaves the built-in families (rings, prime-grid, hooks7, 247) out: help, `list`
+    /// and the known families show only the registered ones, and an instance of a built-in
+    /// family is refused as not offered by this program (exit code 2). Running with no
+    /// command, which sweeps the built-in instances, then asks for a command instead.
+    pub fn without_builtin_families(mut self) -> Workbench {
+        self.builtin_families = false;
+        self
+    }
+
+    /// The program this workbench runs as: its name, about text and version.
+    pub fn program(&self) -> Program {
+        let mut program = Program::workbench();
+        if let Some(name) = &self.name {
+            program.name = name.clone();
+        }
+        program.about = self.about.clone();
+        program.version = self.version.clone();
+        program
+    }
+
+    /// Makes this workbench's name and family choice the process's ([`run::program`],
+    /// [`run::family::withhold_builtin_families`]), as [`Workbench::run_cli`] does before
+    /// it parses anything; for a program that builds its own front end on the library.
+    /// The first call in a process wins.
+    pub fn install(&self) {
+        run::program::set_program(self.program());
+        if !self.builtin_families {
+            run::family::withhold_builtin_families();
+        }
+    }
+
     /// Parses the process's command line and runs the command, as the `backtrack-bench`
-    /// binary does; returns its exit code.
+    /// binary does, under this workbench's name; returns its exit code.
     pub fn run_cli(self) -> ExitCode {
+        self.install();
         crate::cli::main()
     }
 }

@@ -9,23 +9,28 @@ use crate::run::RunSettings;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
+/// The workbench's own one-line description (`backtrack-bench --help`).
+pub(super) const WORKBENCH_ABOUT: &str =
+    "A workbench for backtracking puzzle solvers: exact node counts, toggleable pruning, parallel strategies, sweeps.";
+
+/// The workbench's own long description, before the INSTANCE and exit-code paragraphs.
+pub(super) const WORKBENCH_LONG_ABOUT: &str = "A workbench for backtracking puzzle solvers.\n\n\
+    It runs the puzzles of the seed posts (Olympic Rings, a 3x3 prime grid, Jane Street's Hooks #7 and \
+    Twenty Four Seven) on one depth-first engine, with every optimization behind a knob, and reports exact \
+    node counts, per-rule prune counts and wall time.";
+
+/// The exit codes paragraph of the long help; `{program}` stands for the program's name.
+pub(super) const EXIT_CODES_HELP: &str = "Exit codes: 0 success (also --help, --version, and output cut short by \
+    a closed pipe); 1 a run or I/O failure (a failed sweep configuration, report --fail-on-change on a \
+    regression); 2 bad input (flags, instance or spec file, knob values, a sweep name another run is using); \
+    101 a panic: a bug in {program}, printed with its message (please report it; a sweep records a run's \
+    panic as a `panic` row and goes on); 130 stopped by Ctrl-C (sweep, watch).";
+
+/// The command line's arguments. Its name, about text and version are the running
+/// program's, set when the command is built (`super::command`), so that a user's binary
+/// names itself.
 #[derive(Parser)]
-#[command(
-    name = "backtrack-bench",
-    version,
-    about = "A workbench for backtracking puzzle solvers: exact node counts, toggleable pruning, parallel strategies, sweeps.",
-    long_about = "A workbench for backtracking puzzle solvers.\n\n\
-        It runs the puzzles of the seed posts (Olympic Rings, a 3x3 prime grid, Jane Street's Hooks #7 and \
-        Twenty Four Seven) on one depth-first engine, with every optimization behind a knob, and reports exact \
-        node counts, per-rule prune counts and wall time.\n\n\
-        INSTANCE is a built-in short name (rings, prime-grid, hooks7, 247) or a path to a puzzle-instance/v1 \
-        JSON file (see instances/README.md).\n\n\
-        Exit codes: 0 success (also --help, --version, and output cut short by a closed pipe); \
-        1 a run or I/O failure (a failed sweep configuration, report --fail-on-change on a regression); \
-        2 bad input (flags, instance or spec file, knob values, a sweep name another run is using); \
-        101 a panic: a bug in backtrack-bench, printed with its message (please report it; a sweep \
-        records a run's panic as a `panic` row and goes on); 130 stopped by Ctrl-C (sweep, watch)."
-)]
+#[command(name = "backtrack-bench", version)]
 pub(super) struct Cli {
     #[command(subcommand)]
     pub(super) command: Option<Command>,
@@ -44,7 +49,7 @@ pub(super) enum Command {
     /// Measure why a parallel run is slower than it should be: reruns and a ranked verdict.
     #[command(long_about = EXPLAIN_LONG_ABOUT)]
     Explain(ExplainArgs),
-    /// List the built-in instances and every family's knobs.
+    /// List the short instance names and every family's knobs.
     List(ListArgs),
     /// Run a sweep (a preset or a TOML spec) and append one CSV row per run to the results folder.
     Sweep(SweepArgs),
@@ -63,7 +68,8 @@ pub(super) enum Command {
 /// Flags of `split`; the knob flags are added from the families' specs.
 #[derive(Args, Debug)]
 pub struct SplitArgs {
-    /// Built-in short name (rings, prime-grid, hooks7, 247) or path to an instance file.
+    /// A short instance name or a path to an instance file (the names are listed when the
+    /// command is built, from the families this program offers).
     #[arg(value_name = "INSTANCE")]
     pub instance: String,
     /// Every solution (the default, and the only mode a split search has).
@@ -193,7 +199,8 @@ pub struct ReportArgs {
 /// Flags of `watch`; the knob flags are added from the families' specs.
 #[derive(Args, Debug)]
 pub struct WatchArgs {
-    /// Built-in short name (rings, prime-grid, hooks7, 247) or path to an instance file.
+    /// A short instance name or a path to an instance file (the names are listed when the
+    /// command is built, from the families this program offers).
     #[arg(value_name = "INSTANCE")]
     pub instance: String,
     /// Pause after each frame, in milliseconds (terminal only).
@@ -218,7 +225,8 @@ pub struct WatchArgs {
 /// Flags of `estimate`; the knob flags are added from the families' specs.
 #[derive(Args, Debug)]
 pub struct EstimateArgs {
-    /// Built-in short name (rings, prime-grid, hooks7, 247) or path to an instance file.
+    /// A short instance name or a path to an instance file (the names are listed when the
+    /// command is built, from the families this program offers).
     #[arg(value_name = "INSTANCE")]
     pub instance: String,
     /// Random probes per component.
@@ -248,7 +256,8 @@ pub struct EstimateArgs {
 /// families' specs; see `backtrack-bench solve --help`.
 #[derive(Args, Debug)]
 pub struct SolveArgs {
-    /// Built-in short name (rings, prime-grid, hooks7, 247) or path to an instance file.
+    /// A short instance name or a path to an instance file (the names are listed when the
+    /// command is built, from the families this program offers).
     #[arg(value_name = "INSTANCE")]
     pub instance: String,
     /// Find every solution (the default): the whole tree is searched, uniqueness proven.
@@ -321,7 +330,8 @@ pub const EXPLAIN_LONG_ABOUT: &str = "Measure why a parallel run is slower than 
 /// Flags of `explain`; the knob flags are added from the families' specs.
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
-    /// Built-in short name (rings, prime-grid, hooks7, 247) or path to an instance file.
+    /// A short instance name or a path to an instance file (the names are listed when the
+    /// command is built, from the families this program offers).
     #[arg(value_name = "INSTANCE")]
     pub instance: String,
     /// Explain the search for the first solution of each component (default: all solutions).

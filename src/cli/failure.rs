@@ -35,7 +35,7 @@ impl Failure {
 
     pub(super) fn report(self) -> ExitCode {
         if !self.message.is_empty() {
-            eprintln!("backtrack-bench: error: {}", self.message);
+            eprintln!("{}: error: {}", crate::run::program_name(), self.message);
         }
         ExitCode::from(self.code)
     }

@@ -46,6 +46,19 @@ pub fn add_knob_flags(command: Command, with_help: bool) -> Command {
 
 fn add_to(mut command: Command, names: &[&'static str], with_help: bool) -> Command {
     for &name in names {
+        if let Some(flag) = command.get_arguments().find(|arg| arg.get_id() == name || arg.get_long() == Some(name)) {
+            let families: Vec<&str> = Family::all()
+                .into_iter()
+                .filter(|family| family.knobs().iter().any(|spec| spec.name == name))
+                .map(Family::name)
+                .collect();
+            panic!(
+                "the knob `{name}` of family {} has the name of `{}`'s own flag `--{}`; rename the knob",
+                families.join(", "),
+                command.get_name(),
+                flag.get_long().unwrap_or(name)
+            );
+        }
         let mut arg = Arg::new(name)
             .long(name)
             .value_name("VALUE")

@@ -7,7 +7,9 @@ mod args;
 mod estimate_command;
 mod explain_command;
 mod failure;
+mod identity;
 mod knob_args;
+mod list_command;
 mod merge_command;
 mod output;
 mod parallel_help;
@@ -22,20 +24,17 @@ mod sweep_command;
 mod watch_command;
 
 use args::{Cli, Command};
-use clap::{CommandFactory, FromArgMatches, Parser};
+use clap::{FromArgMatches, Parser};
 pub use failure::{Failure, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_INTERRUPTED};
 use std::process::ExitCode;
 
-/// Parses the command line and runs the command.
+/// Parses the command line and runs the command, as the running program
+/// ([`crate::run::program::program`]: `backtrack-bench`, or a user's binary's own name).
 pub fn main() -> ExitCode {
     // The knob flags' and parallel flags' help texts are only formatted when help is asked
     // for: building them cost more than parsing the rest of the command line.
     let help = help_requested(std::env::args_os().skip(1));
-    let mut command = knob_args::add_knob_flags(Cli::command(), help);
-    if help {
-        command = ["solve", "explain"].into_iter().fold(command, parallel_help::document);
-    }
-    let matches = command.get_matches();
+    let matches = identity::command(crate::run::program::program(), help).get_matches();
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(error) => error.exit(),
@@ -57,7 +56,7 @@ pub fn main() -> ExitCode {
             let sub = matches.subcommand_matches("explain").expect("clap matched the explain subcommand");
             explain_command::run(&args, knob_args::knob_values(sub))
         }
-        Some(Command::List(args)) => output::print_list(&args),
+        Some(Command::List(args)) => list_command::run(&args),
         Some(Command::Sweep(args)) => match sweep_command::run(&args) {
             Ok(true) => Ok(()),
             Ok(false) => Err(Failure { message: String::new(), code: EXIT_INTERRUPTED }),
@@ -71,6 +70,12 @@ pub fn main() -> ExitCode {
         }
         Some(Command::RunPart(args)) => run_part_command::run(&args),
         Some(Command::Merge(args)) => merge_command::run(&args),
+        // The main job sweeps the built-in instances; a binary that withholds them has
+        // nothing to run without a command.
+        None if !crate::run::family::builtin_families_offered() => Err(Failure::bad_input(format!(
+            "no command given; `{} --help` lists the commands",
+            crate::run::program_name()
+        ))),
         None => run_quick_sweep_and_report(),
     };
     match outcome {
@@ -98,7 +103,8 @@ fn run_quick_sweep_and_report() -> Result<(), Failure> {
         unreachable!("the fixed argument lists parse as sweep and report")
     };
     eprintln!(
-        "backtrack-bench: no command given: running the `quick` sweep, then `report` (see --help for the commands)"
+        "{}: no command given: running the `quick` sweep, then `report` (see --help for the commands)",
+        crate::run::program_name()
     );
     let swept = match sweep_command::run(&sweep) {
         Ok(true) => Ok(()),
@@ -131,8 +137,7 @@ mod tests {
 
     #[test]
     fn the_long_help_lists_every_knob_with_each_familys_values_and_the_parallel_forms() {
-        let command = knob_args::add_knob_flags(Cli::command(), true);
-        let mut command = ["solve", "explain"].into_iter().fold(command, parallel_help::document);
+        let mut command = identity::command(crate::run::program::program(), true);
         let help = command.find_subcommand_mut("solve").expect("solve is a subcommand").render_long_help().to_string();
         for family in Family::all() {
             for spec in family.knobs() {
@@ -147,7 +152,7 @@ mod tests {
 
     #[test]
     fn without_help_the_knob_flags_still_parse() {
-        let command = knob_args::add_knob_flags(Cli::command(), false);
+        let command = identity::command(crate::run::program::program(), false);
         let matches = command.try_get_matches_from(["backtrack-bench", "solve", "247", "--order", "plain"]);
         let matches = matches.expect("the knob flag parses");
         let solve = matches.subcommand_matches("solve").expect("solve matched");

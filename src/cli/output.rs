@@ -2,8 +2,7 @@
 
 use super::failure::Failure;
 use crate::format;
-use crate::run::instance::{self, Instance};
-use crate::run::Family;
+use crate::run::instance::Instance;
 use crate::run::RunReport;
 use std::io::{self, Write};
 
@@ -230,52 +229,6 @@ fn write_parallel(out: &mut impl Write, report: &RunReport) -> io::Result<()> {
             format::duration_ns(worker.task_ns_median),
             format::count(worker.task_nodes_median)
         )?;
-    }
-    Ok(())
-}
-
-/// `list`: the built-in instances and every family's knobs, as text or one JSON object.
-pub fn print_list(args: &super::args::ListArgs) -> Result<(), Failure> {
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    if args.json {
-        let instances: Vec<serde_json::Value> = instance::BUILTIN_INSTANCES
-            .iter()
-            .map(|(name, file, _)| serde_json::json!({ "name": name, "file": format!("instances/{file}") }))
-            .collect();
-        let families: Vec<serde_json::Value> = Family::all()
-            .iter()
-            .map(|family| {
-                let knobs: Vec<serde_json::Value> = family
-                    .knobs()
-                    .iter()
-                    .map(|spec| {
-                        serde_json::json!({
-                            "name": spec.name,
-                            "values": spec.values,
-                            "default": spec.default,
-                            "help": spec.help,
-                        })
-                    })
-                    .collect();
-                serde_json::json!({ "name": family.name(), "knobs": knobs })
-            })
-            .collect();
-        let list = serde_json::json!({ "instances": instances, "families": families });
-        writeln!(out, "{}", serde_json::to_string_pretty(&list).map_err(Failure::failed)?)?;
-        return Ok(());
-    }
-    writeln!(out, "Built-in instances (short name -> file):")?;
-    for (name, file, _) in instance::BUILTIN_INSTANCES {
-        writeln!(out, "  {name:<12} instances/{file}")?;
-    }
-    for family in Family::all() {
-        writeln!(out)?;
-        writeln!(out, "Knobs of {}:", family.name())?;
-        for spec in family.knobs() {
-            writeln!(out, "  --{} <{}>  [default: {}]", spec.name, spec.values.join("|"), spec.default)?;
-            writeln!(out, "      {}", spec.help)?;
-        }
     }
     Ok(())
 }

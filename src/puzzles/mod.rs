@@ -52,17 +52,30 @@ impl fmt::Display for DataError {
 impl std::error::Error for DataError {}
 
 /// One puzzle family: its instance data, its knobs and its models.
+///
+/// Required: what the family is (`FAMILY`, `KNOBS`, the types), its data (`parse`), its
+/// knobs (`config`, `describe`), its tree (`models`) and what the answer needs of one
+/// solution (`answer_key`; `()` when only the count matters). Everything else has a
+/// default that works and can be overridden where the family has something better to say:
+/// names `1`, `2`, ... for the components, a solution's `Debug` text, no drawing for
+/// `watch`, no independent check, and the answer `null` (the run's counts stand alone).
 pub trait Puzzle: Sized + Send + Sync {
     /// The family's name in instance files (`olympic_rings`, `hooks`, ...).
     const FAMILY: &'static str;
-    /// The family's knobs, in the order records list them.
+    /// The family's knobs, in the order records list them. Registration checks each
+    /// default and value against `config` and `describe` (see `run::family::check_family`).
     const KNOBS: &'static [KnobSpec];
+    /// Short command-line arguments that [`Puzzle::instance_from_argument`] accepts, as
+    /// examples for help and `list` (`&["6x10"]`, `&["8", "12"]`); empty by default.
+    /// Registration checks that each one gives valid data.
+    const SHORT_FORMS: &'static [&'static str] = &[];
     /// The knob settings, as plain enums.
     type Config: Clone + fmt::Debug + Send + Sync;
     /// The model the engine searches.
     type Model: Model;
     /// What the answer needs of one solution (for most families its answer value), counted
-    /// over every solution of a component as it is found (see [`AnswerTally`]).
+    /// over every solution of a component as it is found (see [`AnswerTally`]); `()` when
+    /// the answer needs nothing of them.
     type AnswerKey: Ord + Clone + Send + fmt::Debug + 'static;
 
     /// Reads the family's `data` block.
@@ -71,26 +84,48 @@ pub trait Puzzle: Sized + Send + Sync {
     fn config(knobs: &KnobValues) -> Result<Self::Config, KnobError>;
     /// The knob values of `config`, one per entry of [`Puzzle::KNOBS`], in that order.
     fn describe(config: &Self::Config) -> Vec<(&'static str, String)>;
-    /// Names of the independent components (one entry for single-grid families).
-    fn component_names(&self) -> Vec<String>;
     /// One model per component, at its root state.
     fn models(&self, config: &Self::Config) -> Vec<Self::Model>;
-    /// A solution as one line of text (row-major digits for grids, `0` = empty).
-    fn solution_text(&self, solution: &<Self::Model as Model>::Solution) -> String;
-    /// What a viewer may see of `model`'s current state.
-    fn view(&self, model: &Self::Model) -> view::View;
-    /// A solution drawn for a person (several lines).
-    fn render(&self, solution: &<Self::Model as Model>::Solution) -> String;
-    /// Checks a solution of component `component` against the puzzle's rules as written,
-    /// independently of the model's pruning code; the error says which rule fails.
-    fn verify(&self, component: usize, solution: &<Self::Model as Model>::Solution) -> Result<(), String>;
     /// The answer key of `solution`, a solution of component `component`.
     fn answer_key(&self, component: usize, solution: &<Self::Model as Model>::Solution) -> Self::AnswerKey;
+
+    /// Names of the independent components, one per model of [`Puzzle::models`]. By
+    /// default `1`, `2`, ...: as many as the models built with the default knobs (so a
+    /// family whose component count depends on its knobs, or whose models are costly to
+    /// build, names them itself).
+    fn component_names(&self) -> Vec<String> {
+        let count = Self::config(&KnobValues::new()).map_or(1, |config| self.models(&config).len());
+        (1..=count).map(|number| number.to_string()).collect()
+    }
+    /// A solution as one line of text (the built-in grids: row-major digits, `0` = empty);
+    /// by default the solution's `Debug` text.
+    fn solution_text(&self, solution: &<Self::Model as Model>::Solution) -> String {
+        format!("{solution:?}")
+    }
+    /// What a viewer may see of `model`'s current state; by default
+    /// [`view::View::Nothing`], and `watch` then says the family draws nothing.
+    fn view(&self, _model: &Self::Model) -> view::View {
+        view::View::Nothing
+    }
+    /// A solution drawn for a person (several lines); by default its
+    /// [`Puzzle::solution_text`].
+    fn render(&self, solution: &<Self::Model as Model>::Solution) -> String {
+        self.solution_text(solution)
+    }
+    /// Checks a solution of component `component` against the puzzle's rules as written,
+    /// independently of the model's pruning code; the error says which rule fails. By
+    /// default every solution passes (no independent check).
+    fn verify(&self, _component: usize, _solution: &<Self::Model as Model>::Solution) -> Result<(), String> {
+        Ok(())
+    }
     /// The instance's answer (see `answer_type`) from the tallies of every solution of each
     /// component (not from the kept solutions, which are only a sample of them);
     /// `Value::Null` when it is not defined (no solution). When there are several
-    /// solutions, a histogram of answers (see [`answer_tally::histogram`]).
-    fn answer(&self, tallies: &[AnswerTally<Self::AnswerKey, <Self::Model as Model>::Solution>]) -> Value;
+    /// solutions, a histogram of answers (see [`answer_tally::histogram`]). By default
+    /// `Value::Null`: no answer beyond the solution count the report gives anyway.
+    fn answer(&self, _tallies: &[AnswerTally<Self::AnswerKey, <Self::Model as Model>::Solution>]) -> Value {
+        Value::Null
+    }
     /// [`Puzzle::answer`] of the solutions listed per component (all of them, for the
     /// answer to be complete): for tests and for callers that hold every solution.
     fn answer_of_solutions(&self, solutions: &[Vec<<Self::Model as Model>::Solution>]) -> Value {

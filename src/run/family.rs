@@ -12,6 +12,12 @@
 //! families) must turn that text into a type. Registration happens once, at start-up,
 //! before any command runs; it is append-only and idempotent, so a reader never sees a
 //! family disappear or change.
+//!
+//! A user's binary may also withhold the built-in families ([`withhold_builtin_families`]):
+//! the same reasoning makes that a process-wide switch, thrown once at start-up and never
+//! back, so that every command (and the loader's "not offered" error) sees the same set.
+//! Families are listed registered first, then the built-in ones: a user's binary shows
+//! its own families before those it merely carries.
 
 use super::error::RunError;
 use super::prepared::{self, Prepared};
@@ -20,6 +26,7 @@ use crate::puzzles::{hooks, prime_grid, rings, twenty_four_seven, DataError, Puz
 use serde_json::Value;
 use std::any::TypeId;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::RwLock;
 
 /// What preparing an instance of a family takes: its data, the knob text, and the instance's
@@ -30,6 +37,7 @@ type PrepareFn = fn(&Value, &KnobValues, &str, &str) -> Result<Box<dyn Prepared>
 pub struct FamilyEntry {
     name: &'static str,
     knobs: &'static [KnobSpec],
+    short_forms: &'static [&'static str],
     puzzle_type: fn() -> TypeId,
     validate: fn(&Value) -> Result<(), DataError>,
     instance_from_argument: fn(&str) -> Option<Value>,
@@ -42,6 +50,7 @@ pub const fn entry<P: Puzzle + 'static>() -> FamilyEntry {
     FamilyEntry {
         name: P::FAMILY,
         knobs: P::KNOBS,
+        short_forms: P::SHORT_FORMS,
         puzzle_type: TypeId::of::<P>,
         validate: validate::<P>,
         instance_from_argument: P::instance_from_argument,
@@ -67,25 +76,56 @@ pub static BUILTIN_FAMILIES: [FamilyEntry; 4] = [
     entry::<twenty_four_seven::TwentyFourSeven>(),
 ];
 
-/// Families registered at run time by a user's crate, after the built-in ones (see the
-/// module's note for why this table is process-wide).
+/// Families registered at run time by a user's crate (see the module's note for why this
+/// table is process-wide).
 static REGISTERED: RwLock<Vec<Family>> = RwLock::new(Vec::new());
+
+/// Whether the built-in families are offered (see [`withhold_builtin_families`]).
+static BUILTINS_OFFERED: AtomicBool = AtomicBool::new(true);
+
+/// Stops offering the built-in families in this process: they leave help, `list` and the
+/// known families, and an instance of one is refused as not offered by this program. For a
+/// user's binary that is about its own families only ([`crate::Workbench`]); made once,
+/// before a command runs, and never undone (see the module's note).
+pub fn withhold_builtin_families() {
+    BUILTINS_OFFERED.store(false, Ordering::Relaxed);
+}
+
+/// Whether this process offers the built-in families (it does unless a user's binary
+/// withheld them).
+pub fn builtin_families_offered() -> bool {
+    BUILTINS_OFFERED.load(Ordering::Relaxed)
+}
 
 /// A family: a small handle to its registered entry.
 #[derive(Clone, Copy)]
 pub struct Family(&'static FamilyEntry);
 
 impl Family {
-    /// Every family: the built-in ones, then those registered, in registration order.
+    /// Every family offered: those registered, in registration order, then the built-in
+    /// ones unless they are withheld.
     pub fn all() -> Vec<Family> {
-        let mut families: Vec<Family> = BUILTIN_FAMILIES.iter().map(Family).collect();
-        families.extend(REGISTERED.read().unwrap_or_else(|poisoned| poisoned.into_inner()).iter().copied());
+        let mut families = Family::registered();
+        if builtin_families_offered() {
+            families.extend(BUILTIN_FAMILIES.iter().map(Family));
+        }
         families
     }
 
-    /// The family called `name` in instance files.
+    /// The families registered by a user's crate, in registration order.
+    pub fn registered() -> Vec<Family> {
+        REGISTERED.read().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
+    }
+
+    /// The family called `name` in instance files, among those offered.
     pub fn from_name(name: &str) -> Option<Family> {
         Family::all().into_iter().find(|family| family.name() == name)
+    }
+
+    /// Whether `name` is a built-in family that this program withholds (for the error
+    /// that says so rather than calling it unknown).
+    pub fn is_withheld(name: &str) -> bool {
+        !builtin_families_offered() && BUILTIN_FAMILIES.iter().any(|entry| entry.name == name)
     }
 
     /// The family's name in instance files.
@@ -96,6 +136,12 @@ impl Family {
     /// The family's knobs.
     pub fn knobs(self) -> &'static [KnobSpec] {
         self.0.knobs
+    }
+
+    /// The short command-line arguments the family declares as examples of its instances
+    /// (`Puzzle::SHORT_FORMS`), for help and `list`.
+    pub fn short_forms(self) -> &'static [&'static str] {
+        self.0.short_forms
     }
 
     /// Checks a `data` block with the family's parser.
@@ -128,10 +174,13 @@ impl Family {
 }
 
 /// Registers family `P` beside the built-in ones and returns its handle; registering a
-/// family twice returns the first handle.
+/// family twice returns the first handle. The family's knobs and short forms are checked
+/// first ([`check_family`]), so that a mistyped default fails here, naming the family and
+/// the knob, and not later as if the user had typed it.
 ///
 /// # Panics
-/// When another family already has `P::FAMILY` as its name.
+/// When another family already has `P::FAMILY` as its name, or [`check_family`] finds a
+/// fault in `P`'s declarations.
 pub fn register<P: Puzzle + 'static>() -> Family {
     let mut registered = REGISTERED.write().unwrap_or_else(|poisoned| poisoned.into_inner());
     let existing =
@@ -144,9 +193,77 @@ pub fn register<P: Puzzle + 'static>() -> Family {
         );
         return family;
     }
+    if let Err(fault) = check_family::<P>() {
+        // Released first: a test that expects this panic must not poison the registry.
+        drop(registered);
+        panic!("{fault}");
+    }
     let family = Family(Box::leak(Box::new(entry::<P>())));
     registered.push(family);
     family
+}
+
+/// Checks what family `P` declares, as registration does: its knob specs (see
+/// [`crate::knobs::check_specs`]), that its `config` reads every knob's default and each of
+/// its values (a `:K` value with K = 2) and `describe` gives that value back, and that each
+/// of its `SHORT_FORMS` is an argument its `instance_from_argument` turns into valid data.
+/// The error names the family and the knob or short form.
+pub fn check_family<P: Puzzle>() -> Result<(), String> {
+    let family = P::FAMILY;
+    crate::knobs::check_specs(family, P::KNOBS)?;
+    let read = |values: &KnobValues| P::config(values).map_err(|error| format!("family `{family}`: {}", error.message));
+    let defaults =
+        read(&KnobValues::new()).map_err(|error| format!("{error} (reading the defaults declared in its KNOBS)"))?;
+    check_described::<P>(&defaults, None)?;
+    for spec in P::KNOBS {
+        for value in spec.values {
+            let value = match value.strip_suffix(":K") {
+                Some(head) => format!("{head}:2"),
+                None => value.to_string(),
+            };
+            let values = KnobValues::from([(spec.name.to_string(), value.clone())]);
+            let config = read(&values).map_err(|error| {
+                format!("{error} (knob `{}` lists `{value}` among its values but `config` refuses it)", spec.name)
+            })?;
+            check_described::<P>(&config, Some((spec.name, &value)))?;
+        }
+    }
+    for form in P::SHORT_FORMS {
+        let data = P::instance_from_argument(form).ok_or_else(|| {
+            format!("family `{family}`: its short form `{form}` is not accepted by its `instance_from_argument`")
+        })?;
+        P::parse(&data)
+            .map_err(|error| format!("family `{family}`: its short form `{form}` gives bad data: {error}"))?;
+    }
+    Ok(())
+}
+
+/// That `describe(config)` lists every knob once, in `KNOBS` order, and gives `knob`'s
+/// value back when one was read.
+fn check_described<P: Puzzle>(config: &P::Config, knob: Option<(&str, &str)>) -> Result<(), String> {
+    let described = P::describe(config);
+    let names: Vec<&str> = described.iter().map(|(name, _)| *name).collect();
+    let declared: Vec<&str> = P::KNOBS.iter().map(|spec| spec.name).collect();
+    if names != declared {
+        return Err(format!(
+            "family `{}`: `describe` names the knobs [{}] but KNOBS declares [{}]",
+            P::FAMILY,
+            names.join(", "),
+            declared.join(", ")
+        ));
+    }
+    if let Some((name, value)) = knob {
+        let given_back = described.iter().find(|(described, _)| *described == name).map(|(_, value)| value.as_str());
+        if given_back != Some(value) {
+            return Err(format!(
+                "family `{}`: knob `{name}` read as `{value}` is described as `{}`; `describe` must give each value \
+                 back as it was read",
+                P::FAMILY,
+                given_back.unwrap_or_default()
+            ));
+        }
+    }
+    Ok(())
 }
 
 impl PartialEq for Family {
@@ -166,5 +283,18 @@ impl std::hash::Hash for Family {
 impl fmt::Debug for Family {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Family({})", self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_built_in_family_passes_the_registration_checks() {
+        assert_eq!(check_family::<rings::OlympicRings>(), Ok(()));
+        assert_eq!(check_family::<prime_grid::PrimeGrid>(), Ok(()));
+        assert_eq!(check_family::<hooks::Hooks>(), Ok(()));
+        assert_eq!(check_family::<twenty_four_seven::TwentyFourSeven>(), Ok(()));
     }
 }

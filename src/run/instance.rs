@@ -3,7 +3,8 @@
 
 mod locate;
 
-use super::family::Family;
+use super::family::{self, Family};
+use super::program::program_name;
 use serde_json::Value;
 use std::fmt;
 use std::io::Read;
@@ -144,11 +145,50 @@ pub fn builtin_names() -> Vec<&'static str> {
     BUILTIN_INSTANCES.iter().map(|(name, _, _)| *name).collect()
 }
 
+/// A short instance argument this program offers, with where it comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShortForm {
+    /// The argument as typed (`6x10`, `rings`).
+    pub argument: &'static str,
+    /// The family that reads it, for a registered family's short form; `None` for a
+    /// built-in instance.
+    pub family: Option<&'static str>,
+    /// The built-in instance's file under `instances/`; `None` for a family's short form.
+    pub file: Option<&'static str>,
+}
+
+/// The short instance arguments this program offers, for help and `list`: each registered
+/// family's declared short forms (`Puzzle::SHORT_FORMS`) first, then the built-in
+/// instances' names unless the built-in families are withheld.
+pub fn short_forms() -> Vec<ShortForm> {
+    let mut forms: Vec<ShortForm> = Family::registered()
+        .into_iter()
+        .flat_map(|family| {
+            family.short_forms().iter().map(move |&argument| ShortForm {
+                argument,
+                family: Some(family.name()),
+                file: None,
+            })
+        })
+        .collect();
+    if family::builtin_families_offered() {
+        forms.extend(BUILTIN_INSTANCES.iter().map(|&(argument, file, _)| ShortForm {
+            argument,
+            family: None,
+            file: Some(file),
+        }));
+    }
+    forms
+}
+
 /// Loads `name_or_path`: a built-in short name (`rings`, `prime-grid`, `hooks7`, `247`),
 /// a path to an instance file, or, when no such file exists, a short argument that a
-/// family turns into an instance (see `Puzzle::instance_from_argument`).
+/// family turns into an instance (see `Puzzle::instance_from_argument`). Where the
+/// built-in families are withheld, their short names are not looked at first, and one
+/// that is nothing else is refused as not offered.
 pub fn load(name_or_path: &str) -> Result<Instance, InstanceError> {
-    if let Some((_, file, text)) = BUILTIN_INSTANCES.iter().find(|(name, _, _)| *name == name_or_path) {
+    let builtin = BUILTIN_INSTANCES.iter().find(|(name, _, _)| *name == name_or_path);
+    if let Some((_, file, text)) = builtin.filter(|_| family::builtin_families_offered()) {
         let path = Path::new("instances").join(file);
         return parse(text, &path, name_or_path);
     }
@@ -156,6 +196,18 @@ pub fn load(name_or_path: &str) -> Result<Instance, InstanceError> {
     if !path.exists() {
         if let Some(instance) = from_argument(name_or_path) {
             return instance;
+        }
+        if builtin.is_some() {
+            return Err(InstanceError::Content {
+                path,
+                line: None,
+                key: String::new(),
+                message: format!(
+                    "a built-in instance, which {} does not offer; its families: {}",
+                    program_name(),
+                    family_list()
+                ),
+            });
         }
     }
     let bytes = read_bounded(&path)?;
@@ -229,6 +281,10 @@ pub fn parse(text: &str, path: &Path, source: &str) -> Result<Instance, Instance
         content_error("family", format!("missing or not a string; expected one of {}", family_list()))
     })?;
     let family = Family::from_name(family_name).ok_or_else(|| {
+        if Family::is_withheld(family_name) {
+            let offered = format!("{} does not offer it; its families: {}", program_name(), family_list());
+            return content_error("family", format!("`{family_name}` is a built-in family, but {offered}"));
+        }
         content_error("family", format!("unknown family `{family_name}`; expected one of {}", family_list()))
     })?;
     let id = match object.get("id") {

@@ -25,6 +25,7 @@ pub mod family;
 pub mod instance;
 pub mod measure;
 mod prepared;
+pub mod program;
 pub mod report;
 pub mod settings;
 mod solve;
@@ -37,6 +38,7 @@ pub use family::{register, Family};
 pub use instance::{Instance, InstanceError};
 pub use measure::Calibration;
 pub use prepared::{read_knobs, Prepared};
+pub use program::{program_name, Program};
 pub use report::{ComponentReport, ParallelSummary, RuleReport, RunReport, WorkerTotals};
 pub use settings::{RunSettings, SearchMode};
 

@@ -1,7 +1,7 @@
 //! Olympic rings drawn as circles with the midpoint circle algorithm.
 
 use super::canvas::{Canvas, Style};
-use crate::puzzles::view::{CellView, RingsView};
+use crate::puzzles::view::RingsView;
 
 /// The points of a circle of `radius` around the origin (midpoint circle algorithm:
 /// integer steps along one octant, mirrored eight ways).
@@ -68,16 +68,16 @@ pub fn draw_rings(view: &RingsView, radius: i64, aspect: f64, changed: Option<us
         let mut y = centres.iter().map(|c| c.1).sum::<i64>() / centres.len() as i64;
         if rings.len() == 1 {
             // Spots inside one ring: the given sits left of the centre, the open one right.
-            x += if matches!(value, CellView::Given(_)) { -3 } else { 2 };
+            x += if value.is_given() { -3 } else { 2 };
         } else {
             y += 1;
         }
-        let (text, style) = match *value {
-            CellView::Given(v) => (format!("<{v}>"), Style::Given),
-            CellView::Placed(v) if changed == Some(spot) && rejected => (format!("{{{v}}}"), Style::Rejected),
-            CellView::Placed(v) if changed == Some(spot) => (format!("{{{v}}}"), Style::Current),
-            CellView::Placed(v) => (format!("[{v}]"), Style::Placed),
-            CellView::Open | CellView::Empty => ("{?}".to_string(), Style::Dim),
+        let (text, style) = match (value.shown(), value.is_given()) {
+            (Some(v), true) => (format!("<{v}>"), Style::Given),
+            (Some(v), false) if changed == Some(spot) && rejected => (format!("{{{v}}}"), Style::Rejected),
+            (Some(v), false) if changed == Some(spot) => (format!("{{{v}}}"), Style::Current),
+            (Some(v), false) => (format!("[{v}]"), Style::Placed),
+            (None, _) => ("{?}".to_string(), Style::Dim),
         };
         canvas.text(x - 1, y, &text, style);
     }

@@ -43,6 +43,11 @@ pub enum WatchError {
         /// Columns and rows the terminal has.
         available: (usize, usize),
     },
+    /// The family draws nothing (its `Puzzle::view` is the default, `View::Nothing`).
+    NothingToDraw {
+        /// The family.
+        family: &'static str,
+    },
 }
 
 impl std::fmt::Display for WatchError {
@@ -53,6 +58,11 @@ impl std::fmt::Display for WatchError {
                 "the terminal is {}x{} (columns x rows) but a frame needs {}x{}: enlarge the window, draw smaller \
                  rings with --radius, or print plain frames with --plain",
                 available.0, available.1, needed.0, needed.1
+            ),
+            WatchError::NothingToDraw { family } => write!(
+                f,
+                "family `{family}` draws nothing to watch: its `Puzzle::view` is the default; return a \
+                 `View::Grid` of its cells (any width, numbers or short text) to animate it"
             ),
         }
     }
@@ -113,6 +123,7 @@ fn changed_cell(view: &View, previous: Option<&View>) -> Option<usize> {
         match view {
             View::Grid(grid) => grid.cells.clone(),
             View::Rings(rings) => rings.spots.clone(),
+            View::Nothing => Vec::new(),
         }
     };
     let now = cells(view);
@@ -135,6 +146,7 @@ pub fn render_frame(view: &View, previous: Option<&View>, status: &FrameStatus, 
             canvas.push_line(GRID_LEGEND, Style::Dim);
             canvas
         }
+        View::Nothing => Canvas::new(0, 0),
     };
     canvas.push_line("", Style::Plain);
     let heading = if status.component.is_empty() { String::new() } else { format!("{}  ", status.component) };
@@ -297,6 +309,9 @@ pub fn watch_puzzle<P: Puzzle>(
         let steps_spent = AtomicBool::new(false);
         let rule_names: Vec<String> = model.rule_names().iter().map(|name| name.to_string()).collect();
         let root_view = puzzle.view(&model);
+        if root_view == View::Nothing {
+            return Err(WatchError::NothingToDraw { family: P::FAMILY });
+        }
         if let Some(available) = options.terminal_size {
             let frame = render_frame(&root_view, None, &FrameStatus::default(), options);
             fits_terminal(&frame, available).map_err(|needed| WatchError::TerminalTooSmall { needed, available })?;

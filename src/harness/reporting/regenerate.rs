@@ -8,7 +8,7 @@ use super::compare::{compare, Change};
 use super::comparison_table::comparison_markdown;
 use super::generated_docs;
 use super::plots::{draw_plots, PlotFile};
-use super::tables::markdown;
+use super::tables::{markdown, ReadmeContext};
 use crate::harness::error::HarnessError;
 use crate::harness::storing::csv_log::write_atomically;
 use crate::harness::storing::history::previous_run;
@@ -74,7 +74,7 @@ pub fn regenerate(
     if sweeps.is_empty() {
         return Err(HarnessError::Csv {
             path: folder.to_path_buf(),
-            message: "no run logs (*-runs.csv) here; run `backtrack-bench sweep` first".to_string(),
+            message: format!("no run logs (*-runs.csv) here; run `{} sweep` first", crate::run::program_name()),
         });
     }
     let mut rows = Vec::new();
@@ -109,7 +109,8 @@ pub fn regenerate(
     let comparison_text: String =
         comparisons.iter().map(|(name, changes)| comparison_markdown(name, changes)).collect();
     let readme = folder.join("README.md");
-    write_atomically(&readme, markdown(&rows, &plots, &comparison_text).as_bytes())?;
+    let context = ReadmeContext::of_folder(folder, crate::run::program_name());
+    write_atomically(&readme, markdown(&rows, &plots, &comparison_text, &context).as_bytes())?;
     let documents = generated_docs::update_documents(folder, &rows)?;
     Ok(ReportOutcome {
         readme,
