@@ -17,7 +17,7 @@ pub fn run(args: &ReportArgs) -> Result<(), Failure> {
         }
     })?;
     for note in &outcome.notes {
-        eprintln!("backtrack-bench: {note}");
+        eprintln!("{}: {note}", crate::run::program_name());
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

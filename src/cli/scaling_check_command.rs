@@ -83,7 +83,8 @@ pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
          CPUs). No machine with 16 or more cores was available, so nothing past {cpus} threads was measured. \
          runs per configuration: {repeats}; timings from a shared machine are noisy."
     );
-    let command = std::iter::once("backtrack-bench".to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>();
+    let command =
+        std::iter::once(crate::run::program_name().to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>();
     write_atomically(&args.out.join("predicted-vs-measured.csv"), csv(&rows, &machine).as_bytes())
         .map_err(Failure::failed)?;
     let text = readme(&rows, &machine, &command.join(" "), &plots);

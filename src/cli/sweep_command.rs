@@ -27,13 +27,16 @@ fn install_interrupt_handler() -> &'static AtomicBool {
         let result = ctrlc::set_handler(|| {
             if PRESSES.fetch_add(1, Ordering::SeqCst) == 0 {
                 STOP.store(true, Ordering::SeqCst);
-                eprintln!("\nbacktrack-bench: stopping after the current run (Ctrl-C again to quit now)");
+                eprintln!(
+                    "\n{}: stopping after the current run (Ctrl-C again to quit now)",
+                    crate::run::program_name()
+                );
             } else {
                 std::process::exit(i32::from(EXIT_INTERRUPTED));
             }
         });
         if let Err(error) = result {
-            eprintln!("backtrack-bench: warning: Ctrl-C will not stop the sweep cleanly: {error}");
+            eprintln!("{}: warning: Ctrl-C will not stop the sweep cleanly: {error}", crate::run::program_name());
         }
     });
     &STOP
@@ -164,7 +167,7 @@ fn print_plan_json(plan: &plan::SweepPlan, shard: Option<Shard>) -> Result<(), F
 /// The sweep's outcome as one JSON object; notes go to stderr as usual.
 fn print_outcome_json(outcome: &SweepOutcome) -> Result<(), Failure> {
     for note in &outcome.notes {
-        eprintln!("backtrack-bench: {note}");
+        eprintln!("{}: {note}", crate::run::program_name());
     }
     let text = json!({
         "configurations": outcome.configurations,
@@ -191,7 +194,7 @@ fn print_outcome_json(outcome: &SweepOutcome) -> Result<(), Failure> {
 
 fn print_outcome(outcome: &SweepOutcome, out_dir: &std::path::Path, quiet: bool) {
     for note in &outcome.notes {
-        eprintln!("backtrack-bench: {note}");
+        eprintln!("{}: {note}", crate::run::program_name());
     }
     if quiet {
         return;
@@ -219,11 +222,16 @@ fn print_outcome(outcome: &SweepOutcome, out_dir: &std::path::Path, quiet: bool)
             eprintln!("summary: {}", summary.display());
             if !outcome.kept.is_empty() {
                 eprintln!(
-                    "compare with the previous run: backtrack-bench report --out {} (the earlier rows are in its history/)",
+                    "compare with the previous run: {} report --out {} (the earlier rows are in its history/)",
+                    crate::run::program_name(),
                     out_dir.display()
                 );
             }
         }
-        None => eprintln!("shard done; merge the shards with `backtrack-bench report --out {}`", out_dir.display()),
+        None => eprintln!(
+            "shard done; merge the shards with `{} report --out {}`",
+            crate::run::program_name(),
+            out_dir.display()
+        ),
     }
 }

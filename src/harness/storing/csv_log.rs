@@ -47,7 +47,7 @@ impl CsvAppender {
             }
             if existing.last() != Some(&b'\n') {
                 let complete = existing.iter().rposition(|&byte| byte == b'\n').map_or(0, |end| end + 1);
-                eprintln!("backtrack-bench: {}: dropping an incomplete last line", path.display());
+                eprintln!("{}: {}: dropping an incomplete last line", crate::run::program_name(), path.display());
                 OpenOptions::new()
                     .write(true)
                     .open(path)
