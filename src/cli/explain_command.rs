@@ -55,7 +55,7 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
             None => "rounds until the median is known within ±3%".to_string(),
         }
     );
-    let stopped = measure::run_all(&instance, &mut configs, &plan.stopping, |_| {}).map_err(Failure::bad_input)?;
+    let stopped = measure::run_all(&instance, &mut configs, &plan.stopping, |_| {})?;
     let stopped = measure::stopping_text(stopped, &plan.stopping, configs[0].reports.len());
     let verdict = verdict::verdict(&plan, &configs, stopped);
     if args.json {

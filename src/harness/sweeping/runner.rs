@@ -23,11 +23,11 @@ use crate::harness::storing::results_folder::{
 };
 use crate::harness::storing::run_columns::RunColumnCells;
 use crate::harness::storing::sweep_lock::{SweepLock, WhenBusy};
+use crate::parallel::catch_model_panic;
 use crate::run;
 use crate::run::instance::Instance;
 use crate::statistics::{median_interval, BootstrapSettings, StoppingState};
 use std::collections::HashMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -355,7 +355,9 @@ fn run_once(context: &RunContext, instance: &Instance, repeat: u32) -> (RunRecor
     machine_guard::peak_memory::reset();
     let mark = context.guard.mark();
     let cpu_before = process_cpu_ns();
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
+    // A model's panic comes back as the run's error, with the node where it happened; this
+    // catches any other panic (and prints nothing: the record holds its message).
+    let outcome = catch_model_panic(|| {
         // The knobs are read once; the repeats of a batch reuse the prepared instance.
         let prepared = run::prepare(instance, &config.run.knobs)?;
         loop {
@@ -368,7 +370,7 @@ fn run_once(context: &RunContext, instance: &Instance, repeat: u32) -> (RunRecor
                 return Ok::<_, run::RunError>(report);
             }
         }
-    }));
+    });
     let cpu_after = process_cpu_ns();
     let machine = context.guard.run_state(&mark);
     record.machine_quiet = machine.machine_quiet;
@@ -382,8 +384,9 @@ fn run_once(context: &RunContext, instance: &Instance, repeat: u32) -> (RunRecor
             record.finish(&report, batch, total_elapsed_ns, cpu_used);
             counts = count_rows(&record.sweep, &record.config_id, repeat, &report);
         }
+        Ok(Err(error @ run::RunError::ModelPanicked(_))) => record.fail(status::PANIC, &error.to_string()),
         Ok(Err(error)) => record.fail(status::ERROR, &error.to_string()),
-        Err(panic) => record.fail(status::PANIC, &panic_message(panic.as_ref())),
+        Err(panic) => record.fail(status::PANIC, &format!("panicked: {panic}")),
     }
     record.timestamp = timestamp_now();
     (record, counts)
@@ -399,15 +402,6 @@ fn failed_record(context: &RunContext, repeat: u32, status: &str, message: &str)
     record.fail(status, message);
     record.timestamp = timestamp_now();
     record
-}
-
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    let text = payload
-        .downcast_ref::<&str>()
-        .map(|text| text.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic without a message".to_string());
-    format!("panicked: {text}")
 }
 
 /// What the folder's run logs of this sweep already hold, per configuration id.
