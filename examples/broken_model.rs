@@ -12,5 +12,8 @@ use backtrack_bench::Workbench;
 use broken_model::BrokenQueens;
 
 fn main() -> std::process::ExitCode {
+    // As the crate's own binary does: a panic outside a run (here, the model's panic in
+    // `estimate`, which is not caught) prints one line.
+    backtrack_bench::cli::report_panics_as_bugs();
     Workbench::new().family::<BrokenQueens>().run_cli()
 }

@@ -6,7 +6,7 @@
 //! model, in another order than the sequential search visits them. A model whose `branch`
 //! or `apply` reads anything besides the moves applied (a global counter, a clock, a
 //! random number, a cache shared between copies) builds another tree when replayed: the
-//! counts then differ between strategies, often only on some runs. This helper runs every
+//! counts then differ between strategies, often only on some runs. This check runs every
 //! strategy at several thread counts and names the first run that differs.
 
 use crate::format;

@@ -83,6 +83,23 @@ fn json_output_and_explain_report_a_model_panic_the_same_way() {
 }
 
 #[test]
+fn a_panic_outside_a_run_is_one_line_that_calls_it_a_bug_and_exits_101() {
+    // `estimate` probes the model outside `solve`'s catching (an uncaught panic, as a bug
+    // of the tool would be): the binary's hook prints it in one line.
+    let output = Command::new(broken_model_binary())
+        .args(["estimate", "8", "--fault", "apply", "--probes", "1000"])
+        .env_remove("RUST_BACKTRACE")
+        .env_remove("RUST_LIB_BACKTRACE")
+        .output()
+        .expect("the example runs");
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(101), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let expected = "backtrack-bench: internal error (a bug, please report it): panicked at ";
+    assert!(stderr.starts_with(expected) && stderr.contains("apply fault injected at [1, 3, 0]"), "{stderr}");
+}
+
+#[test]
 fn a_sweep_records_panic_for_the_broken_configurations_and_goes_on() {
     let folder = tempfile::tempdir().unwrap();
     let spec = folder.path().join("spec.toml");

@@ -1,7 +1,8 @@
 //! A model's bug is an error, never a hang or a silent wrong count: a family whose model
 //! panics (in `apply`, `branch`, `undo`, `solution()`, or past its `max_depth()`) gets
 //! `RunError::ModelPanicked` under every strategy, naming the family, the component and
-//! the node; the testing helper names the run whose counts differ when moves do not replay.
+//! the node; `testing::check_parity_across_strategies` names the run whose counts differ when
+//! moves do not replay.
 
 mod broken_model;
 
@@ -90,14 +91,14 @@ fn the_model_without_its_bug_counts_the_92_placements_of_8_queens_under_every_st
 }
 
 #[test]
-fn the_testing_helper_passes_the_sound_model_and_names_the_run_where_moves_do_not_replay() {
+fn the_parity_check_passes_the_sound_model_and_names_the_run_where_moves_do_not_replay() {
     let case = |fault: &'static str, solutions| ParityCase {
         argument: "8",
         knob_settings: if fault == "none" { &[&[("fault", "none")]] } else { &[&[("fault", "non-replayable")]] },
         solutions,
     };
     assert_eq!(check_parity_across_strategies::<BrokenQueens>(case("none", 92)), Ok(()));
-    // The non-replayable model's count, sequentially (the helper checks it against the
+    // The non-replayable model's count, sequentially (the check compares it with the
     // published count first; the hidden counter starts afresh with each run's models).
     let sequential = solve_or_hang(8, "non-replayable", "sequential").expect("no panic");
     assert!(sequential < 92, "every fifth last row is a dead end: {sequential}");
@@ -109,7 +110,7 @@ fn the_testing_helper_passes_the_sound_model_and_names_the_run_where_moves_do_no
 }
 
 #[test]
-fn the_testing_helper_reports_a_model_panic_with_the_run_it_happened_in() {
+fn the_parity_check_reports_a_model_panic_with_the_run_it_happened_in() {
     let case = ParityCase { argument: "8", knob_settings: &[&[("fault", "branch")]], solutions: 92 };
     let failure = check_parity_across_strategies::<BrokenQueens>(case).expect_err("the model panics");
     assert_eq!(failure.run, "sequential");

@@ -5,7 +5,8 @@
 //! [`EXIT_MODEL_PANICKED`], a family's code panicked (`solve`, `explain`: the run is
 //! stopped on every thread and the panic reported once); 130 [`EXIT_INTERRUPTED`]; and
 //! 101, which Rust's runtime gives after any other panic, that is a bug (a sweep catches a
-//! run's panic and records it). The long help (`args.rs`) and the README list the same.
+//! run's panic and records it; [`report_panics_as_bugs`] prints it in one line). The long
+//! help (`args.rs`) and the README list the same.
 
 use crate::run::RunError;
 use std::process::ExitCode;
@@ -44,6 +45,28 @@ impl Failure {
         }
         ExitCode::from(self.code)
     }
+}
+
+/// Installs the process's panic hook, for a binary's `main`: a panic that reaches it is a
+/// bug in the tool (a family's panic during `solve`, `explain` or a sweep's run is caught
+/// before it and reported as the run's error). Rust's own hook prints two lines and a hint
+/// about backtraces; this prints one line that says what it is, with the backtrace only
+/// when `RUST_BACKTRACE` asks for one. The exit code stays 101.
+pub fn report_panics_as_bugs() {
+    std::panic::set_hook(Box::new(|info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("a panic without a message");
+        let location = info.location().map(|location| format!(" at {location}")).unwrap_or_default();
+        eprintln!("backtrack-bench: internal error (a bug, please report it): panicked{location}: {message}");
+        let backtrace = std::backtrace::Backtrace::capture();
+        if backtrace.status() == std::backtrace::BacktraceStatus::Captured {
+            eprintln!("{backtrace}");
+        }
+    }));
 }
 
 impl From<RunError> for Failure {

@@ -150,11 +150,14 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
         .collect();
     let runs_to_do: Vec<(&Configuration, u64)> =
         pending.iter().map(|&(config, done)| (config, u64::from(config.warmup + config.repeats - done.runs))).collect();
+    let uniform = || WorkEstimate::uniform(&runs_to_do.iter().map(|&(_, runs)| runs).collect::<Vec<_>>());
     let mut work = if Progress::would_draw(options.quiet) {
         let cores = std::thread::available_parallelism().map_or(1, |count| count.get());
-        WorkEstimate::from_tree_sizes(plan, &runs_to_do, cores)
+        // The estimate probes every configuration's model: one that panics there panics in
+        // its runs too, where the panic is recorded; the bar then counts runs instead.
+        catch_model_panic(|| WorkEstimate::from_tree_sizes(plan, &runs_to_do, cores)).unwrap_or_else(|_| uniform())
     } else {
-        WorkEstimate::uniform(&runs_to_do.iter().map(|&(_, runs)| runs).collect::<Vec<_>>())
+        uniform()
     };
     let progress = Progress::start(work.remaining_ns(), options.quiet);
     let count = pending.len();
