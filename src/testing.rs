@@ -1,16 +1,31 @@
 //! Checks for a family's own tests: its published count under every parallel strategy and
-//! thread count, with exactly the sequential search's nodes, solutions and prune counts.
+//! thread count, with exactly the sequential search's nodes, solutions and prune counts;
+//! and, when they differ, which run differed and what that usually means.
+//!
+//! A parallel run replays each subproblem's moves from the root on another copy of the
+//! model, in another order than the sequential search visits them. A model whose `branch`
+//! or `apply` reads anything besides the moves applied (a global counter, a clock, a
+//! random number, a cache shared between copies) builds another tree when replayed: the
+//! counts then differ between strategies, often only on some runs. This check runs every
+//! strategy at several thread counts and names the first run that differs.
 
+use crate::format;
 use crate::puzzles::Puzzle;
 use crate::run::instance;
 use crate::run::{self, RunReport, RunSettings, SearchMode};
 use crate::workbench::knob_values;
+use std::fmt;
 
 /// Every parallel strategy, with split parameters small enough to split small trees.
 pub const STRATEGIES: [&str; 6] = ["depth:2", "depth:3", "auto", "steal", "budget:64", "naive"];
 
 /// The thread counts each strategy runs at.
 pub const THREAD_COUNTS: [usize; 3] = [1, 2, 3];
+
+/// What a model whose counts differ between runs should be checked for.
+const REPLAY_HINT: &str = "a parallel run replays each subproblem's moves from the root on another copy of the \
+     model, in another order: `branch` and `apply` must depend only on the moves applied, not on a global, a \
+     clock, a random number or anything shared between copies";
 
 /// One instance of a family and the count it must reach.
 #[derive(Debug, Clone, Copy)]
@@ -23,64 +38,148 @@ pub struct ParityCase<'a> {
     pub solutions: u64,
 }
 
+/// Why [`check_parity_across_strategies`] failed: the run that failed or differed, and
+/// what went wrong, in words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParityFailure {
+    /// The run that failed or differed, as `steal x2` (`sequential` for the reference).
+    pub run: String,
+    /// What went wrong: the run's error, or what it found against what was expected.
+    pub message: String,
+}
+
+impl fmt::Display for ParityFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ParityFailure {}
+
 /// What an exhaustive run finds and counts, apart from times.
 #[derive(Debug, PartialEq)]
 struct Findings {
     solutions: u64,
-    solution_texts: Vec<Vec<String>>,
     nodes: u64,
+    solution_texts: Vec<Vec<String>>,
     rules: Vec<(String, u64, u64)>,
     nodes_per_depth: Vec<u64>,
 }
 
-fn findings(report: &RunReport) -> Findings {
-    assert!(report.complete, "{} {}: stopped early", report.instance, report.strategy);
-    for component in &report.components {
-        assert!(component.verify_failures.is_empty(), "{}: {:?}", report.instance, component.verify_failures);
-    }
-    Findings {
-        solutions: report.solutions,
-        solution_texts: report.components.iter().map(|component| component.solution_texts.clone()).collect(),
-        nodes: report.nodes,
-        rules: report.rules.iter().map(|rule| (rule.name.clone(), rule.checks, rule.prunes)).collect(),
-        nodes_per_depth: report.nodes_per_depth.clone(),
+impl Findings {
+    /// What `self` (the run named `run`) found unlike `expected` (the run named
+    /// `reference`), in words; `None` when it found the same.
+    fn difference(&self, run: &str, expected: &Findings, reference: &str) -> Option<String> {
+        if (self.solutions, self.nodes) != (expected.solutions, expected.nodes) {
+            return Some(format!(
+                "{run} found {} solutions in {} nodes, {reference} {} in {}",
+                format::count(self.solutions),
+                format::count(self.nodes),
+                format::count(expected.solutions),
+                format::count(expected.nodes),
+            ));
+        }
+        let differing = [
+            (self.solution_texts != expected.solution_texts, "solutions"),
+            (self.rules != expected.rules, "rule counts"),
+            (self.nodes_per_depth != expected.nodes_per_depth, "nodes per depth"),
+        ];
+        let what: Vec<&str> = differing.iter().filter(|(differs, _)| *differs).map(|(_, what)| *what).collect();
+        (!what.is_empty()).then(|| {
+            let counts = format!("{} solutions in {} nodes", format::count(self.solutions), format::count(self.nodes));
+            format!("{run} found the same {counts} as {reference} but other {}", what.join(" and "))
+        })
     }
 }
 
-/// Registers `P`, then for each knob setting of `case`: runs the sequential search, asserts
-/// the published count, and asserts that every strategy of [`STRATEGIES`] at every count of
-/// [`THREAD_COUNTS`] finds the same solutions with the same node, check and prune counts.
-///
-/// # Panics
-/// On the first difference, naming the instance, knobs, strategy and threads.
-pub fn assert_parity_across_strategies<P: Puzzle + 'static>(case: ParityCase<'_>) {
+/// The findings of an exhaustive, complete run whose kept solutions all pass `verify`.
+fn findings(report: &RunReport) -> Result<Findings, String> {
+    if !report.complete {
+        return Err(format!("stopped early ({})", report.stop.unwrap_or("unknown reason")));
+    }
+    if let Some(failure) = report.components.iter().flat_map(|component| &component.verify_failures).next() {
+        return Err(format!("a solution fails the family's own check: {failure}"));
+    }
+    Ok(Findings {
+        solutions: report.solutions,
+        nodes: report.nodes,
+        solution_texts: report.components.iter().map(|component| component.solution_texts.clone()).collect(),
+        rules: report.rules.iter().map(|rule| (rule.name.clone(), rule.checks, rule.prunes)).collect(),
+        nodes_per_depth: report.nodes_per_depth.clone(),
+    })
+}
+
+/// Registers `P`, then for each knob setting of `case`: runs the sequential search twice
+/// (the same counts both times), checks the published count, and checks that every
+/// strategy of [`STRATEGIES`] at every count of [`THREAD_COUNTS`] finds the same
+/// solutions with the same node, check and prune counts. The first failure names the
+/// run: one that failed (a model's panic, with where it happened), or one whose counts
+/// differ, with what that usually means (`moves do not replay: steal x2 found 93
+/// solutions in ... nodes, sequential 92 in ...`).
+pub fn check_parity_across_strategies<P: Puzzle + 'static>(case: ParityCase<'_>) -> Result<(), ParityFailure> {
     run::register::<P>();
-    let instance = instance::load(case.argument).unwrap_or_else(|error| panic!("{error}"));
+    let context = |knobs: &[(&str, &str)]| format!("{} {knobs:?}", case.argument);
+    let instance = instance::load(case.argument)
+        .map_err(|error| ParityFailure { run: "sequential".into(), message: format!("{}: {error}", case.argument) })?;
     for knobs in case.knob_settings {
-        let run = |strategy: &str, threads: usize| {
+        let run = |strategy: &str, threads: usize| -> Result<Option<Findings>, ParityFailure> {
+            let name = if strategy == "sequential" { strategy.to_string() } else { format!("{strategy} x{threads}") };
+            let failed = |message: String| ParityFailure {
+                message: format!("{}: {name}: {message}", context(knobs)),
+                run: name.clone(),
+            };
             let settings = RunSettings {
                 knobs: knob_values(knobs),
                 mode: SearchMode::All,
                 solutions_to_keep: 20_000,
                 rule_counts: true,
-                strategy: strategy.parse().unwrap_or_else(|error| panic!("{error}")),
+                strategy: strategy.parse().map_err(|error| failed(format!("{error}")))?,
                 threads,
                 ..RunSettings::default()
             };
-            let report = run::solve(&instance, &settings).unwrap_or_else(|error| panic!("{error}"));
+            let report = run::solve(&instance, &settings).map_err(|error| failed(error.to_string()))?;
             // `naive` lists every leaf first; past the cap on listed subproblems it stops
             // before any work and says so, which is its documented answer on big trees.
-            let capped = strategy == "naive" && report.stop == Some("frontier-full");
-            (!capped).then(|| findings(&report))
+            if strategy == "naive" && report.stop == Some("frontier-full") {
+                return Ok(None);
+            }
+            findings(&report).map(Some).map_err(failed)
         };
-        let sequential = run("sequential", 1).expect("a sequential run lists nothing");
-        assert_eq!(sequential.solutions, case.solutions, "{} {knobs:?}: the published count", case.argument);
+        let sequential = run("sequential", 1)?.expect("a sequential run lists nothing");
+        let again = run("sequential", 1)?.expect("a sequential run lists nothing");
+        if let Some(difference) = again.difference("a second sequential run", &sequential, "the first") {
+            let message = format!("{}: the model is not deterministic: {difference}; {REPLAY_HINT}", context(knobs));
+            return Err(ParityFailure { run: "sequential".into(), message });
+        }
+        if sequential.solutions != case.solutions {
+            let message = format!(
+                "{}: sequential found {} solutions; the published count is {}",
+                context(knobs),
+                format::count(sequential.solutions),
+                format::count(case.solutions)
+            );
+            return Err(ParityFailure { run: "sequential".into(), message });
+        }
         for strategy in STRATEGIES {
             for threads in THREAD_COUNTS {
-                if let Some(parallel) = run(strategy, threads) {
-                    assert_eq!(parallel, sequential, "{} {knobs:?} {strategy} x{threads}", case.argument);
+                let name = format!("{strategy} x{threads}");
+                let Some(parallel) = run(strategy, threads)? else { continue };
+                if let Some(difference) = parallel.difference(&name, &sequential, "sequential") {
+                    let message = format!("{}: moves do not replay: {difference}; {REPLAY_HINT}", context(knobs));
+                    return Err(ParityFailure { run: name, message });
                 }
             }
         }
+    }
+    Ok(())
+}
+
+/// [`check_parity_across_strategies`], for a test: panics with the failure's message.
+///
+/// # Panics
+/// On the first failure, naming the instance, knobs, strategy and threads.
+pub fn assert_parity_across_strategies<P: Puzzle + 'static>(case: ParityCase<'_>) {
+    if let Err(failure) = check_parity_across_strategies::<P>(case) {
+        panic!("{failure}");
     }
 }

@@ -1,7 +1,7 @@
 //! The exit codes the tool can give are documented alike in `--help` and the README.
 
-/// Every exit code: success, failure, bad input, a panic (a bug), Ctrl-C.
-const CODES: [&str; 5] = ["0", "1", "2", "101", "130"];
+/// Every exit code: success, failure, bad input, a model's panic, a panic (a bug), Ctrl-C.
+const CODES: [&str; 6] = ["0", "1", "2", "3", "101", "130"];
 
 #[test]
 fn help_and_readme_list_every_exit_code() {

@@ -56,8 +56,7 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
         }
     );
     let warn = |line: &str| eprintln!("explain: {line}");
-    let measured =
-        measure::run_all(&instance, &mut configs, &plan.stopping, |_| {}, warn).map_err(Failure::bad_input)?;
+    let measured = measure::run_all(&instance, &mut configs, &plan.stopping, |_| {}, warn)?;
     let stopped = measure::stopping_text(measured.stopping, &plan.stopping, configs[0].reports.len());
     let verdict = verdict::verdict(&plan, &configs, stopped, measured.machine);
     if args.json {

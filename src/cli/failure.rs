@@ -1,17 +1,23 @@
 //! A command's failure: the message printed and the documented exit code.
 //!
 //! Every code the tool can give: 0 success (and `--help`, `--version`, a closed pipe); 1
-//! [`EXIT_FAILURE`]; 2 [`EXIT_BAD_INPUT`] (clap's usage errors too); 130
-//! [`EXIT_INTERRUPTED`]; and 101, which Rust's runtime gives after a panic, that is a bug (a
-//! sweep catches a run's panic and records it). The long help (`args.rs`) and the README
-//! list the same.
+//! [`EXIT_FAILURE`]; 2 [`EXIT_BAD_INPUT`] (clap's usage errors too); 3
+//! [`EXIT_MODEL_PANICKED`], a family's code panicked (`solve`, `explain`: the run is
+//! stopped on every thread and the panic reported once); 130 [`EXIT_INTERRUPTED`]; and
+//! 101, which Rust's runtime gives after any other panic, that is a bug (a sweep catches a
+//! run's panic and records it; [`report_panics_as_bugs`] prints it in one line). The long
+//! help (`args.rs`) and the README list the same.
 
+use crate::run::RunError;
 use std::process::ExitCode;
 
 /// Exit code for bad input: flags, instance files, knob values.
 pub const EXIT_BAD_INPUT: u8 = 2;
 /// Exit code for a failure while running (I/O, a failed sweep).
 pub const EXIT_FAILURE: u8 = 1;
+/// Exit code when the family's code (its model, or its puzzle reading the solutions)
+/// panicked: a bug in the family, not in the input or the tool.
+pub const EXIT_MODEL_PANICKED: u8 = 3;
 /// Exit code of a sweep stopped by Ctrl-C (128 + SIGINT, as shells report it).
 pub const EXIT_INTERRUPTED: u8 = 130;
 
@@ -38,6 +44,43 @@ impl Failure {
             eprintln!("{}: error: {}", crate::run::program_name(), self.message);
         }
         ExitCode::from(self.code)
+    }
+}
+
+/// Installs the process's panic hook, for a binary's `main`: a panic that reaches it is a
+/// bug in the tool (a family's panic during `solve`, `explain` or a sweep's run is caught
+/// before it and reported as the run's error). Rust's own hook prints two lines and a hint
+/// about backtraces; this prints one line that says what it is, with the backtrace only
+/// when `RUST_BACKTRACE` asks for one. The exit code stays 101.
+pub fn report_panics_as_bugs() {
+    std::panic::set_hook(Box::new(|info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("a panic without a message");
+        let location = info.location().map(|location| format!(" at {location}")).unwrap_or_default();
+        eprintln!(
+            "{}: internal error (a bug, please report it): panicked{location}: {message}",
+            crate::run::program_name()
+        );
+        let backtrace = std::backtrace::Backtrace::capture();
+        if backtrace.status() == std::backtrace::BacktraceStatus::Captured {
+            eprintln!("{backtrace}");
+        }
+    }));
+}
+
+impl From<RunError> for Failure {
+    /// A model's panic is its own failure ([`EXIT_MODEL_PANICKED`]); every other reason a
+    /// run could not start is in its input (knobs, data, thread count, terminal).
+    fn from(error: RunError) -> Failure {
+        let code = match error {
+            RunError::ModelPanicked(_) => EXIT_MODEL_PANICKED,
+            _ => EXIT_BAD_INPUT,
+        };
+        Failure { message: error.to_string(), code }
     }
 }
 

@@ -25,7 +25,9 @@ mod watch_command;
 
 use args::{Cli, Command};
 use clap::{FromArgMatches, Parser};
-pub use failure::{Failure, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_INTERRUPTED};
+pub use failure::{
+    report_panics_as_bugs, Failure, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_MODEL_PANICKED,
+};
 use std::process::ExitCode;
 
 /// Parses the command line and runs the command, as the running program

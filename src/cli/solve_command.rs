@@ -27,7 +27,7 @@ pub fn run(args: &SolveArgs, knobs: KnobValues) -> Result<(), Failure> {
     };
     args.parallel.apply(&mut settings);
     let report = match &args.solutions {
-        None => run::solve(&instance, &settings).map_err(Failure::bad_input)?,
+        None => run::solve(&instance, &settings)?,
         Some(path) => {
             let (file, stream) = SolutionsFile::create(path)?;
             match run::solve_streaming(&instance, &settings, &stream) {
@@ -40,7 +40,7 @@ pub fn run(args: &SolveArgs, knobs: KnobValues) -> Result<(), Failure> {
                 }
                 Err(error) => {
                     file.abandon();
-                    return Err(Failure::bad_input(error));
+                    return Err(Failure::from(error));
                 }
             }
         }

@@ -5,6 +5,7 @@
 //! tasks (more queue traffic); a large one leaves idle workers waiting for the next split.
 
 use super::collect::Collector;
+use super::model_panic::ModelPanic;
 use super::outcome::ParallelOutcome;
 use super::pool::Pool;
 use super::steal::{self, SplitRule};
@@ -12,7 +13,8 @@ use super::strategy::Strategy;
 use super::tally::Tally;
 use crate::search::{Limits, Model, RuleCounter};
 
-/// Runs the whole tree with workers that split every `budget` nodes.
+/// Runs the whole tree with workers that split every `budget` nodes (or returns the
+/// model's first panic, as [`steal`](super::steal) does).
 pub(crate) fn search<M, C, T, K>(
     model: M,
     limits: Limits,
@@ -20,7 +22,7 @@ pub(crate) fn search<M, C, T, K>(
     budget: u64,
     tally_for: impl Fn(usize) -> T,
     collector: &K,
-) -> (ParallelOutcome<M::Solution>, K)
+) -> Result<(ParallelOutcome<M::Solution>, K), ModelPanic>
 where
     M: Model,
     C: RuleCounter + Send,

@@ -1,12 +1,16 @@
 //! The little state a parallel run shares between its workers: one signal word (the stop
-//! flag and the count of hungry workers), the count of unfinished tasks, and the node budget.
+//! flag and the count of hungry workers), the count of unfinished tasks, the node budget,
+//! and the first panic a model raised.
 //!
 //! Workers read the signal word once per node with a relaxed load; everything else here
-//! is touched once per task or on rare events (a split, a stop, a flush of the node count).
+//! is touched once per task or on rare events (a split, a stop, a flush of the node count,
+//! a panic).
 
+use super::model_panic::{self, ModelPanic};
 use crate::search::StopReason;
 use crossbeam_utils::CachePadded;
 use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// The bit of [`Control::signal`] that says the run has stopped; the bits below count the
@@ -43,6 +47,8 @@ pub(crate) struct Control {
     reason: AtomicU8,
     /// Nanoseconds from `start` to the first stop.
     stopped_at_nanos: AtomicU64,
+    /// The first panic caught in a worker: the run's error once every worker has stopped.
+    panic: Mutex<Option<ModelPanic>>,
     start: Instant,
 }
 
@@ -57,6 +63,7 @@ impl Control {
             nodes_spent: CachePadded::new(AtomicU64::new(0)),
             reason: AtomicU8::new(NO_REASON),
             stopped_at_nanos: AtomicU64::new(0),
+            panic: Mutex::new(None),
             start,
         }
     }
@@ -93,6 +100,32 @@ impl Control {
             self.stopped_at_nanos.store(nanos, Ordering::Release);
         }
         self.signal.fetch_or(STOP_BIT, Ordering::Release);
+    }
+
+    /// A model panicked: keeps the first panic (later ones are its consequences, or the
+    /// same bug met again) and stops the run, so that every other worker ends at its next
+    /// node and no idle worker waits for the task that died.
+    #[cold]
+    pub(crate) fn record_panic(&self, panic: ModelPanic) {
+        let mut first = self.panic.lock().unwrap_or_else(PoisonError::into_inner);
+        first.get_or_insert(panic);
+        drop(first);
+        self.signal.fetch_or(STOP_BIT, Ordering::Release);
+    }
+
+    /// Runs `work` (a worker's part of the run); a panic in it is recorded as by
+    /// [`Control::record_panic`], with no path. For what lies around a worker's tasks
+    /// (making its copy of the model, say); the tasks themselves are caught closer, where
+    /// the engine's path is known.
+    pub(crate) fn guard(&self, work: impl FnOnce()) {
+        if let Err(panic) = model_panic::catch(work) {
+            self.record_panic(panic);
+        }
+    }
+
+    /// The first panic a worker caught, if any: once the run is over, its error.
+    pub(crate) fn take_panic(&self) -> Option<ModelPanic> {
+        self.panic.lock().unwrap_or_else(PoisonError::into_inner).take()
     }
 
     /// Why the run stopped, and when (from the start), if it did.
@@ -173,6 +206,18 @@ mod tests {
         assert!(control.spend_nodes(60));
         assert!(!control.spend_nodes(40));
         assert_eq!(control.stop_reason().map(|(reason, _)| reason), Some(StopReason::NodeLimit));
+    }
+
+    #[test]
+    fn the_first_panic_is_kept_and_stops_the_run() {
+        let control = Control::new(Instant::now(), u64::MAX, 1);
+        control.guard(|| {});
+        assert!(!control.stopped());
+        control.guard(|| panic!("first"));
+        control.guard(|| panic!("second"));
+        assert!(control.stopped());
+        assert_eq!(control.take_panic().map(|panic| panic.message).as_deref(), Some("first"));
+        assert_eq!(control.take_panic(), None);
     }
 
     #[test]

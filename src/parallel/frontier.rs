@@ -11,6 +11,7 @@ use super::accounting::RunClock;
 use super::assemble::{assemble, FrontierPart, RunParts};
 use super::collect::{Collecting, Collector};
 use super::control::{remaining_budget, Control};
+use super::model_panic::{self, ModelPanic};
 use super::outcome::ParallelOutcome;
 use super::pool::Pool;
 use super::steering::Splitting;
@@ -39,16 +40,18 @@ pub(crate) struct Listing<M: Model, K> {
 
 /// Lists the subproblems at `depth` with a plain engine on this thread, at most
 /// [`MAX_SUBPROBLEMS`] of them (past that the listing stops with
-/// [`StopReason::FrontierFull`]), with a clone of `collector`.
+/// [`StopReason::FrontierFull`]), with a clone of `collector`; a panic in the model is
+/// returned, at the node where it happened.
 pub(crate) fn list<M: Model, C: RuleCounter, K: Collector<M>>(
     model: &M,
     limits: &Limits,
     depth: usize,
     collector: &K,
-) -> Listing<M, K> {
+) -> Result<Listing<M, K>, ModelPanic> {
     let mut engine: Engine<M, C, NoSteering, Collecting<K>> =
-        Engine::new(model.clone(), NoSteering, Collecting(collector.clone()), limits.clone());
-    let frontier = engine.enumerate_frontier_capped(depth, MAX_SUBPROBLEMS);
+        model_panic::catch(|| Engine::new(model.clone(), NoSteering, Collecting(collector.clone()), limits.clone()))?;
+    let frontier = model_panic::catch(|| engine.enumerate_frontier_capped(depth, MAX_SUBPROBLEMS))
+        .map_err(|panic| panic.at_path(engine.path()))?;
     let part = FrontierPart {
         depth,
         stats: engine.stats(),
@@ -57,7 +60,7 @@ pub(crate) fn list<M: Model, C: RuleCounter, K: Collector<M>>(
         probe_nodes: 0,
     };
     let (_, Collecting(collector)) = engine.into_hooks();
-    Listing { part, frontier, collector }
+    Ok(Listing { part, frontier, collector })
 }
 
 /// Lists the frontier the way `choice` says. For a target count (at most
@@ -74,7 +77,7 @@ pub(crate) fn choose<M: Model, C: RuleCounter, K: Collector<M>>(
     limits: &Limits,
     choice: DepthChoice,
     collector: &K,
-) -> Listing<M, K> {
+) -> Result<Listing<M, K>, ModelPanic> {
     let wanted = match choice {
         DepthChoice::Fixed(depth) => return list::<M, C, K>(model, limits, depth, collector),
         DepthChoice::AtLeast(wanted) => wanted.min(MAX_SUBPROBLEMS),
@@ -82,7 +85,7 @@ pub(crate) fn choose<M: Model, C: RuleCounter, K: Collector<M>>(
     let mut probe_nodes = 0;
     let mut best: Option<Listing<M, K>> = None;
     for depth in 1..=model.max_depth().max(1) {
-        let listing = list::<M, C, K>(model, limits, depth, collector);
+        let listing = list::<M, C, K>(model, limits, depth, collector)?;
         if listing.part.stop == Some(StopReason::FrontierFull) && best.is_some() {
             probe_nodes += listing.part.stats.nodes;
             break;
@@ -106,13 +109,17 @@ pub(crate) fn choose<M: Model, C: RuleCounter, K: Collector<M>>(
             break;
         }
     }
-    let mut listing = best.unwrap_or_else(|| list::<M, C, K>(model, limits, 1, collector));
+    let mut listing = match best {
+        Some(listing) => listing,
+        None => list::<M, C, K>(model, limits, 1, collector)?,
+    };
     listing.part.probe_nodes = probe_nodes;
-    listing
+    Ok(listing)
 }
 
 /// Runs `depth:D` or `auto` with tallies made by `tally_for(worker)` and clones of
-/// `collector`, merged into the one returned.
+/// `collector`, merged into the one returned; or the first panic of the model, once every
+/// task has ended (the tasks not started by then are skipped).
 pub(crate) fn search<M, C, T, K>(
     model: M,
     limits: Limits,
@@ -121,7 +128,7 @@ pub(crate) fn search<M, C, T, K>(
     choice: DepthChoice,
     tally_for: impl Fn(usize) -> T,
     collector: &K,
-) -> (ParallelOutcome<M::Solution>, K)
+) -> Result<(ParallelOutcome<M::Solution>, K), ModelPanic>
 where
     M: Model,
     C: RuleCounter + Send,
@@ -129,7 +136,7 @@ where
     K: Collector<M>,
 {
     let clock = RunClock::start();
-    let Listing { part, frontier, collector: listed } = choose::<M, C, K>(&model, &limits, choice, collector);
+    let Listing { part, frontier, collector: listed } = choose::<M, C, K>(&model, &limits, choice, collector)?;
     let node_budget = remaining_budget(limits.node_limit, part.stats.nodes);
     let control = Control::new(clock.start, node_budget, frontier.len());
     let subproblems = frontier.len() as u64;
@@ -152,12 +159,17 @@ where
                     // Tasks never block inside rayon, so a pool thread runs one task at a
                     // time and its slot's lock is never contended.
                     let index = rayon::current_thread_index().unwrap_or(0) % slots.len();
-                    slots[index].lock().worker().run_task(&task);
+                    control.guard(|| {
+                        slots[index].lock().worker().run_task(&task);
+                    });
                 });
             }
         });
     }
     let (end, wall, cpu) = clock.stop();
+    if let Some(panic) = control.take_panic() {
+        return Err(panic);
+    }
     let workers = slots.into_iter().map(|slot| slot.into_inner().finish(end)).collect();
     let parts = RunParts {
         strategy,
@@ -170,5 +182,5 @@ where
         stop: control.stop_reason(),
         collected_solutions: Vec::new(),
     };
-    assemble::<M, K>(workers, parts, limits.solutions_to_keep, listed)
+    Ok(assemble::<M, K>(workers, parts, limits.solutions_to_keep, listed))
 }

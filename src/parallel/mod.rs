@@ -11,6 +11,10 @@
 //! shared word (the stop flag and the number of hungry workers), with a relaxed load.
 //! This layer knows no puzzle: it sees models only through the engine. See `README.md`
 //! beside this file for how runs end and how work is split.
+//!
+//! A panic in the model, on any worker, is caught where it happens ([`ModelPanic`]): it
+//! stops the run as a first solution does, and the run returns it as its error once every
+//! worker has stopped, with the moves that led to the node where it happened.
 
 mod accounting;
 mod assemble;
@@ -19,6 +23,7 @@ mod collect;
 mod control;
 mod frontier;
 mod machinery;
+mod model_panic;
 mod naive;
 mod outcome;
 mod pool;
@@ -31,6 +36,8 @@ mod task_samples;
 mod worker;
 
 #[cfg(test)]
+mod panic_tests;
+#[cfg(test)]
 mod test_models;
 #[cfg(test)]
 mod tests;
@@ -38,6 +45,7 @@ mod tests;
 pub use accounting::{CpuTimes, RunAccounting, WorkerReport};
 pub use collect::{Collector, NoCollector};
 pub use machinery::{machinery_costs, MachineryCosts};
+pub use model_panic::{catch as catch_model_panic, ModelPanic};
 pub use outcome::ParallelOutcome;
 pub use pool::{check_thread_count, Pool, PoolError, ThreadAffinity, MAX_THREADS};
 pub use strategy::{CounterLayout, StateRestore, Strategy, DEFAULT_SUBPROBLEMS_PER_THREAD, MAX_SUBPROBLEMS};
@@ -70,7 +78,8 @@ pub fn node_limit_overshoot_max(strategy: Strategy, threads: usize) -> u64 {
     }
 }
 
-/// Searches `model` as `plan` says, on `pool` (unused by `sequential`), within `limits`.
+/// Searches `model` as `plan` says, on `pool` (unused by `sequential`), within `limits`;
+/// or the model's first panic, once every worker has stopped (see [`ModelPanic`]).
 ///
 /// The clock starts inside, after the pool exists. The pool is not woken here: a run of
 /// many components wakes it once, with [`Pool::hold`], before its first one (waking it
@@ -78,12 +87,17 @@ pub fn node_limit_overshoot_max(strategy: Strategy, threads: usize) -> u64 {
 /// spinning, far more than its searches). An exhaustive search finds the same
 /// solutions and nodes as the sequential one for every strategy and thread count. A node
 /// limit is shared by all workers and is exact to within 1024 nodes per worker.
-pub fn search<M, C>(model: M, plan: &ParallelPlan, pool: &Pool, limits: Limits) -> ParallelOutcome<M::Solution>
+pub fn search<M, C>(
+    model: M,
+    plan: &ParallelPlan,
+    pool: &Pool,
+    limits: Limits,
+) -> Result<ParallelOutcome<M::Solution>, ModelPanic>
 where
     M: Model,
     C: RuleCounter + Send,
 {
-    search_collecting::<M, C, NoCollector>(model, plan, pool, limits, NoCollector).0
+    search_collecting::<M, C, NoCollector>(model, plan, pool, limits, NoCollector).map(|(outcome, _)| outcome)
 }
 
 /// [`search`], with every solution found handed to a clone of `collector` on the engine
@@ -95,7 +109,7 @@ pub fn search_collecting<M, C, K>(
     pool: &Pool,
     limits: Limits,
     collector: K,
-) -> (ParallelOutcome<M::Solution>, K)
+) -> Result<(ParallelOutcome<M::Solution>, K), ModelPanic>
 where
     M: Model,
     C: RuleCounter + Send,
@@ -107,16 +121,17 @@ where
     };
     let board = CounterBoard::new(pool.threads());
     let run = Dispatch { strategy: plan.strategy, sharing, pool, limits, collector: &collector };
-    let (mut outcome, collected) = match plan.counters {
+    let result = match plan.counters {
         CounterLayout::Padded => run.with::<M, C, _>(model, |i| board.padded(i)),
         CounterLayout::Unpadded => run.with::<M, C, _>(model, |i| board.unpadded(i)),
         CounterLayout::Shared => run.with::<M, C, _>(model, |_| board.shared()),
     };
     // Strategies release the pool when they hand out work; this covers one that stopped
-    // before it did (a frontier listing that reached the node limit, say).
+    // before it did (a frontier listing that reached the node limit, or a model's panic).
     pool.release();
+    let (mut outcome, collected) = result?;
     outcome.run.published_nodes = board.total(plan.counters);
-    (outcome, collected)
+    Ok((outcome, collected))
 }
 
 /// How a parallel strategy shares the tree out among threads: [`Strategy`] without
@@ -161,7 +176,11 @@ struct Dispatch<'a, K> {
 
 impl<K> Dispatch<'_, K> {
     /// Runs the strategy with the tallies made by `tally_for(worker)`.
-    fn with<M, C, T>(self, model: M, tally_for: impl Fn(usize) -> T) -> (ParallelOutcome<M::Solution>, K)
+    fn with<M, C, T>(
+        self,
+        model: M,
+        tally_for: impl Fn(usize) -> T,
+    ) -> Result<(ParallelOutcome<M::Solution>, K), ModelPanic>
     where
         M: Model,
         C: RuleCounter + Send,

@@ -10,6 +10,7 @@ use super::assemble::{assemble, RunParts};
 use super::collect::Collector;
 use super::control::{remaining_budget, Control};
 use super::frontier;
+use super::model_panic::ModelPanic;
 use super::outcome::ParallelOutcome;
 use super::pool::Pool;
 use super::steering::Splitting;
@@ -23,14 +24,14 @@ use std::sync::{Mutex, PoisonError};
 pub(crate) const BATCH: usize = 64;
 
 /// Runs the whole tree the naive way, with clones of `collector` merged into the one
-/// returned.
+/// returned; or the first panic of the model, once every worker has stopped.
 pub(crate) fn search<M, C, T, K>(
     model: M,
     limits: Limits,
     pool: &Pool,
     tally_for: impl Fn(usize) -> T,
     collector: &K,
-) -> (ParallelOutcome<M::Solution>, K)
+) -> Result<(ParallelOutcome<M::Solution>, K), ModelPanic>
 where
     M: Model,
     C: RuleCounter + Send,
@@ -39,7 +40,7 @@ where
 {
     let clock = RunClock::start();
     let frontier::Listing { part, frontier, collector: listed } =
-        frontier::list::<M, C, K>(&model, &limits, model.max_depth(), collector);
+        frontier::list::<M, C, K>(&model, &limits, model.max_depth(), collector)?;
     let control = Control::new(clock.start, remaining_budget(limits.node_limit, part.stats.nodes), 0);
     let subproblems = frontier.len() as u64;
     let listing_stopped = part.stop.is_some();
@@ -53,30 +54,35 @@ where
     if !listing_stopped {
         pool.release();
         pool.run_seats(|me| {
-            // Each seat is run once, by one thread: this lock is uncontended.
-            let mut seat = slots[me].lock();
-            let worker = seat.worker();
-            while !control.stopped() {
-                let batch: Vec<Vec<M::Move>> =
-                    leaves.lock().unwrap_or_else(PoisonError::into_inner).by_ref().take(BATCH).collect();
-                if batch.is_empty() {
-                    break;
-                }
-                let flow = worker.run_timed(|engine| {
-                    for leaf in &batch {
-                        engine.run_subproblem(leaf);
-                        let found = engine.take_solutions();
-                        results.lock().unwrap_or_else(PoisonError::into_inner).extend(found);
+            control.guard(|| {
+                // Each seat is run once, by one thread: this lock is uncontended.
+                let mut seat = slots[me].lock();
+                let worker = seat.worker();
+                while !control.stopped() {
+                    let batch: Vec<Vec<M::Move>> =
+                        leaves.lock().unwrap_or_else(PoisonError::into_inner).by_ref().take(BATCH).collect();
+                    if batch.is_empty() {
+                        break;
                     }
-                });
-                if flow == Flow::Stop {
-                    break;
+                    let flow = worker.run_timed(|engine| {
+                        for leaf in &batch {
+                            engine.run_subproblem(leaf);
+                            let found = engine.take_solutions();
+                            results.lock().unwrap_or_else(PoisonError::into_inner).extend(found);
+                        }
+                    });
+                    if flow == Flow::Stop {
+                        break;
+                    }
                 }
-            }
-            worker.mark_idle_until_now();
+                worker.mark_idle_until_now();
+            })
         });
     }
     let (end, wall, cpu) = clock.stop();
+    if let Some(panic) = control.take_panic() {
+        return Err(panic);
+    }
     let workers = slots.into_iter().map(|slot| slot.into_inner().finish(end)).collect();
     let parts = RunParts {
         strategy: Strategy::Naive,
@@ -89,5 +95,5 @@ where
         stop: control.stop_reason(),
         collected_solutions: results.into_inner().unwrap_or_else(PoisonError::into_inner),
     };
-    assemble::<M, K>(workers, parts, limits.solutions_to_keep, listed)
+    Ok(assemble::<M, K>(workers, parts, limits.solutions_to_keep, listed))
 }

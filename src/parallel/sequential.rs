@@ -3,21 +3,30 @@
 
 use super::accounting::{RunAccounting, RunClock, WorkerReport};
 use super::collect::{Collecting, Collector};
+use super::model_panic::{self, ModelPanic};
 use super::outcome::ParallelOutcome;
 use super::strategy::Strategy;
 use crate::search::{Engine, Limits, Model, NoSteering, RuleCounter};
 
-/// Searches `model` on this thread, handing every solution to `collector`.
+/// Searches `model` on this thread, handing every solution to `collector`; a panic in the
+/// model is returned (without a path: the plain loop keeps none, and keeping one would
+/// slow the baseline down).
 pub(crate) fn search<M: Model, C: RuleCounter, K: Collector<M>>(
     model: M,
     limits: Limits,
     collector: K,
-) -> (ParallelOutcome<M::Solution>, K) {
+) -> Result<(ParallelOutcome<M::Solution>, K), ModelPanic> {
+    // Only a `clone_state` run leaves the engine's plain loop, which keeps no path.
+    let keeps_path = limits.clone_state;
+    // Sizing the counters reads the model too (its rule names, its depth).
     let mut engine: Engine<M, C, NoSteering, Collecting<K>> =
-        Engine::new(model, NoSteering, Collecting(collector), limits);
+        model_panic::catch(|| Engine::new(model, NoSteering, Collecting(collector), limits))?;
     let clock = RunClock::start();
-    engine.run();
+    let caught = model_panic::catch(|| engine.run());
     let (_, wall, cpu) = clock.stop();
+    if let Err(panic) = caught {
+        return Err(if keeps_path { panic.at_path(engine.path()) } else { panic });
+    }
     let started = clock.start;
     let stats = engine.stats();
     let mut solutions = engine.take_solutions();
@@ -43,5 +52,5 @@ pub(crate) fn search<M: Model, C: RuleCounter, K: Collector<M>>(
     };
     let stop = engine.stop_reason();
     let (_, Collecting(collector)) = engine.into_hooks();
-    (ParallelOutcome { stats, solutions, stop, workers: vec![worker], run }, collector)
+    Ok((ParallelOutcome { stats, solutions, stop, workers: vec![worker], run }, collector))
 }

@@ -2,12 +2,14 @@
 //! its own task queue (crossbeam-deque). A worker that runs dry announces that it is
 //! hungry and steals the oldest task of another queue; a busy worker whose queue is empty
 //! answers by moving its shallowest open branches into its queue (stack stealing, as in
-//! YewPar). The run ends when every task made has finished (see `README.md`).
+//! YewPar). The run ends when every task made has finished, or when it is stopped: a
+//! model's panic stops it, since the task that panicked never finishes (see `README.md`).
 
 use super::accounting::RunClock;
 use super::assemble::{assemble, RunParts};
 use super::collect::Collector;
 use super::control::{remaining_budget, Control};
+use super::model_panic::ModelPanic;
 use super::outcome::ParallelOutcome;
 use super::pool::Pool;
 use super::steering::{Splitting, Task};
@@ -41,7 +43,8 @@ struct StealingWorker<'run, M: Model, C: RuleCounter, T: Tally, K: Collector<M>>
 }
 
 /// Runs the whole tree, from the root task, on a pool of queue-owning workers, with
-/// clones of `collector` merged into the one returned.
+/// clones of `collector` merged into the one returned; or the first panic of the model,
+/// once every worker has stopped.
 pub(crate) fn search<M, C, T, K>(
     model: M,
     limits: Limits,
@@ -50,7 +53,7 @@ pub(crate) fn search<M, C, T, K>(
     rule: SplitRule,
     tally_for: impl Fn(usize) -> T,
     collector: &K,
-) -> (ParallelOutcome<M::Solution>, K)
+) -> Result<(ParallelOutcome<M::Solution>, K), ModelPanic>
 where
     M: Model,
     C: RuleCounter + Send,
@@ -80,14 +83,19 @@ where
     let announce_hunger = matches!(rule, SplitRule::WhenHungry);
     pool.release();
     pool.run_seats(|me| {
-        // Each seat is run once, by one thread: the lock is never contended.
-        let mut slot = slots[me].lock();
-        let StealingWorker { seat, thefts } = &mut *slot;
-        let worker = seat.worker();
-        let thief = Thief { me, stealers: &stealers, injector: &injector, control: &control };
-        work(worker, &thief, thefts, announce_hunger);
+        control.guard(|| {
+            // Each seat is run once, by one thread: the lock is never contended.
+            let mut slot = slots[me].lock();
+            let StealingWorker { seat, thefts } = &mut *slot;
+            let worker = seat.worker();
+            let thief = Thief { me, stealers: &stealers, injector: &injector, control: &control };
+            work(worker, &thief, thefts, announce_hunger);
+        })
     });
     let (end, wall, cpu) = clock.stop();
+    if let Some(panic) = control.take_panic() {
+        return Err(panic);
+    }
     let mut given_away = vec![0; threads];
     let mut workers = Vec::with_capacity(threads);
     for slot in slots {
@@ -114,7 +122,7 @@ where
         stop: control.stop_reason(),
         collected_solutions: Vec::new(),
     };
-    assemble::<M, K>(workers, parts, limits.solutions_to_keep, collector.clone())
+    Ok(assemble::<M, K>(workers, parts, limits.solutions_to_keep, collector.clone()))
 }
 
 /// A worker's loop: its own queue first (newest task first), then other queues.

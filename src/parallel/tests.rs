@@ -2,16 +2,24 @@
 //! strategy, thread count and knob; first-solution and node-limit stops; the accounting.
 
 use super::test_models::{Queens, RandomTree, TreeShape};
-use super::{
-    control, naive, search, CounterLayout, Limits, ParallelOutcome, ParallelPlan, Pool, StateRestore, Strategy,
-};
+use super::{control, naive, CounterLayout, Limits, ParallelOutcome, ParallelPlan, Pool, StateRestore, Strategy};
 use crate::puzzles::rings::OlympicRings;
 use crate::puzzles::Puzzle;
 use crate::search::StopReason;
-use crate::search::{search_sequentially, FullCounters, NoCounters};
+use crate::search::{search_sequentially, FullCounters, Model, NoCounters, RuleCounter};
 use proptest::prelude::{any, prop_assert_eq, proptest, ProptestConfig};
 use proptest::strategy::Strategy as Generator;
 use std::time::Duration;
+
+/// [`super::search`] of a model that does not panic.
+fn search<M: Model, C: RuleCounter + Send>(
+    model: M,
+    plan: &ParallelPlan,
+    pool: &Pool,
+    limits: Limits,
+) -> ParallelOutcome<M::Solution> {
+    super::search::<M, C>(model, plan, pool, limits).expect("the test models do not panic")
+}
 
 const THREAD_COUNTS: [usize; 5] = [1, 2, 3, 4, 8];
 

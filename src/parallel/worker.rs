@@ -4,6 +4,7 @@
 use super::accounting::WorkerReport;
 use super::collect::{Collecting, Collector};
 use super::control::Control;
+use super::model_panic;
 use super::steering::{Splitting, WorkerSteering};
 use super::tally::Tally;
 use crate::search::{Engine, Limits, Model, RuleCounter, Stats, StopReason};
@@ -196,7 +197,8 @@ impl<'run, M: Model, C: RuleCounter, T: Tally, K: Collector<M>> Worker<'run, M, 
     }
 
     /// Runs `work` on the engine as one task, with its time and nodes accounted; stops
-    /// the run when the engine stopped on its own (a first solution, the node limit).
+    /// the run when the engine stopped on its own (a first solution, the node limit), or
+    /// when the model panicked (the panic, with the engine's path, goes to the control).
     pub(crate) fn run_timed(&mut self, work: impl FnOnce(&mut WorkerEngine<'run, M, C, T, K>)) -> Flow {
         let start = Instant::now();
         self.report.idle += start.saturating_duration_since(self.last_end);
@@ -205,13 +207,19 @@ impl<'run, M: Model, C: RuleCounter, T: Tally, K: Collector<M>> Worker<'run, M, 
         }
         let nodes_before = self.engine.nodes();
         self.engine.steering_mut().begin_task(nodes_before);
-        work(&mut self.engine);
+        let caught = model_panic::catch(|| work(&mut self.engine));
         let nodes = self.engine.nodes();
         self.engine.steering_mut().end_task(nodes);
         let end = Instant::now();
         self.report.record_task(end - start, nodes - nodes_before);
         self.last_end = end;
         self.last_task_end = Some(end);
+        if let Err(panic) = caught {
+            // The engine's stacks and the model's state are left as the panic found them:
+            // the path names the node, and this worker takes no further task.
+            self.control.record_panic(panic.at_path(self.engine.path()));
+            return Flow::Stop;
+        }
         match self.engine.stop_reason() {
             None => Flow::Continue,
             Some(StopReason::Steered) => Flow::Stop,

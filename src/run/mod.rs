@@ -32,7 +32,7 @@ mod solve;
 mod worker_merge;
 
 pub use collect::SolutionStream;
-pub use error::RunError;
+pub use error::{PanickedRun, RunError};
 pub use estimate::{ComponentEstimate, EstimateRequest};
 pub use family::{register, Family};
 pub use instance::{Instance, InstanceError};

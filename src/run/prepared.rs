@@ -88,7 +88,7 @@ impl<P: Puzzle> Prepared for Ready<P> {
     fn solve_streaming(&self, settings: &RunSettings, stream: Option<&SolutionStream>) -> Result<RunReport, RunError> {
         let pool = pool_for(settings).map_err(RunError::Pool)?;
         let labels = Labels { instance: &self.instance, source: &self.source };
-        Ok(solve_puzzle(&self.puzzle, &self.config, labels, settings, &pool, stream))
+        solve_puzzle(&self.puzzle, &self.config, labels, settings, &pool, stream)
     }
 
     fn estimate(&self, request: &EstimateRequest) -> Vec<ComponentEstimate> {

@@ -3,10 +3,11 @@
 //! each on the whole pool; the pool is built before any clock starts.
 
 use super::collect::{SolutionCollector, SolutionStream};
+use super::error::{PanickedRun, RunError, BUILDING_MODELS, READING_SOLUTIONS, SEARCHING};
 use super::report::{product_of_counts, rule_reports, ComponentReport, ParallelSummary, RunReport};
 use super::settings::{RunSettings, SearchMode};
 use super::worker_merge::{nanos, summarize_component, WorkerMerge};
-use crate::parallel::{self, Pool, PoolError, Strategy};
+use crate::parallel::{self, ModelPanic, Pool, PoolError, Strategy};
 use crate::puzzles::Puzzle;
 use crate::search::{FullCounters, Limits, Model, NoCounters, RuleCounter, Stats, StopReason};
 use serde_json::Value;
@@ -33,6 +34,7 @@ pub(super) fn pool_for(settings: &RunSettings) -> Result<Pool, PoolError> {
 
 /// Searches every component of `puzzle` with `config` as `settings` says, on `pool`;
 /// every solution found is counted into the answer and, given `stream`, written to it.
+/// A panic of the family's code ends the run with [`RunError::ModelPanicked`].
 pub(super) fn solve_puzzle<P: Puzzle>(
     puzzle: &P,
     config: &P::Config,
@@ -40,7 +42,7 @@ pub(super) fn solve_puzzle<P: Puzzle>(
     settings: &RunSettings,
     pool: &Pool,
     stream: Option<&SolutionStream>,
-) -> RunReport {
+) -> Result<RunReport, RunError> {
     if settings.rule_counts {
         solve_with::<P, FullCounters>(puzzle, config, labels, settings, pool, stream)
     } else {
@@ -55,8 +57,17 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
     settings: &RunSettings,
     pool: &Pool,
     stream: Option<&SolutionStream>,
-) -> RunReport {
+) -> Result<RunReport, RunError> {
     let plan = settings.parallel_plan();
+    let panicked = |component: Option<&String>, during, panic: ModelPanic| {
+        RunError::ModelPanicked(Box::new(PanickedRun {
+            family: P::FAMILY.to_string(),
+            component: component.cloned(),
+            during,
+            strategy: format!("{} x{}", plan.strategy, settings.pool_threads()),
+            panic,
+        }))
+    };
     let limits = Limits {
         first_solution: settings.mode == SearchMode::First,
         node_limit: settings.node_limit,
@@ -64,7 +75,8 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
         clone_state: false,
         deadline: settings.time_limit.and_then(|limit| Instant::now().checked_add(limit)),
     };
-    let models = puzzle.models(config);
+    let models = parallel::catch_model_panic(|| puzzle.models(config))
+        .map_err(|panic| panicked(None, BUILDING_MODELS, panic))?;
     let rule_names: Vec<String> = models
         .first()
         .map(|model| model.rule_names().iter().map(|name| name.to_string()).collect())
@@ -98,8 +110,10 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
             break;
         }
         let collector = SolutionCollector::new(puzzle, index, name, stream);
+        // A panic ends the run: the components after it are not searched.
         let (outcome, collected) =
-            parallel::search_collecting::<P::Model, C, _>(model, &plan, pool, limits.clone(), collector);
+            parallel::search_collecting::<P::Model, C, _>(model, &plan, pool, limits.clone(), collector)
+                .map_err(|panic| panicked(Some(name), SEARCHING, panic))?;
         let elapsed_ns = nanos(outcome.run.wall);
         let ended = outcome.run.started + outcome.run.wall;
         run_clock = Some((run_clock.map_or(outcome.run.started, |(started, _)| started), ended));
@@ -119,6 +133,14 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
     // The kept solutions become text, drawings and checks after the clock has stopped:
     // they are the report's work, not the search's.
     for (index, ((stats, solutions, elapsed_ns), name)) in searched.into_iter().zip(names).enumerate() {
+        let (solution_texts, rendered, verify_failures) = parallel::catch_model_panic(|| {
+            (
+                solutions.iter().map(|solution| puzzle.solution_text(solution)).collect(),
+                solutions.iter().take(4).map(|solution| puzzle.render(solution)).collect(),
+                solutions.iter().filter_map(|solution| puzzle.verify(index, solution).err()).collect(),
+            )
+        })
+        .map_err(|panic| panicked(Some(&name), READING_SOLUTIONS, panic))?;
         components.push(ComponentReport {
             name,
             solutions: stats.solutions,
@@ -126,9 +148,9 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
             sample: (solutions.len() as u64) < stats.solutions,
             nodes: stats.nodes,
             elapsed_ns,
-            solution_texts: solutions.iter().map(|solution| puzzle.solution_text(solution)).collect(),
-            rendered: solutions.iter().take(4).map(|solution| puzzle.render(solution)).collect(),
-            verify_failures: solutions.iter().filter_map(|solution| puzzle.verify(index, solution).err()).collect(),
+            solution_texts,
+            rendered,
+            verify_failures,
             nodes_per_depth: stats.nodes_per_depth,
             prunes_per_depth: stats.prunes_per_depth,
         });
@@ -138,7 +160,12 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
     let solutions = product_of_counts(components.iter().map(|component| component.solutions));
     let knobs = P::describe(config).into_iter().map(|(name, value)| (name.to_string(), Value::String(value))).collect();
     let threads = settings.pool_threads();
-    RunReport {
+    let answer = match tallies.len() == component_count {
+        true => parallel::catch_model_panic(|| puzzle.answer(&tallies))
+            .map_err(|panic| panicked(None, READING_SOLUTIONS, panic))?,
+        false => Value::Null,
+    };
+    Ok(RunReport {
         puzzle: P::FAMILY.to_string(),
         instance: labels.instance.to_string(),
         source: labels.source.to_string(),
@@ -146,7 +173,7 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
         mode: settings.mode,
         solutions: solutions.unwrap_or(u64::MAX),
         solutions_overflow: solutions.is_none(),
-        answer: if tallies.len() == component_count { puzzle.answer(&tallies) } else { Value::Null },
+        answer,
         nodes: total.nodes,
         rules: if total.counted {
             rule_reports(&rule_names, &total.rule_checks, &total.rule_prunes)
@@ -170,5 +197,5 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
         affinity: settings.affinity.to_string(),
         parallel: summary,
         workers: workers.reports,
-    }
+    })
 }

@@ -450,6 +450,13 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         self.stop
     }
 
+    /// The moves from the root to the node being searched, kept when a steering, an
+    /// observer of every event, a frontier listing or `clone_state` needs them (the plain
+    /// loop keeps none). After a panic in the model, the node where it happened.
+    pub fn path(&self) -> &[M::Move] {
+        &self.path
+    }
+
     /// The model (at the root state between runs).
     pub fn model(&self) -> &M {
         &self.model

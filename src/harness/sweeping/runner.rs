@@ -23,11 +23,11 @@ use crate::harness::storing::results_folder::{
 use crate::harness::storing::run_columns::RunColumnCells;
 use crate::harness::storing::sweep_lock::{SweepLock, WhenBusy};
 use crate::machine_guard::{self, MachineGuard};
+use crate::parallel::catch_model_panic;
 use crate::run;
 use crate::run::instance::Instance;
 use crate::statistics::{median_interval, BootstrapSettings, StoppingState};
 use std::collections::HashMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -150,11 +150,14 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
         .collect();
     let runs_to_do: Vec<(&Configuration, u64)> =
         pending.iter().map(|&(config, done)| (config, u64::from(config.warmup + config.repeats - done.runs))).collect();
+    let uniform = || WorkEstimate::uniform(&runs_to_do.iter().map(|&(_, runs)| runs).collect::<Vec<_>>());
     let mut work = if Progress::would_draw(options.quiet) {
         let cores = std::thread::available_parallelism().map_or(1, |count| count.get());
-        WorkEstimate::from_tree_sizes(plan, &runs_to_do, cores)
+        // The estimate probes every configuration's model: one that panics there panics in
+        // its runs too, where the panic is recorded; the bar then counts runs instead.
+        catch_model_panic(|| WorkEstimate::from_tree_sizes(plan, &runs_to_do, cores)).unwrap_or_else(|_| uniform())
     } else {
-        WorkEstimate::uniform(&runs_to_do.iter().map(|&(_, runs)| runs).collect::<Vec<_>>())
+        uniform()
     };
     let progress = Progress::start(work.remaining_ns(), options.quiet);
     let count = pending.len();
@@ -355,7 +358,9 @@ fn run_once(context: &RunContext, instance: &Instance, repeat: u32) -> (RunRecor
     machine_guard::peak_memory::reset();
     let mark = context.guard.mark();
     let cpu_before = process_cpu_ns();
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
+    // A model's panic comes back as the run's error, with the node where it happened; this
+    // catches any other panic (and prints nothing: the record holds its message).
+    let outcome = catch_model_panic(|| {
         // The knobs are read once; the repeats of a batch reuse the prepared instance.
         let prepared = run::prepare(instance, &config.run.knobs)?;
         loop {
@@ -368,7 +373,7 @@ fn run_once(context: &RunContext, instance: &Instance, repeat: u32) -> (RunRecor
                 return Ok::<_, run::RunError>(report);
             }
         }
-    }));
+    });
     let cpu_after = process_cpu_ns();
     let machine = context.guard.run_state(&mark);
     record.machine_quiet = machine.machine_quiet;
@@ -382,8 +387,9 @@ fn run_once(context: &RunContext, instance: &Instance, repeat: u32) -> (RunRecor
             record.finish(&report, batch, total_elapsed_ns, cpu_used);
             counts = count_rows(&record.sweep, &record.config_id, repeat, &report);
         }
+        Ok(Err(error @ run::RunError::ModelPanicked(_))) => record.fail(status::PANIC, &error.to_string()),
         Ok(Err(error)) => record.fail(status::ERROR, &error.to_string()),
-        Err(panic) => record.fail(status::PANIC, &panic_message(panic.as_ref())),
+        Err(panic) => record.fail(status::PANIC, &format!("panicked: {panic}")),
     }
     record.timestamp = timestamp_now();
     (record, counts)
@@ -399,15 +405,6 @@ fn failed_record(context: &RunContext, repeat: u32, status: &str, message: &str)
     record.fail(status, message);
     record.timestamp = timestamp_now();
     record
-}
-
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    let text = payload
-        .downcast_ref::<&str>()
-        .map(|text| text.to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic without a message".to_string());
-    format!("panicked: {text}")
 }
 
 /// What the folder's run logs of this sweep already hold, per configuration id.

@@ -1,0 +1,217 @@
+//! A family with a bug on purpose, chosen by its `fault` knob: N-Queens (a queen per row,
+//! columns tried from 0 up) whose model panics in `apply`, `branch`, `undo` or
+//! `solution()` at the nodes under the root's child 1 (column 1 for the first queen) at
+//! depth 3 (at the leaves for `solution`), claims a `max_depth()` one short of the tree,
+//! or reads a global counter in `branch`, so that its moves do not replay.
+//!
+//! Shared by the tests of `tests/model_faults.rs` and by the `broken_model` example, a
+//! binary with this family on the workbench's command line for the CLI tests:
+//! `cargo run --example broken_model -- solve 8 --fault apply --parallel steal --threads 2`.
+
+#![allow(dead_code)]
+
+use backtrack_bench::knob_enum;
+use backtrack_bench::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
+use backtrack_bench::puzzles::answer_tally::AnswerTally;
+use backtrack_bench::puzzles::view::{CellView, GridView, View};
+use backtrack_bench::puzzles::{DataError, Puzzle};
+use backtrack_bench::search::{Branch, Model, RuleCounter, RuleId};
+use serde_json::{json, Value};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+knob_enum! {
+    /// The bug the model has.
+    pub enum Fault {
+        /// None: plain N-Queens.
+        None = "none",
+        /// `apply` panics on entering a faulty node.
+        Apply = "apply",
+        /// `branch` panics at a faulty node.
+        Branch = "branch",
+        /// `undo` panics on leaving a faulty node.
+        Undo = "undo",
+        /// `solution()` panics at a faulty solution.
+        Solution = "solution",
+        /// `max_depth()` is one less than the number of rows.
+        MaxDepth = "max-depth",
+        /// `branch` at the last row reads a global counter: every fifth call, the row is a
+        /// dead end. The tree then depends on the order nodes are visited in.
+        NonReplayable = "non-replayable",
+    }
+}
+
+/// The depth of the faulty nodes (under the root's child 1).
+pub const FAULT_DEPTH: usize = 3;
+
+/// Calls of `branch` at the last row by every non-replayable model (reset by `models`).
+static LAST_ROW_CALLS: AtomicU64 = AtomicU64::new(0);
+
+const RULE_ATTACK: RuleId = 0;
+const RULE_HIDDEN: RuleId = 1;
+
+/// The instance: the board size.
+pub struct BrokenQueens {
+    n: usize,
+}
+
+/// The model: the queens' columns, row by row.
+#[derive(Debug, Clone)]
+pub struct BrokenModel {
+    n: usize,
+    fault: Fault,
+    columns: Vec<u8>,
+}
+
+impl BrokenModel {
+    /// Panics with the fault's name and the node's path when `fault` is the model's bug
+    /// and the node reached by `path` is faulty.
+    fn fail_at(&self, fault: Fault, path: &[u8]) {
+        let depth = if fault == Fault::Solution { self.n } else { FAULT_DEPTH };
+        if self.fault == fault && path.len() == depth && path.first() == Some(&1) {
+            panic!("{} fault injected at {path:?}", fault.name());
+        }
+    }
+
+    fn attacks(&self, column: u8) -> bool {
+        let row = self.columns.len();
+        self.columns
+            .iter()
+            .enumerate()
+            .any(|(other_row, &other)| other == column || usize::from(other.abs_diff(column)) == row - other_row)
+    }
+}
+
+impl Model for BrokenModel {
+    type Move = u8;
+    type Solution = Vec<u8>;
+    const REJECTS_BEFORE_CHANGING: bool = true;
+
+    fn rule_names(&self) -> &[&'static str] {
+        &["attack", "hidden"]
+    }
+
+    fn max_depth(&self) -> usize {
+        if self.fault == Fault::MaxDepth {
+            self.n - 1
+        } else {
+            self.n
+        }
+    }
+
+    fn branch<C: RuleCounter>(&mut self, moves: &mut Vec<u8>, counters: &mut C) -> Branch {
+        self.fail_at(Fault::Branch, &self.columns);
+        if self.columns.len() == self.n {
+            return Branch::Solution;
+        }
+        if self.fault == Fault::NonReplayable && self.columns.len() == self.n - 1 {
+            counters.check(RULE_HIDDEN);
+            if LAST_ROW_CALLS.fetch_add(1, Ordering::Relaxed).is_multiple_of(5) {
+                return Branch::DeadEnd(RULE_HIDDEN);
+            }
+        }
+        moves.extend(0..self.n as u8);
+        Branch::Moves
+    }
+
+    fn apply<C: RuleCounter>(&mut self, column: u8, counters: &mut C) -> Result<(), RuleId> {
+        counters.check(RULE_ATTACK);
+        if self.attacks(column) {
+            return Err(RULE_ATTACK);
+        }
+        self.columns.push(column);
+        let path = self.columns.clone();
+        self.fail_at(Fault::Apply, &path);
+        Ok(())
+    }
+
+    fn undo(&mut self, _column: u8) {
+        self.fail_at(Fault::Undo, &self.columns);
+        self.columns.pop();
+    }
+
+    fn solution(&self) -> Vec<u8> {
+        self.fail_at(Fault::Solution, &self.columns);
+        self.columns.clone()
+    }
+}
+
+impl Puzzle for BrokenQueens {
+    const FAMILY: &'static str = "broken_model";
+    const KNOBS: &'static [KnobSpec] = &[KnobSpec {
+        name: "fault",
+        values: Fault::VALUES,
+        default: "none",
+        help: "The model's bug: a panic in apply, branch, undo or solution, a max_depth() too small, moves that do not replay.",
+    }];
+    type Config = Fault;
+    type Model = BrokenModel;
+    type AnswerKey = ();
+
+    fn parse(data: &Value) -> Result<BrokenQueens, DataError> {
+        match data.get("n").and_then(Value::as_u64) {
+            Some(n @ 4..=16) => Ok(BrokenQueens { n: n as usize }),
+            _ => Err(DataError::new("n", "expected the board size, 4 to 16")),
+        }
+    }
+
+    fn config(knobs: &KnobValues) -> Result<Fault, KnobError> {
+        KnobReader::new(Self::FAMILY, Self::KNOBS, knobs)?.knob("fault")
+    }
+
+    fn describe(fault: &Fault) -> Vec<(&'static str, String)> {
+        vec![("fault", fault.name())]
+    }
+
+    fn component_names(&self) -> Vec<String> {
+        vec![format!("{n}x{n}", n = self.n)]
+    }
+
+    fn models(&self, fault: &Fault) -> Vec<BrokenModel> {
+        // Each run starts the hidden counter afresh, so that two sequential runs agree.
+        if *fault == Fault::NonReplayable {
+            LAST_ROW_CALLS.store(0, Ordering::Relaxed);
+        }
+        vec![BrokenModel { n: self.n, fault: *fault, columns: Vec::with_capacity(self.n) }]
+    }
+
+    fn solution_text(&self, solution: &Vec<u8>) -> String {
+        solution.iter().map(|column| (column + 1).to_string()).collect::<Vec<_>>().join(",")
+    }
+
+    fn view(&self, model: &BrokenModel) -> View {
+        let mut cells = vec![CellView::Empty; self.n * self.n];
+        for (row, &column) in model.columns.iter().enumerate() {
+            cells[row * self.n + usize::from(column)] = CellView::Placed(1);
+        }
+        View::Grid(GridView { size: self.n, cells, groups: None, clues: None })
+    }
+
+    fn render(&self, solution: &Vec<u8>) -> String {
+        self.solution_text(solution)
+    }
+
+    fn verify(&self, _component: usize, solution: &Vec<u8>) -> Result<(), String> {
+        let model = BrokenModel { n: self.n, fault: Fault::None, columns: Vec::new() };
+        let mut placed = model;
+        for &column in solution {
+            if placed.attacks(column) {
+                return Err(format!("the queen of row {} is attacked", placed.columns.len() + 1));
+            }
+            placed.columns.push(column);
+        }
+        match placed.columns.len() == self.n {
+            true => Ok(()),
+            false => Err(format!("{} queens on {} rows", placed.columns.len(), self.n)),
+        }
+    }
+
+    fn answer_key(&self, _component: usize, _solution: &Vec<u8>) {}
+
+    fn answer(&self, tallies: &[AnswerTally<(), Vec<u8>>]) -> Value {
+        json!(tallies.first().map_or(0, AnswerTally::solutions))
+    }
+
+    fn instance_from_argument(text: &str) -> Option<Value> {
+        Some(json!({ "n": text.parse::<u64>().ok()? }))
+    }
+}
