@@ -261,8 +261,15 @@ fn depth_tasks_are_exactly_the_frontier_and_steal_moves_work_between_workers() {
         Limits::exhaustive(),
     );
     assert!(auto.run.subproblems >= 32, "auto found {} subproblems", auto.run.subproblems);
-    let steal = search::<_, NoCounters>(RandomTree::new(shape), &plan(Strategy::Steal), &pool, Limits::exhaustive());
-    assert!(steal.run.subproblems > 1, "someone was hungry, so the tree was split");
+    // A worker is hungry only when it gets a CPU while the other still works: on a loaded
+    // machine one worker can finish the whole tree alone, so up to five tries.
+    let mut splits = Vec::new();
+    while splits.len() < 5 && splits.last().is_none_or(|&subproblems| subproblems <= 1) {
+        let steal =
+            search::<_, NoCounters>(RandomTree::new(shape), &plan(Strategy::Steal), &pool, Limits::exhaustive());
+        splits.push(steal.run.subproblems);
+    }
+    assert!(splits.last() > Some(&1), "someone was hungry, so the tree was split: {splits:?}");
     let budget =
         search::<_, NoCounters>(RandomTree::new(shape), &plan(Strategy::Budget(100)), &pool, Limits::exhaustive());
     assert!(budget.run.subproblems > 100, "a split every 100 nodes: {}", budget.run.subproblems);
