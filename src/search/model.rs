@@ -38,19 +38,20 @@ pub enum Opened {
 ///
 /// The engine calls, at every node: [`Model::branch`] to get the candidate moves (or, for a
 /// model that declares [`Model::LAZY_MOVES`], [`Model::open`] and then [`Model::next_move`]
-/// before each child), then for each candidate in the order given: [`Model::apply`], which accepts the move or rejects
-/// it naming a rule, and [`Model::undo`] with the same move once the child's subtree is
-/// searched, or at once after a rejection, unless the model declares
-/// [`Model::REJECTS_BEFORE_CHANGING`]: then a rejected move has left the state as it was
-/// and is not undone. Every candidate tried is a node, rejected ones included; the root is
-/// a node too. A model is `Clone` so that a parallel strategy can give each worker its own
-/// copy, and a subproblem is the list of moves from the root, replayed on such a copy.
+/// before each child), then for each candidate in the order given: [`Model::apply`], which
+/// accepts the move or rejects it naming a rule, and [`Model::undo`] with the same move
+/// once the child's subtree is searched, or at once after a rejection, unless the model
+/// declares [`Model::REJECTS_BEFORE_CHANGING`]: then a rejected move has left the state as
+/// it was and is not undone. Every candidate tried is a node, rejected ones included; the
+/// root is a node too. A model is `Clone` so that a parallel strategy can give each worker
+/// its own copy, and a subproblem is the list of moves from the root, replayed on such a
+/// copy.
 ///
 /// The engine is generic over the model and calls these methods in its innermost loop:
-/// keep `apply`, `undo` and `branch` small enough to inline (or mark them `#[inline]`),
-/// allocate nothing in them, and where you can, test before changing anything in `apply`
-/// and say so with [`Model::REJECTS_BEFORE_CHANGING`], so that a rejection costs only the
-/// test.
+/// keep `apply`, `undo` and `branch` (or `open` and `next_move`) small enough to inline
+/// (or mark them `#[inline]`), allocate nothing in them, and where you can, test before
+/// changing anything in `apply` and say so with [`Model::REJECTS_BEFORE_CHANGING`], so
+/// that a rejection costs only the test.
 pub trait Model: Clone + Send {
     /// One decision: small, copyable, meaningful from the root state.
     type Move: Copy + Send + Sync + Debug + PartialEq + 'static;
