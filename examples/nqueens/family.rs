@@ -12,7 +12,7 @@ use backtrack_bench::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
 use backtrack_bench::puzzles::answer_tally::AnswerTally;
 use backtrack_bench::puzzles::view::{CellView, GridView, View};
 use backtrack_bench::puzzles::{DataError, Puzzle};
-use backtrack_bench::search::{Branch, Model, RuleCounter, RuleId};
+use backtrack_bench::search::{Model, MoveCursor, Opened, RuleCounter, RuleId};
 use serde_json::{json, Value};
 
 /// The largest board: the bitmask checks keep both diagonals (2n - 1 bits) in one `u64`.
@@ -54,17 +54,6 @@ pub struct QueensConfig {
     checks: Checks,
     rows: RowOrder,
 }
-
-/// Every column from the last possible one down to 0: a node's candidates are its tail.
-const COLUMNS_DESCENDING: [u8; MAX_N] = {
-    let mut columns = [0; MAX_N];
-    let mut index = 0;
-    while index < MAX_N {
-        columns[index] = (MAX_N - 1 - index) as u8;
-        index += 1;
-    }
-    columns
-};
 
 const RULE_COLUMN: RuleId = 0;
 const RULE_DIAGONAL: RuleId = 1;
@@ -189,6 +178,7 @@ impl Model for QueensModel {
     type Move = u8;
     type Solution = Vec<u8>;
     const REJECTS_BEFORE_CHANGING: bool = true;
+    const LAZY_MOVES: bool = true;
 
     fn rule_names(&self) -> &[&'static str] {
         RULE_NAMES
@@ -199,13 +189,19 @@ impl Model for QueensModel {
     }
 
     #[inline(always)]
-    fn branch<C: RuleCounter>(&mut self, moves: &mut Vec<u8>, _counters: &mut C) -> Branch {
+    fn open<C: RuleCounter>(&mut self, _counters: &mut C) -> Opened {
         if self.placed == self.n {
-            return Branch::Solution;
+            return Opened::Solution;
         }
-        // Columns from the last to the first, copied from a table rather than pushed one by one.
-        moves.extend_from_slice(&COLUMNS_DESCENDING[MAX_N - self.n..]);
-        Branch::Moves
+        // The columns not tried yet are those below the cursor: all n at first.
+        Opened::Moves(self.n as MoveCursor)
+    }
+
+    /// Columns from the last to the first.
+    #[inline(always)]
+    fn next_move(&self, cursor: &mut MoveCursor) -> Option<u8> {
+        *cursor = cursor.checked_sub(1)?;
+        Some(*cursor as u8)
     }
 
     #[inline(always)]

@@ -16,6 +16,31 @@ pub trait RuleCounter {
     /// `count` nodes were entered at `depth` (the engine's plain path adds a node's
     /// children once, after trying them, instead of one by one).
     fn nodes_at(&mut self, depth: usize, count: u64);
+    /// [`RuleCounter::prune`] at a depth the caller knows the counters hold, so that the
+    /// engine's inner loop pays no bounds check on it (the default checks anyway).
+    ///
+    /// # Safety
+    /// `depth` is at most the `max_depth` these counters were [sized](RuleCounter::sized) for.
+    #[inline(always)]
+    unsafe fn prune_within(&mut self, rule: RuleId, depth: usize) {
+        self.prune(rule, depth);
+    }
+    /// Adds `prunes[rule]` prunes of each rule at `depth`: the prunes of one node's
+    /// children, which the engine tallies in its own frame while it tries them (a local
+    /// count, unlike one behind the counters' pointer, lets the compiler keep the model's
+    /// state in registers).
+    ///
+    /// # Safety
+    /// `depth` is at most the `max_depth` these counters were [sized](RuleCounter::sized) for.
+    unsafe fn add_prunes_within(&mut self, depth: usize, prunes: &[u64; MAX_RULES]);
+    /// [`RuleCounter::nodes_at`] at a depth the caller knows the counters hold.
+    ///
+    /// # Safety
+    /// `depth` is at most the `max_depth` these counters were [sized](RuleCounter::sized) for.
+    #[inline(always)]
+    unsafe fn nodes_within(&mut self, depth: usize, count: u64) {
+        self.nodes_at(depth, count);
+    }
     /// Counters sized for `rules` rules and depths `0..=max_depth`.
     fn sized(rules: usize, max_depth: usize) -> Self;
     /// The counts so far, with `nodes` and `solutions` from the engine.
@@ -36,6 +61,8 @@ impl RuleCounter for NoCounters {
     fn node_at(&mut self, _depth: usize) {}
     #[inline(always)]
     fn nodes_at(&mut self, _depth: usize, _count: u64) {}
+    #[inline(always)]
+    unsafe fn add_prunes_within(&mut self, _depth: usize, _prunes: &[u64; MAX_RULES]) {}
     fn sized(_rules: usize, _max_depth: usize) -> Self {
         NoCounters
     }
@@ -100,6 +127,30 @@ impl RuleCounter for FullCounters {
     #[inline(always)]
     fn nodes_at(&mut self, depth: usize, count: u64) {
         self.nodes_per_depth[depth] += count;
+    }
+    #[inline(always)]
+    unsafe fn prune_within(&mut self, rule: RuleId, depth: usize) {
+        debug_assert!(depth < self.prunes_per_depth.len());
+        // SAFETY: the caller promises `depth <= max_depth`, and `sized` made
+        // `max_depth + 1` rows. The rule is still checked (a constant after inlining).
+        unsafe { self.prunes_per_depth.get_unchecked_mut(depth)[rule] += 1 };
+    }
+    #[inline(always)]
+    unsafe fn add_prunes_within(&mut self, depth: usize, prunes: &[u64; MAX_RULES]) {
+        debug_assert!(depth < self.prunes_per_depth.len());
+        // SAFETY: as in `prune_within`: `max_depth + 1` rows.
+        let row = unsafe { self.prunes_per_depth.get_unchecked_mut(depth) };
+        // All MAX_RULES, not only the model's: with a constant length the compiler can keep
+        // the caller's tally in registers and drop the entries no rule reaches.
+        for (count, added) in row.iter_mut().zip(prunes) {
+            *count += added;
+        }
+    }
+    #[inline(always)]
+    unsafe fn nodes_within(&mut self, depth: usize, count: u64) {
+        debug_assert!(depth < self.nodes_per_depth.len());
+        // SAFETY: as in `prune_within`: `max_depth + 1` entries.
+        unsafe { *self.nodes_per_depth.get_unchecked_mut(depth) += count };
     }
 }
 

@@ -312,8 +312,13 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         {
             // Nothing watches (beyond the solutions), steers or lists: the plain path, which
             // keeps no open-branch bookkeeping (the path of moves and the levels only serve
-            // those three).
-            self.expand_plain(depth);
+            // those three), and for a model that yields its moves one by one, no candidate
+            // stack either.
+            if M::LAZY_MOVES {
+                self.expand_lazy(depth);
+            } else {
+                self.expand_plain(depth);
+            }
             return;
         }
         let start = self.candidates.len();
@@ -332,54 +337,6 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             self.visit_child(mv);
         }
         self.levels.pop();
-        self.candidates.truncate(start);
-    }
-
-    /// The node at `depth` on the plain path: children are entered, applied, searched and
-    /// undone in a loop over this node's stretch of the candidate stack, with nothing else
-    /// per node than the counters, the node-limit comparison and the stop test after a
-    /// child's subtree.
-    fn expand_plain(&mut self, depth: usize) {
-        let start = self.candidates.len();
-        let Some(end) = self.branch_at(depth, start) else {
-            return;
-        };
-        let child_depth = depth + 1;
-        let mut index = start;
-        while index < end {
-            debug_assert!(index < self.candidates.len());
-            // SAFETY: this node's stretch `start..end` stays on the stack while its children
-            // are searched: each child pushes above `end` and truncates back to its own start,
-            // which is `end` (children run one at a time), so `index < end <= len`.
-            let mv = unsafe { *self.candidates.get_unchecked(index) };
-            self.nodes += 1;
-            if self.nodes > self.next_limit_check && self.limit_reached() {
-                // A node limit leaves this node uncounted; a deadline counts it (entered,
-                // not searched), as the general path does.
-                if self.stop == Some(StopReason::TimeLimit) {
-                    index += 1;
-                }
-                break;
-            }
-            index += 1;
-            match self.model.apply(mv, &mut self.counters) {
-                Err(rule) => {
-                    self.counters.prune(rule, child_depth);
-                    if !M::REJECTS_BEFORE_CHANGING {
-                        self.model.undo(mv);
-                    }
-                }
-                Ok(()) => {
-                    self.expand_plain(child_depth);
-                    self.model.undo(mv);
-                    if self.stop.is_some() {
-                        break;
-                    }
-                }
-            }
-        }
-        // The children entered, counted at their depth once rather than one by one.
-        self.counters.nodes_at(child_depth, (index - start) as u64);
         self.candidates.truncate(start);
     }
 
@@ -502,5 +459,6 @@ pub fn search_sequentially<M: Model, C: RuleCounter>(model: M, limits: Limits) -
     SearchResult { stats: engine.stats(), solutions: engine.take_solutions(), stop: engine.stop_reason() }
 }
 
+mod plain;
 #[cfg(test)]
 mod tests;

@@ -17,5 +17,5 @@ pub use callbacks::{Event, NoObserver, NoSteering, Observer, OpenBranches, Steer
 pub use counters::{FullCounters, NoCounters, RuleCounter, MAX_RULES};
 pub use engine::{search_sequentially, Engine, Limits, SearchResult, StopReason, DEADLINE_CHECK_INTERVAL};
 pub use estimate::{estimate_tree_size, estimate_tree_size_with, EstimateMethod, ProbeRng, TreeEstimate};
-pub use model::{Branch, Model, RuleId};
+pub use model::{Branch, Model, MoveCursor, Opened, RuleId};
 pub use stats::Stats;

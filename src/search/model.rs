@@ -16,22 +16,42 @@ pub enum Branch {
     DeadEnd(RuleId),
 }
 
+/// A node's untried moves as one word that the model reads and advances in
+/// [`Model::next_move`]: a counter, a bitmask, or an index into the model's own per-depth
+/// tables. The engine keeps one per open node, in its own stack frame.
+pub type MoveCursor = u64;
+
+/// What a model that yields its moves one by one ([`Model::LAZY_MOVES`]) says about the
+/// node the engine has just entered: [`Branch`] with the moves as a cursor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opened {
+    /// The state is a complete, valid solution.
+    Solution,
+    /// The candidate moves of the next decision, to be drawn with [`Model::next_move`]
+    /// (possibly none).
+    Moves(MoveCursor),
+    /// The state cannot be extended; the named rule says why.
+    DeadEnd(RuleId),
+}
+
 /// A puzzle seen as a tree of decisions, explored by do/undo on one mutable state.
 ///
-/// The engine calls, at every node: [`Model::branch`] to get the candidate moves, then for
-/// each candidate in the order pushed: [`Model::apply`], which accepts the move or rejects
-/// it naming a rule, and [`Model::undo`] with the same move once the child's subtree is
-/// searched, or at once after a rejection, unless the model declares
-/// [`Model::REJECTS_BEFORE_CHANGING`]: then a rejected move has left the state as it was
-/// and is not undone. Every candidate tried is a node, rejected ones included; the root is
-/// a node too. A model is `Clone` so that a parallel strategy can give each worker its own
-/// copy, and a subproblem is the list of moves from the root, replayed on such a copy.
+/// The engine calls, at every node: [`Model::branch`] to get the candidate moves (or, for a
+/// model that declares [`Model::LAZY_MOVES`], [`Model::open`] and then [`Model::next_move`]
+/// before each child), then for each candidate in the order given: [`Model::apply`], which
+/// accepts the move or rejects it naming a rule, and [`Model::undo`] with the same move
+/// once the child's subtree is searched, or at once after a rejection, unless the model
+/// declares [`Model::REJECTS_BEFORE_CHANGING`]: then a rejected move has left the state as
+/// it was and is not undone. Every candidate tried is a node, rejected ones included; the
+/// root is a node too. A model is `Clone` so that a parallel strategy can give each worker
+/// its own copy, and a subproblem is the list of moves from the root, replayed on such a
+/// copy.
 ///
 /// The engine is generic over the model and calls these methods in its innermost loop:
-/// keep `apply`, `undo` and `branch` small enough to inline (or mark them `#[inline]`),
-/// allocate nothing in them, and where you can, test before changing anything in `apply`
-/// and say so with [`Model::REJECTS_BEFORE_CHANGING`], so that a rejection costs only the
-/// test.
+/// keep `apply`, `undo` and `branch` (or `open` and `next_move`) small enough to inline
+/// (or mark them `#[inline]`), allocate nothing in them, and where you can, test before
+/// changing anything in `apply` and say so with [`Model::REJECTS_BEFORE_CHANGING`], so
+/// that a rejection costs only the test.
 pub trait Model: Clone + Send {
     /// One decision: small, copyable, meaningful from the root state.
     type Move: Copy + Send + Sync + Debug + PartialEq + 'static;
@@ -45,6 +65,16 @@ pub trait Model: Clone + Send {
     /// observer then sees the rejected state, as `watch` draws it.
     const REJECTS_BEFORE_CHANGING: bool = false;
 
+    /// Whether the model yields a node's moves one by one from a [`MoveCursor`]
+    /// ([`Model::open`] and [`Model::next_move`]) instead of pushing them all in
+    /// [`Model::branch`]. The engine's plain path (no steering, no observer beyond the
+    /// solutions) then keeps no candidate stack: a cursor per open node in its own frame,
+    /// and each move made just before it is tried. Where a scheduler needs the untried moves
+    /// as a list, the default [`Model::branch`] drains the cursor into it, so both paths
+    /// try the same moves in the same order. `false` (the default): the model implements
+    /// [`Model::branch`] and never sees a cursor.
+    const LAZY_MOVES: bool = false;
+
     /// Names of the rules that can prune, indexed by [`RuleId`]: at most
     /// [`MAX_RULES`](super::MAX_RULES) of them, the size of the per-rule counters (a model
     /// with more panics when it is run with rule counts; group related checks under one rule).
@@ -54,8 +84,39 @@ pub trait Model: Clone + Send {
     fn max_depth(&self) -> usize;
 
     /// Decides what happens at the current node; pushes candidate moves onto `moves`
-    /// in the order they should be tried when it returns [`Branch::Moves`].
-    fn branch<C: super::RuleCounter>(&mut self, moves: &mut Vec<Self::Move>, counters: &mut C) -> Branch;
+    /// in the order they should be tried when it returns [`Branch::Moves`]. The default
+    /// drains [`Model::open`]'s cursor through [`Model::next_move`]: a model that declares
+    /// [`Model::LAZY_MOVES`] implements those two instead.
+    #[inline]
+    fn branch<C: super::RuleCounter>(&mut self, moves: &mut Vec<Self::Move>, counters: &mut C) -> Branch {
+        match self.open(counters) {
+            Opened::Solution => Branch::Solution,
+            Opened::DeadEnd(rule) => Branch::DeadEnd(rule),
+            Opened::Moves(mut cursor) => {
+                while let Some(mv) = self.next_move(&mut cursor) {
+                    moves.push(mv);
+                }
+                Branch::Moves
+            }
+        }
+    }
+
+    /// Decides what happens at the current node, as [`Model::branch`] does, with the moves
+    /// as a cursor for [`Model::next_move`]. Only a model that declares
+    /// [`Model::LAZY_MOVES`] implements it (the default panics: the model implements neither
+    /// this nor [`Model::branch`]).
+    fn open<C: super::RuleCounter>(&mut self, _counters: &mut C) -> Opened {
+        panic!("a Model must implement branch, or declare LAZY_MOVES and implement open and next_move")
+    }
+
+    /// The next move of the node whose cursor this is, advancing the cursor; `None` once
+    /// every move was given. Called at that node's state (each child is undone first), so
+    /// it may read the state. The default gives none (a model that implements
+    /// [`Model::branch`] is never asked).
+    #[inline(always)]
+    fn next_move(&self, _cursor: &mut MoveCursor) -> Option<Self::Move> {
+        None
+    }
 
     /// Applies `mv`; returns `Err(rule)` when the resulting state breaks `rule`. Unless the
     /// model declares [`Model::REJECTS_BEFORE_CHANGING`], the move may be applied either way,

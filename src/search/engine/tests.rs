@@ -49,6 +49,43 @@ impl Model for SubsetSum {
     }
 }
 
+/// The same tree with its moves yielded one by one: the cursor is the next number to try.
+#[derive(Clone)]
+struct LazySubsetSum(SubsetSum);
+
+impl Model for LazySubsetSum {
+    type Move = u32;
+    type Solution = Vec<u32>;
+    const REJECTS_BEFORE_CHANGING: bool = true;
+    const LAZY_MOVES: bool = true;
+    fn rule_names(&self) -> &[&'static str] {
+        self.0.rule_names()
+    }
+    fn max_depth(&self) -> usize {
+        self.0.max_depth()
+    }
+    fn open<C: RuleCounter>(&mut self, _c: &mut C) -> super::super::Opened {
+        if self.0.sum == self.0.target {
+            return super::super::Opened::Solution;
+        }
+        super::super::Opened::Moves(self.0.chosen.last().map_or(1, |last| u64::from(*last) + 1))
+    }
+    fn next_move(&self, cursor: &mut u64) -> Option<u32> {
+        let mv = u32::try_from(*cursor).ok().filter(|&mv| mv <= self.0.n)?;
+        *cursor += 1;
+        Some(mv)
+    }
+    fn apply<C: RuleCounter>(&mut self, mv: u32, counters: &mut C) -> Result<(), usize> {
+        self.0.apply(mv, counters)
+    }
+    fn undo(&mut self, mv: u32) {
+        self.0.undo(mv);
+    }
+    fn solution(&self) -> Vec<u32> {
+        self.0.solution()
+    }
+}
+
 fn model() -> SubsetSum {
     SubsetSum { n: 10, target: 15, chosen: Vec::new(), sum: 0 }
 }
@@ -146,4 +183,98 @@ fn clone_state_gives_the_same_counts_as_undo() {
     let mut cloned = engine(Limits { clone_state: true, ..Limits::exhaustive() });
     cloned.run();
     assert_eq!(undo.stats(), cloned.stats());
+}
+
+/// Runs `model` under `limits` with rule counts: stats, solutions and stop reason.
+fn outcome<M: Model>(model: M, limits: Limits) -> (Stats, Vec<M::Solution>, Option<StopReason>) {
+    let mut search = Engine::<_, FullCounters, NoSteering, NoObserver>::new(model, NoSteering, NoObserver, limits);
+    search.run();
+    (search.stats(), search.take_solutions(), search.stop_reason())
+}
+
+#[test]
+fn a_model_that_yields_its_moves_one_by_one_searches_the_same_tree() {
+    let lazy = || LazySubsetSum(model());
+    // The default `branch` drains the cursor: the same moves in the same order.
+    let (mut pushed, mut drained) = (Vec::new(), Vec::new());
+    model().branch(&mut pushed, &mut NoCounters);
+    lazy().branch(&mut drained, &mut NoCounters);
+    assert_eq!(pushed, drained);
+    let (whole, _, _) = outcome(model(), Limits::exhaustive());
+    let past = Some(Instant::now());
+    for limits in [
+        Limits::exhaustive(),
+        Limits::first_solution(),
+        Limits { solutions_to_keep: 3, ..Limits::exhaustive() },
+        Limits { clone_state: true, ..Limits::exhaustive() },
+        Limits { deadline: past, ..Limits::exhaustive() },
+    ]
+    .into_iter()
+    .chain((1..=whole.nodes + 1).map(|node_limit| Limits { node_limit, ..Limits::exhaustive() }))
+    {
+        let described = format!("{limits:?}");
+        assert_eq!(outcome(lazy(), limits.clone()), outcome(model(), limits), "{described}");
+    }
+    let large = |n| SubsetSum { n, target: 100, chosen: Vec::new(), sum: 0 };
+    for limits in
+        [Limits { deadline: past, ..Limits::exhaustive() }, Limits { node_limit: 5000, ..Limits::exhaustive() }]
+    {
+        assert_eq!(outcome(LazySubsetSum(large(20)), limits.clone()), outcome(large(20), limits));
+    }
+    let without_counts = |limits| {
+        let mut search = Engine::<_, NoCounters, NoSteering, NoObserver>::new(lazy(), NoSteering, NoObserver, limits);
+        search.run();
+        search.stats()
+    };
+    assert_eq!(without_counts(Limits::exhaustive()).nodes, whole.nodes);
+    // Frontier listings and subproblems go through the general path and `branch`.
+    let mut splitter =
+        Engine::<_, FullCounters, NoSteering, NoObserver>::new(lazy(), NoSteering, NoObserver, Limits::exhaustive());
+    let frontier = splitter.enumerate_frontier(2);
+    let mut stats = splitter.stats();
+    for subproblem in &frontier {
+        let mut worker = Engine::<_, FullCounters, NoSteering, NoObserver>::new(
+            lazy(),
+            NoSteering,
+            NoObserver,
+            Limits::exhaustive(),
+        );
+        worker.run_subproblem(subproblem);
+        stats.merge(&worker.stats());
+    }
+    assert_eq!(stats, whole);
+}
+
+#[test]
+#[should_panic(expected = "max_depth()")]
+fn a_lazy_model_that_goes_deeper_than_its_max_depth_is_named() {
+    #[derive(Clone)]
+    struct TooShallow(LazySubsetSum);
+    impl Model for TooShallow {
+        type Move = u32;
+        type Solution = Vec<u32>;
+        const LAZY_MOVES: bool = true;
+        fn rule_names(&self) -> &[&'static str] {
+            self.0.rule_names()
+        }
+        fn max_depth(&self) -> usize {
+            2
+        }
+        fn open<C: RuleCounter>(&mut self, c: &mut C) -> super::super::Opened {
+            self.0.open(c)
+        }
+        fn next_move(&self, cursor: &mut u64) -> Option<u32> {
+            self.0.next_move(cursor)
+        }
+        fn apply<C: RuleCounter>(&mut self, mv: u32, counters: &mut C) -> Result<(), usize> {
+            self.0.apply(mv, counters)
+        }
+        fn undo(&mut self, mv: u32) {
+            self.0.undo(mv);
+        }
+        fn solution(&self) -> Vec<u32> {
+            self.0.solution()
+        }
+    }
+    outcome(TooShallow(LazySubsetSum(model())), Limits::exhaustive());
 }
