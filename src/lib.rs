@@ -33,7 +33,7 @@
 //! `Workbench::new().family::<MyPuzzle>().run_cli()`, or, for a binary under its own name
 //! without the built-in families, `Workbench::new().name("my-bench").version(..)
 //! .without_builtin_families().family::<MyPuzzle>().run_cli()`; see `docs/library.md` and
-//! `examples/nqueens.rs`. A family needs only its tree, its data and its knobs: the
+//! `examples/nqueens/`. A family needs only its tree, its data and its knobs: the
 //! drawing, the text of a solution, the component names, the independent check and the
 //! answer have defaults ([`puzzles::Puzzle`] lists them). Each knob is a plain enum
 //! declared with [`knob_enum!`], which spells each value once and implements
