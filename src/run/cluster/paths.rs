@@ -1,8 +1,10 @@
 //! Paths between the engine's moves and [`ChildPath`]s, and an observer that keeps the
 //! paths of the smallest solutions a search finds.
 
-use super::{ChildPath, ReplayError};
-use crate::search::{Branch, Event, Model, NoCounters, Observer};
+use super::answers::{AnswerShare, KeyedTally};
+use super::{ChildPath, ComponentShare, Counts, ReplayError};
+use crate::puzzles::Puzzle;
+use crate::search::{Branch, Engine, Event, FullCounters, Model, NoCounters, NoSteering, Observer};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -71,22 +73,59 @@ impl<M: Model> Keeper<M> {
     }
 }
 
-/// An observer that follows the path of moves and offers every solution, with its path,
-/// to a keeper.
-pub(super) struct PathRecorder<'a, M: Model> {
-    path: Vec<M::Move>,
-    keeper: &'a mut Keeper<M>,
+/// What a search of one component found: the smallest solutions with their moves, and
+/// every solution's answer key, counted.
+pub(super) struct Finds<K, M: Model> {
+    pub(super) keeper: Keeper<M>,
+    pub(super) answers: KeyedTally<K, M>,
 }
 
-impl<'a, M: Model> PathRecorder<'a, M> {
-    /// A recorder whose search starts below `prefix` (the moves replayed before the first
-    /// event).
-    pub(super) fn new(prefix: &[M::Move], keeper: &'a mut Keeper<M>) -> Self {
-        PathRecorder { path: prefix.to_vec(), keeper }
+impl<K: Ord, M: Model> Finds<K, M> {
+    pub(super) fn new(keep: usize) -> Self {
+        Finds { keeper: Keeper::new(keep), answers: KeyedTally::new() }
+    }
+
+    /// Adds what another thread found in the same component.
+    pub(super) fn absorb(&mut self, other: Self) {
+        self.keeper.absorb(other.keeper);
+        self.answers.absorb(other.answers);
+    }
+
+    /// The share of `counts` with these finds, their moves turned into paths on `model`
+    /// (at its root, where it is left).
+    pub(super) fn into_share(self, counts: Counts, model: &mut M, roots: &mut RootCandidates<M>) -> ComponentShare {
+        let solutions = self.keeper.into_sorted().iter().map(|found| child_path(model, roots, &found.moves)).collect();
+        let (keys, unlisted) = self.answers.into_parts();
+        let keys = keys.into_iter().map(|(count, moves)| (child_path(model, roots, &moves), count)).collect();
+        ComponentShare { counts, solutions, answers: AnswerShare { keys, unlisted } }
     }
 }
 
-impl<M: Model> Observer<M> for PathRecorder<'_, M> {
+/// An engine whose observer is a [`PathRecorder`] of `P`'s answer keys.
+pub(super) type RecordingEngine<'a, P> = Engine<
+    <P as Puzzle>::Model,
+    FullCounters,
+    NoSteering,
+    PathRecorder<'a, <P as Puzzle>::AnswerKey, <P as Puzzle>::Model>,
+>;
+
+/// An observer that follows the path of moves, offers every solution, with its path, to
+/// a keeper, and counts its answer key (`key_of`).
+pub(super) struct PathRecorder<'a, K, M: Model> {
+    path: Vec<M::Move>,
+    finds: &'a mut Finds<K, M>,
+    key_of: &'a dyn Fn(&M::Solution) -> K,
+}
+
+impl<'a, K, M: Model> PathRecorder<'a, K, M> {
+    /// A recorder whose search starts below `prefix` (the moves replayed before the first
+    /// event).
+    pub(super) fn new(prefix: &[M::Move], finds: &'a mut Finds<K, M>, key_of: &'a dyn Fn(&M::Solution) -> K) -> Self {
+        PathRecorder { path: prefix.to_vec(), finds, key_of }
+    }
+}
+
+impl<K: Ord, M: Model> Observer<M> for PathRecorder<'_, K, M> {
     #[inline]
     fn observe(&mut self, event: Event<M::Move>, model: &M) {
         match event {
@@ -97,9 +136,11 @@ impl<M: Model> Observer<M> for PathRecorder<'_, M> {
             Event::Solution { depth } => {
                 self.path.truncate(depth);
                 let solution = model.solution();
-                if self.keeper.wants(&solution) {
-                    self.keeper.offer(Found { solution, moves: self.path.clone() });
+                if self.finds.keeper.wants(&solution) {
+                    self.finds.keeper.offer(Found { solution: solution.clone(), moves: self.path.clone() });
                 }
+                let key = (self.key_of)(&solution);
+                self.finds.answers.add(key, solution, &self.path);
             }
             Event::Pruned { .. } | Event::DeadEnd { .. } | Event::Undo { .. } => {}
         }
