@@ -379,3 +379,18 @@ pub fn parse_solutions(record: &ShareRecord, path: &Path) -> Result<Vec<ChildPat
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_read_back_as_written() {
+        for path in [vec![], vec![0], vec![3, 0, 12], vec![9, 10, 99, 100, 4_294_967_295]] {
+            let text = path_text(&path);
+            assert_eq!(parse_path(&text), Some(path.clone()), "{text}");
+        }
+        assert_eq!(path_text(&[3, 0, 12]), "3.0.12");
+        assert_eq!(path_text(&[]), "root");
+    }
+}

@@ -26,11 +26,8 @@ pub struct AnswerShare {
     pub unlisted: u64,
 }
 
-/// A listed key's solutions and the moves to its smallest solution.
-pub(super) type Represented<M> = (u64, Vec<<M as Model>::Move>);
-
-/// Answer keys counted as solutions are found, each with its smallest solution and the
-/// moves that lead to it (while the search runs, before the moves become paths).
+/// Answer keys counted as solutions are found, each with its smallest solution and its
+/// path.
 pub(super) struct KeyedTally<K, M: Model> {
     listed: BTreeMap<K, (u64, Found<M>)>,
     unlisted: u64,
@@ -41,17 +38,17 @@ impl<K: Ord, M: Model> KeyedTally<K, M> {
         KeyedTally { listed: BTreeMap::new(), unlisted: 0 }
     }
 
-    /// Counts one solution with `key`, found by `moves` (cloned only when the solution
-    /// becomes its key's representative).
-    pub(super) fn add(&mut self, key: K, solution: M::Solution, moves: &[M::Move]) {
+    /// Counts one solution with `key`, at `path` (cloned only when the solution becomes
+    /// its key's representative).
+    pub(super) fn add(&mut self, key: K, solution: M::Solution, path: &[u32]) {
         if let Some((count, representative)) = self.listed.get_mut(&key) {
             *count += 1;
             if solution < representative.solution {
-                *representative = Found { solution, moves: moves.to_vec() };
+                *representative = Found { solution, path: path.to_vec() };
             }
             return;
         }
-        self.insert(key, 1, || Found { solution, moves: moves.to_vec() });
+        self.insert(key, 1, || Found { solution, path: path.to_vec() });
     }
 
     /// Lists a new `key` with `count` solutions, keeping only the smallest
@@ -88,9 +85,9 @@ impl<K: Ord, M: Model> KeyedTally<K, M> {
         }
     }
 
-    /// The listed keys' counts and representatives' moves, ascending by key, and the
+    /// The listed keys' representatives' paths and counts, ascending by key, and the
     /// unlisted solutions.
-    pub(super) fn into_parts(self) -> (Vec<Represented<M>>, u64) {
-        (self.listed.into_values().map(|(count, found)| (count, found.moves)).collect(), self.unlisted)
+    pub(super) fn into_parts(self) -> (Vec<(ChildPath, u64)>, u64) {
+        (self.listed.into_values().map(|(count, found)| (found.path, count)).collect(), self.unlisted)
     }
 }

@@ -125,14 +125,7 @@ pub(in crate::run) fn run_part_puzzle<P: Puzzle>(
             timings[index] = timing;
         }
     }
-    let mut roots = roots;
-    let mut caches: Vec<RootCandidates<P::Model>> = roots.iter().map(|_| RootCandidates::new()).collect();
-    let components = counts
-        .into_iter()
-        .zip(finds)
-        .zip(roots.iter_mut().zip(&mut caches))
-        .map(|((counts, found), (root, cache))| found.into_share(counts, root, cache))
-        .collect();
+    let components = counts.into_iter().zip(finds).map(|(counts, found)| found.into_share(counts)).collect();
     Ok(PartOutcome { components, subproblems: timings })
 }
 
@@ -165,8 +158,7 @@ fn run_share<P: Puzzle>(
         let stats = {
             let component = subproblem.component;
             let key_of = |solution: &<P::Model as Model>::Solution| puzzle.answer_key(component, solution);
-            let recorder =
-                PathRecorder::new(&moves[..moves.len().saturating_sub(1)], &mut share.finds[component], &key_of);
+            let recorder = PathRecorder::new(&subproblem.path, &mut share.finds[component], &key_of);
             let mut engine: RecordingEngine<'_, P> = Engine::new(root.clone(), NoSteering, recorder, limits.clone());
             engine.run_subproblem(&moves);
             engine.stats()

@@ -113,10 +113,7 @@ pub(in crate::run) fn split_puzzle<P: Puzzle>(
     };
     let mut roots = models;
     let mut caches: Vec<RootCandidates<P::Model>> = roots.iter().map(|_| RootCandidates::new()).collect();
-    let mut lister = Vec::with_capacity(roots.len());
-    for (((stats, finds), root), cache) in best.stats.iter().zip(best.finds).zip(roots.iter_mut()).zip(&mut caches) {
-        lister.push(finds.into_share(Counts::of(stats), root, cache));
-    }
+    let lister = best.stats.iter().zip(best.finds).map(|(stats, finds)| finds.into_share(Counts::of(stats))).collect();
     let mut subproblems = Vec::with_capacity(best.frontier.len());
     let mut estimates = Vec::with_capacity(best.frontier.len());
     for (index, (component, moves)) in best.frontier.iter().enumerate() {
