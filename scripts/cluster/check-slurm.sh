@@ -5,7 +5,8 @@
 # depth, the answer). Fails, with the reason, when Slurm cannot be installed or started:
 # it never passes without having run. Stops the daemons it started. Prints `sinfo` and the
 # array's accounting lines (sacct where accounting storage runs, else the job completion
-# log). The binary is $BACKTRACK_BENCH, else target/debug/backtrack-bench (built by
+# log). Then `explain --cluster` on the run: its predicted makespan at 2 workers must be
+# within 15% of the makespan the parts measured. The binary is $BACKTRACK_BENCH, else target/debug/backtrack-bench (built by
 # `cargo test`), else it is built.
 #   scripts/cluster/check-slurm.sh [OUT_DIR]
 set -euo pipefail
@@ -67,4 +68,19 @@ if different:
     sys.exit(f"check-slurm: FAILED: the merged report differs from the sequential one in {different}")
 print(f"check-slurm: ok: 64 parts on Slurm merged to {merged['nodes']:,} nodes and "
       f"{merged['solutions']:,} solutions, as the sequential run")
+PY
+
+# explain --cluster: its prediction at 2 workers against the makespan the parts measured.
+"$bin" explain --cluster "$out/run" | tee "$out/explain-cluster.txt"
+"$bin" explain --cluster "$out/run" --json >"$out/explain-cluster.json"
+python3 - "$out/explain-cluster.json" <<'PY'
+import json, sys
+explanation = json.load(open(sys.argv[1]))
+measured = explanation["makespan_ns"]
+predicted = next(row["makespan_ns"] for row in explanation["predicted"] if row["workers"] == 2)
+error = abs(predicted - measured) / measured
+print(f"explain --cluster: predicted makespan at 2 workers {predicted / 1e9:.2f} s, measured {measured / 1e9:.2f} s "
+      f"({100 * error:.1f}% apart; {len(explanation['slots'])} slots inferred)")
+if error > 0.15:
+    sys.exit("check-slurm: FAILED: explain --cluster's prediction at 2 workers is more than 15% from the measured makespan")
 PY

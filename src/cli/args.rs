@@ -322,8 +322,14 @@ pub const EXPLAIN_LONG_ABOUT: &str = "Measure why a parallel run is slower than 
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
     /// Built-in short name (rings, prime-grid, hooks7, 247) or path to an instance file.
-    #[arg(value_name = "INSTANCE")]
+    #[arg(value_name = "INSTANCE", required_unless_present = "cluster", default_value = "")]
     pub instance: String,
+    /// Explain how the parts of a split search in DIR ran on the batch system instead
+    /// (from parts/K.json's times): makespan, each worker slot's busy and idle time, the
+    /// scheduler's gaps, the largest part, the imbalance, and the predicted makespan at 1
+    /// to 1,024 workers (docs/cluster.md).
+    #[arg(long, value_name = "DIR", conflicts_with = "instance")]
+    pub cluster: Option<PathBuf>,
     /// Explain the search for the first solution of each component (default: all solutions).
     #[arg(long)]
     pub first: bool,

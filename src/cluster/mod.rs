@@ -12,6 +12,7 @@
 
 mod balance;
 pub mod check;
+pub mod explain;
 mod merge;
 pub mod part_plan;
 pub mod plan;
