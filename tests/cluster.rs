@@ -222,3 +222,25 @@ fn a_first_solution_split_is_refused_with_the_reason() {
     let message = refused(&["split", "247", "--first", "--parts", "2", "--out", text(folder.path())]);
     assert!(message.contains("first-solution search is not split"), "{message}");
 }
+
+#[test]
+fn explain_cluster_reads_every_part_and_refuses_a_missing_one() {
+    let folder = tempfile::tempdir().expect("temporary folder");
+    let dir = folder.path().join("run");
+    split_and_run(&dir);
+    let json = ok(&["explain", "--cluster", text(&dir), "--slots", "2", "--json"]);
+    let explanation: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(explanation["parts"], 7);
+    let slots = explanation["slots"].as_array().unwrap();
+    assert_eq!(slots.len(), 2);
+    let placed: usize = slots.iter().map(|slot| slot["parts"].as_array().unwrap().len()).sum();
+    assert_eq!(placed, 7, "every part in one slot");
+    let predicted = explanation["predicted"].as_array().unwrap();
+    assert_eq!(predicted.first().unwrap()["workers"], 1);
+    assert_eq!(predicted.last().unwrap()["workers"], 1024);
+    // At one worker every part runs one after another: their times add up.
+    assert_eq!(predicted[0]["compute_only_ns"], explanation["work_ns"]);
+    std::fs::remove_file(part_file(&dir, 4)).unwrap();
+    let message = refused(&["explain", "--cluster", text(&dir)]);
+    assert!(message.contains("parts 4 have not run"), "{message}");
+}

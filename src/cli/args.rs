@@ -330,6 +330,10 @@ pub struct ExplainArgs {
     /// to 1,024 workers (docs/cluster.md).
     #[arg(long, value_name = "DIR", conflicts_with = "instance")]
     pub cluster: Option<PathBuf>,
+    /// With --cluster: the parts the batch system ran at once (Slurm's `--array=...%W`);
+    /// default: inferred from the parts that overlapped in time.
+    #[arg(long, value_name = "W", requires = "cluster", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub slots: Option<u32>,
     /// Explain the search for the first solution of each component (default: all solutions).
     #[arg(long)]
     pub first: bool,

@@ -8,8 +8,8 @@ use std::io::Write;
 use std::path::Path;
 
 /// Runs `explain --cluster DIR`.
-pub fn run(dir: &Path, json: bool) -> Result<(), Failure> {
-    let explanation = explain_cluster(dir).map_err(failure)?;
+pub fn run(dir: &Path, slots: Option<usize>, json: bool) -> Result<(), Failure> {
+    let explanation = explain_cluster(dir, slots).map_err(failure)?;
     let mut out = std::io::stdout().lock();
     if json {
         writeln!(out, "{}", serde_json::to_string(&explanation).map_err(|error| Failure::failed(error.to_string()))?)?;

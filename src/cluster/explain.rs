@@ -79,9 +79,11 @@ struct Interval {
     end: u64,
 }
 
-/// Reads every part of the plan in `dir` and explains how they ran; exit 2 when a part
-/// is missing or unreadable.
-pub fn explain_cluster(dir: &Path) -> Result<ClusterExplanation, ClusterError> {
+/// Reads every part of the plan in `dir` and explains how they ran on `slots` worker slots
+/// (the parts the batch system ran at once, Slurm's `%W`; `None`: inferred from the parts
+/// that overlapped in time, which undercounts when parts are much shorter than the
+/// scheduler's gaps); exit 2 when a part is missing or unreadable.
+pub fn explain_cluster(dir: &Path, slots: Option<usize>) -> Result<ClusterExplanation, ClusterError> {
     let loaded = load_plan(dir)?;
     let mut intervals = Vec::with_capacity(loaded.plan.part_count);
     let mut search_ns = 0u64;
@@ -104,15 +106,20 @@ pub fn explain_cluster(dir: &Path) -> Result<ClusterExplanation, ClusterError> {
             missing.join(", ")
         )));
     }
-    Ok(explain_intervals(intervals, search_ns, &loaded.plan.balance.method))
+    Ok(explain_intervals(intervals, search_ns, &loaded.plan.balance.method, slots))
 }
 
-fn explain_intervals(mut intervals: Vec<Interval>, search_ns: u64, balance: &str) -> ClusterExplanation {
+fn explain_intervals(
+    mut intervals: Vec<Interval>,
+    search_ns: u64,
+    balance: &str,
+    slot_count: Option<usize>,
+) -> ClusterExplanation {
     intervals.sort_by_key(|interval| (interval.start, interval.part));
     let first = intervals.first().map_or(0, |interval| interval.start);
     let last = intervals.iter().map(|interval| interval.end).max().unwrap_or(first);
     let makespan_ns = last - first;
-    let slots = infer_slots(&intervals, makespan_ns);
+    let slots = infer_slots(&intervals, makespan_ns, slot_count);
     let mut durations: Vec<(usize, u64)> =
         intervals.iter().map(|interval| (interval.part, interval.end - interval.start)).collect();
     durations.sort_unstable();
@@ -150,27 +157,39 @@ fn explain_intervals(mut intervals: Vec<Interval>, search_ns: u64, balance: &str
     explanation
 }
 
-/// Slots from intervals sorted by start: each part goes to the slot of its host that
-/// became free last before it started (the one it most likely followed), else a new slot.
-fn infer_slots(intervals: &[Interval], makespan_ns: u64) -> Vec<Slot> {
+/// Slots from intervals sorted by start. With `slot_count` given, each part goes to the
+/// slot that became free first (as a first-come batch system hands them out); without, on
+/// each host, to the slot that became free first among those free when it started, else a
+/// new slot (the fewest slots that hold the parts' overlaps).
+fn infer_slots(intervals: &[Interval], makespan_ns: u64, slot_count: Option<usize>) -> Vec<Slot> {
     let mut slots: Vec<Slot> = Vec::new();
     let mut free_at: Vec<u64> = Vec::new();
+    let empty = |host: &str| Slot { host: host.to_string(), parts: Vec::new(), busy_ns: 0, idle_ns: 0, gaps_ns: 0 };
+    if let Some(count) = slot_count {
+        let host = intervals.first().map_or("", |interval| interval.host.as_str());
+        slots = (0..count.max(1)).map(|_| empty(host)).collect();
+        free_at = vec![0; slots.len()];
+    }
     for interval in intervals {
-        let chosen = (0..slots.len())
-            .filter(|&slot| slots[slot].host == interval.host && free_at[slot] <= interval.start)
-            .max_by_key(|&slot| (free_at[slot], Reverse(slot)));
+        let chosen = if slot_count.is_some() {
+            (0..slots.len()).min_by_key(|&slot| (slots[slot].parts.len().min(1), free_at[slot], slot))
+        } else {
+            (0..slots.len())
+                .filter(|&slot| slots[slot].host == interval.host && free_at[slot] <= interval.start)
+                .min_by_key(|&slot| (free_at[slot], slot))
+        };
         let slot = chosen.unwrap_or_else(|| {
-            slots.push(Slot { host: interval.host.clone(), parts: Vec::new(), busy_ns: 0, idle_ns: 0, gaps_ns: 0 });
+            slots.push(empty(&interval.host));
             free_at.push(interval.start);
             slots.len() - 1
         });
         let entry = &mut slots[slot];
         if !entry.parts.is_empty() {
-            entry.gaps_ns += interval.start - free_at[slot];
+            entry.gaps_ns += interval.start.saturating_sub(free_at[slot]);
         }
         entry.parts.push(interval.part);
         entry.busy_ns += interval.end - interval.start;
-        free_at[slot] = interval.end;
+        free_at[slot] = free_at[slot].max(interval.end);
     }
     for slot in &mut slots {
         slot.idle_ns = makespan_ns.saturating_sub(slot.busy_ns);
@@ -268,7 +287,7 @@ mod tests {
         // Two slots, parts of 10 with gaps of 5: 1 and 2 at 0, 3 and 4 at 15, 5 at 30.
         let intervals =
             vec![interval(1, 0, 10), interval(2, 0, 10), interval(3, 15, 25), interval(4, 15, 25), interval(5, 30, 40)];
-        let explanation = explain_intervals(intervals, 0, "estimate");
+        let explanation = explain_intervals(intervals, 0, "estimate", None);
         assert_eq!(explanation.makespan_ns, 40);
         assert_eq!(explanation.slots.len(), 2);
         assert_eq!(explanation.slots[0].parts, vec![1, 3, 5]);
@@ -277,5 +296,24 @@ mod tests {
         assert_eq!(explanation.predicted[1].makespan_ns, 40);
         assert_eq!(explanation.predicted[1].compute_only_ns, 30);
         assert_eq!(explanation.largest_part, (1, 10));
+    }
+
+    #[test]
+    fn parts_far_shorter_than_the_gaps_need_the_slot_count_given() {
+        // Two at a time, but each part ends before the next starts: no overlap to see.
+        let intervals =
+            vec![interval(1, 0, 1), interval(2, 2, 3), interval(3, 10, 11), interval(4, 12, 13), interval(5, 20, 21)];
+        let inferred = explain_intervals(
+            intervals.iter().map(|i| interval(i.part, i.start, i.end)).collect(),
+            0,
+            "estimate",
+            None,
+        );
+        assert_eq!(inferred.slots.len(), 1);
+        let given = explain_intervals(intervals, 0, "estimate", Some(2));
+        assert_eq!(given.slots[0].parts, vec![1, 3, 5]);
+        assert_eq!(given.slots[1].parts, vec![2, 4]);
+        assert_eq!(given.mean_gap_ns, 9);
+        assert_eq!(given.predicted[1].makespan_ns, 21);
     }
 }
