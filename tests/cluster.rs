@@ -36,6 +36,30 @@ fn prime_grid_enumeration_merged_from_1_7_64_256_parts_equals_sequential() {
     assert_merges_equal_sequential("instances/prime_grid_enumeration.json", &PART_COUNTS);
 }
 
+/// One grid of the 24/7 enumeration alone: 4,312 solutions, more than the 1,000 a run
+/// keeps, so the merged answer (a histogram of every solution's answer) comes from the
+/// parts' answer keys, not from the kept solutions.
+#[test]
+fn a_grid_with_more_solutions_than_are_kept_merges_to_the_sequential_answer() {
+    let original = std::fs::read_to_string("instances/twenty_four_seven_enumeration.json").unwrap();
+    let mut file: serde_json::Value = serde_json::from_str(&original).unwrap();
+    let grids = file["data"]["grids"].as_array().unwrap().clone();
+    file["data"]["grids"] = serde_json::json!([grids[1].clone()]);
+    file["expected"] = serde_json::Value::Null;
+    let folder = tempfile::tempdir().expect("temporary folder");
+    let path = folder.path().join("one_grid.json");
+    std::fs::write(&path, file.to_string()).unwrap();
+    let instance = instance::load(text(&path)).unwrap_or_else(|error| panic!("{error}"));
+    let sequential = backtrack_bench::run::solve(&instance, &backtrack_bench::run::RunSettings::default()).unwrap();
+    let kept = sequential.components[0].solutions_kept;
+    assert!(sequential.solutions > kept, "{} solutions, {kept} kept", sequential.solutions);
+    assert_eq!(sequential.answer["solutions"], serde_json::json!(sequential.solutions));
+    let results = merged_against_sequential(&instance, &KnobValues::new(), &[1, 7, 64]).unwrap();
+    for (parts, differences) in results {
+        assert!(differences.is_empty(), "in {parts} parts: {differences:#?}");
+    }
+}
+
 #[test]
 fn the_seed_instances_merged_from_7_parts_equal_sequential() {
     for name in ["rings", "prime-grid", "hooks7", "247"] {
@@ -128,7 +152,17 @@ fn merge_refuses_a_missing_a_doubled_and_a_foreign_part_naming_each() {
     std::fs::write(part_file(&dir, 6), edited.to_string()).unwrap();
     let message = refused(&["merge", text(&dir)]);
     assert!(message.contains("part 6 (") && message.contains("another build"), "{message}");
-    std::fs::write(part_file(&dir, 6), sixth).unwrap();
+    std::fs::write(part_file(&dir, 6), &sixth).unwrap();
+
+    let mut older: serde_json::Value = serde_json::from_str(&sixth).unwrap();
+    older["schema"] = "backtrack-bench-part/v1".into();
+    std::fs::write(part_file(&dir, 6), older.to_string()).unwrap();
+    let message = refused(&["merge", text(&dir)]);
+    assert!(
+        message.contains("6.json: not a part file") && message.contains("format `backtrack-bench-part/v1`"),
+        "{message}"
+    );
+    std::fs::write(part_file(&dir, 6), &sixth).unwrap();
 
     let other = folder.path().join("other");
     ok(&["split", "247", "--parts", "7", "--out", text(&other), "--order", "spiral"]);
@@ -152,6 +186,11 @@ fn a_part_run_again_replaces_its_file_with_the_same_counts() {
     ok(&["run-part", text(&dir), "2"]);
     let first = counts(&dir);
     ok(&["run-part", text(&dir), "2", "--threads", "2"]);
+    assert_eq!(counts(&dir), first);
+    // A part reads its own plan, plans/2.json; without it, its part of plan.json.
+    assert!(dir.join("plans").join("2.json").exists());
+    std::fs::remove_dir_all(dir.join("plans")).unwrap();
+    ok(&["run-part", text(&dir), "2"]);
     assert_eq!(counts(&dir), first);
     assert_eq!(std::fs::read_dir(dir.join("parts")).unwrap().count(), 1, "no temporary file is left behind");
 }
@@ -182,4 +221,26 @@ fn a_first_solution_split_is_refused_with_the_reason() {
     let folder = tempfile::tempdir().expect("temporary folder");
     let message = refused(&["split", "247", "--first", "--parts", "2", "--out", text(folder.path())]);
     assert!(message.contains("first-solution search is not split"), "{message}");
+}
+
+#[test]
+fn explain_cluster_reads_every_part_and_refuses_a_missing_one() {
+    let folder = tempfile::tempdir().expect("temporary folder");
+    let dir = folder.path().join("run");
+    split_and_run(&dir);
+    let json = ok(&["explain", "--cluster", text(&dir), "--slots", "2", "--json"]);
+    let explanation: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(explanation["parts"], 7);
+    let slots = explanation["slots"].as_array().unwrap();
+    assert_eq!(slots.len(), 2);
+    let placed: usize = slots.iter().map(|slot| slot["parts"].as_array().unwrap().len()).sum();
+    assert_eq!(placed, 7, "every part in one slot");
+    let predicted = explanation["predicted"].as_array().unwrap();
+    assert_eq!(predicted.first().unwrap()["workers"], 1);
+    assert_eq!(predicted.last().unwrap()["workers"], 1024);
+    // At one worker every part runs one after another: their times add up.
+    assert_eq!(predicted[0]["compute_only_ns"], explanation["work_ns"]);
+    std::fs::remove_file(part_file(&dir, 4)).unwrap();
+    let message = refused(&["explain", "--cluster", text(&dir)]);
+    assert!(message.contains("parts 4 have not run"), "{message}");
 }

@@ -2,10 +2,11 @@
 # CI's real-Slurm check: starts a one-node Slurm (start-slurm.sh), splits the 24/7
 # enumeration workload into 64 parts, runs them as a job array 2 tasks at a time, merges,
 # and compares the merged report with a sequential `solve` (nodes, solutions, per rule, per
-# depth, and the answer where the merge can give one: see docs/cluster.md). Fails, with the reason, when Slurm cannot be installed or started: it
-# never passes without having run. Stops the daemons it started. Prints `sinfo` and the
+# depth, the answer). Fails, with the reason, when Slurm cannot be installed or started:
+# it never passes without having run. Stops the daemons it started. Prints `sinfo` and the
 # array's accounting lines (sacct where accounting storage runs, else the job completion
-# log). The binary is $BACKTRACK_BENCH, else target/debug/backtrack-bench (built by
+# log). Then `explain --cluster` on the run: its predicted makespan at 2 workers must be
+# within 15% of the makespan the parts measured. The binary is $BACKTRACK_BENCH, else target/debug/backtrack-bench (built by
 # `cargo test`), else it is built.
 #   scripts/cluster/check-slurm.sh [OUT_DIR]
 set -euo pipefail
@@ -58,10 +59,6 @@ python3 - "$out/run/merged.json" "$out/sequential.json" <<'PY'
 import json, sys
 merged, sequential = (json.load(open(path)) for path in sys.argv[1:3])
 fields = ["nodes", "solutions", "rules", "nodes_per_depth", "prunes_per_depth", "answer", "complete"]
-# A grid with more solutions than the parts keep has no merged answer, and says so.
-sampled = any(component.get("sample") for component in merged["components"])
-if sampled and str(merged["answer"]).startswith("not merged: "):
-    fields.remove("answer")
 different = [field for field in fields if merged[field] != sequential[field]]
 for mine, theirs in zip(merged["components"], sequential["components"]):
     for field in ["nodes", "solutions", "solution_texts"]:
@@ -71,4 +68,20 @@ if different:
     sys.exit(f"check-slurm: FAILED: the merged report differs from the sequential one in {different}")
 print(f"check-slurm: ok: 64 parts on Slurm merged to {merged['nodes']:,} nodes and "
       f"{merged['solutions']:,} solutions, as the sequential run")
+PY
+
+# explain --cluster: its prediction at 2 workers against the makespan the parts measured
+# (--slots 2: the array ran 2 at a time; its parts, milliseconds each, never overlap).
+"$bin" explain --cluster "$out/run" --slots 2 | tee "$out/explain-cluster.txt"
+"$bin" explain --cluster "$out/run" --slots 2 --json >"$out/explain-cluster.json"
+python3 - "$out/explain-cluster.json" <<'PY'
+import json, sys
+explanation = json.load(open(sys.argv[1]))
+measured = explanation["makespan_ns"]
+predicted = next(row["makespan_ns"] for row in explanation["predicted"] if row["workers"] == 2)
+error = abs(predicted - measured) / measured
+print(f"explain --cluster: predicted makespan at 2 workers {predicted / 1e9:.2f} s, measured {measured / 1e9:.2f} s "
+      f"({100 * error:.1f}% apart on {len(explanation['slots'])} slots)")
+if error > 0.15:
+    sys.exit("check-slurm: FAILED: explain --cluster's prediction at 2 workers is more than 15% from the measured makespan")
 PY

@@ -333,8 +333,18 @@ pub const EXPLAIN_LONG_ABOUT: &str = "Measure why a parallel run is slower than 
 pub struct ExplainArgs {
     /// A short instance name or a path to an instance file (the names are listed when the
     /// command is built, from the families this program offers).
-    #[arg(value_name = "INSTANCE")]
+    #[arg(value_name = "INSTANCE", required_unless_present = "cluster", default_value = "")]
     pub instance: String,
+    /// Explain how the parts of a split search in DIR ran on the batch system instead
+    /// (from parts/K.json's times): makespan, each worker slot's busy and idle time, the
+    /// scheduler's gaps, the largest part, the imbalance, and the predicted makespan at 1
+    /// to 1,024 workers (docs/cluster.md).
+    #[arg(long, value_name = "DIR", conflicts_with = "instance")]
+    pub cluster: Option<PathBuf>,
+    /// With --cluster: the parts the batch system ran at once (Slurm's `--array=...%W`);
+    /// default: inferred from the parts that overlapped in time.
+    #[arg(long, value_name = "W", requires = "cluster", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub slots: Option<u32>,
     /// Explain the search for the first solution of each component (default: all solutions).
     #[arg(long)]
     pub first: bool,

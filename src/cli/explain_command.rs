@@ -24,6 +24,9 @@ use std::path::{Path, PathBuf};
 
 /// Runs `explain`.
 pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
+    if let Some(dir) = &args.cluster {
+        return super::explain_cluster_command::run(dir, args.slots.map(|slots| slots as usize), args.json);
+    }
     if args.parallel.strategy == Strategy::Sequential {
         return Err(Failure::bad_input(
             "explain needs a parallel strategy to explain: --parallel auto, steal, depth:D, budget:B or naive (see --help)",

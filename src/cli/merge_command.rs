@@ -28,10 +28,11 @@ fn print_status(args: &MergeArgs) -> Result<(), Failure> {
     }
     if !status.missing.is_empty() {
         let list: Vec<String> = status.missing.iter().map(usize::to_string).collect();
-        writeln!(out, "rerun here:  for k in {}; do backtrack-bench run-part {dir} $k; done", list.join(" "))?;
+        let program = crate::run::program_name();
+        writeln!(out, "rerun here:  for k in {}; do {program} run-part {dir} $k; done", list.join(" "))?;
         writeln!(out, "rerun on Slurm:  scripts/cluster/submit.sh --array {} {dir}", ranges(&status.missing))?;
     } else if status.problems.is_empty() {
-        writeln!(out, "next: backtrack-bench merge {dir}")?;
+        writeln!(out, "next: {} merge {dir}", crate::run::program_name())?;
     }
     Ok(())
 }

@@ -5,6 +5,7 @@
 
 mod args;
 mod estimate_command;
+mod explain_cluster_command;
 mod explain_command;
 mod failure;
 mod identity;

@@ -66,8 +66,9 @@ pub fn run(args: &SplitArgs, knobs: KnobValues) -> Result<(), Failure> {
     )?;
     writeln!(
         out,
-        "next: backtrack-bench run-part {dir} K   (K = 1..{}), then: backtrack-bench merge {dir}",
-        plan.part_count
+        "next: {program} run-part {dir} K   (K = 1..{}), then: {program} merge {dir}",
+        plan.part_count,
+        program = crate::run::program_name()
     )?;
     Ok(())
 }

@@ -2,9 +2,11 @@
 //! exactly (checked arithmetic) into the report a sequential `solve` makes; and `merge
 //! --status`, the parts done and missing.
 
-use super::plan::{load_plan, parse_json, parse_solutions, plan_path, read_bytes, LoadedPlan, PartFile, PART_SCHEMA};
+use super::plan::{
+    load_plan, parse_answers, parse_json, parse_solutions, plan_path, read_bytes, LoadedPlan, PartFile, PART_SCHEMA,
+};
 use super::{check_build, plan_instance, ClusterError};
-use crate::run::cluster::{AssembleInput, ChildPath, Counts};
+use crate::run::cluster::{AnswerShare, AssembleInput, ChildPath, Counts};
 use crate::run::{self, Instance, RunReport};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -99,13 +101,15 @@ pub fn status(dir: &Path) -> Result<Status, ClusterError> {
 pub fn merge(dir: &Path) -> Result<(RunReport, Instance), ClusterError> {
     let loaded = load_plan(dir)?;
     let plan = &loaded.plan;
-    check_build(plan, dir)?;
+    check_build(&plan.tool, dir)?;
     let mut survey = survey(&loaded)?;
     for part in 1..=plan.part_count {
         if !survey.found.contains_key(&part) {
-            survey
-                .problems
-                .push(format!("part {part}: missing (run: backtrack-bench run-part {} {part})", dir.display()));
+            survey.problems.push(format!(
+                "part {part}: missing (run: {} run-part {} {part})",
+                run::program_name(),
+                dir.display()
+            ));
         }
     }
     if !survey.problems.is_empty() {
@@ -120,9 +124,11 @@ pub fn merge(dir: &Path) -> Result<(RunReport, Instance), ClusterError> {
     let plan_file = plan_path(dir);
     let mut counts: Vec<Counts> = Vec::with_capacity(components);
     let mut solution_lists: Vec<Vec<Vec<ChildPath>>> = Vec::with_capacity(components);
+    let mut answer_lists: Vec<Vec<AnswerShare>> = Vec::with_capacity(components);
     for record in &plan.lister {
         counts.push(record.counts.clone());
         solution_lists.push(vec![parse_solutions(record, &plan_file)?]);
+        answer_lists.push(vec![parse_answers(record, &plan_file)?]);
     }
     let mut elapsed_ns = vec![0u64; components];
     for (part, files) in &survey.found {
@@ -132,16 +138,18 @@ pub fn merge(dir: &Path) -> Result<(RunReport, Instance), ClusterError> {
                 ClusterError::failed(format!("part {part} ({}): component {component}: {overflow}", path.display()))
             })?;
             solution_lists[component].push(parse_solutions(record, path)?);
+            answer_lists[component].push(parse_answers(record, path)?);
         }
         for (subproblem, record) in loaded.subproblems[part - 1].iter().zip(&file.subproblems) {
             elapsed_ns[subproblem.component] = elapsed_ns[subproblem.component].saturating_add(record.ns);
         }
     }
-    let instance = plan_instance(plan)?;
+    let instance = plan_instance(&plan.instance)?;
     let prepared = run::prepare(&instance, &plan.knobs).map_err(|error| ClusterError::bad_input(error.to_string()))?;
     let input = AssembleInput {
         counts: &counts,
         solutions: solution_lists.iter().map(|lists| lists.iter().map(Vec::as_slice).collect()).collect(),
+        answers: answer_lists.iter().map(|lists| lists.iter().collect()).collect(),
         keep: plan.keep,
         strategy: format!("parts:{}", plan.part_count),
         elapsed_ns,

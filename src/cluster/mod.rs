@@ -12,7 +12,9 @@
 
 mod balance;
 pub mod check;
+pub mod explain;
 mod merge;
+pub mod part_plan;
 pub mod plan;
 
 pub use balance::{balance, Grouping};
@@ -23,9 +25,10 @@ use crate::harness::storing::environment::{hostname, timestamp_now, Environment}
 use crate::knobs::KnobValues;
 use crate::run::cluster::{PartRequest, SplitRequest};
 use crate::run::{self, Family, Instance, RunSettings};
+use part_plan::{load_part_plan, write_part_plans};
 use plan::{
-    build_id, fnv1a, instance_hash, load_plan, part_path, plan_path, subproblem_text, Balance, PartFile, Plan,
-    PlanInstance, PlanPart, ShareRecord, SubproblemRecord, Tool, PART_SCHEMA, PLAN_SCHEMA,
+    build_id, fnv1a, instance_hash, part_path, plan_path, subproblem_text, Balance, PartFile, Plan, PlanInstance,
+    PlanPart, ShareRecord, SubproblemRecord, Tool, PART_SCHEMA, PLAN_SCHEMA,
 };
 use std::fmt;
 use std::path::Path;
@@ -148,6 +151,7 @@ pub fn split(instance: &Instance, knobs: &KnobValues, parts: usize, dir: &Path) 
     let path = plan_path(dir);
     if let Ok(existing) = std::fs::read(&path) {
         if existing == bytes {
+            write_part_plans(dir, &plan, &bytes, true)?;
             return Ok(SplitSummary { plan, unchanged: true });
         }
         return Err(ClusterError::bad_input(format!(
@@ -157,36 +161,38 @@ pub fn split(instance: &Instance, knobs: &KnobValues, parts: usize, dir: &Path) 
     }
     std::fs::create_dir_all(dir.join("parts"))
         .map_err(|error| ClusterError::failed(format!("{}: cannot create: {error}", dir.join("parts").display())))?;
+    // The parts' plans first: a folder with plan.json is complete.
+    write_part_plans(dir, &plan, &bytes, false)?;
     write_atomically(&path, &bytes).map_err(|error| ClusterError::failed(error.to_string()))?;
     Ok(SplitSummary { plan, unchanged: false })
 }
 
 /// The instance a plan carries.
-pub fn plan_instance(plan: &Plan) -> Result<Instance, ClusterError> {
-    let family = Family::from_name(&plan.instance.family).ok_or_else(|| {
+pub fn plan_instance(instance: &PlanInstance) -> Result<Instance, ClusterError> {
+    let family = Family::from_name(&instance.family).ok_or_else(|| {
         ClusterError::bad_input(format!(
             "plan.json: instance.family: `{}` is not a family of this build",
-            plan.instance.family
+            instance.family
         ))
     })?;
     Ok(Instance {
-        source: plan.instance.source.clone(),
-        id: plan.instance.id.clone(),
-        title: plan.instance.title.clone(),
+        source: instance.source.clone(),
+        id: instance.id.clone(),
+        title: instance.title.clone(),
         family,
-        data: plan.instance.data.clone(),
+        data: instance.data.clone(),
         expected: None,
     })
 }
 
 /// Refuses a plan made by another build (its paths may mean other nodes here).
-pub fn check_build(plan: &Plan, dir: &Path) -> Result<(), ClusterError> {
+pub fn check_build(tool: &Tool, dir: &Path) -> Result<(), ClusterError> {
     let here = build_id();
-    if plan.tool.build != here {
+    if tool.build != here {
         return Err(ClusterError::bad_input(format!(
             "{}: made by build {}, this is build {here}: run every part and the merge with the build that split",
             plan_path(dir).display(),
-            plan.tool.build
+            tool.build
         )));
     }
     Ok(())
@@ -221,16 +227,13 @@ pub fn part_from_environment(part: Option<usize>) -> Result<usize, ClusterError>
 /// `dir/parts/K.json` atomically (replacing an earlier run's, with the same counts).
 pub fn run_part(dir: &Path, part: usize, threads: usize) -> Result<PartFile, ClusterError> {
     let started_at = timestamp_now();
+    let started_unix_ns = unix_ns();
     let clock = Instant::now();
-    let loaded = load_plan(dir)?;
-    let plan = &loaded.plan;
-    if !(1..=plan.part_count).contains(&part) {
-        return Err(ClusterError::bad_input(format!("part {part}: the plan has parts 1 to {}", plan.part_count)));
-    }
-    check_build(plan, dir)?;
-    let instance = plan_instance(plan)?;
+    let (plan, subproblems) = load_part_plan(dir, part)?;
+    check_build(&plan.tool, dir)?;
+    let instance = plan_instance(&plan.instance)?;
     let prepared = run::prepare(&instance, &plan.knobs).map_err(|error| ClusterError::bad_input(error.to_string()))?;
-    let subproblems = &loaded.subproblems[part - 1];
+    let subproblems = &subproblems;
     let request = PartRequest { subproblems, keep: plan.keep, threads };
     let outcome = prepared
         .run_part(&request)
@@ -240,13 +243,15 @@ pub fn run_part(dir: &Path, part: usize, threads: usize) -> Result<PartFile, Clu
         schema: PART_SCHEMA.to_string(),
         part,
         part_count: plan.part_count,
-        plan_hash: loaded.hash.clone(),
+        plan_hash: plan.plan_hash.clone(),
         build: build_id(),
         host: hostname(),
         cpu_model: environment.cpu_model,
         threads: request.threads.max(1),
         started: started_at,
         ended: timestamp_now(),
+        started_unix_ns,
+        ended_unix_ns: unix_ns(),
         wall_ns: u64::try_from(clock.elapsed().as_nanos()).unwrap_or(u64::MAX),
         search_ns: outcome.subproblems.iter().map(|timing| timing.ns).sum(),
         components: outcome.components.iter().map(ShareRecord::of).collect(),
@@ -264,6 +269,12 @@ pub fn run_part(dir: &Path, part: usize, threads: usize) -> Result<PartFile, Clu
     bytes.push(b'\n');
     write_atomically(&part_path(dir, part), &bytes).map_err(|error| ClusterError::failed(error.to_string()))?;
     Ok(file)
+}
+
+/// Now, in nanoseconds since the Unix epoch.
+fn unix_ns() -> u64 {
+    let since_epoch = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    u64::try_from(since_epoch.as_nanos()).unwrap_or(u64::MAX)
 }
 
 /// The hash of a plan's bytes as [`plan_bytes`] writes them (what parts record).

@@ -4,17 +4,20 @@
 
 use super::ClusterError;
 use crate::knobs::KnobValues;
-use crate::run::cluster::{path_text, ChildPath, ComponentShare, Counts, Subproblem};
+use crate::run::cluster::{path_text, AnswerShare, ChildPath, ComponentShare, Counts, Subproblem};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-/// The schema tag of `plan.json`.
-pub const PLAN_SCHEMA: &str = "backtrack-bench-plan/v1";
-/// The schema tag of a part's file.
-pub const PART_SCHEMA: &str = "backtrack-bench-part/v1";
+/// The schema tag of `plan.json`. v2: every share carries its answer keys.
+pub const PLAN_SCHEMA: &str = "backtrack-bench-plan/v2";
+/// The schema tag of a part's file. v2: every share carries its answer keys, and the
+/// start and end times in nanoseconds.
+pub const PART_SCHEMA: &str = "backtrack-bench-part/v2";
+/// The schema tag of `plans/K.json`, the one part's plan that `run-part` reads.
+pub const PART_PLAN_SCHEMA: &str = "backtrack-bench-part-plan/v2";
 /// The largest plan or part file read (a plan of the most subproblems is tens of MB).
 pub const MAX_FILE_BYTES: u64 = 512 * 1024 * 1024;
 
@@ -84,13 +87,35 @@ pub struct Balance {
     pub round_robin_max_part_nodes: u64,
 }
 
-/// One component's share, as files write it: counts and the solutions' paths as text.
+/// One component's share, as files write it: counts, the solutions' paths as text, and
+/// the answer keys of every solution.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShareRecord {
     /// The counts.
     pub counts: Counts,
     /// Paths of the kept solutions, smallest solution first (`3.0.12`, `root`).
     pub solutions: Vec<String>,
+    /// Every solution's answer key, counted.
+    pub answers: AnswersRecord,
+}
+
+/// A share's answer keys: per key (ascending), its smallest solution's path and how many
+/// solutions have it; the merge replays each path for its key.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnswersRecord {
+    /// One entry per listed key.
+    pub keys: Vec<KeyRecord>,
+    /// Solutions whose key is not listed (more distinct keys than a tally lists).
+    pub unlisted_solutions: u64,
+}
+
+/// One answer key: the path of its smallest solution and its number of solutions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyRecord {
+    /// The path of the key's smallest solution.
+    pub solution: String,
+    /// Solutions with this key.
+    pub solutions: u64,
 }
 
 impl ShareRecord {
@@ -99,6 +124,15 @@ impl ShareRecord {
         ShareRecord {
             counts: share.counts.clone(),
             solutions: share.solutions.iter().map(|path| path_text(path)).collect(),
+            answers: AnswersRecord {
+                keys: share
+                    .answers
+                    .keys
+                    .iter()
+                    .map(|(path, count)| KeyRecord { solution: path_text(path), solutions: *count })
+                    .collect(),
+                unlisted_solutions: share.answers.unlisted,
+            },
         }
     }
 }
@@ -179,6 +213,10 @@ pub struct PartFile {
     pub started: String,
     /// When it ended.
     pub ended: String,
+    /// When it started, in nanoseconds since the Unix epoch (for `explain --cluster`).
+    pub started_unix_ns: u64,
+    /// When it ended, in nanoseconds since the Unix epoch.
+    pub ended_unix_ns: u64,
     /// Wall time from reading the plan to the end of the last subproblem.
     pub wall_ns: u64,
     /// Wall time of its subproblems' searches, summed.
@@ -230,6 +268,13 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8], path: &Path, schema: &str) 
     let value: Value = serde_json::from_slice(bytes).map_err(at)?;
     match value.get("schema").and_then(Value::as_str) {
         Some(found) if found == schema => {}
+        Some(found) if found.split_once('/').map(|(kind, _)| kind) == schema.split_once('/').map(|(kind, _)| kind) => {
+            return Err(ClusterError::bad_input(format!(
+                "{}: written in format `{found}`, this build reads `{schema}`: split again and run every part \
+                 with this build",
+                path.display()
+            )))
+        }
         found => {
             return Err(ClusterError::bad_input(format!(
                 "{}: schema: expected `{schema}`, found {}",
@@ -306,6 +351,22 @@ pub fn load_plan(dir: &Path) -> Result<LoadedPlan, ClusterError> {
     Ok(LoadedPlan { plan, hash: fnv1a(&bytes), dir: dir.to_path_buf(), subproblems })
 }
 
+/// Reads a share record's answer keys.
+pub fn parse_answers(record: &ShareRecord, path: &Path) -> Result<AnswerShare, ClusterError> {
+    let keys = record
+        .answers
+        .keys
+        .iter()
+        .map(|key| {
+            let text = &key.solution;
+            parse_path(text).map(|solution| (solution, key.solutions)).ok_or_else(|| {
+                ClusterError::bad_input(format!("{}: answers.keys: `{text}` is not a path (3.1.2)", path.display()))
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(AnswerShare { keys, unlisted: record.answers.unlisted_solutions })
+}
+
 /// Reads a share record's solution paths.
 pub fn parse_solutions(record: &ShareRecord, path: &Path) -> Result<Vec<ChildPath>, ClusterError> {
     record
@@ -317,4 +378,19 @@ pub fn parse_solutions(record: &ShareRecord, path: &Path) -> Result<Vec<ChildPat
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_read_back_as_written() {
+        for path in [vec![], vec![0], vec![3, 0, 12], vec![9, 10, 99, 100, 4_294_967_295]] {
+            let text = path_text(&path);
+            assert_eq!(parse_path(&text), Some(path.clone()), "{text}");
+        }
+        assert_eq!(path_text(&[3, 0, 12]), "3.0.12");
+        assert_eq!(path_text(&[]), "root");
+    }
 }

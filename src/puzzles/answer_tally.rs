@@ -83,6 +83,20 @@ impl<K: Ord, S: Ord + Clone> AnswerTally<K, S> {
         self.counts.insert(key, count);
     }
 
+    /// A tally read back from what another process counted: `listed` keys (distinct,
+    /// each with its solutions), `unlisted` solutions of keys it did not list, and its
+    /// smallest solution. Only the smallest [`MAX_LISTED_KEYS`] keys stay listed, so
+    /// absorbing such tallies gives what one tally of every solution gives.
+    pub fn from_listed(listed: impl IntoIterator<Item = (K, u64)>, unlisted: u64, smallest: Option<S>) -> Self {
+        let mut tally = Self { unlisted, smallest, ..Self::new() };
+        tally.solutions = unlisted;
+        for (key, count) in listed {
+            tally.solutions += count;
+            tally.count(key, count);
+        }
+        tally
+    }
+
     /// Adds everything `other` counted (another worker's tally of the same component).
     pub fn absorb(&mut self, other: Self) {
         self.solutions += other.solutions;
@@ -183,5 +197,19 @@ mod tests {
         }
         assert_eq!(forward, backward);
         assert_eq!(forward, merged);
+    }
+
+    #[test]
+    fn tallies_read_back_from_their_listed_keys_absorb_into_the_tally_of_every_solution() {
+        let keys: Vec<u32> = (0..(MAX_LISTED_KEYS as u32 * 2)).map(|key| key * 7919 % 20_011).collect();
+        let whole = AnswerTally::of(&keys, |&key| key);
+        let mut rebuilt = AnswerTally::from_listed(std::iter::empty(), 0, None);
+        for chunk in keys.chunks(3_001) {
+            let part = AnswerTally::of(chunk, |&key| key);
+            let listed = part.counts().map(|(&key, count)| (key, count));
+            rebuilt.absorb(AnswerTally::from_listed(listed, part.unlisted(), part.smallest().copied()));
+        }
+        assert_eq!(rebuilt, whole);
+        assert!(whole.unlisted() > 0, "the cap is reached, so the merge of capped lists is exercised");
     }
 }

@@ -3,7 +3,8 @@
 //! run of the whole tree makes (counts, kept solutions, answer).
 
 use super::paths::{solution_at, RootCandidates};
-use super::{ChildPath, Counts, ReplayError};
+use super::{AnswerShare, ChildPath, Counts, ReplayError};
+use crate::puzzles::answer_tally::AnswerTally;
 use crate::puzzles::Puzzle;
 use crate::run::report::{product_of_counts, rule_reports, ComponentReport, ParallelSummary, RunReport};
 use crate::run::settings::SearchMode;
@@ -20,6 +21,8 @@ pub struct AssembleInput<'a> {
     /// Per component: the solution lists (the lister's and each part's), each in
     /// ascending order of the solutions.
     pub solutions: Vec<Vec<&'a [ChildPath]>>,
+    /// Per component: the answer keys (the lister's and each part's).
+    pub answers: Vec<Vec<&'a AnswerShare>>,
     /// Solutions kept per component (the smallest), as a run keeps them.
     pub keep: usize,
     /// How the run was spread, for the report's `strategy` (`parts:N`).
@@ -49,12 +52,24 @@ pub(in crate::run) fn assemble_puzzle<P: Puzzle>(
     let empty = Counts::default();
     let mut total = Counts::default();
     let mut components = Vec::new();
-    let mut all_solutions = Vec::new();
+    let mut tallies = Vec::new();
     for (index, (model, name)) in models.iter_mut().zip(puzzle.component_names()).enumerate() {
         let counts = input.counts.get(index).unwrap_or(&empty);
         total.add(counts).map_err(|overflow| ReplayError { message: overflow.to_string() })?;
         let lists = input.solutions.get(index).map(Vec::as_slice).unwrap_or_default();
         let solutions = smallest(model, index, lists, input.keep)?;
+        let shares = input.answers.get(index).map(Vec::as_slice).unwrap_or_default();
+        let tally = tally(puzzle, model, index, shares, solutions.first())?;
+        if tally.solutions() != counts.solutions {
+            return Err(ReplayError {
+                message: format!(
+                    "component {index}: the answer keys count {} solutions, the counts {}",
+                    tally.solutions(),
+                    counts.solutions
+                ),
+            });
+        }
+        tallies.push(tally);
         let solutions_kept = solutions.len() as u64;
         components.push(ComponentReport {
             name,
@@ -69,7 +84,6 @@ pub(in crate::run) fn assemble_puzzle<P: Puzzle>(
             nodes_per_depth: counts.nodes_per_depth.clone(),
             prunes_per_depth: counts.prunes_per_depth.clone(),
         });
-        all_solutions.push(solutions);
     }
     let solutions = product_of_counts(components.iter().map(|component| component.solutions));
     let knobs = P::describe(config).into_iter().map(|(name, value)| (name.to_string(), Value::String(value))).collect();
@@ -81,7 +95,7 @@ pub(in crate::run) fn assemble_puzzle<P: Puzzle>(
         mode: SearchMode::All,
         solutions: solutions.unwrap_or(u64::MAX),
         solutions_overflow: solutions.is_none(),
-        answer: merged_answer(puzzle, &components, &all_solutions),
+        answer: puzzle.answer(&tallies),
         nodes: total.nodes,
         rules: rule_reports(&rule_names, &total.rule_checks, &total.rule_prunes),
         nodes_per_depth: total.nodes_per_depth,
@@ -134,20 +148,27 @@ fn smallest<M: Model>(
     Ok(kept)
 }
 
-/// The answer of the merged search: exact when every solution of every component was
-/// kept (the merge rebuilds them all); otherwise a note saying why there is none, since the
-/// parts send only the paths of their smallest solutions, not a tally of every answer.
-fn merged_answer<P: Puzzle>(
+/// The answer tally of component `component` from the answer keys of its shares: each
+/// representative replayed on `model` (at its root, where it is left) for its key, the
+/// counts added as one tally of every solution adds them; `smallest` is the component's
+/// smallest solution.
+fn tally<P: Puzzle>(
     puzzle: &P,
-    components: &[ComponentReport],
-    solutions: &[Vec<<P::Model as Model>::Solution>],
-) -> Value {
-    match components.iter().find(|component| component.sample) {
-        None => puzzle.answer_of_solutions(solutions),
-        Some(component) => Value::String(format!(
-            "not merged: grid {} has {} solutions and the parts send only their smallest {}; `solve --all` gives \
-             the answer over every solution",
-            component.name, component.solutions, component.solutions_kept
-        )),
+    model: &mut P::Model,
+    component: usize,
+    shares: &[&AnswerShare],
+    smallest: Option<&<P::Model as Model>::Solution>,
+) -> Result<AnswerTally<P::AnswerKey, <P::Model as Model>::Solution>, ReplayError> {
+    let mut candidates = Vec::new();
+    let mut roots = RootCandidates::new();
+    let mut total = AnswerTally::from_listed(std::iter::empty(), 0, smallest.cloned());
+    for share in shares {
+        let mut listed = Vec::with_capacity(share.keys.len());
+        for (path, count) in &share.keys {
+            let solution = solution_at(model, &mut roots, path, component, &mut candidates)?;
+            listed.push((puzzle.answer_key(component, &solution), *count));
+        }
+        total.absorb(AnswerTally::from_listed(listed, share.unlisted, None));
     }
+    Ok(total)
 }

@@ -8,13 +8,17 @@
 //! branching and taking the i-th candidate at each level (the models are deterministic).
 //! The counts of a part are [`Counts`], added with checked arithmetic; its solutions are
 //! the paths of the smallest ones it found, from which the merge rebuilds the typed
-//! solutions and the answer exactly as a sequential run keeps them.
+//! solutions exactly as a sequential run keeps them, and its answer keys counted over
+//! every solution, each with the path of a representative solution ([`AnswerShare`]),
+//! from which the merge rebuilds the sequential run's answer tally.
 
+mod answers;
 pub(super) mod assemble;
 pub(super) mod part;
 mod paths;
 pub(super) mod split;
 
+pub use answers::AnswerShare;
 pub use assemble::AssembleInput;
 pub use part::{PartError, PartOutcome, PartRequest, SubproblemTiming};
 pub use paths::path_text;
@@ -113,14 +117,17 @@ fn add_vector(target: &mut Vec<u64>, source: &[u64], field: &'static str) -> Res
     Ok(())
 }
 
-/// One component's share of a split search: its counts and the paths of the smallest
-/// solutions it found, in ascending order of the solutions.
+/// One component's share of a split search: its counts, the paths of the smallest
+/// solutions it found (in ascending order of the solutions), and the answer keys of every
+/// solution it found.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ComponentShare {
     /// The counts.
     pub counts: Counts,
     /// Paths to the kept solutions, smallest solution first.
     pub solutions: Vec<ChildPath>,
+    /// Every solution's answer key, counted, with a representative of each.
+    pub answers: AnswerShare,
 }
 
 /// A path that does not lead where it should in this build's model (a plan made by

@@ -2,10 +2,10 @@
 //! next subproblem not yet taken, on its own copy of the models), with the counts of every
 //! component, the paths of the smallest solutions, and each subproblem's nodes and time.
 
-use super::paths::{child_path, descend, undo_all, Keeper, PathRecorder, RootCandidates};
+use super::paths::{descend, undo_all, Finds, PathRecorder, RecordingEngine, RootCandidates};
 use super::{ComponentShare, CountOverflow, Counts, ReplayError, Subproblem};
 use crate::puzzles::Puzzle;
-use crate::search::{Engine, FullCounters, Limits, Model, NoSteering};
+use crate::search::{Engine, Limits, Model, NoSteering};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -71,11 +71,14 @@ impl std::fmt::Display for PartError {
 }
 
 /// One thread's findings.
-struct ThreadShare<M: Model> {
+struct ThreadShare<K, M: Model> {
     counts: Vec<Counts>,
-    keepers: Vec<Keeper<M>>,
+    finds: Vec<Finds<K, M>>,
     timings: Vec<(usize, SubproblemTiming)>,
 }
+
+/// What one thread found, or why it stopped.
+type ThreadResult<P> = Result<ThreadShare<<P as Puzzle>::AnswerKey, <P as Puzzle>::Model>, PartError>;
 
 /// Searches the subproblems of `request` of `puzzle` with `config`.
 pub(in crate::run) fn run_part_puzzle<P: Puzzle>(
@@ -92,9 +95,9 @@ pub(in crate::run) fn run_part_puzzle<P: Puzzle>(
     }
     let next = AtomicUsize::new(0);
     let threads = request.threads.clamp(1, request.subproblems.len().max(1));
-    let shares: Mutex<Vec<Result<ThreadShare<P::Model>, PartError>>> = Mutex::new(Vec::new());
+    let shares: Mutex<Vec<ThreadResult<P>>> = Mutex::new(Vec::new());
     let work = |models: Vec<P::Model>| {
-        let share = run_share(models, request, &next);
+        let share = run_share(puzzle, models, request, &next);
         shares.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(share);
     };
     if threads == 1 {
@@ -108,48 +111,39 @@ pub(in crate::run) fn run_part_puzzle<P: Puzzle>(
         });
     }
     let mut counts = vec![Counts::default(); components];
-    let mut keepers: Vec<Keeper<P::Model>> = (0..components).map(|_| Keeper::new(request.keep)).collect();
+    let mut finds: Vec<Finds<P::AnswerKey, P::Model>> = (0..components).map(|_| Finds::new(request.keep)).collect();
     let mut timings = vec![SubproblemTiming::default(); request.subproblems.len()];
     for share in shares.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()) {
         let share = share?;
         for (total, part) in counts.iter_mut().zip(&share.counts) {
             total.add(part).map_err(PartError::Overflow)?;
         }
-        for (total, keeper) in keepers.iter_mut().zip(share.keepers) {
-            total.absorb(keeper);
+        for (total, found) in finds.iter_mut().zip(share.finds) {
+            total.absorb(found);
         }
         for (index, timing) in share.timings {
             timings[index] = timing;
         }
     }
-    let mut roots = roots;
-    let mut caches: Vec<RootCandidates<P::Model>> = roots.iter().map(|_| RootCandidates::new()).collect();
-    let components = counts
-        .into_iter()
-        .zip(keepers)
-        .zip(roots.iter_mut().zip(&mut caches))
-        .map(|((counts, keeper), (root, cache))| ComponentShare {
-            counts,
-            solutions: keeper.into_sorted().iter().map(|found| child_path(root, cache, &found.moves)).collect(),
-        })
-        .collect();
+    let components = counts.into_iter().zip(finds).map(|(counts, found)| found.into_share(counts)).collect();
     Ok(PartOutcome { components, subproblems: timings })
 }
 
 /// Takes subproblems until none is left; `roots` is this thread's copy of the models.
-fn run_share<M: Model>(
-    mut roots: Vec<M>,
+fn run_share<P: Puzzle>(
+    puzzle: &P,
+    mut roots: Vec<P::Model>,
     request: &PartRequest<'_>,
     next: &AtomicUsize,
-) -> Result<ThreadShare<M>, PartError> {
+) -> Result<ThreadShare<P::AnswerKey, P::Model>, PartError> {
     let limits = Limits { solutions_to_keep: 0, ..Limits::exhaustive() };
     let mut share = ThreadShare {
         counts: vec![Counts::default(); roots.len()],
-        keepers: (0..roots.len()).map(|_| Keeper::new(request.keep)).collect(),
+        finds: (0..roots.len()).map(|_| Finds::new(request.keep)).collect(),
         timings: Vec::new(),
     };
     let mut candidates = Vec::new();
-    let mut caches: Vec<RootCandidates<M>> = roots.iter().map(|_| RootCandidates::new()).collect();
+    let mut caches: Vec<RootCandidates<P::Model>> = roots.iter().map(|_| RootCandidates::new()).collect();
     loop {
         let index = next.fetch_add(1, Ordering::Relaxed);
         let Some(subproblem) = request.subproblems.get(index) else {
@@ -162,10 +156,10 @@ fn run_share<M: Model>(
                 .map_err(PartError::Replay)?;
         undo_all(root, &moves, accepted);
         let stats = {
-            let recorder =
-                PathRecorder::new(&moves[..moves.len().saturating_sub(1)], &mut share.keepers[subproblem.component]);
-            let mut engine: Engine<M, FullCounters, NoSteering, PathRecorder<'_, M>> =
-                Engine::new(root.clone(), NoSteering, recorder, limits.clone());
+            let component = subproblem.component;
+            let key_of = |solution: &<P::Model as Model>::Solution| puzzle.answer_key(component, solution);
+            let recorder = PathRecorder::new(&subproblem.path, &mut share.finds[component], &key_of);
+            let mut engine: RecordingEngine<'_, P> = Engine::new(root.clone(), NoSteering, recorder, limits.clone());
             engine.run_subproblem(&moves);
             engine.stats()
         };

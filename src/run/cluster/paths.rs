@@ -1,15 +1,18 @@
-//! Paths between the engine's moves and [`ChildPath`]s, and an observer that keeps the
-//! paths of the smallest solutions a search finds.
+//! Paths between the engine's moves and [`ChildPath`]s: an observer that names every
+//! solution by its path as the search finds it, keeping the smallest and counting the
+//! answer keys, and the replays of a path on a model.
 
-use super::{ChildPath, ReplayError};
-use crate::search::{Branch, Event, Model, NoCounters, Observer};
+use super::answers::{AnswerShare, KeyedTally};
+use super::{ChildPath, ComponentShare, Counts, ReplayError};
+use crate::puzzles::Puzzle;
+use crate::search::{Branch, Engine, Event, FullCounters, Model, NoCounters, NoSteering, Observer};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-/// A solution with the moves that lead to it, ordered by the solution alone.
+/// A solution with its path from the root, ordered by the solution alone.
 pub(super) struct Found<M: Model> {
     pub(super) solution: M::Solution,
-    pub(super) moves: Vec<M::Move>,
+    pub(super) path: ChildPath,
 }
 
 impl<M: Model> PartialEq for Found<M> {
@@ -71,37 +74,109 @@ impl<M: Model> Keeper<M> {
     }
 }
 
-/// An observer that follows the path of moves and offers every solution, with its path,
-/// to a keeper.
-pub(super) struct PathRecorder<'a, M: Model> {
-    path: Vec<M::Move>,
-    keeper: &'a mut Keeper<M>,
+/// What a search of one component found: the smallest solutions with their moves, and
+/// every solution's answer key, counted.
+pub(super) struct Finds<K, M: Model> {
+    pub(super) keeper: Keeper<M>,
+    pub(super) answers: KeyedTally<K, M>,
 }
 
-impl<'a, M: Model> PathRecorder<'a, M> {
-    /// A recorder whose search starts below `prefix` (the moves replayed before the first
-    /// event).
-    pub(super) fn new(prefix: &[M::Move], keeper: &'a mut Keeper<M>) -> Self {
-        PathRecorder { path: prefix.to_vec(), keeper }
+impl<K: Ord, M: Model> Finds<K, M> {
+    pub(super) fn new(keep: usize) -> Self {
+        Finds { keeper: Keeper::new(keep), answers: KeyedTally::new() }
+    }
+
+    /// Adds what another thread found in the same component.
+    pub(super) fn absorb(&mut self, other: Self) {
+        self.keeper.absorb(other.keeper);
+        self.answers.absorb(other.answers);
+    }
+
+    /// The share of `counts` with these finds.
+    pub(super) fn into_share(self, counts: Counts) -> ComponentShare {
+        let solutions = self.keeper.into_sorted().into_iter().map(|found| found.path).collect();
+        let (keys, unlisted) = self.answers.into_parts();
+        ComponentShare { counts, solutions, answers: AnswerShare { keys, unlisted } }
     }
 }
 
-impl<M: Model> Observer<M> for PathRecorder<'_, M> {
+/// An engine whose observer is a [`PathRecorder`] of `P`'s answer keys.
+pub(super) type RecordingEngine<'a, P> = Engine<
+    <P as Puzzle>::Model,
+    FullCounters,
+    NoSteering,
+    PathRecorder<'a, <P as Puzzle>::AnswerKey, <P as Puzzle>::Model>,
+>;
+
+/// An observer that follows the path of the current node as child indices, offers every
+/// solution, with its path, to a keeper, and counts its answer key (`key_of`).
+///
+/// The engine visits a node's candidates in the order the model lists them, and each one
+/// visited is either entered or pruned, with one event: the index of a move among its
+/// parent's candidates is the number of such events seen under that parent before it. So
+/// no path is replayed to name a solution.
+pub(super) struct PathRecorder<'a, K, M: Model> {
+    path: ChildPath,
+    /// `seen[d]`: candidates of the current node at depth `d - 1` visited so far.
+    seen: Vec<u32>,
+    finds: &'a mut Finds<K, M>,
+    key_of: &'a dyn Fn(&M::Solution) -> K,
+}
+
+impl<'a, K, M: Model> PathRecorder<'a, K, M> {
+    /// A recorder whose search starts at the node `start` (a subproblem searched whole,
+    /// whose last move the engine enters first; the root when empty).
+    pub(super) fn new(start: &[u32], finds: &'a mut Finds<K, M>, key_of: &'a dyn Fn(&M::Solution) -> K) -> Self {
+        let (path, seen) = match start.split_last() {
+            None => (Vec::new(), vec![0, 0]),
+            Some((&last, prefix)) => {
+                let mut seen = vec![0; start.len() + 1];
+                seen[start.len()] = last;
+                (prefix.to_vec(), seen)
+            }
+        };
+        PathRecorder { path, seen, finds, key_of }
+    }
+
+    /// The index of the candidate visited now at `depth`, counted.
+    #[inline]
+    fn next_index(&mut self, depth: usize) -> u32 {
+        if self.seen.len() <= depth {
+            self.seen.resize(depth + 1, 0);
+        }
+        let index = self.seen[depth];
+        self.seen[depth] += 1;
+        index
+    }
+}
+
+impl<K: Ord, M: Model> Observer<M> for PathRecorder<'_, K, M> {
     #[inline]
     fn observe(&mut self, event: Event<M::Move>, model: &M) {
         match event {
-            Event::Enter { depth, mv } => {
+            Event::Enter { depth, .. } => {
+                let index = self.next_index(depth);
                 self.path.truncate(depth - 1);
-                self.path.push(mv);
+                self.path.push(index);
+                // The new node's children are counted from 0.
+                if self.seen.len() <= depth + 1 {
+                    self.seen.resize(depth + 2, 0);
+                }
+                self.seen[depth + 1] = 0;
+            }
+            Event::Pruned { depth, .. } => {
+                self.next_index(depth);
             }
             Event::Solution { depth } => {
                 self.path.truncate(depth);
                 let solution = model.solution();
-                if self.keeper.wants(&solution) {
-                    self.keeper.offer(Found { solution, moves: self.path.clone() });
+                if self.finds.keeper.wants(&solution) {
+                    self.finds.keeper.offer(Found { solution: solution.clone(), path: self.path.clone() });
                 }
+                let key = (self.key_of)(&solution);
+                self.finds.answers.add(key, solution, &self.path);
             }
-            Event::Pruned { .. } | Event::DeadEnd { .. } | Event::Undo { .. } => {}
+            Event::DeadEnd { .. } | Event::Undo { .. } => {}
         }
     }
 }
@@ -133,22 +208,6 @@ impl<M: Model> RootCandidates<M> {
         out.extend_from_slice(candidates);
         *branch
     }
-}
-
-/// The child path of `moves` (a path of moves from the root of `model`, which is left at
-/// its root state): at each level, the position of the move among the candidates.
-pub(super) fn child_path<M: Model>(model: &mut M, roots: &mut RootCandidates<M>, moves: &[M::Move]) -> ChildPath {
-    let mut candidates = Vec::new();
-    let mut path = Vec::with_capacity(moves.len());
-    for (level, &mv) in moves.iter().enumerate() {
-        let _ = roots.branch(model, level, &mut candidates);
-        let index = candidates.iter().position(|&candidate| candidate == mv).unwrap_or(usize::MAX);
-        path.push(u32::try_from(index).unwrap_or(u32::MAX));
-        // A solution's path: every move on it is accepted.
-        let _ = model.apply(mv, &mut NoCounters);
-    }
-    undo_all(model, moves, true);
-    path
 }
 
 /// Applies the moves of `path` to `model` (at its root) and returns them, with whether the
@@ -234,5 +293,25 @@ pub fn path_text(path: &[u32]) -> String {
     if path.is_empty() {
         return "root".to_string();
     }
-    path.iter().map(u32::to_string).collect::<Vec<_>>().join(".")
+    // Digits written by hand into one string: a part writes thousands of paths of tens of
+    // levels, and the formatting machinery cost more than its search on small parts.
+    let mut text = String::with_capacity(path.len() * 2);
+    for (level, &index) in path.iter().enumerate() {
+        if level > 0 {
+            text.push('.');
+        }
+        let mut digits = [0u8; 10];
+        let mut start = digits.len();
+        let mut left = index;
+        loop {
+            start -= 1;
+            digits[start] = b'0' + (left % 10) as u8;
+            left /= 10;
+            if left == 0 {
+                break;
+            }
+        }
+        text.extend(digits[start..].iter().map(|&digit| char::from(digit)));
+    }
+    text
 }

@@ -2,13 +2,12 @@
 //! subproblems, the counts and solutions of the nodes above it, and an estimate of each
 //! subproblem's subtree by random probes.
 
-use super::paths::{child_path, undo_all, Keeper, PathRecorder, RootCandidates};
+use super::paths::{undo_all, Finds, PathRecorder, RecordingEngine, RootCandidates};
 use super::{ChildPath, ComponentShare, Counts, Subproblem};
 use crate::parallel::MAX_SUBPROBLEMS;
 use crate::puzzles::Puzzle;
 use crate::search::{
-    estimate_tree_size_with, Branch, Engine, EstimateMethod, FullCounters, Limits, Model, NoCounters, NoSteering,
-    Stats, StopReason,
+    estimate_tree_size_with, Branch, Engine, EstimateMethod, Limits, Model, NoCounters, NoSteering, Stats, StopReason,
 };
 
 /// What a split asks for.
@@ -39,31 +38,36 @@ pub struct SplitListing {
 }
 
 /// The listing of every component at one depth.
-struct DepthListing<M: Model> {
+struct DepthListing<K, M: Model> {
     depth: usize,
     stats: Vec<Stats>,
-    keepers: Vec<Keeper<M>>,
+    finds: Vec<Finds<K, M>>,
     frontier: Vec<(usize, Vec<M::Move>)>,
     full: bool,
 }
 
-fn list_at<M: Model>(models: &[M], depth: usize, keep: usize) -> DepthListing<M> {
+fn list_at<P: Puzzle>(
+    puzzle: &P,
+    models: &[P::Model],
+    depth: usize,
+    keep: usize,
+) -> DepthListing<P::AnswerKey, P::Model> {
     let limits = Limits { solutions_to_keep: 0, ..Limits::exhaustive() };
-    let mut listing = DepthListing { depth, stats: Vec::new(), keepers: Vec::new(), frontier: Vec::new(), full: false };
+    let mut listing = DepthListing { depth, stats: Vec::new(), finds: Vec::new(), frontier: Vec::new(), full: false };
     for (component, model) in models.iter().enumerate() {
-        let mut keeper = Keeper::new(keep);
+        let mut finds = Finds::new(keep);
         let left = MAX_SUBPROBLEMS - listing.frontier.len();
+        let key_of = |solution: &<P::Model as Model>::Solution| puzzle.answer_key(component, solution);
         let (frontier, stats, stop) = {
-            let recorder = PathRecorder::new(&[], &mut keeper);
-            let mut engine: Engine<M, FullCounters, NoSteering, PathRecorder<'_, M>> =
-                Engine::new(model.clone(), NoSteering, recorder, limits.clone());
+            let recorder = PathRecorder::new(&[], &mut finds, &key_of);
+            let mut engine: RecordingEngine<'_, P> = Engine::new(model.clone(), NoSteering, recorder, limits.clone());
             let frontier = engine.enumerate_frontier_capped(depth, left);
             (frontier, engine.stats(), engine.stop_reason())
         };
         listing.full |= stop == Some(StopReason::FrontierFull);
         listing.frontier.extend(frontier.into_iter().map(|moves| (component, moves)));
         listing.stats.push(stats);
-        listing.keepers.push(keeper);
+        listing.finds.push(finds);
         if listing.full {
             break;
         }
@@ -82,9 +86,9 @@ pub(in crate::run) fn split_puzzle<P: Puzzle>(
 ) -> Result<SplitListing, String> {
     let models = puzzle.models(config);
     let max_depth = models.iter().map(Model::max_depth).max().unwrap_or(0).max(1);
-    let mut best: Option<DepthListing<P::Model>> = None;
+    let mut best: Option<DepthListing<P::AnswerKey, P::Model>> = None;
     for depth in 1..=max_depth {
-        let listing = list_at(&models, depth, request.keep);
+        let listing = list_at(puzzle, &models, depth, request.keep);
         if listing.full {
             if best.is_some() {
                 break;
@@ -109,11 +113,7 @@ pub(in crate::run) fn split_puzzle<P: Puzzle>(
     };
     let mut roots = models;
     let mut caches: Vec<RootCandidates<P::Model>> = roots.iter().map(|_| RootCandidates::new()).collect();
-    let mut lister = Vec::with_capacity(roots.len());
-    for (((stats, keeper), root), cache) in best.stats.iter().zip(best.keepers).zip(roots.iter_mut()).zip(&mut caches) {
-        let solutions = keeper.into_sorted().iter().map(|found| child_path(root, cache, &found.moves)).collect();
-        lister.push(ComponentShare { counts: Counts::of(stats), solutions });
-    }
+    let lister = best.stats.iter().zip(best.finds).map(|(stats, finds)| finds.into_share(Counts::of(stats))).collect();
     let mut subproblems = Vec::with_capacity(best.frontier.len());
     let mut estimates = Vec::with_capacity(best.frontier.len());
     for (index, (component, moves)) in best.frontier.iter().enumerate() {

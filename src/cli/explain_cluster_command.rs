@@ -1,0 +1,69 @@
+//! `explain --cluster DIR`: how the parts of a split search ran on the batch system, and
+//! the makespan predicted at 1 to 1,024 workers (docs/cluster.md).
+
+use super::failure::Failure;
+use super::split_command::failure;
+use crate::cluster::explain::{explain_cluster, hosts, seconds};
+use std::io::Write;
+use std::path::Path;
+
+/// Runs `explain --cluster DIR`.
+pub fn run(dir: &Path, slots: Option<usize>, json: bool) -> Result<(), Failure> {
+    let explanation = explain_cluster(dir, slots).map_err(failure)?;
+    let mut out = std::io::stdout().lock();
+    if json {
+        writeln!(out, "{}", serde_json::to_string(&explanation).map_err(|error| Failure::failed(error.to_string()))?)?;
+        return Ok(());
+    }
+    let slots: Vec<String> = hosts(&explanation).iter().map(|(host, count)| format!("{count} on {host}")).collect();
+    writeln!(
+        out,
+        "{}: {} parts on {} worker slots ({})",
+        dir.display(),
+        explanation.parts,
+        explanation.slots.len(),
+        slots.join(", ")
+    )?;
+    writeln!(
+        out,
+        "makespan {} (first part's start to last part's end); parts {} in all, of which search {}",
+        seconds(explanation.makespan_ns),
+        seconds(explanation.work_ns),
+        seconds(explanation.search_ns)
+    )?;
+    writeln!(
+        out,
+        "largest part: part {}, {} (the ceiling: no schedule ends sooner); imbalance {:.2} (largest / mean)",
+        explanation.largest_part.0,
+        seconds(explanation.largest_part.1),
+        explanation.imbalance
+    )?;
+    writeln!(
+        out,
+        "scheduler gaps between parts: {} in all, {} on average before a part",
+        seconds(explanation.gaps_ns),
+        seconds(explanation.mean_gap_ns)
+    )?;
+    writeln!(out, "\nslot  host  parts  busy  idle  gaps")?;
+    for (index, slot) in explanation.slots.iter().enumerate() {
+        writeln!(
+            out,
+            "{:>4}  {}  {:>5}  {}  {}  {}",
+            index + 1,
+            slot.host,
+            slot.parts.len(),
+            seconds(slot.busy_ns),
+            seconds(slot.idle_ns),
+            seconds(slot.gaps_ns)
+        )?;
+    }
+    writeln!(out, "\npredicted makespan (parts in array order, each to the first free worker)")?;
+    writeln!(out, "workers  with the measured gaps  parts' times only")?;
+    for row in &explanation.predicted {
+        writeln!(out, "{:>7}  {:>22}  {:>17}", row.workers, seconds(row.makespan_ns), seconds(row.compute_only_ns))?;
+    }
+    for advice in &explanation.advice {
+        writeln!(out, "advice: {advice}")?;
+    }
+    Ok(())
+}

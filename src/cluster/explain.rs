@@ -1,0 +1,319 @@
+//! `explain --cluster DIR`: how the parts of a split search ran on the batch system, from
+//! the times their files record. The worker slots are inferred from the parts' intervals
+//! (on each host, a part goes to a slot that was free when it started), which gives each
+//! slot's busy and idle time and the gaps the scheduler left between parts; the makespan
+//! at 1 to 1,024 workers is predicted by replaying the measured part times in array order
+//! (each part to the first free worker, as a Slurm array or an Indexed Job hands them out),
+//! each part costing its measured time plus the mean gap the scheduler left before a part.
+
+use super::plan::{load_plan, parse_json, part_path, read_bytes, PartFile, PART_SCHEMA};
+use super::ClusterError;
+use serde::Serialize;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+use std::path::Path;
+
+/// Worker counts the prediction covers.
+pub const PREDICTED_WORKERS: [usize; 11] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
+
+/// One worker slot as inferred from the parts' intervals.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Slot {
+    /// The host it ran on.
+    pub host: String,
+    /// The parts it ran, in order.
+    pub parts: Vec<usize>,
+    /// Time inside its parts.
+    pub busy_ns: u64,
+    /// The makespan less its busy time.
+    pub idle_ns: u64,
+    /// Time between the end of one of its parts and the start of the next, summed.
+    pub gaps_ns: u64,
+}
+
+/// The predicted makespan at one worker count.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Predicted {
+    /// Workers.
+    pub workers: usize,
+    /// With each part costing its time plus the mean scheduler gap.
+    pub makespan_ns: u64,
+    /// With each part costing its time only (a scheduler that starts parts at once).
+    pub compute_only_ns: u64,
+}
+
+/// What `explain --cluster` finds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClusterExplanation {
+    /// Parts.
+    pub parts: usize,
+    /// The first part's start to the last part's end.
+    pub makespan_ns: u64,
+    /// The parts' times summed (each from its start to its end).
+    pub work_ns: u64,
+    /// The parts' search times summed.
+    pub search_ns: u64,
+    /// The slots inferred.
+    pub slots: Vec<Slot>,
+    /// The largest part and its time: no schedule ends before it.
+    pub largest_part: (usize, u64),
+    /// The largest part's time over the mean part's time.
+    pub imbalance: f64,
+    /// The mean gap a slot waited between two of its parts.
+    pub mean_gap_ns: u64,
+    /// The gaps between parts, summed over slots.
+    pub gaps_ns: u64,
+    /// The makespan predicted at [`PREDICTED_WORKERS`].
+    pub predicted: Vec<Predicted>,
+    /// What to change, most useful first.
+    pub advice: Vec<String>,
+    /// The plan's grouping (`estimate` or `round-robin`).
+    pub balance: String,
+}
+
+/// A part's interval.
+struct Interval {
+    part: usize,
+    host: String,
+    start: u64,
+    end: u64,
+}
+
+/// Reads every part of the plan in `dir` and explains how they ran on `slots` worker slots
+/// (the parts the batch system ran at once, Slurm's `%W`; `None`: inferred from the parts
+/// that overlapped in time, which undercounts when parts are much shorter than the
+/// scheduler's gaps); exit 2 when a part is missing or unreadable.
+pub fn explain_cluster(dir: &Path, slots: Option<usize>) -> Result<ClusterExplanation, ClusterError> {
+    let loaded = load_plan(dir)?;
+    let mut intervals = Vec::with_capacity(loaded.plan.part_count);
+    let mut search_ns = 0u64;
+    let mut missing = Vec::new();
+    for part in 1..=loaded.plan.part_count {
+        let path = part_path(dir, part);
+        if !path.exists() {
+            missing.push(part.to_string());
+            continue;
+        }
+        let file: PartFile = parse_json(&read_bytes(&path)?, &path, PART_SCHEMA)?;
+        search_ns = search_ns.saturating_add(file.search_ns);
+        let end = file.ended_unix_ns.max(file.started_unix_ns);
+        intervals.push(Interval { part, host: file.host, start: file.started_unix_ns, end });
+    }
+    if !missing.is_empty() {
+        return Err(ClusterError::bad_input(format!(
+            "{}: parts {} have not run: explain --cluster needs every part's times (merge --status lists them)",
+            dir.display(),
+            missing.join(", ")
+        )));
+    }
+    Ok(explain_intervals(intervals, search_ns, &loaded.plan.balance.method, slots))
+}
+
+fn explain_intervals(
+    mut intervals: Vec<Interval>,
+    search_ns: u64,
+    balance: &str,
+    slot_count: Option<usize>,
+) -> ClusterExplanation {
+    intervals.sort_by_key(|interval| (interval.start, interval.part));
+    let first = intervals.first().map_or(0, |interval| interval.start);
+    let last = intervals.iter().map(|interval| interval.end).max().unwrap_or(first);
+    let makespan_ns = last - first;
+    let slots = infer_slots(&intervals, makespan_ns, slot_count);
+    let mut durations: Vec<(usize, u64)> =
+        intervals.iter().map(|interval| (interval.part, interval.end - interval.start)).collect();
+    durations.sort_unstable();
+    let work_ns: u64 = durations.iter().map(|&(_, ns)| ns).sum();
+    let largest_part = durations.iter().copied().max_by_key(|&(part, ns)| (ns, Reverse(part))).unwrap_or((0, 0));
+    let mean = work_ns as f64 / durations.len().max(1) as f64;
+    let imbalance = if mean > 0.0 { largest_part.1 as f64 / mean } else { 1.0 };
+    let gaps_ns: u64 = slots.iter().map(|slot| slot.gaps_ns).sum();
+    let gap_count: usize = slots.iter().map(|slot| slot.parts.len().saturating_sub(1)).sum();
+    let mean_gap_ns = if gap_count > 0 { gaps_ns / gap_count as u64 } else { 0 };
+    let times: Vec<u64> = durations.iter().map(|&(_, ns)| ns).collect();
+    let predicted = PREDICTED_WORKERS
+        .iter()
+        .map(|&workers| Predicted {
+            workers,
+            makespan_ns: list_schedule(&times, workers, mean_gap_ns),
+            compute_only_ns: list_schedule(&times, workers, 0),
+        })
+        .collect();
+    let mut explanation = ClusterExplanation {
+        parts: durations.len(),
+        makespan_ns,
+        work_ns,
+        search_ns,
+        slots,
+        largest_part,
+        imbalance,
+        mean_gap_ns,
+        gaps_ns,
+        predicted,
+        advice: Vec::new(),
+        balance: balance.to_string(),
+    };
+    explanation.advice = advise(&explanation);
+    explanation
+}
+
+/// Slots from intervals sorted by start. With `slot_count` given, each part goes to the
+/// slot that became free first (as a first-come batch system hands them out); without, on
+/// each host, to the slot that became free first among those free when it started, else a
+/// new slot (the fewest slots that hold the parts' overlaps).
+fn infer_slots(intervals: &[Interval], makespan_ns: u64, slot_count: Option<usize>) -> Vec<Slot> {
+    let mut slots: Vec<Slot> = Vec::new();
+    let mut free_at: Vec<u64> = Vec::new();
+    let empty = |host: &str| Slot { host: host.to_string(), parts: Vec::new(), busy_ns: 0, idle_ns: 0, gaps_ns: 0 };
+    if let Some(count) = slot_count {
+        let host = intervals.first().map_or("", |interval| interval.host.as_str());
+        slots = (0..count.max(1)).map(|_| empty(host)).collect();
+        free_at = vec![0; slots.len()];
+    }
+    for interval in intervals {
+        let chosen = if slot_count.is_some() {
+            (0..slots.len()).min_by_key(|&slot| (slots[slot].parts.len().min(1), free_at[slot], slot))
+        } else {
+            (0..slots.len())
+                .filter(|&slot| slots[slot].host == interval.host && free_at[slot] <= interval.start)
+                .min_by_key(|&slot| (free_at[slot], slot))
+        };
+        let slot = chosen.unwrap_or_else(|| {
+            slots.push(empty(&interval.host));
+            free_at.push(interval.start);
+            slots.len() - 1
+        });
+        let entry = &mut slots[slot];
+        if !entry.parts.is_empty() {
+            entry.gaps_ns += interval.start.saturating_sub(free_at[slot]);
+        }
+        entry.parts.push(interval.part);
+        entry.busy_ns += interval.end - interval.start;
+        free_at[slot] = free_at[slot].max(interval.end);
+    }
+    for slot in &mut slots {
+        slot.idle_ns = makespan_ns.saturating_sub(slot.busy_ns);
+    }
+    slots
+}
+
+/// The makespan of parts taking `times` (in array order) on `workers` workers, each part
+/// handed to the first free worker and costing its time plus `gap_ns` (none before the
+/// first part of each worker).
+pub fn list_schedule(times: &[u64], workers: usize, gap_ns: u64) -> u64 {
+    let workers = workers.max(1);
+    let mut free: BinaryHeap<Reverse<(u64, usize)>> = BinaryHeap::new();
+    let mut makespan = 0;
+    for (index, &time) in times.iter().enumerate() {
+        let start = if index < workers {
+            0
+        } else {
+            let Some(Reverse((at, _))) = free.pop() else { break };
+            at + gap_ns
+        };
+        let end = start + time;
+        makespan = makespan.max(end);
+        free.push(Reverse((end, index)));
+    }
+    makespan
+}
+
+fn advise(explanation: &ClusterExplanation) -> Vec<String> {
+    let mut advice = Vec::new();
+    let parts = explanation.parts.max(1);
+    let mean_part = explanation.work_ns / parts as u64;
+    if explanation.mean_gap_ns > mean_part {
+        advice.push(format!(
+            "the scheduler's gap between parts ({}) is longer than a mean part ({}): the run waits on the batch \
+             system, not on the search; split into fewer, larger parts (or let more run at once)",
+            seconds(explanation.mean_gap_ns),
+            seconds(mean_part)
+        ));
+    }
+    if explanation.imbalance > 2.0 {
+        let method = if explanation.balance == "estimate" { "" } else { "; balance by estimate" };
+        advice.push(format!(
+            "the largest part (part {}, {}) is {:.1} times a mean part: a deeper split (more subproblems per part) \
+             evens the parts{method}",
+            explanation.largest_part.0,
+            seconds(explanation.largest_part.1),
+            explanation.imbalance
+        ));
+    }
+    let ceiling = explanation.predicted.iter().find(|row| row.compute_only_ns <= explanation.largest_part.1);
+    if let Some(row) = ceiling {
+        advice.push(format!(
+            "from {} workers on, the largest part is the makespan (the ceiling): more parts than {} are needed to \
+             use more workers",
+            row.workers, parts
+        ));
+    }
+    advice
+}
+
+/// Nanoseconds as seconds with three decimals.
+pub fn seconds(ns: u64) -> String {
+    format!("{:.3} s", ns as f64 / 1e9)
+}
+
+/// The slots' hosts with their slot counts, for a summary line.
+pub fn hosts(explanation: &ClusterExplanation) -> BTreeMap<&str, usize> {
+    let mut hosts = BTreeMap::new();
+    for slot in &explanation.slots {
+        *hosts.entry(slot.host.as_str()).or_insert(0) += 1;
+    }
+    hosts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn interval(part: usize, start: u64, end: u64) -> Interval {
+        Interval { part, host: "a".to_string(), start, end }
+    }
+
+    #[test]
+    fn list_scheduling_hands_parts_in_order_to_the_first_free_worker() {
+        assert_eq!(list_schedule(&[5, 1, 1, 1], 2, 0), 5);
+        assert_eq!(list_schedule(&[5, 1, 1, 1], 1, 0), 8);
+        assert_eq!(list_schedule(&[5, 1, 1, 1], 1, 2), 14);
+        assert_eq!(list_schedule(&[2, 2, 2, 2], 2, 1), 5);
+        assert_eq!(list_schedule(&[], 4, 1), 0);
+    }
+
+    #[test]
+    fn two_slots_are_inferred_with_their_gaps_and_the_run_is_predicted_back() {
+        // Two slots, parts of 10 with gaps of 5: 1 and 2 at 0, 3 and 4 at 15, 5 at 30.
+        let intervals =
+            vec![interval(1, 0, 10), interval(2, 0, 10), interval(3, 15, 25), interval(4, 15, 25), interval(5, 30, 40)];
+        let explanation = explain_intervals(intervals, 0, "estimate", None);
+        assert_eq!(explanation.makespan_ns, 40);
+        assert_eq!(explanation.slots.len(), 2);
+        assert_eq!(explanation.slots[0].parts, vec![1, 3, 5]);
+        assert_eq!((explanation.slots[0].busy_ns, explanation.slots[0].idle_ns), (30, 10));
+        assert_eq!(explanation.mean_gap_ns, 5);
+        assert_eq!(explanation.predicted[1].makespan_ns, 40);
+        assert_eq!(explanation.predicted[1].compute_only_ns, 30);
+        assert_eq!(explanation.largest_part, (1, 10));
+    }
+
+    #[test]
+    fn parts_far_shorter_than_the_gaps_need_the_slot_count_given() {
+        // Two at a time, but each part ends before the next starts: no overlap to see.
+        let intervals =
+            vec![interval(1, 0, 1), interval(2, 2, 3), interval(3, 10, 11), interval(4, 12, 13), interval(5, 20, 21)];
+        let inferred = explain_intervals(
+            intervals.iter().map(|i| interval(i.part, i.start, i.end)).collect(),
+            0,
+            "estimate",
+            None,
+        );
+        assert_eq!(inferred.slots.len(), 1);
+        let given = explain_intervals(intervals, 0, "estimate", Some(2));
+        assert_eq!(given.slots[0].parts, vec![1, 3, 5]);
+        assert_eq!(given.slots[1].parts, vec![2, 4]);
+        assert_eq!(given.mean_gap_ns, 9);
+        assert_eq!(given.predicted[1].makespan_ns, 21);
+    }
+}

@@ -1,0 +1,131 @@
+//! `plans/K.json`: what part K runs (the build, the instance, the knobs and its own
+//! subproblems), written by `split` beside `plan.json` so that a part reads a few hundred
+//! bytes instead of every part's subproblems. Without it (a folder copied without
+//! `plans/`), `run-part` reads its part out of `plan.json`.
+
+use super::plan::{
+    fnv1a, instance_hash, load_plan, parse_json, parse_subproblem, read_bytes, Plan, PlanInstance, Tool,
+    PART_PLAN_SCHEMA,
+};
+use super::ClusterError;
+use crate::knobs::KnobValues;
+use crate::run::cluster::Subproblem;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// `plans/K.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PartPlan {
+    /// [`PART_PLAN_SCHEMA`].
+    pub schema: String,
+    /// The tool that wrote the plan.
+    pub tool: Tool,
+    /// The hash of `plan.json` ([`fnv1a`] of its bytes), which the part's file records.
+    pub plan_hash: String,
+    /// The part's number, from 1.
+    pub part: usize,
+    /// The number of parts of the plan.
+    pub part_count: usize,
+    /// The instance.
+    pub instance: PlanInstance,
+    /// The family knobs.
+    pub knobs: KnobValues,
+    /// Solutions kept per component.
+    pub keep: usize,
+    /// The part's subproblems as `COMPONENT:PATH`, as in the plan.
+    pub subproblems: Vec<String>,
+}
+
+/// The file of part `part`'s plan in folder `dir`.
+pub fn part_plan_path(dir: &Path, part: usize) -> PathBuf {
+    dir.join("plans").join(format!("{part}.json"))
+}
+
+/// Every part's plan of `plan`, whose file hashes to `plan_hash`.
+pub fn part_plans(plan: &Plan, plan_hash: &str) -> Vec<PartPlan> {
+    plan.parts
+        .iter()
+        .map(|part| PartPlan {
+            schema: PART_PLAN_SCHEMA.to_string(),
+            tool: plan.tool.clone(),
+            plan_hash: plan_hash.to_string(),
+            part: part.part,
+            part_count: plan.part_count,
+            instance: plan.instance.clone(),
+            knobs: plan.knobs.clone(),
+            keep: plan.keep,
+            subproblems: part.subproblems.clone(),
+        })
+        .collect()
+}
+
+/// The bytes of a part's plan as `plans/K.json` holds them.
+pub fn part_plan_bytes(part_plan: &PartPlan) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec(part_plan).unwrap_or_default();
+    bytes.push(b'\n');
+    bytes
+}
+
+/// Part `part`'s plan in `dir` with its subproblems decoded: from `plans/K.json`, else
+/// (no such file) from `plan.json`. An error names the file and what was wrong, and says
+/// when the part is not in the plan.
+pub fn load_part_plan(dir: &Path, part: usize) -> Result<(PartPlan, Vec<Subproblem>), ClusterError> {
+    let path = part_plan_path(dir, part);
+    let part_plan = match std::fs::metadata(&path) {
+        Ok(_) => parse_json::<PartPlan>(&read_bytes(&path)?, &path, PART_PLAN_SCHEMA)?,
+        Err(_) => {
+            let loaded = load_plan(dir)?;
+            check_part(part, loaded.plan.part_count)?;
+            return Ok((
+                part_plans(&loaded.plan, &loaded.hash).swap_remove(part - 1),
+                loaded.subproblems[part - 1].clone(),
+            ));
+        }
+    };
+    let bad = |message: String| ClusterError::bad_input(format!("{}: {message}", path.display()));
+    check_part(part, part_plan.part_count)?;
+    if part_plan.part != part {
+        return Err(bad(format!("part is {}, expected {part}", part_plan.part)));
+    }
+    let hash = instance_hash(&part_plan.instance.family, &part_plan.instance.data);
+    if hash != part_plan.instance.content_hash {
+        return Err(bad(format!("instance.content_hash: the data hashes to {hash}; the file was edited")));
+    }
+    let subproblems: Option<Vec<Subproblem>> =
+        part_plan.subproblems.iter().map(|text| parse_subproblem(text)).collect();
+    let subproblems = subproblems.ok_or_else(|| bad("subproblems: expected COMPONENT:PATH (0:3.1.2)".to_string()))?;
+    Ok((part_plan, subproblems))
+}
+
+fn check_part(part: usize, part_count: usize) -> Result<(), ClusterError> {
+    if (1..=part_count).contains(&part) {
+        Ok(())
+    } else {
+        Err(ClusterError::bad_input(format!("part {part}: the plan has parts 1 to {part_count}")))
+    }
+}
+
+/// Writes every part's plan of `plan` (whose file is `plan_bytes`) into `dir/plans/`, each
+/// atomically (a temporary file renamed over it); with `only_missing`, only those not
+/// there yet. The files are not synced one by one: a sync costs milliseconds on a busy
+/// disk, hundreds of them took `split` past a second, and these files are derived from
+/// `plan.json` (which is synced), so `split` into the same folder rewrites any lost one.
+pub fn write_part_plans(dir: &Path, plan: &Plan, plan_bytes: &[u8], only_missing: bool) -> Result<(), ClusterError> {
+    let folder = dir.join("plans");
+    std::fs::create_dir_all(&folder)
+        .map_err(|error| ClusterError::failed(format!("{}: cannot create: {error}", folder.display())))?;
+    for part_plan in part_plans(plan, &fnv1a(plan_bytes)) {
+        let path = part_plan_path(dir, part_plan.part);
+        if only_missing && path.exists() {
+            continue;
+        }
+        let temporary = folder.join(format!(".{}.json.{}.tmp", part_plan.part, std::process::id()));
+        std::fs::write(&temporary, part_plan_bytes(&part_plan))
+            .and_then(|()| std::fs::rename(&temporary, &path))
+            .map_err(|error| {
+                let _ = std::fs::remove_file(&temporary);
+                ClusterError::failed(format!("{}: cannot write: {error}", path.display()))
+            })?;
+    }
+    Ok(())
+}
