@@ -62,6 +62,21 @@ pub fn run(dir: &Path, slots: Option<usize>, json: bool) -> Result<(), Failure> 
     for row in &explanation.predicted {
         writeln!(out, "{:>7}  {:>22}  {:>17}", row.workers, seconds(row.makespan_ns), seconds(row.compute_only_ns))?;
     }
+    if let Some(held) = &explanation.held_out {
+        let error = (held.predicted_ns as f64 - held.measured_ns as f64).abs() / held.measured_ns.max(1) as f64;
+        writeln!(
+            out,
+            "held out: the gap measured on the first {} parts ({}) predicts the last {} at {} workers in {}; \
+             they took {} ({:.1}% apart)",
+            held.calibration_parts,
+            seconds(held.calibration_gap_ns),
+            held.predicted_parts,
+            held.workers,
+            seconds(held.predicted_ns),
+            seconds(held.measured_ns),
+            error * 100.0
+        )?;
+    }
     for advice in &explanation.advice {
         writeln!(out, "advice: {advice}")?;
     }

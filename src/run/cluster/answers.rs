@@ -9,7 +9,7 @@
 //! smallest of the union is among the smallest of every share that has it, with all of its
 //! solutions, the merge of the shares' lists is the sequential run's tally.
 
-use super::paths::Found;
+use super::found::Found;
 use super::ChildPath;
 use crate::puzzles::answer_tally::MAX_LISTED_KEYS;
 use crate::search::Model;

@@ -14,6 +14,7 @@
 
 mod answers;
 pub(super) mod assemble;
+mod found;
 pub(super) mod part;
 mod paths;
 pub(super) mod split;

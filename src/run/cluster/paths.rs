@@ -3,37 +3,11 @@
 //! answer keys, and the replays of a path on a model.
 
 use super::answers::{AnswerShare, KeyedTally};
+use super::found::Found;
 use super::{ChildPath, ComponentShare, Counts, ReplayError};
 use crate::puzzles::Puzzle;
 use crate::search::{Branch, Engine, Event, FullCounters, Model, NoCounters, NoSteering, Observer};
-use std::cmp::Ordering;
 use std::collections::BinaryHeap;
-
-/// A solution with its path from the root, ordered by the solution alone.
-pub(super) struct Found<M: Model> {
-    pub(super) solution: M::Solution,
-    pub(super) path: ChildPath,
-}
-
-impl<M: Model> PartialEq for Found<M> {
-    fn eq(&self, other: &Self) -> bool {
-        self.solution == other.solution
-    }
-}
-
-impl<M: Model> Eq for Found<M> {}
-
-impl<M: Model> PartialOrd for Found<M> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl<M: Model> Ord for Found<M> {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.solution.cmp(&other.solution)
-    }
-}
 
 /// At most `limit` solutions with their moves, the smallest offered (as the engine's own
 /// keeper keeps them, so the kept set is the sequential run's whatever the split).
