@@ -1,26 +1,16 @@
 //! End-to-end tests of answers over every solution (not the kept sample), of
 //! `solve --solutions FILE`, and of a time limit across many grids.
 
+mod common;
+
+use common::{run, solve_json};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Output};
 
 /// Solutions of grid 2 of `twenty_four_seven_enumeration.json` (its `expected` block): more
 /// than the 1,000 solutions `solve` keeps.
 const GRID_2_SOLUTIONS: u64 = 4312;
-
-fn run(arguments: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_backtrack-bench")).args(arguments).output().expect("the binary runs")
-}
-
-fn solve_json(arguments: &[&str]) -> Value {
-    let mut all = vec!["solve", "--json"];
-    all.extend_from_slice(arguments);
-    let output = run(&all);
-    assert!(output.status.success(), "{all:?}: {}", String::from_utf8_lossy(&output.stderr));
-    serde_json::from_slice(&output.stdout).expect("--json prints one JSON object")
-}
 
 /// Grid 2 of the enumeration instance alone, with `answer_type`, written to `directory`.
 fn one_grid_file(directory: &Path, answer_type: &str) -> String {

@@ -1,19 +1,10 @@
 //! End-to-end tests of the `solve` command: published answers, exit codes, error messages.
 
+mod common;
+
+use common::{run, solve_json};
 use serde_json::Value;
-use std::process::{Command, Output};
-
-fn run(arguments: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_backtrack-bench")).args(arguments).output().expect("the binary runs")
-}
-
-fn solve_json(arguments: &[&str]) -> Value {
-    let mut all = vec!["solve", "--json"];
-    all.extend_from_slice(arguments);
-    let output = run(&all);
-    assert!(output.status.success(), "{:?}: {}", all, String::from_utf8_lossy(&output.stderr));
-    serde_json::from_slice(&output.stdout).expect("--json prints one JSON object")
-}
+use std::process::Command;
 
 fn expected(file: &str) -> Value {
     let text = std::fs::read_to_string(format!("instances/{file}")).expect("instance file");

@@ -1,11 +1,9 @@
 //! End-to-end tests of `explain`: a real run on a small instance, its report, and bad input.
 
-use backtrack_bench::explain::CAUSE_NAMES;
-use std::process::{Command, Output};
+mod common;
 
-fn run(arguments: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_backtrack-bench")).args(arguments).output().expect("the binary runs")
-}
+use backtrack_bench::explain::CAUSE_NAMES;
+use common::run;
 
 /// The cells of the Markdown table rows that follow the header line starting with `header`.
 fn table(text: &str, header: &str) -> Vec<Vec<String>> {

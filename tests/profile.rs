@@ -1,13 +1,11 @@
 //! End-to-end tests of `solve --profile FILE`: the per-depth CSV adds up to the run's
 //! counts, and its SVG plot is written beside it.
 
+mod common;
+
+use common::run;
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn run(arguments: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_backtrack-bench")).args(arguments).output().expect("the binary runs")
-}
 
 /// Runs `solve --json --profile FILE` with `arguments`; returns the report and the CSV
 /// rows (header first), and checks that the plot was written.

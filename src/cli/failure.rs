@@ -54,12 +54,7 @@ impl Failure {
 /// when `RUST_BACKTRACE` asks for one. The exit code stays 101.
 pub fn report_panics_as_bugs() {
     std::panic::set_hook(Box::new(|info| {
-        let payload = info.payload();
-        let message = payload
-            .downcast_ref::<&str>()
-            .copied()
-            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-            .unwrap_or("a panic without a message");
+        let message = crate::parallel::panic_message(info.payload());
         let location = info.location().map(|location| format!(" at {location}")).unwrap_or_default();
         eprintln!(
             "{}: internal error (a bug, please report it): panicked{location}: {message}",

@@ -16,15 +16,7 @@ const EXACT_COMPONENT_FIELDS: [&str; 5] = ["name", "solutions", "nodes", "soluti
 pub fn differences(merged: &RunReport, sequential: &RunReport) -> Vec<String> {
     let (merged, sequential) = (to_value(merged), to_value(sequential));
     let mut differences = Vec::new();
-    for field in EXACT_FIELDS {
-        if merged[field] != sequential[field] {
-            differences.push(format!(
-                "{field}: merged {} != sequential {}",
-                short(&merged[field]),
-                short(&sequential[field])
-            ));
-        }
-    }
+    compare_fields("", &EXACT_FIELDS, &merged, &sequential, &mut differences);
     let empty = Vec::new();
     let merged_components = merged["components"].as_array().unwrap_or(&empty);
     let sequential_components = sequential["components"].as_array().unwrap_or(&empty);
@@ -32,17 +24,23 @@ pub fn differences(merged: &RunReport, sequential: &RunReport) -> Vec<String> {
         differences.push(format!("components: {} != {}", merged_components.len(), sequential_components.len()));
     }
     for (index, (mine, theirs)) in merged_components.iter().zip(sequential_components).enumerate() {
-        for field in EXACT_COMPONENT_FIELDS {
-            if mine[field] != theirs[field] {
-                differences.push(format!(
-                    "components[{index}].{field}: {} != {}",
-                    short(&mine[field]),
-                    short(&theirs[field])
-                ));
-            }
-        }
+        let prefix = format!("components[{index}].");
+        compare_fields(&prefix, &EXACT_COMPONENT_FIELDS, mine, theirs, &mut differences);
     }
     differences
+}
+
+/// Adds a line to `differences` for each of `fields` in which `merged` and `sequential` differ.
+fn compare_fields(prefix: &str, fields: &[&str], merged: &Value, sequential: &Value, differences: &mut Vec<String>) {
+    for field in fields {
+        if merged[field] != sequential[field] {
+            differences.push(format!(
+                "{prefix}{field}: merged {} != sequential {}",
+                short(&merged[field]),
+                short(&sequential[field])
+            ));
+        }
+    }
 }
 
 fn to_value(report: &RunReport) -> Value {

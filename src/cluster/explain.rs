@@ -152,8 +152,7 @@ fn explain_intervals(
     let mean = work_ns as f64 / durations.len().max(1) as f64;
     let imbalance = if mean > 0.0 { largest_part.1 as f64 / mean } else { 1.0 };
     let gaps_ns: u64 = slots.iter().map(|slot| slot.gaps_ns).sum();
-    let gap_count: usize = slots.iter().map(|slot| slot.parts.len().saturating_sub(1)).sum();
-    let mean_gap_ns = if gap_count > 0 { gaps_ns / gap_count as u64 } else { 0 };
+    let mean_gap_ns = mean_gap(&slots);
     let times: Vec<u64> = durations.iter().map(|&(_, ns)| ns).collect();
     let predicted = PREDICTED_WORKERS
         .iter()
@@ -183,6 +182,13 @@ fn explain_intervals(
     explanation
 }
 
+/// The mean time a slot waited between two of its parts (0 when no slot ran two).
+fn mean_gap(slots: &[Slot]) -> u64 {
+    let gaps_ns: u64 = slots.iter().map(|slot| slot.gaps_ns).sum();
+    let gap_count: usize = slots.iter().map(|slot| slot.parts.len().saturating_sub(1)).sum();
+    gaps_ns / gap_count.max(1) as u64
+}
+
 /// The held-out forecast of `intervals` (sorted by start) on `workers` slots.
 fn held_out(intervals: &[Interval], workers: usize) -> Option<HeldOut> {
     if intervals.len() < 4 {
@@ -191,10 +197,7 @@ fn held_out(intervals: &[Interval], workers: usize) -> Option<HeldOut> {
     let (calibration, predicted) = intervals.split_at(intervals.len() / 2);
     let first = calibration.first()?.start;
     let calibration_span = calibration.iter().map(|interval| interval.end).max()? - first;
-    let calibration_slots = infer_slots(calibration, calibration_span, Some(workers));
-    let gaps: u64 = calibration_slots.iter().map(|slot| slot.gaps_ns).sum();
-    let gap_count: usize = calibration_slots.iter().map(|slot| slot.parts.len().saturating_sub(1)).sum();
-    let calibration_gap_ns = gaps / gap_count.max(1) as u64;
+    let calibration_gap_ns = mean_gap(&infer_slots(calibration, calibration_span, Some(workers)));
     let mut in_order: Vec<(usize, u64)> =
         predicted.iter().map(|interval| (interval.part, interval.end - interval.start)).collect();
     in_order.sort_unstable();

@@ -45,6 +45,7 @@ mod tests;
 pub use accounting::{CpuTimes, RunAccounting, WorkerReport};
 pub use collect::{Collector, NoCollector};
 pub use machinery::{machinery_costs, MachineryCosts};
+pub(crate) use model_panic::message_of as panic_message;
 pub use model_panic::{catch as catch_model_panic, ModelPanic};
 pub use outcome::ParallelOutcome;
 pub use pool::{check_thread_count, Pool, PoolError, ThreadAffinity, MAX_THREADS};
