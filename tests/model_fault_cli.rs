@@ -131,7 +131,9 @@ fn a_sweep_records_panic_for_the_broken_configurations_and_goes_on() {
             for row in matching {
                 assert_eq!(row["status"], status, "{fault}, {strategy}: {row:?}");
                 if status == "panic" {
-                    assert!(row["error"].contains("apply fault injected at [1, 3, 0]"), "{row:?}");
+                    // Every node at the fault's depth under the first queen in column 1 is
+                    // faulty: which one a parallel strategy meets first depends on timing.
+                    assert!(row["error"].contains("apply fault injected at [1, "), "{row:?}");
                 } else {
                     assert_eq!(row["solutions"], "92", "{row:?}");
                 }

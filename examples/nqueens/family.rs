@@ -82,35 +82,32 @@ impl Taken {
     }
 
     /// The first of the column, the diagonal and the anti-diagonal that is taken, as the
-    /// rule it breaks, each test counted as it is made (a later test only when the earlier
-    /// ones passed, and each line's position computed only when it is tested).
+    /// rule it breaks: the rules in their index order, a later test only when the earlier
+    /// ones passed, and each line's position computed only when it is tested. The model
+    /// declares [`Model::RULES_IN_ORDER`], so the engine derives the checks and nothing is
+    /// counted here.
     #[inline(always)]
-    fn first_taken<C: RuleCounter>(&self, row: usize, column: usize, n: usize, counters: &mut C) -> Option<RuleId> {
-        let [column_taken, diagonal_taken, anti_diagonal_taken] = match self {
+    fn first_taken(&self, row: usize, column: usize, n: usize) -> Option<RuleId> {
+        match self {
             Taken::Bitmask { columns, diagonals, anti_diagonals } => {
-                counters.check(RULE_COLUMN);
                 if columns >> column & 1 == 1 {
                     return Some(RULE_COLUMN);
                 }
-                counters.check(RULE_DIAGONAL);
                 if diagonals >> (row + column) & 1 == 1 {
                     return Some(RULE_DIAGONAL);
                 }
-                counters.check(RULE_ANTI_DIAGONAL);
-                return (anti_diagonals >> (row + n - 1 - column) & 1 == 1).then_some(RULE_ANTI_DIAGONAL);
+                (anti_diagonals >> (row + n - 1 - column) & 1 == 1).then_some(RULE_ANTI_DIAGONAL)
             }
             Taken::Array { columns, diagonals, anti_diagonals } => {
-                [columns[column], diagonals[row + column], anti_diagonals[row + n - 1 - column]]
-            }
-        };
-        for (rule, taken) in [(RULE_COLUMN, column_taken), (RULE_DIAGONAL, diagonal_taken)] {
-            counters.check(rule);
-            if taken {
-                return Some(rule);
+                if columns[column] {
+                    return Some(RULE_COLUMN);
+                }
+                if diagonals[row + column] {
+                    return Some(RULE_DIAGONAL);
+                }
+                anti_diagonals[row + n - 1 - column].then_some(RULE_ANTI_DIAGONAL)
             }
         }
-        counters.check(RULE_ANTI_DIAGONAL);
-        anti_diagonal_taken.then_some(RULE_ANTI_DIAGONAL)
     }
 
     /// Marks (or, with `taken` false, frees) the three lines.
@@ -174,11 +171,19 @@ impl QueensModel {
     }
 }
 
+/// A queen placed: its row travels with it, so that `undo` needs no look-up of the order.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Queen {
+    row: u8,
+    column: u8,
+}
+
 impl Model for QueensModel {
-    type Move = u8;
+    type Move = Queen;
     type Solution = Vec<u8>;
     const REJECTS_BEFORE_CHANGING: bool = true;
     const LAZY_MOVES: bool = true;
+    const RULES_IN_ORDER: bool = true;
 
     fn rule_names(&self) -> &[&'static str] {
         RULE_NAMES
@@ -199,15 +204,15 @@ impl Model for QueensModel {
 
     /// Columns from the last to the first.
     #[inline(always)]
-    fn next_move(&self, cursor: &mut MoveCursor) -> Option<u8> {
+    fn next_move(&self, cursor: &mut MoveCursor) -> Option<Queen> {
         *cursor = cursor.checked_sub(1)?;
-        Some(*cursor as u8)
+        Some(Queen { row: self.row as u8, column: *cursor as u8 })
     }
 
     #[inline(always)]
-    fn apply<C: RuleCounter>(&mut self, column: u8, counters: &mut C) -> Result<(), RuleId> {
-        let row = self.row;
-        if let Some(rule) = self.taken.first_taken(row, usize::from(column), self.n, counters) {
+    fn apply<C: RuleCounter>(&mut self, Queen { row, column }: Queen, _counters: &mut C) -> Result<(), RuleId> {
+        let row = usize::from(row);
+        if let Some(rule) = self.taken.first_taken(row, usize::from(column), self.n) {
             return Err(rule);
         }
         self.taken.set(self.lines_of(row, usize::from(column)), true);
@@ -218,9 +223,9 @@ impl Model for QueensModel {
     }
 
     #[inline(always)]
-    fn undo(&mut self, column: u8) {
+    fn undo(&mut self, Queen { row, column }: Queen) {
         self.placed -= 1;
-        self.row = self.next_row();
+        self.row = usize::from(row);
         self.taken.set(self.lines_of(self.row, usize::from(column)), false);
     }
 

@@ -2,7 +2,9 @@
 
 use super::callbacks::Level;
 use super::keeper::SolutionKeeper;
-use super::{Branch, Event, Model, NoCounters, Observer, OpenBranches, RuleCounter, Stats, Steering, SteeringAction};
+use super::{
+    Branch, Event, Model, NoCounters, Observer, OpenBranches, RuleCounter, RuleId, Stats, Steering, SteeringAction,
+};
 use std::time::Instant;
 
 /// Nodes between two looks at the clock when [`Limits::deadline`] is set: a search stops
@@ -111,6 +113,10 @@ pub struct Engine<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> {
     /// limit, or the next look at the clock when a deadline is set, whichever comes first.
     next_limit_check: u64,
     solution_count: u64,
+    /// Nodes below the root counted but never applied (entered when a deadline stopped
+    /// the search): the moves applied, from which the checks of a model whose rules are
+    /// tested in order are derived, are the nodes below the root less these.
+    unapplied: u64,
     solutions: SolutionKeeper<M::Solution>,
     stop: Option<StopReason>,
 }
@@ -136,6 +142,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             nodes: 0,
             next_limit_check: Self::limit_check_after(&limits, 0),
             solution_count: 0,
+            unapplied: 0,
             solutions: SolutionKeeper::new(solutions_to_keep),
             stop: None,
             limits,
@@ -221,10 +228,16 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     #[inline(always)]
     fn enter_node(&mut self, depth: usize) -> bool {
         self.nodes += 1;
-        self.counters.node_at(depth);
         if self.nodes > self.next_limit_check && self.limit_reached() {
+            // A node limit leaves this node uncounted; a deadline counts it, entered and
+            // not applied.
+            if self.stop == Some(StopReason::TimeLimit) {
+                self.counters.node_at(depth);
+                self.unapplied += u64::from(depth > 0);
+            }
             return false;
         }
+        self.counters.node_at(depth);
         if !self.steering.wants_node(self.nodes) {
             return true;
         }
@@ -360,7 +373,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             }
             Branch::DeadEnd(rule) => {
                 self.candidates.truncate(start);
-                self.counters.prune(rule, depth);
+                self.dead_end(rule, depth);
                 if O::ACTIVE && !O::SOLUTIONS_ONLY {
                     self.observer.observe(Event::DeadEnd { depth, rule }, &self.model);
                 }
@@ -380,6 +393,18 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
              least the number of moves on the longest path",
             self.max_depth
         );
+    }
+
+    /// Counts the node at `depth` as pruned by `rule` in the model's `branch` or `open`.
+    #[cold]
+    fn dead_end(&mut self, rule: RuleId, depth: usize) {
+        if M::RULES_IN_ORDER {
+            panic!(
+                "the model declares RULES_IN_ORDER but named rule {rule} in a dead end at depth {depth}: with \
+                 RULES_IN_ORDER only apply may name a rule (the checks are derived from the moves applied)"
+            );
+        }
+        self.counters.prune(rule, depth);
     }
 
     #[cold]
@@ -431,7 +456,11 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
 
     /// Node and solution counts, with per-rule and per-depth detail when `C` keeps it.
     pub fn stats(&self) -> Stats {
-        self.counters.stats(self.nodes, self.solution_count)
+        let mut stats = self.counters.stats(self.nodes, self.solution_count);
+        if M::RULES_IN_ORDER && C::ENABLED {
+            stats.derive_checks_in_rule_order(self.unapplied);
+        }
+        stats
     }
 
     /// Consumes the engine, returning its steering and observer.

@@ -75,6 +75,17 @@ pub trait Model: Clone + Send {
     /// [`Model::branch`] and never sees a cursor.
     const LAZY_MOVES: bool = false;
 
+    /// Whether [`Model::apply`] tests the rules in their index order, every rule on every
+    /// move until one fails: rule 0 always, rule 1 when rule 0 passed, and so on, the first
+    /// rule that fails named in the `Err`. Such a model calls no
+    /// [`RuleCounter::check`](super::RuleCounter::check): the engine derives the checks of
+    /// each rule from the moves applied and the prunes of the rules before it, as a
+    /// hand-written search would, so that counting a check costs nothing per node. Its
+    /// [`Model::open`] or [`Model::branch`] names no rule in a dead end (the engine stops
+    /// with a panic naming this constant if it does, since that prune would come from no
+    /// move). `false` (the default): the model counts each check it makes.
+    const RULES_IN_ORDER: bool = false;
+
     /// Names of the rules that can prune, indexed by [`RuleId`]: at most
     /// [`MAX_RULES`](super::MAX_RULES) of them, the size of the per-rule counters (a model
     /// with more panics when it is run with rule counts; group related checks under one rule).

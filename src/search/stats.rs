@@ -42,6 +42,21 @@ impl Stats {
         }
     }
 
+    /// Fills in the checks of a model whose `apply` tests its rules in index order
+    /// ([`Model::RULES_IN_ORDER`](super::Model::RULES_IN_ORDER)): every applied move tests
+    /// rule 0, and each later rule is tested by the moves that passed the ones before it.
+    /// The moves applied are the nodes below the root less `unapplied`, the nodes counted
+    /// but never applied (entered when a deadline stopped the search). Linear in the counts,
+    /// so the derived checks of workers add up to those of the whole search.
+    pub fn derive_checks_in_rule_order(&mut self, unapplied: u64) {
+        let applied: u64 = self.nodes_per_depth.iter().skip(1).sum();
+        let mut tested = applied - unapplied;
+        for (checks, prunes) in self.rule_checks.iter_mut().zip(&self.rule_prunes) {
+            *checks = tested;
+            tested -= prunes;
+        }
+    }
+
     /// Adds `other` into `self`, element by element (vectors grow as needed).
     pub fn merge(&mut self, other: &Stats) {
         self.nodes += other.nodes;

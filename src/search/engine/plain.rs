@@ -30,6 +30,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
                 // not searched), as the general path does.
                 if self.stop == Some(StopReason::TimeLimit) {
                     index += 1;
+                    self.unapplied += 1;
                 }
                 break;
             }
@@ -64,7 +65,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
                 return;
             }
             Opened::DeadEnd(rule) => {
-                self.counters.prune(rule, depth);
+                self.dead_end(rule, depth);
                 return;
             }
         };
@@ -88,7 +89,9 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
                 &mut self.counters,
                 &mut cursor,
                 &mut tried,
-                self.next_limit_check.saturating_sub(self.nodes),
+                // Never below zero: every node entered so far was within the limits or
+                // looked at them (which moved the next look past it), or the search stopped.
+                self.next_limit_check - self.nodes,
                 &mut prunes,
             );
             self.nodes += tried;
@@ -100,7 +103,9 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
                 if self.limit_reached() {
                     // As in `expand_plain`: a node limit leaves this node uncounted (and
                     // took it off the node count), a deadline counts it.
-                    if self.stop != Some(StopReason::TimeLimit) {
+                    if self.stop == Some(StopReason::TimeLimit) {
+                        self.unapplied += 1;
+                    } else {
                         entered -= 1;
                     }
                     break;

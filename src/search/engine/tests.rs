@@ -278,3 +278,132 @@ fn a_lazy_model_that_goes_deeper_than_its_max_depth_is_named() {
     }
     outcome(TooShallow(LazySubsetSum(model())), Limits::exhaustive());
 }
+
+/// The subset-sum tree with a second rule, tested after the first: no three consecutive
+/// numbers. `IN_ORDER` declares [`Model::RULES_IN_ORDER`] and counts no check; otherwise
+/// each check is counted as it is made.
+#[derive(Clone)]
+struct TwoRules<const IN_ORDER: bool>(LazySubsetSum);
+
+impl<const IN_ORDER: bool> Model for TwoRules<IN_ORDER> {
+    type Move = u32;
+    type Solution = Vec<u32>;
+    const REJECTS_BEFORE_CHANGING: bool = true;
+    const LAZY_MOVES: bool = true;
+    const RULES_IN_ORDER: bool = IN_ORDER;
+    fn rule_names(&self) -> &[&'static str] {
+        &["over", "three in a row"]
+    }
+    fn max_depth(&self) -> usize {
+        self.0.max_depth()
+    }
+    fn open<C: RuleCounter>(&mut self, c: &mut C) -> super::super::Opened {
+        self.0.open(c)
+    }
+    fn next_move(&self, cursor: &mut u64) -> Option<u32> {
+        self.0.next_move(cursor)
+    }
+    fn apply<C: RuleCounter>(&mut self, mv: u32, counters: &mut C) -> Result<(), usize> {
+        let state = &mut self.0 .0;
+        if !IN_ORDER {
+            counters.check(0);
+        }
+        if state.sum + mv > state.target {
+            return Err(0);
+        }
+        if !IN_ORDER {
+            counters.check(1);
+        }
+        if let [.., before_last, last] = state.chosen[..] {
+            if before_last + 2 == mv && last + 1 == mv {
+                return Err(1);
+            }
+        }
+        state.chosen.push(mv);
+        state.sum += mv;
+        Ok(())
+    }
+    fn undo(&mut self, mv: u32) {
+        self.0.undo(mv);
+    }
+    fn solution(&self) -> Vec<u32> {
+        self.0.solution()
+    }
+}
+
+#[test]
+fn checks_derived_from_rules_tested_in_order_equal_the_counted_checks() {
+    let two_rules = |n, target| LazySubsetSum(SubsetSum { n, target, chosen: Vec::new(), sum: 0 });
+    let (whole, _, _) = outcome(TwoRules::<false>(two_rules(10, 15)), Limits::exhaustive());
+    assert!(whole.rule_prunes.iter().all(|&prunes| prunes > 0), "both rules prune: {whole:?}");
+    let past = Some(Instant::now());
+    for limits in [Limits::exhaustive(), Limits::first_solution(), Limits { clone_state: true, ..Limits::exhaustive() }]
+        .into_iter()
+        .chain((1..=whole.nodes + 1).map(|node_limit| Limits { node_limit, ..Limits::exhaustive() }))
+        // The general path (which `clone_state` takes) as well as the plain one.
+        .chain((1..=whole.nodes + 1).map(|node_limit| Limits { node_limit, clone_state: true, ..Limits::exhaustive() }))
+    {
+        let described = format!("{limits:?}");
+        let derived = outcome(TwoRules::<true>(two_rules(10, 15)), limits.clone());
+        assert_eq!(derived.0.nodes, derived.0.nodes_per_depth.iter().sum::<u64>(), "{described}");
+        assert_eq!(derived, outcome(TwoRules::<false>(two_rules(10, 15)), limits), "{described}");
+    }
+    // A deadline stops the search at a node it counts but does not apply.
+    for limits in
+        [Limits { deadline: past, ..Limits::exhaustive() }, Limits { node_limit: 5000, ..Limits::exhaustive() }]
+    {
+        let derived = outcome(TwoRules::<true>(two_rules(20, 100)), limits.clone());
+        assert_eq!(derived, outcome(TwoRules::<false>(two_rules(20, 100)), limits));
+    }
+    // Workers' derived checks add up to the whole search's.
+    let mut splitter = Engine::<_, FullCounters, NoSteering, NoObserver>::new(
+        TwoRules::<true>(two_rules(10, 15)),
+        NoSteering,
+        NoObserver,
+        Limits::exhaustive(),
+    );
+    let frontier = splitter.enumerate_frontier(2);
+    let mut stats = splitter.stats();
+    for subproblem in &frontier {
+        let mut worker = Engine::<_, FullCounters, NoSteering, NoObserver>::new(
+            TwoRules::<true>(two_rules(10, 15)),
+            NoSteering,
+            NoObserver,
+            Limits::exhaustive(),
+        );
+        worker.run_subproblem(subproblem);
+        stats.merge(&worker.stats());
+    }
+    assert_eq!(stats, whole);
+}
+
+#[test]
+#[should_panic(expected = "RULES_IN_ORDER")]
+fn a_dead_end_named_by_a_model_whose_rules_are_tested_in_order_is_its_bug() {
+    #[derive(Clone)]
+    struct DeadEndInOrder(SubsetSum);
+    impl Model for DeadEndInOrder {
+        type Move = u32;
+        type Solution = Vec<u32>;
+        const RULES_IN_ORDER: bool = true;
+        fn rule_names(&self) -> &[&'static str] {
+            self.0.rule_names()
+        }
+        fn max_depth(&self) -> usize {
+            self.0.max_depth()
+        }
+        fn branch<C: RuleCounter>(&mut self, _moves: &mut Vec<u32>, _c: &mut C) -> Branch {
+            Branch::DeadEnd(0)
+        }
+        fn apply<C: RuleCounter>(&mut self, mv: u32, counters: &mut C) -> Result<(), usize> {
+            self.0.apply(mv, counters)
+        }
+        fn undo(&mut self, mv: u32) {
+            self.0.undo(mv);
+        }
+        fn solution(&self) -> Vec<u32> {
+            self.0.solution()
+        }
+    }
+    outcome(DeadEndInOrder(model()), Limits::exhaustive());
+}
