@@ -60,8 +60,9 @@ impl fmt::Display for PanickedRun {
         if let Some(path) = &panic.path {
             write!(f, " at the node reached by the moves {path} from the root")?;
         } else if *during == SEARCHING {
-            // The sequential loop keeps no path, so as to cost nothing per node.
-            write!(f, " at a node this strategy does not record (a run with --parallel steal names it)")?;
+            // The sequential loop keeps no path, so as to cost nothing per node, and a second
+            // search did not find the node within its time.
+            write!(f, " at a node not found again within a second (a run with --parallel steal names it)")?;
         }
         write!(f, ": {panic}")
     }
