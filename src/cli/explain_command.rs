@@ -156,7 +156,7 @@ pub fn run_prediction(
         "predict: recording the tree of {} and timing {} rounds of sequential searches, alone and {} at once",
         instance.source, repeats, calibration.copies
     );
-    let components = run::measure(instance, &settings.knobs, Some(calibration)).map_err(Failure::bad_input)?;
+    let components = run::measure(instance, &settings.knobs, Some(calibration))?;
     let prediction = predict(&components, shape, &threads, args.cores.map(|cores| cores as usize));
     let advice = advise(&components, shape, &settings.strategy.to_string(), &prediction);
     if json {
