@@ -249,6 +249,42 @@ fn scaling_check_reports_a_model_panic_in_one_line_with_exit_3() {
 }
 
 #[test]
+fn explain_names_the_configuration_whose_counts_differ_when_the_moves_do_not_replay() {
+    // The model's `branch` reads a global counter: which last-row nodes are dead ends
+    // depends on the order the threads reach them, so runs of two threads find other
+    // solutions than the sequential run (the same nodes: a dead end's children are
+    // never entered, whichever node it is). Several runs of several configurations make
+    // one that differs all but certain.
+    let folder = tempfile::tempdir().unwrap();
+    let report = folder.path().join("explain.md").to_string_lossy().into_owned();
+    let arguments = ["--parallel", "steal", "--threads", "2", "--repeats", "3", "--json", "--out", &report];
+    let output = run(&[&["explain", "10", "--fault", "non-replayable"][..], &arguments].concat());
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let verdict: serde_json::Value = serde_json::from_slice(&output.stdout).expect("--json prints the verdict");
+    let mismatch = &verdict["counts_differ"];
+    let configuration = mismatch["configuration"].as_str().expect("a configuration differs");
+    assert!(configuration.starts_with("steal at "), "{mismatch}");
+    let sequential = (&mismatch["sequential_nodes"], &mismatch["sequential_solutions"]);
+    assert_ne!((&mismatch["nodes"], &mismatch["solutions"]), sequential, "{mismatch}");
+    let bugs = verdict["bugs"].as_array().expect("a list of bugs");
+    assert_eq!(bugs.len(), 1, "one line, not one per count: {bugs:?}");
+    let line = bugs[0].as_str().expect("a line");
+    assert_eq!(line, mismatch["line"].as_str().expect("the line"), "{mismatch}");
+    assert!(line.starts_with(&format!("{configuration} counted ")), "{line}");
+    assert!(line.contains(" solutions in its run ") && line.contains("the model's moves do not replay"), "{line}");
+    let error = format!("backtrack-bench: error: {configuration} counted other nodes or solutions than sequential");
+    assert!(stderr.contains(&error), "{stderr}");
+    let markdown = std::fs::read_to_string(&report).expect("the report is written");
+    assert!(markdown.contains(&format!("> **BUG:** {line}")), "{markdown}");
+    // The sound model counts the same tree in every run: no BUG line, exit code 0.
+    let sound = run(&[&["explain", "10", "--fault", "none"][..], &arguments].concat());
+    assert_eq!(sound.status.code(), Some(0), "{}", text(&sound.stderr));
+    let verdict: serde_json::Value = serde_json::from_slice(&sound.stdout).expect("--json prints the verdict");
+    assert!(verdict["counts_differ"].is_null() && verdict["bugs"] == serde_json::json!([]), "{verdict}");
+}
+
+#[test]
 fn a_sweep_records_panic_for_the_broken_configurations_and_goes_on() {
     let folder = tempfile::tempdir().unwrap();
     let spec = folder.path().join("spec.toml");
