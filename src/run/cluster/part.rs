@@ -89,7 +89,8 @@ type ThreadResult<P> = Result<ThreadShare<<P as Puzzle>::AnswerKey, <P as Puzzle
 /// The subproblems handed out to a part's threads, one at a time.
 struct Dispenser {
     next: AtomicUsize,
-    /// Raised by a thread whose model panicked: the others take no further subproblem.
+    /// Raised by a thread that failed (its model panicked, or a path did not replay): the
+    /// others take no further subproblem, as the part has failed.
     abandoned: AtomicBool,
 }
 
@@ -133,8 +134,8 @@ pub(in crate::run) fn run_part_puzzle<P: Puzzle>(
     let mut finds: Vec<Finds<P::AnswerKey, P::Model>> = (0..components).map(|_| Finds::new(request.keep)).collect();
     let mut timings = vec![SubproblemTiming::default(); request.subproblems.len()];
     let shares = shares.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
-    // A panic first: the others' errors (a replay that failed meanwhile) may be its
-    // consequences.
+    // A panic is reported before any other error: it is the family's bug, whatever else
+    // failed meanwhile.
     let (failed, shares): (Vec<ThreadResult<P>>, Vec<ThreadResult<P>>) = shares.into_iter().partition(Result::is_err);
     if let Some(error) = failed.into_iter().filter_map(Result::err).min_by_key(|error| match error {
         RunError::ModelPanicked(_) => 0,
@@ -168,8 +169,8 @@ struct ShareContext<'a, P> {
     strategy: &'a str,
 }
 
-/// Takes subproblems until none is left (or another thread's model panicked); `roots` is
-/// this thread's copy of the models.
+/// Takes subproblems until none is left (or another thread failed); `roots` is this
+/// thread's copy of the models.
 fn run_share<P: Puzzle>(
     context: &ShareContext<'_, P>,
     mut roots: Vec<P::Model>,
