@@ -136,8 +136,8 @@ impl Workbench {
 
     /// Parses the process's command line and runs the command, as the `backtrack-bench`
     /// binary does, under this workbench's name; returns its exit code. A panic that no run
-    /// caught (outside `solve`, `explain` and a sweep's runs) prints one line naming the
-    /// program ([`crate::cli::report_panics_as_bugs`]).
+    /// caught (outside the family's code, which every command runs inside a catch) prints
+    /// one line naming the program ([`crate::cli::report_panics_as_bugs`]).
     pub fn run_cli(self) -> ExitCode {
         self.install();
         crate::cli::report_panics_as_bugs();

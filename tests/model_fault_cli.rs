@@ -1,9 +1,12 @@
 //! A model's bug on the command line: the `broken_model` example (the workbench's command
 //! line with a family whose model panics on purpose, `tests/broken_model/mod.rs`) exits
 //! with code 3 and one line naming the family, the component and the node, under every
-//! strategy at 2 threads; a sweep records `panic` for those configurations and goes on.
+//! strategy at 2 threads and in every other command that runs the family's code
+//! (`estimate`, `watch`, `split`, `run-part`, `merge`, `explain --predict`,
+//! `scaling-check`); a sweep records `panic` for those configurations and goes on.
 
 use std::collections::HashMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -29,6 +32,7 @@ fn broken_model_binary() -> PathBuf {
 
 /// Runs the example with `arguments`; fails the test if it has not ended within 30 seconds
 /// (a hang: before a worker's panic stopped the run, `steal` and `budget` never ended).
+/// Its output is read as it comes (`watch` writes more than a pipe holds).
 fn run(arguments: &[&str]) -> Output {
     let mut child = Command::new(broken_model_binary())
         .args(arguments)
@@ -36,15 +40,27 @@ fn run(arguments: &[&str]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the example runs");
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            pipe.read_to_end(&mut bytes).expect("the child's output");
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("piped stdout")));
+    let stderr = drain(Box::new(child.stderr.take().expect("piped stderr")));
     let started = Instant::now();
-    while child.try_wait().expect("the child's status").is_none() {
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the child's status") {
+            break status;
+        }
         if started.elapsed() > Duration::from_secs(30) {
             let _ = child.kill();
             panic!("{arguments:?}: still running after 30 s");
         }
         std::thread::sleep(Duration::from_millis(10));
-    }
-    child.wait_with_output().expect("the child's output")
+    };
+    Output { status, stdout: stdout.join().expect("stdout read"), stderr: stderr.join().expect("stderr read") }
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -83,11 +99,12 @@ fn json_output_and_explain_report_a_model_panic_the_same_way() {
 }
 
 #[test]
-fn a_panic_outside_a_run_is_one_line_that_calls_it_a_bug_and_exits_101() {
-    // `estimate` probes the model outside `solve`'s catching (an uncaught panic, as a bug
-    // of the tool would be): the binary's hook prints it in one line.
+fn a_panic_outside_the_familys_code_is_one_line_that_calls_it_a_bug_and_exits_101() {
+    // The example's `main` panics before any command when asked to: a panic in the
+    // program's own code, as a bug of the tool would be. The binary's hook prints one line.
     let output = Command::new(broken_model_binary())
         .args(["estimate", "8", "--fault", "apply", "--probes", "1000"])
+        .env("BROKEN_MODEL_PANIC_IN_MAIN", "1")
         .env_remove("RUST_BACKTRACE")
         .env_remove("RUST_LIB_BACKTRACE")
         .output()
@@ -95,8 +112,176 @@ fn a_panic_outside_a_run_is_one_line_that_calls_it_a_bug_and_exits_101() {
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(101), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    let expected = "backtrack-bench: internal error (a bug, please report it): panicked at ";
-    assert!(stderr.starts_with(expected) && stderr.contains("apply fault injected at [1, 3, 0]"), "{stderr}");
+    let expected = "backtrack-bench: internal error (a bug, please report it): panicked at examples/broken_model.rs:";
+    assert!(stderr.starts_with(expected) && stderr.contains("asked for by BROKEN_MODEL_PANIC_IN_MAIN"), "{stderr}");
+}
+
+/// Writes a `broken_model` instance of 8 queens whose data names `fault` (the puzzle's
+/// faults, and the model's for commands without knob flags) into `folder`; its path.
+fn instance_with_fault(folder: &Path, fault: &str) -> String {
+    let path = folder.join(format!("queens-{fault}.json"));
+    let instance = serde_json::json!({
+        "schema": "puzzle-instance/v1",
+        "id": format!("queens_8_{fault}"),
+        "family": "broken_model",
+        "data": { "n": 8, "fault": fault },
+    });
+    std::fs::write(&path, instance.to_string()).expect("the instance is written");
+    path.to_string_lossy().into_owned()
+}
+
+/// Asserts that `output` reports the family's panic as `solve` does: exit code 3, and on
+/// stderr one error line, starting `expected` and naming `fault`, beside nothing but the
+/// command's own progress lines (those starting `progress`, when given); nothing else.
+fn assert_one_panic_line(output: &Output, command: &str, expected: &str, fault: &str, progress: Option<&str>) {
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(EXIT_MODEL_PANICKED), "{command}: {stderr}");
+    let (errors, others): (Vec<&str>, Vec<&str>) =
+        stderr.lines().partition(|line| line.starts_with("backtrack-bench: error: "));
+    assert_eq!(errors.len(), 1, "{command}: {stderr}");
+    assert!(errors[0].starts_with(expected), "{command}: {stderr}");
+    assert!(errors[0].contains(fault) && errors[0].contains("(at examples/../tests/broken_model/mod.rs:"), "{stderr}");
+    let unexpected: Vec<&&str> =
+        others.iter().filter(|line| progress.is_none_or(|prefix| !line.starts_with(prefix))).collect();
+    assert!(unexpected.is_empty(), "{command}: lines beside the error: {unexpected:?}");
+    assert_eq!(stderr.matches(fault).count(), 1, "{command}: the fault reported once: {stderr}");
+}
+
+/// The start of the error line for a panic while `during` in the 8x8 board, as `how`.
+fn panicked_while(during: &str, how: &str) -> String {
+    format!("backtrack-bench: error: the broken_model family panicked while {during} component `8x8` ({how})")
+}
+
+#[test]
+fn estimate_watch_and_explain_predict_report_a_model_panic_in_one_line_with_exit_3() {
+    let apply = "apply fault injected at [1, 3, 0]";
+    let estimate = run(&["estimate", "8", "--fault", "apply", "--probes", "1000"]);
+    assert_one_panic_line(
+        &estimate,
+        "estimate",
+        &format!("{}: ", panicked_while("estimating", "sequential x1")),
+        apply,
+        None,
+    );
+    // `watch` searches with an observer, which keeps the path: the node is named.
+    let watch = run(&["watch", "8", "--fault", "apply", "--plain"]);
+    let at_node = format!(
+        "{} at the node reached by the moves [1, 3] from the root: ",
+        panicked_while("watching", "sequential x1")
+    );
+    assert_one_panic_line(&watch, "watch", &at_node, apply, None);
+    let predict = run(&[
+        "explain",
+        "8",
+        "--fault",
+        "apply",
+        "--parallel",
+        "steal",
+        "--threads",
+        "2",
+        "--predict",
+        "1,2",
+        "--repeats",
+        "1",
+    ]);
+    let expected = format!("{}: ", panicked_while("measuring", "sequential x1"));
+    assert_one_panic_line(&predict, "explain --predict", &expected, apply, Some("predict: "));
+}
+
+#[test]
+fn split_run_part_and_merge_report_a_panic_of_the_familys_code_in_one_line_with_exit_3() {
+    let folder = tempfile::tempdir().unwrap();
+    let out = |name: &str| folder.path().join(name).to_string_lossy().into_owned();
+    // The probes that estimate each subproblem meet the faulty node.
+    let split = run(&["split", "8", "--fault", "apply", "--parts", "1", "--out", &out("apply")]);
+    let expected = format!("{}: ", panicked_while("splitting", "sequential x1"));
+    assert_one_panic_line(&split, "split", &expected, "apply fault injected at [1, 3, 0]", None);
+    // No probe reads a solution: the split succeeds, and the part's search meets the
+    // faulty leaves on one of its two threads (the recorder keeps the path).
+    let split = run(&["split", "8", "--fault", "solution", "--parts", "1", "--out", &out("solution")]);
+    assert_eq!(split.status.code(), Some(0), "{}", text(&split.stderr));
+    let part = run(&["run-part", &out("solution"), "1", "--threads", "2"]);
+    let expected = format!("{} at the node reached by the moves [1, ", panicked_while("searching", "run-part x2"));
+    assert_one_panic_line(&part, "run-part", &expected, "solution fault injected at [1, ", None);
+    assert!(!folder.path().join("solution/parts/1.json").exists(), "a part that panicked writes no file");
+    // The puzzle's `verify` reads the solutions only when they are merged.
+    let instance = instance_with_fault(folder.path(), "verify");
+    let split = run(&["split", &instance, "--parts", "1", "--out", &out("verify")]);
+    let part = run(&["run-part", &out("verify"), "1"]);
+    for (step, output) in [("split", split), ("run-part", part)] {
+        assert_eq!(output.status.code(), Some(0), "{step}: {}", text(&output.stderr));
+    }
+    let merge = run(&["merge", &out("verify"), "--json"]);
+    let expected = format!("{}: ", panicked_while("merging", "sequential x1"));
+    assert_one_panic_line(&merge, "merge", &expected, "verify fault injected at [1, ", None);
+    assert!(merge.stdout.is_empty(), "{}", text(&merge.stdout));
+}
+
+#[test]
+fn the_puzzles_own_methods_panicking_on_a_solution_are_reported_as_the_familys_panic() {
+    let folder = tempfile::tempdir().unwrap();
+    let verify = run(&["solve", &instance_with_fault(folder.path(), "verify"), "--all"]);
+    let expected = format!("{}: ", panicked_while("reading the solutions", "sequential x1"));
+    assert_one_panic_line(&verify, "solve (verify)", &expected, "verify fault injected at [1, ", None);
+    // `answer_key` runs on the worker that found the solution, as the search goes.
+    let instance = instance_with_fault(folder.path(), "answer-key");
+    let answer_key = run(&["solve", &instance, "--all", "--parallel", "steal", "--threads", "2"]);
+    let expected = format!("{} at the node reached by the moves [1, ", panicked_while("searching", "steal x2"));
+    assert_one_panic_line(&answer_key, "solve (answer_key)", &expected, "answer-key fault injected at [1, ", None);
+}
+
+#[test]
+fn scaling_check_reports_a_model_panic_in_one_line_with_exit_3() {
+    // `scaling-check` takes no knob flags: the instance's data names the fault.
+    let folder = tempfile::tempdir().unwrap();
+    let instance = instance_with_fault(folder.path(), "apply");
+    let out = folder.path().join("check").to_string_lossy().into_owned();
+    let arguments = ["--strategies", "steal", "--threads", "2", "--repeats", "1", "--out", &out];
+    let check = run(&[&["scaling-check", "--instances", &instance][..], &arguments].concat());
+    let expected = format!("{}: ", panicked_while("measuring", "sequential x1"));
+    assert_one_panic_line(
+        &check,
+        "scaling-check",
+        &expected,
+        "apply fault injected at [1, 3, 0]",
+        Some("scaling-check: "),
+    );
+}
+
+#[test]
+fn explain_names_the_configuration_whose_counts_differ_when_the_moves_do_not_replay() {
+    // The model's `branch` reads a global counter: which last-row nodes are dead ends
+    // depends on the order the threads reach them, so runs of two threads find other
+    // solutions than the sequential run (the same nodes: a dead end's children are
+    // never entered, whichever node it is). Several runs of several configurations make
+    // one that differs all but certain.
+    let folder = tempfile::tempdir().unwrap();
+    let report = folder.path().join("explain.md").to_string_lossy().into_owned();
+    let arguments = ["--parallel", "steal", "--threads", "2", "--repeats", "3", "--json", "--out", &report];
+    let output = run(&[&["explain", "10", "--fault", "non-replayable"][..], &arguments].concat());
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let verdict: serde_json::Value = serde_json::from_slice(&output.stdout).expect("--json prints the verdict");
+    let mismatch = &verdict["counts_differ"];
+    let configuration = mismatch["configuration"].as_str().expect("a configuration differs");
+    assert!(configuration.starts_with("steal at "), "{mismatch}");
+    let sequential = (&mismatch["sequential_nodes"], &mismatch["sequential_solutions"]);
+    assert_ne!((&mismatch["nodes"], &mismatch["solutions"]), sequential, "{mismatch}");
+    let bugs = verdict["bugs"].as_array().expect("a list of bugs");
+    assert_eq!(bugs.len(), 1, "one line, not one per count: {bugs:?}");
+    let line = bugs[0].as_str().expect("a line");
+    assert_eq!(line, mismatch["line"].as_str().expect("the line"), "{mismatch}");
+    assert!(line.starts_with(&format!("{configuration} counted ")), "{line}");
+    assert!(line.contains(" solutions in its run ") && line.contains("the model's moves do not replay"), "{line}");
+    let error = format!("backtrack-bench: error: {configuration} counted other nodes or solutions than sequential");
+    assert!(stderr.contains(&error), "{stderr}");
+    let markdown = std::fs::read_to_string(&report).expect("the report is written");
+    assert!(markdown.contains(&format!("> **BUG:** {line}")), "{markdown}");
+    // The sound model counts the same tree in every run: no BUG line, exit code 0.
+    let sound = run(&[&["explain", "10", "--fault", "none"][..], &arguments].concat());
+    assert_eq!(sound.status.code(), Some(0), "{}", text(&sound.stderr));
+    let verdict: serde_json::Value = serde_json::from_slice(&sound.stdout).expect("--json prints the verdict");
+    assert!(verdict["counts_differ"].is_null() && verdict["bugs"] == serde_json::json!([]), "{verdict}");
 }
 
 #[test]

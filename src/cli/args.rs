@@ -23,8 +23,9 @@ pub(super) const WORKBENCH_LONG_ABOUT: &str = "A workbench for backtracking puzz
 pub(super) const EXIT_CODES_HELP: &str = "Exit codes: 0 success (also --help, --version, and output cut short by \
     a closed pipe); 1 a run or I/O failure (a failed sweep configuration, report --fail-on-change on a \
     regression); 2 bad input (flags, instance or spec file, knob values, a sweep name another run is using); \
-    3 the family's model panicked during solve or explain (a bug in the model; one line names the family, \
-    the component and the node; a sweep records it as a `panic` row and goes on); \
+    3 the family's code panicked (a bug in the model) in solve, explain, estimate, watch, split, run-part, merge \
+    or scaling-check (one line names the family, the component and the node; a sweep records it as a `panic` \
+    row and goes on); \
     101 any other panic: a bug in {program}, printed in one line (please report it); 130 stopped by Ctrl-C (sweep, watch).";
 
 /// The command line's arguments. Its name, about text and version are the running

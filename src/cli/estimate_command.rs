@@ -15,7 +15,7 @@ pub fn run(args: &EstimateArgs, knobs: KnobValues) -> Result<(), Failure> {
         return Err(Failure::bad_input("--probes must be at least 1"));
     }
     let request = EstimateRequest { probes: args.probes, seed: args.seed, compare: args.compare, method: args.method };
-    let estimates = run::estimate(&instance, &knobs, &request).map_err(Failure::bad_input)?;
+    let estimates = run::estimate(&instance, &knobs, &request)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     if args.json {

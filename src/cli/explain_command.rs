@@ -20,9 +20,11 @@ use crate::scaling::advice::advise;
 use crate::scaling::predict::{predict, Component, Prediction, Shape};
 use crate::statistics::StoppingRule;
 use serde::Serialize;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Runs `explain`.
+/// Runs `explain`. Its output goes through `writeln!`, not `println!`: a closed pipe
+/// (`| head`) then ends it quietly with success instead of a panic.
 pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
     if let Some(dir) = &args.cluster {
         return super::explain_cluster_command::run(dir, args.slots.map(|slots| slots as usize), args.json);
@@ -63,9 +65,9 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
     let stopped = measure::stopping_text(measured.stopping, &plan.stopping, configs[0].reports.len());
     let verdict = verdict::verdict(&plan, &configs, stopped, measured.machine);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&verdict).map_err(Failure::failed)?);
+        writeln!(std::io::stdout(), "{}", serde_json::to_string_pretty(&verdict).map_err(Failure::failed)?)?;
     } else {
-        println!("{}", markdown::verdict_text(&verdict));
+        writeln!(std::io::stdout(), "{}", markdown::verdict_text(&verdict))?;
     }
     let report_path = args.out.clone().unwrap_or_else(|| default_report_path(&instance.id, &knob_slug, &plan));
     let plot_path = report_path.with_extension("svg");
@@ -79,12 +81,15 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
     if args.json {
         eprintln!("{written}");
     } else {
-        println!("{written}");
+        writeln!(std::io::stdout(), "{written}")?;
     }
-    if verdict.bugs.is_empty() {
-        Ok(())
-    } else {
-        Err(Failure::failed("the measurements show a bug in the parallel strategy (see BUG above)"))
+    match (&verdict.counts_differ, verdict.bugs.is_empty()) {
+        (Some(mismatch), _) => Err(Failure::failed(format!(
+            "{} counted other nodes or solutions than sequential: the model's moves do not replay (see BUG above)",
+            mismatch.configuration
+        ))),
+        (None, true) => Ok(()),
+        (None, false) => Err(Failure::failed("the measurements show a bug in the parallel strategy (see BUG above)")),
     }
 }
 
@@ -156,7 +161,7 @@ pub fn run_prediction(
         "predict: recording the tree of {} and timing {} rounds of sequential searches, alone and {} at once",
         instance.source, repeats, calibration.copies
     );
-    let components = run::measure(instance, &settings.knobs, Some(calibration)).map_err(Failure::bad_input)?;
+    let components = run::measure(instance, &settings.knobs, Some(calibration))?;
     let prediction = predict(&components, shape, &threads, args.cores.map(|cores| cores as usize));
     let advice = advise(&components, shape, &settings.strategy.to_string(), &prediction);
     if json {
@@ -175,10 +180,11 @@ pub fn run_prediction(
                 .collect(),
         };
         let text = serde_json::to_string_pretty(&report).map_err(Failure::failed)?;
-        println!("{text}");
+        writeln!(std::io::stdout(), "{text}")?;
     } else {
-        println!("{}", table(&instance.id, &components, &prediction));
-        println!("advice: {advice}");
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{}", table(&instance.id, &components, &prediction))?;
+        writeln!(out, "advice: {advice}")?;
     }
     Ok(())
 }

@@ -2,8 +2,8 @@
 //!
 //! Every code the tool can give: 0 success (and `--help`, `--version`, a closed pipe); 1
 //! [`EXIT_FAILURE`]; 2 [`EXIT_BAD_INPUT`] (clap's usage errors too); 3
-//! [`EXIT_MODEL_PANICKED`], a family's code panicked (`solve`, `explain`: the run is
-//! stopped on every thread and the panic reported once); 130 [`EXIT_INTERRUPTED`]; and
+//! [`EXIT_MODEL_PANICKED`], a family's code panicked (in any command that runs it: the run
+//! is stopped on every thread and the panic reported once); 130 [`EXIT_INTERRUPTED`]; and
 //! 101, which Rust's runtime gives after any other panic, that is a bug (a sweep catches a
 //! run's panic and records it; [`report_panics_as_bugs`] prints it in one line). The long
 //! help (`args.rs`) and the README list the same.
@@ -39,6 +39,11 @@ impl Failure {
         Failure { message: message.to_string(), code: EXIT_FAILURE }
     }
 
+    /// The family's code panicked (exit code 3); `message` names where, as `solve` does.
+    pub fn model_panicked(message: impl std::fmt::Display) -> Failure {
+        Failure { message: message.to_string(), code: EXIT_MODEL_PANICKED }
+    }
+
     pub(super) fn report(self) -> ExitCode {
         if !self.message.is_empty() {
             eprintln!("{}: error: {}", crate::run::program_name(), self.message);
@@ -48,8 +53,8 @@ impl Failure {
 }
 
 /// Installs the process's panic hook, for a binary's `main`: a panic that reaches it is a
-/// bug in the tool (a family's panic during `solve`, `explain` or a sweep's run is caught
-/// before it and reported as the run's error). Rust's own hook prints two lines and a hint
+/// bug in the tool (a family's panic, in any command that runs the family's code, is
+/// caught before it and reported as the run's error). Rust's own hook prints two lines and a hint
 /// about backtraces; this prints one line that says what it is, with the backtrace only
 /// when `RUST_BACKTRACE` asks for one. The exit code stays 101.
 pub fn report_panics_as_bugs() {

@@ -1,7 +1,8 @@
 //! The command line: flags, their parsing into run settings, and the commands' output.
 //!
 //! `main.rs` only calls [`main`]. Exit codes: 0 success, 1 a run or I/O failure, 2 bad
-//! input (flags, instance file, knob values).
+//! input (flags, instance file, knob values), 3 the family's code panicked (`failure.rs`
+//! lists them all).
 
 mod args;
 mod estimate_command;

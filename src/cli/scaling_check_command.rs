@@ -37,8 +37,8 @@ pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
         let instance = instance::load(source).map_err(Failure::bad_input)?;
         eprintln!("scaling-check: {}: recording and calibrating", instance.id);
         let calibration = Calibration { rule_counts: false, rounds: repeats, copies: cpus };
-        let prepared = run::prepare(&instance, &KnobValues::new()).map_err(Failure::bad_input)?;
-        let components = prepared.measure(Some(calibration)).map_err(Failure::bad_input)?;
+        let prepared = run::prepare(&instance, &KnobValues::new())?;
+        let components = prepared.measure(Some(calibration))?;
         // As explain measures: no per-rule counts, one solution kept.
         let base = RunSettings { rule_counts: false, solutions_to_keep: 1, ..RunSettings::default() };
         let mut configs = vec![base.clone()];
@@ -48,11 +48,11 @@ pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
             }
         }
         let mut times: Vec<Vec<u64>> = vec![Vec::new(); configs.len()];
-        prepared.solve(&base).map_err(Failure::bad_input)?;
+        prepared.solve(&base)?;
         for round in 0..repeats {
             eprintln!("scaling-check: {}: round {} of {repeats}", instance.id, round + 1);
             for (config, times) in configs.iter().zip(&mut times) {
-                times.push(prepared.solve(config).map_err(Failure::bad_input)?.elapsed_ns);
+                times.push(prepared.solve(config)?.elapsed_ns);
             }
         }
         let sequential_median_s = median(times[0].clone());

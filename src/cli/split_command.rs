@@ -3,18 +3,19 @@
 
 use super::args::SplitArgs;
 use super::failure::Failure;
-use crate::cluster::{self, ClusterError};
+use crate::cluster::{self, ClusterError, ClusterFailure};
 use crate::knobs::KnobValues;
 use crate::run::instance;
 use serde_json::json;
 use std::io::Write;
 
-/// A cluster layer error as the command's failure (exit 2 for bad input, else 1).
+/// A cluster layer error as the command's failure (exit 2 for bad input, 3 for the
+/// family's panic, else 1).
 pub(super) fn failure(error: ClusterError) -> Failure {
-    if error.bad_input {
-        Failure::bad_input(error.message)
-    } else {
-        Failure::failed(error.message)
+    match error.kind {
+        ClusterFailure::BadInput => Failure::bad_input(error.message),
+        ClusterFailure::Failed => Failure::failed(error.message),
+        ClusterFailure::ModelPanicked => Failure::model_panicked(error.message),
     }
 }
 

@@ -60,7 +60,7 @@ pub fn run(args: &WatchArgs, knobs: KnobValues) -> Result<(), Failure> {
     if terminal {
         write!(out, "{HIDE_CURSOR}")?;
     }
-    let summary = run::watch(&instance, &knobs, &options, &mut out, &stop).map_err(Failure::bad_input)??;
+    let summary = run::watch(&instance, &knobs, &options, &mut out, &stop)??;
     let ending = if summary.interrupted {
         " (interrupted)".to_string()
     } else if summary.stopped_by_max_steps {

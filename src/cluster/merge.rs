@@ -155,6 +155,6 @@ pub fn merge(dir: &Path) -> Result<(RunReport, Instance), ClusterError> {
         elapsed_ns,
     };
     let report =
-        prepared.assemble(&input).map_err(|error| ClusterError::bad_input(format!("{}: {error}", dir.display())))?;
+        prepared.assemble(&input).map_err(|error| ClusterError::of_run(error, &format!("{}: ", dir.display())))?;
     Ok((report, instance))
 }

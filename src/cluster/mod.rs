@@ -24,7 +24,7 @@ use crate::harness::storing::csv_log::write_atomically;
 use crate::harness::storing::environment::{hostname, timestamp_now, Environment};
 use crate::knobs::KnobValues;
 use crate::run::cluster::{PartRequest, SplitRequest};
-use crate::run::{self, Family, Instance, RunSettings};
+use crate::run::{self, Family, Instance, RunError, RunSettings};
 use part_plan::{load_part_plan, write_part_plans};
 use plan::{
     build_id, fnv1a, instance_hash, part_path, plan_path, subproblem_text, Balance, PartFile, Plan, PlanInstance,
@@ -45,11 +45,23 @@ const PROBE_BUDGET: usize = 16_384;
 /// Seed of the probes.
 const PROBE_SEED: u64 = 1;
 
-/// Why a cluster command failed: bad input (exit 2) or a failure while running (exit 1).
+/// What kind of failure a [`ClusterError`] is: the command's exit code follows from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClusterFailure {
+    /// Bad input: flags, files, missing or foreign parts, a plan that does not fit this
+    /// build's tree (exit 2).
+    BadInput,
+    /// A failure while running: writing files (exit 1).
+    Failed,
+    /// The family's code panicked (exit 3).
+    ModelPanicked,
+}
+
+/// Why a cluster command failed, and what kind of failure it is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClusterError {
-    /// True for bad input (flags, files, missing or foreign parts).
-    pub bad_input: bool,
+    /// Bad input, a failure while running, or the family's panic.
+    pub kind: ClusterFailure,
     /// What was wrong and what to do.
     pub message: String,
 }
@@ -57,12 +69,24 @@ pub struct ClusterError {
 impl ClusterError {
     /// Bad input.
     pub fn bad_input(message: impl Into<String>) -> ClusterError {
-        ClusterError { bad_input: true, message: message.into() }
+        ClusterError { kind: ClusterFailure::BadInput, message: message.into() }
     }
 
     /// A failure while running.
     pub fn failed(message: impl Into<String>) -> ClusterError {
-        ClusterError { bad_input: false, message: message.into() }
+        ClusterError { kind: ClusterFailure::Failed, message: message.into() }
+    }
+
+    /// The run layer's `error`: the family's panic keeps its message as `solve` prints it;
+    /// anything else is bad input, after `context` (the file or part it concerns, with
+    /// its `: `; empty for none).
+    pub fn of_run(error: RunError, context: &str) -> ClusterError {
+        match error {
+            RunError::ModelPanicked(_) => {
+                ClusterError { kind: ClusterFailure::ModelPanicked, message: error.to_string() }
+            }
+            other => ClusterError::bad_input(format!("{context}{other}")),
+        }
     }
 }
 
@@ -93,7 +117,7 @@ pub fn make_plan(instance: &Instance, knobs: &KnobValues, parts: usize) -> Resul
     let probes = (PROBE_BUDGET / wanted).clamp(2, 32);
     let keep = RunSettings::default().solutions_to_keep;
     let request = SplitRequest { wanted, keep, probes, seed: PROBE_SEED };
-    let listing = prepared.split(&request).map_err(ClusterError::bad_input)?;
+    let listing = prepared.split(&request).map_err(|error| ClusterError::of_run(error, ""))?;
     let grouping = balance(&listing.estimates, parts);
     let plan_parts = grouping
         .parts
@@ -237,7 +261,7 @@ pub fn run_part(dir: &Path, part: usize, threads: usize) -> Result<PartFile, Clu
     let request = PartRequest { subproblems, keep: plan.keep, threads };
     let outcome = prepared
         .run_part(&request)
-        .map_err(|error| ClusterError::bad_input(format!("{}: part {part}: {error}", plan_path(dir).display())))?;
+        .map_err(|error| ClusterError::of_run(error, &format!("{}: part {part}: ", plan_path(dir).display())))?;
     let environment = Environment::detect();
     let file = PartFile {
         schema: PART_SCHEMA.to_string(),

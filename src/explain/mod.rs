@@ -5,12 +5,14 @@
 //! [`TermKind`], named in one place (`causes`), and the evidence beside the numbers is
 //! worded apart from the arithmetic (`evidence`). [`measure`] reruns the search
 //! (sequentially, at one thread, at N threads and with A/B knobs) until the stopping rule
-//! is met; [`verdict`] adds the bootstrap intervals, the ranks and the advice (`advice`);
+//! is met; [`count_check`] compares every run's counts with the sequential run's (moves
+//! that do not replay); [`verdict`] adds the bootstrap intervals, the ranks and the advice (`advice`);
 //! [`markdown`] and [`plot`] write the report; [`why_slower_text`] is the harness's one-line
 //! summary. This layer sees run reports only, never boards or threads.
 
 mod advice;
 mod causes;
+pub mod count_check;
 mod decompose;
 mod evidence;
 pub mod markdown;

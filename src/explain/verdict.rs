@@ -1,10 +1,12 @@
 //! The verdict of `explain`: the decomposition of the medians, a bootstrap interval on
 //! every share (each configuration's runs resampled on their own, the decomposition
 //! recomputed), ranks given only where intervals separate, the times and speedup with
-//! their intervals, the advice, and beside `naive` the good strategy's figure.
+//! their intervals, the advice, beside `naive` the good strategy's figure, and whether
+//! every run counted the sequential run's tree.
 
 use super::advice::{advice, Advice};
 use super::causes::CauseKind;
+use super::count_check::{count_mismatch, CountMismatch};
 use super::decompose::{decompose, Cause, Decomposition, Gain, Outcome};
 use super::measure::{all_runs, measurements, ConfigRuns, ExplainPlan, MachineDuringRuns, Role};
 use super::measurements::Measurements;
@@ -86,8 +88,11 @@ pub struct Verdict {
     pub causes: Vec<RankedCause>,
     /// What made the run faster, listed apart.
     pub gains: Vec<Gain>,
-    /// Problems found in the measurements themselves.
+    /// Problems found in the measurements themselves, one line each.
     pub bugs: Vec<String>,
+    /// The first run whose node or solution count differs from the sequential run's (an
+    /// exhaustive search): the model's moves do not replay. Its line is in `bugs` too.
+    pub counts_differ: Option<CountMismatch>,
     /// What to do (empty when the run was close to the ideal).
     pub advice: Vec<Advice>,
     /// The good strategy's figure, beside `naive`.
@@ -167,6 +172,10 @@ pub fn verdict(plan: &ExplainPlan, configs: &[ConfigRuns], stopped: String, mach
     });
     let advice = advice(&point, &point_measurements, plan.run.affinity.name());
     let Decomposition { ideal_ns, lost_ns, gross_ns, scale, outcome, causes, gains, bugs, .. } = point;
+    // Every run's counts against the sequential run's: this says what the medians' node
+    // check says, run by run and with the solutions too, so its one line replaces it.
+    let counts_differ = count_mismatch(configs);
+    let bugs = counts_differ.as_ref().map_or(bugs, |mismatch| vec![mismatch.line.clone()]);
     Verdict {
         strategy: plan.run.strategy.to_string(),
         threads: plan.run.threads,
@@ -186,6 +195,7 @@ pub fn verdict(plan: &ExplainPlan, configs: &[ConfigRuns], stopped: String, mach
             .collect(),
         gains,
         bugs,
+        counts_differ,
         advice,
         alternative,
         runs: configs[0].reports.len(),

@@ -1,6 +1,7 @@
 //! Why a run could not start or did not finish: the run layer's one error, each variant
 //! wrapping the typed error of the layer it came from.
 
+use super::cluster::{PartError, ReplayError};
 use crate::knobs::KnobError;
 use crate::parallel::{ModelPanic, PoolError};
 use crate::puzzles::DataError;
@@ -14,6 +15,20 @@ pub(super) const BUILDING_MODELS: &str = "building the models";
 /// [`PanickedRun::during`] the time the kept solutions become text, drawings, checks and
 /// the answer.
 pub(super) const READING_SOLUTIONS: &str = "reading the solutions";
+/// [`PanickedRun::during`] `estimate`'s probes and its timing search.
+pub(super) const ESTIMATING: &str = "estimating";
+/// [`PanickedRun::during`] the recording and timing of a tree for a scaling prediction.
+pub(super) const MEASURING: &str = "measuring";
+/// [`PanickedRun::during`] `split`'s listing of the frontier and its probes.
+pub(super) const SPLITTING: &str = "splitting";
+/// [`PanickedRun::during`] `watch`'s search and drawing.
+pub(super) const WATCHING: &str = "watching";
+/// [`PanickedRun::during`] `merge`'s replay of the parts' solutions into the report.
+pub(super) const MERGING: &str = "merging";
+
+/// [`PanickedRun::strategy`] of work done on the calling thread alone, outside `solve`'s
+/// strategies (an estimate, a split, a merge, a watch, a measurement).
+pub(super) const ON_THIS_THREAD: &str = "sequential x1";
 
 /// Why a run (a solve, an estimate, a measurement, a watch) could not start, or (a model's
 /// panic) did not finish.
@@ -30,23 +45,52 @@ pub enum RunError {
     /// The family's code panicked: a bug in the family, reported once, with where it
     /// happened (boxed: it is large, and rare).
     ModelPanicked(Box<PanickedRun>),
+    /// A search cannot be split: its first level already holds more subproblems than the
+    /// cap, or it has no level.
+    Split(String),
+    /// A part of a split search could not be run (its plan does not fit this build's
+    /// tree, or its counts overflow).
+    Part(PartError),
+    /// The parts' solutions do not replay on this build's tree.
+    Replay(ReplayError),
 }
 
 /// A run ended by a panic of the family's code: its model during the search (every
 /// worker was stopped, so the run ended within moments), or the puzzle while it built the
-/// models or read the solutions.
-#[derive(Debug, Clone)]
+/// models or read the solutions; in any command that runs the family's code.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PanickedRun {
     /// The family (`FAMILY` of its `Puzzle`).
     pub family: String,
     /// The component being searched, when the panic came from one.
     pub component: Option<String>,
-    /// What the run was doing: `searching`, `building the models`, `reading the solutions`.
+    /// What the run was doing: `searching`, `building the models`, `reading the solutions`,
+    /// `estimating`, `measuring`, `splitting`, `watching`, `merging`.
     pub during: &'static str,
-    /// The strategy and thread count, as `steal x2`.
+    /// The strategy and thread count, as `steal x2`: `sequential x1` for the work a
+    /// command does on its calling thread, `run-part x2` for a part's threads.
     pub strategy: String,
     /// The panic: its message, source location and the node's path.
     pub panic: ModelPanic,
+}
+
+impl PanickedRun {
+    /// The error of family `P` panicking while `during` in `component` (when one), run as
+    /// `strategy`.
+    pub(super) fn error<P: crate::puzzles::Puzzle>(
+        component: Option<&str>,
+        during: &'static str,
+        strategy: &str,
+        panic: ModelPanic,
+    ) -> RunError {
+        RunError::ModelPanicked(Box::new(PanickedRun {
+            family: P::FAMILY.to_string(),
+            component: component.map(str::to_string),
+            during,
+            strategy: strategy.to_string(),
+            panic,
+        }))
+    }
 }
 
 impl fmt::Display for PanickedRun {
@@ -59,7 +103,7 @@ impl fmt::Display for PanickedRun {
         write!(f, " ({strategy})")?;
         if let Some(path) = &panic.path {
             write!(f, " at the node reached by the moves {path} from the root")?;
-        } else if *during == SEARCHING {
+        } else if *during == SEARCHING && strategy.starts_with("sequential") {
             // The sequential loop keeps no path, so as to cost nothing per node, and a second
             // search did not find the node within its time.
             write!(f, " at a node not found again within a second (a run with --parallel steal names it)")?;
@@ -76,6 +120,9 @@ impl fmt::Display for RunError {
             RunError::Pool(error) => write!(f, "{error}"),
             RunError::Watch(error) => write!(f, "{error}"),
             RunError::ModelPanicked(run) => write!(f, "{run}"),
+            RunError::Split(message) => f.write_str(message),
+            RunError::Part(error) => write!(f, "{error}"),
+            RunError::Replay(error) => write!(f, "{error}"),
         }
     }
 }
@@ -88,6 +135,9 @@ impl std::error::Error for RunError {
             RunError::Pool(error) => Some(error),
             RunError::Watch(error) => Some(error),
             RunError::ModelPanicked(run) => Some(&run.panic),
+            RunError::Split(_) => None,
+            RunError::Part(error) => Some(error),
+            RunError::Replay(error) => Some(error),
         }
     }
 }

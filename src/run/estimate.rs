@@ -1,7 +1,10 @@
 //! Estimating: the tree size of each component of one family's puzzle by random probes
 //! (stratified Knuth probes by default), turned into a time estimate with the nodes per
-//! second measured on a short real search.
+//! second measured on a short real search. A panic of the family's code ends the estimate
+//! with [`RunError::ModelPanicked`].
 
+use super::error::{PanickedRun, RunError, BUILDING_MODELS, ESTIMATING, ON_THIS_THREAD};
+use crate::parallel;
 use crate::puzzles::Puzzle;
 use crate::search::{estimate_tree_size_with, search_sequentially, EstimateMethod, Limits, NoCounters};
 use serde::Serialize;
@@ -55,35 +58,47 @@ pub(super) fn estimate_puzzle<P: Puzzle>(
     puzzle: &P,
     config: &P::Config,
     request: &EstimateRequest,
-) -> Vec<ComponentEstimate> {
+) -> Result<Vec<ComponentEstimate>, RunError> {
+    let panicked =
+        |component: Option<&str>, during, panic| PanickedRun::error::<P>(component, during, ON_THIS_THREAD, panic);
+    let models = parallel::catch_model_panic(|| puzzle.models(config))
+        .map_err(|panic| panicked(None, BUILDING_MODELS, panic))?;
     let mut estimates = Vec::new();
-    for (mut model, name) in puzzle.models(config).into_iter().zip(puzzle.component_names()) {
-        let started = Instant::now();
-        let estimate = estimate_tree_size_with(&mut model, request.probes, request.seed, request.method);
-        let estimate_ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        let limits = Limits { node_limit: TIMING_NODES, solutions_to_keep: 0, ..Limits::exhaustive() };
-        let started = Instant::now();
-        let timing = search_sequentially::<P::Model, NoCounters>(model.clone(), limits);
-        let ns_per_node = started.elapsed().as_nanos() as f64 / timing.stats.nodes.max(1) as f64;
-        let actual = request.compare.then(|| {
-            let limits = Limits { solutions_to_keep: 0, ..Limits::exhaustive() };
-            let started = Instant::now();
-            let nodes = search_sequentially::<P::Model, NoCounters>(model, limits).stats.nodes;
-            (nodes, u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX))
-        });
-        estimates.push(ComponentEstimate {
-            name,
-            estimated_nodes: estimate.nodes,
-            standard_error: estimate.standard_error,
-            ns_per_node,
-            estimated_ns: estimate.nodes * ns_per_node,
-            estimate_ns,
-            actual_nodes: actual.map(|(nodes, _)| nodes),
-            actual_ns: actual.map(|(_, nanoseconds)| nanoseconds),
-            method: request.method.to_string(),
-            exact_depth: estimate.exact_depth,
-            subtrees: estimate.subtrees,
-        });
+    for (model, name) in models.into_iter().zip(puzzle.component_names()) {
+        // The probes and the plain searches keep no path: the panic names no node.
+        let estimate = parallel::catch_model_panic(|| estimate_component::<P>(model, name.clone(), request))
+            .map_err(|panic| panicked(Some(&name), ESTIMATING, panic))?;
+        estimates.push(estimate);
     }
-    estimates
+    Ok(estimates)
+}
+
+/// The estimate of one component's tree, searched from `model`'s root.
+fn estimate_component<P: Puzzle>(mut model: P::Model, name: String, request: &EstimateRequest) -> ComponentEstimate {
+    let started = Instant::now();
+    let estimate = estimate_tree_size_with(&mut model, request.probes, request.seed, request.method);
+    let estimate_ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+    let limits = Limits { node_limit: TIMING_NODES, solutions_to_keep: 0, ..Limits::exhaustive() };
+    let started = Instant::now();
+    let timing = search_sequentially::<P::Model, NoCounters>(model.clone(), limits);
+    let ns_per_node = started.elapsed().as_nanos() as f64 / timing.stats.nodes.max(1) as f64;
+    let actual = request.compare.then(|| {
+        let limits = Limits { solutions_to_keep: 0, ..Limits::exhaustive() };
+        let started = Instant::now();
+        let nodes = search_sequentially::<P::Model, NoCounters>(model, limits).stats.nodes;
+        (nodes, u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX))
+    });
+    ComponentEstimate {
+        name,
+        estimated_nodes: estimate.nodes,
+        standard_error: estimate.standard_error,
+        ns_per_node,
+        estimated_ns: estimate.nodes * ns_per_node,
+        estimate_ns,
+        actual_nodes: actual.map(|(nodes, _)| nodes),
+        actual_ns: actual.map(|(_, nanoseconds)| nanoseconds),
+        method: request.method.to_string(),
+        exact_depth: estimate.exact_depth,
+        subtrees: estimate.subtrees,
+    }
 }

@@ -3,8 +3,11 @@
 //! and its costs on this machine (a node alone, the slowdown of searches side by side, the
 //! parallel machinery's costs from `parallel::machinery`); and the mapping from a parallel
 //! strategy to the shape the prediction models. The prediction itself is `crate::scaling`.
+//! A panic of the family's code, on the calling thread or on a timing thread, ends the
+//! measurement with [`RunError::ModelPanicked`].
 
-use crate::parallel::{self, MachineryCosts, Pool, PoolError, Strategy};
+use super::error::{PanickedRun, RunError, BUILDING_MODELS, MEASURING, ON_THIS_THREAD};
+use crate::parallel::{self, MachineryCosts, ModelPanic, Pool, PoolError, Strategy};
 use crate::puzzles::Puzzle;
 use crate::scaling::costs::{Costs, Slowdown};
 use crate::scaling::predict::{Component, Shape};
@@ -50,20 +53,49 @@ pub(super) fn measure_puzzle<P: Puzzle>(
     puzzle: &P,
     config: &P::Config,
     calibration: Option<Calibration>,
-) -> Result<Vec<Component>, PoolError> {
+) -> Result<Vec<Component>, RunError> {
+    let panicked =
+        |component: Option<&str>, during, panic| PanickedRun::error::<P>(component, during, ON_THIS_THREAD, panic);
+    let models = parallel::catch_model_panic(|| puzzle.models(config))
+        .map_err(|panic| panicked(None, BUILDING_MODELS, panic))?;
     let mut components = Vec::new();
     let mut machinery: Option<Costs> = None;
-    for (model, name) in puzzle.models(config).into_iter().zip(puzzle.component_names()) {
-        let component = match calibration {
-            None => Component { name, tree: record_tree(&model), costs: Costs::nodes_only() },
+    for (model, name) in models.into_iter().zip(puzzle.component_names()) {
+        // The recording and timing searches keep no path: the panic names no node.
+        let measured = parallel::catch_model_panic(|| match calibration {
+            None => Ok(Component { name: name.clone(), tree: record_tree(&model), costs: Costs::nodes_only() }),
             Some(calibration) if calibration.rule_counts => {
-                measure::<P::Model, FullCounters>(&model, name, calibration, &mut machinery)?
+                measure::<P::Model, FullCounters>(&model, name.clone(), calibration, &mut machinery)
             }
-            Some(calibration) => measure::<P::Model, NoCounters>(&model, name, calibration, &mut machinery)?,
+            Some(calibration) => measure::<P::Model, NoCounters>(&model, name.clone(), calibration, &mut machinery),
+        });
+        let component = match measured {
+            Ok(Ok(component)) => component,
+            Ok(Err(Stopped::Pool(error))) => return Err(RunError::Pool(error)),
+            Ok(Err(Stopped::Panicked(panic))) | Err(panic) => return Err(panicked(Some(&name), MEASURING, panic)),
         };
         components.push(component);
     }
     Ok(components)
+}
+
+/// Why a component's measurement stopped: no pool, or the model's panic on a timing thread
+/// (one on the calling thread unwinds to [`measure_puzzle`]'s catch).
+enum Stopped {
+    Pool(PoolError),
+    Panicked(ModelPanic),
+}
+
+impl From<PoolError> for Stopped {
+    fn from(error: PoolError) -> Stopped {
+        Stopped::Pool(error)
+    }
+}
+
+impl From<ModelPanic> for Stopped {
+    fn from(panic: ModelPanic) -> Stopped {
+        Stopped::Panicked(panic)
+    }
 }
 
 /// One component; the machinery's costs are measured with the first component only.
@@ -72,7 +104,7 @@ fn measure<M: Model, C: RuleCounter + Send>(
     name: String,
     calibration: Calibration,
     machinery: &mut Option<Costs>,
-) -> Result<Component, PoolError> {
+) -> Result<Component, Stopped> {
     let tree = record_tree(model);
     let base = match machinery {
         Some(costs) => *costs,
@@ -151,27 +183,28 @@ fn median(mut values: Vec<Duration>) -> Duration {
 
 /// The search time of `model` alone on a pinned pool thread, and of each of `copies`
 /// searches run at once on `copies` pinned threads: medians over `rounds` rounds, alone and
-/// together taking turns so that a machine growing busier touches both alike.
+/// together taking turns so that a machine growing busier touches both alike. A panic of
+/// the model is caught on the pool thread where it happens and returned.
 fn time_alone_and_together<M: Model, C: RuleCounter>(
     model: &M,
     copies: usize,
     rounds: usize,
-) -> Result<(Duration, Slowdown), PoolError> {
+) -> Result<(Duration, Slowdown), Stopped> {
     let alone_pool = Pool::new(1)?;
     let together_pool = (copies > 1).then(|| Pool::new(copies)).transpose()?;
     // Models are `Send`, not `Sync`: each thread clones its own from behind a lock.
     let shared = Mutex::new(model.clone());
     let own_copy = || shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
-    let alone_once = || {
-        let copy = own_copy();
-        alone_pool.rayon().install(move || timed_search::<M, C>(&copy))
-    };
-    alone_once();
+    let timed_copy = || parallel::catch_model_panic(|| timed_search::<M, C>(&own_copy()));
+    let alone_once = || alone_pool.rayon().install(timed_copy);
+    alone_once()?;
     let (mut alone, mut together) = (Vec::new(), Vec::new());
     for _ in 0..rounds.max(1) {
-        alone.push(alone_once());
+        alone.push(alone_once()?);
         if let Some(pool) = &together_pool {
-            together.extend(pool.rayon().broadcast(|_| timed_search::<M, C>(&own_copy())));
+            for time in pool.rayon().broadcast(|_| timed_copy()) {
+                together.push(time?);
+            }
         }
     }
     let alone = median(alone);

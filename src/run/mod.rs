@@ -75,7 +75,7 @@ pub fn estimate(
     knobs: &KnobValues,
     request: &EstimateRequest,
 ) -> Result<Vec<ComponentEstimate>, RunError> {
-    Ok(prepare(instance, knobs)?.estimate(request))
+    prepare(instance, knobs)?.estimate(request)
 }
 
 /// Each component of `instance` with `knobs`: its tree and its costs, measured as
@@ -85,7 +85,7 @@ pub fn measure(
     knobs: &KnobValues,
     calibration: Option<Calibration>,
 ) -> Result<Vec<Component>, RunError> {
-    prepare(instance, knobs)?.measure(calibration).map_err(RunError::Pool)
+    prepare(instance, knobs)?.measure(calibration)
 }
 
 /// Animates the search of every component of `instance` into `out`, until each ends, has
@@ -98,5 +98,5 @@ pub fn watch(
     out: &mut dyn Write,
     stop: &AtomicBool,
 ) -> Result<io::Result<WatchSummary>, RunError> {
-    prepare(instance, knobs)?.watch(options, out, stop).map_err(RunError::Watch)
+    prepare(instance, knobs)?.watch(options, out, stop)
 }

@@ -7,16 +7,15 @@
 //! operation is its own file with one generic function, plus its method here (declared on
 //! the trait, forwarded in the one `impl`).
 
-use super::cluster::{self, AssembleInput, PartOutcome, PartRequest, ReplayError, SplitListing, SplitRequest};
+use super::cluster::{self, AssembleInput, PartOutcome, PartRequest, SplitListing, SplitRequest};
 use super::collect::SolutionStream;
-use super::error::RunError;
+use super::error::{PanickedRun, RunError, BUILDING_MODELS, ON_THIS_THREAD, WATCHING};
 use super::estimate::{estimate_puzzle, ComponentEstimate, EstimateRequest};
 use super::measure::{measure_puzzle, Calibration};
 use super::report::RunReport;
 use super::settings::RunSettings;
 use super::solve::{pool_for, solve_puzzle, Labels};
 use crate::knobs::{KnobError, KnobValues};
-use crate::parallel::PoolError;
 use crate::puzzles::Puzzle;
 use crate::scaling::predict::Component;
 use crate::watch::{watch_puzzle, WatchError, WatchOptions, WatchSummary};
@@ -36,22 +35,22 @@ pub trait Prepared: Send + Sync {
     /// [`Prepared::solve`], writing every solution found to `stream` when given.
     fn solve_streaming(&self, settings: &RunSettings, stream: Option<&SolutionStream>) -> Result<RunReport, RunError>;
     /// Estimates each component's tree size and time.
-    fn estimate(&self, request: &EstimateRequest) -> Vec<ComponentEstimate>;
+    fn estimate(&self, request: &EstimateRequest) -> Result<Vec<ComponentEstimate>, RunError>;
     /// Each component's recorded tree and measured costs, for a scaling prediction.
-    fn measure(&self, calibration: Option<Calibration>) -> Result<Vec<Component>, PoolError>;
+    fn measure(&self, calibration: Option<Calibration>) -> Result<Vec<Component>, RunError>;
     /// Animates the search into `out` until it ends, its steps run out or `stop` is raised.
     fn watch(
         &self,
         options: &WatchOptions,
         out: &mut dyn Write,
         stop: &AtomicBool,
-    ) -> Result<io::Result<WatchSummary>, WatchError>;
+    ) -> Result<io::Result<WatchSummary>, RunError>;
     /// Lists the frontier to split the search at, with an estimate of each subproblem.
-    fn split(&self, request: &SplitRequest) -> Result<SplitListing, String>;
+    fn split(&self, request: &SplitRequest) -> Result<SplitListing, RunError>;
     /// Searches the subproblems of one part.
-    fn run_part(&self, request: &PartRequest<'_>) -> Result<PartOutcome, cluster::PartError>;
+    fn run_part(&self, request: &PartRequest<'_>) -> Result<PartOutcome, RunError>;
     /// The report of a split search from what its lister and parts found.
-    fn assemble(&self, input: &AssembleInput<'_>) -> Result<RunReport, ReplayError>;
+    fn assemble(&self, input: &AssembleInput<'_>) -> Result<RunReport, RunError>;
 }
 
 /// The prepared instance of family `P`.
@@ -91,11 +90,11 @@ impl<P: Puzzle> Prepared for Ready<P> {
         solve_puzzle(&self.puzzle, &self.config, labels, settings, &pool, stream)
     }
 
-    fn estimate(&self, request: &EstimateRequest) -> Vec<ComponentEstimate> {
+    fn estimate(&self, request: &EstimateRequest) -> Result<Vec<ComponentEstimate>, RunError> {
         estimate_puzzle(&self.puzzle, &self.config, request)
     }
 
-    fn measure(&self, calibration: Option<Calibration>) -> Result<Vec<Component>, PoolError> {
+    fn measure(&self, calibration: Option<Calibration>) -> Result<Vec<Component>, RunError> {
         measure_puzzle(&self.puzzle, &self.config, calibration)
     }
 
@@ -104,19 +103,25 @@ impl<P: Puzzle> Prepared for Ready<P> {
         options: &WatchOptions,
         out: &mut dyn Write,
         stop: &AtomicBool,
-    ) -> Result<io::Result<WatchSummary>, WatchError> {
-        watch_puzzle(&self.puzzle, &self.config, options, out, stop)
+    ) -> Result<io::Result<WatchSummary>, RunError> {
+        watch_puzzle(&self.puzzle, &self.config, options, out, stop).map_err(|error| match error {
+            WatchError::ModelPanicked { component, panic } => {
+                let during = if component.is_some() { WATCHING } else { BUILDING_MODELS };
+                PanickedRun::error::<P>(component.as_deref(), during, ON_THIS_THREAD, panic)
+            }
+            other => RunError::Watch(other),
+        })
     }
 
-    fn split(&self, request: &SplitRequest) -> Result<SplitListing, String> {
+    fn split(&self, request: &SplitRequest) -> Result<SplitListing, RunError> {
         cluster::split::split_puzzle(&self.puzzle, &self.config, request)
     }
 
-    fn run_part(&self, request: &PartRequest<'_>) -> Result<PartOutcome, cluster::PartError> {
+    fn run_part(&self, request: &PartRequest<'_>) -> Result<PartOutcome, RunError> {
         cluster::part::run_part_puzzle(&self.puzzle, &self.config, request)
     }
 
-    fn assemble(&self, input: &AssembleInput<'_>) -> Result<RunReport, ReplayError> {
+    fn assemble(&self, input: &AssembleInput<'_>) -> Result<RunReport, RunError> {
         let labels = cluster::assemble::Labels { instance: &self.instance, source: &self.source };
         cluster::assemble::assemble_puzzle(&self.puzzle, &self.config, labels, input)
     }

@@ -59,14 +59,9 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
     stream: Option<&SolutionStream>,
 ) -> Result<RunReport, RunError> {
     let plan = settings.parallel_plan();
+    let strategy = format!("{} x{}", plan.strategy, settings.pool_threads());
     let panicked = |component: Option<&String>, during, panic: ModelPanic| {
-        RunError::ModelPanicked(Box::new(PanickedRun {
-            family: P::FAMILY.to_string(),
-            component: component.cloned(),
-            during,
-            strategy: format!("{} x{}", plan.strategy, settings.pool_threads()),
-            panic,
-        }))
+        PanickedRun::error::<P>(component.map(String::as_str), during, &strategy, panic)
     };
     let limits = Limits {
         first_solution: settings.mode == SearchMode::First,

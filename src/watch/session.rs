@@ -4,6 +4,7 @@
 use super::canvas::{Canvas, Style};
 use super::grid_art::{draw_grid, GRID_LEGEND};
 use super::rings_art::{draw_rings, RINGS_LEGEND};
+use crate::parallel::{catch_model_panic, ModelPanic};
 use crate::puzzles::view::{CellView, View};
 use crate::puzzles::Puzzle;
 use crate::search::{
@@ -33,7 +34,7 @@ pub struct WatchOptions {
     pub terminal_size: Option<(usize, usize)>,
 }
 
-/// Why a watch could not start.
+/// Why a watch could not start, or (the family's panic) did not finish.
 #[derive(Debug)]
 pub enum WatchError {
     /// A frame does not fit the terminal.
@@ -47,6 +48,13 @@ pub enum WatchError {
     NothingToDraw {
         /// The family.
         family: &'static str,
+    },
+    /// The family's code (its model, or its drawing) panicked.
+    ModelPanicked {
+        /// The component being watched; `None` when the models were being built.
+        component: Option<String>,
+        /// The panic, with the moves from the root to the node where the search was.
+        panic: ModelPanic,
     },
 }
 
@@ -64,6 +72,12 @@ impl std::fmt::Display for WatchError {
                 "family `{family}` draws nothing to watch: its `Puzzle::view` is the default; return a \
                  `View::Grid` of its cells (any width, numbers or short text) to animate it"
             ),
+            WatchError::ModelPanicked { component: Some(component), panic } => {
+                write!(f, "the family's code panicked while watching component `{component}`: {panic}")
+            }
+            WatchError::ModelPanicked { component: None, panic } => {
+                write!(f, "the family's code panicked while building the models: {panic}")
+            }
         }
     }
 }
@@ -305,10 +319,16 @@ pub fn watch_puzzle<P: Puzzle>(
 ) -> Result<io::Result<WatchSummary>, WatchError> {
     let mut summary = WatchSummary::default();
     let limits = Limits { solutions_to_keep: 0, ..Limits::exhaustive() };
-    for (model, component) in puzzle.models(config).into_iter().zip(puzzle.component_names()) {
+    let models = catch_model_panic(|| puzzle.models(config))
+        .map_err(|panic| WatchError::ModelPanicked { component: None, panic })?;
+    for (model, component) in models.into_iter().zip(puzzle.component_names()) {
+        let panicked = |panic| WatchError::ModelPanicked { component: Some(component.clone()), panic };
         let steps_spent = AtomicBool::new(false);
-        let rule_names: Vec<String> = model.rule_names().iter().map(|name| name.to_string()).collect();
-        let root_view = puzzle.view(&model);
+        let (rule_names, root_view) = catch_model_panic(|| {
+            let rule_names: Vec<String> = model.rule_names().iter().map(|name| name.to_string()).collect();
+            (rule_names, puzzle.view(&model))
+        })
+        .map_err(panicked)?;
         if root_view == View::Nothing {
             return Err(WatchError::NothingToDraw { family: P::FAMILY });
         }
@@ -323,7 +343,7 @@ pub fn watch_puzzle<P: Puzzle>(
             prunes: vec![0; rule_names.len()],
             rule_names,
             // The root is the first node; the first frame shows its first child.
-            status: FrameStatus { component, nodes: 1, ..FrameStatus::default() },
+            status: FrameStatus { component: component.clone(), nodes: 1, ..FrameStatus::default() },
             previous: Some(root_view),
             frames: 0,
             steps_spent: &steps_spent,
@@ -333,8 +353,9 @@ pub fn watch_puzzle<P: Puzzle>(
         };
         let steering = StopFlag { interrupted: stop, steps_spent: &steps_spent };
         let mut engine: Engine<P::Model, NoCounters, StopFlag, FrameObserver<P>> =
-            Engine::new(model, steering, observer, limits.clone());
-        engine.run();
+            catch_model_panic(|| Engine::new(model, steering, observer, limits.clone())).map_err(panicked)?;
+        // The observer keeps the engine on its path-keeping loop: a panic names its node.
+        catch_model_panic(|| engine.run()).map_err(|panic| panicked(panic.at_path(engine.path())))?;
         let stats = engine.stats();
         let steered_to_a_stop = engine.stop_reason() == Some(StopReason::Steered);
         let (_, mut observer) = engine.into_hooks();

@@ -4,6 +4,12 @@
 //! depth 3 (at the leaves for `solution`), claims a `max_depth()` one short of the tree,
 //! or reads a global counter in `branch`, so that its moves do not replay.
 //!
+//! The instance's data may name the fault too (`{"n": 8, "fault": "apply"}`), for the
+//! commands that take no knob flags (`scaling-check`); the knob, when not `none`, wins.
+//! The puzzle's own methods see its data, not the knobs: its faults `verify` and
+//! `answer-key` (a panic in `Puzzle::verify` or `Puzzle::answer_key` at the solutions
+//! under the root's child 1) are named in the data only.
+//!
 //! Shared by the tests of `tests/model_faults.rs` and by the `broken_model` example, a
 //! binary with this family on the workbench's command line for the CLI tests:
 //! `cargo run --example broken_model -- solve 8 --fault apply --parallel steal --threads 2`.
@@ -37,6 +43,10 @@ knob_enum! {
         /// `branch` at the last row reads a global counter: every fifth call, the row is a
         /// dead end. The tree then depends on the order nodes are visited in.
         NonReplayable = "non-replayable",
+        /// The puzzle's `verify` panics at a faulty solution (named in the data only).
+        Verify = "verify",
+        /// The puzzle's `answer_key` panics at a faulty solution (named in the data only).
+        AnswerKey = "answer-key",
     }
 }
 
@@ -49,9 +59,10 @@ static LAST_ROW_CALLS: AtomicU64 = AtomicU64::new(0);
 const RULE_ATTACK: RuleId = 0;
 const RULE_HIDDEN: RuleId = 1;
 
-/// The instance: the board size.
+/// The instance: the board size, and the fault its data names.
 pub struct BrokenQueens {
     n: usize,
+    fault: Fault,
 }
 
 /// The model: the queens' columns, row by row.
@@ -62,14 +73,22 @@ pub struct BrokenModel {
     columns: Vec<u8>,
 }
 
+/// Panics with the fault's name and the node's path when `fault` is the bug `present`
+/// and the node reached by `path` on a board of `n` rows is faulty.
+fn fail_at(present: Fault, fault: Fault, n: usize, path: &[u8]) {
+    let depth = match fault {
+        Fault::Solution | Fault::Verify | Fault::AnswerKey => n,
+        _ => FAULT_DEPTH,
+    };
+    if present == fault && path.len() == depth && path.first() == Some(&1) {
+        panic!("{} fault injected at {path:?}", fault.name());
+    }
+}
+
 impl BrokenModel {
-    /// Panics with the fault's name and the node's path when `fault` is the model's bug
-    /// and the node reached by `path` is faulty.
+    /// Panics when `fault` is the model's bug and the node reached by `path` is faulty.
     fn fail_at(&self, fault: Fault, path: &[u8]) {
-        let depth = if fault == Fault::Solution { self.n } else { FAULT_DEPTH };
-        if self.fault == fault && path.len() == depth && path.first() == Some(&1) {
-            panic!("{} fault injected at {path:?}", fault.name());
-        }
+        fail_at(self.fault, fault, self.n, path);
     }
 
     fn attacks(&self, column: u8) -> bool {
@@ -148,8 +167,13 @@ impl Puzzle for BrokenQueens {
     type AnswerKey = ();
 
     fn parse(data: &Value) -> Result<BrokenQueens, DataError> {
+        let fault = match data.get("fault").map(|fault| fault.as_str().and_then(|name| Fault::parse(name, None))) {
+            None => Fault::None,
+            Some(Some(fault)) => fault,
+            Some(None) => return Err(DataError::new("fault", format!("expected one of {:?}", Fault::VALUES))),
+        };
         match data.get("n").and_then(Value::as_u64) {
-            Some(n @ 4..=16) => Ok(BrokenQueens { n: n as usize }),
+            Some(n @ 4..=16) => Ok(BrokenQueens { n: n as usize, fault }),
             _ => Err(DataError::new("n", "expected the board size, 4 to 16")),
         }
     }
@@ -166,12 +190,13 @@ impl Puzzle for BrokenQueens {
         vec![format!("{n}x{n}", n = self.n)]
     }
 
-    fn models(&self, fault: &Fault) -> Vec<BrokenModel> {
+    fn models(&self, knob: &Fault) -> Vec<BrokenModel> {
+        let fault = if *knob == Fault::None { self.fault } else { *knob };
         // Each run starts the hidden counter afresh, so that two sequential runs agree.
-        if *fault == Fault::NonReplayable {
+        if fault == Fault::NonReplayable {
             LAST_ROW_CALLS.store(0, Ordering::Relaxed);
         }
-        vec![BrokenModel { n: self.n, fault: *fault, columns: Vec::with_capacity(self.n) }]
+        vec![BrokenModel { n: self.n, fault, columns: Vec::with_capacity(self.n) }]
     }
 
     fn solution_text(&self, solution: &Vec<u8>) -> String {
@@ -191,6 +216,7 @@ impl Puzzle for BrokenQueens {
     }
 
     fn verify(&self, _component: usize, solution: &Vec<u8>) -> Result<(), String> {
+        fail_at(self.fault, Fault::Verify, self.n, solution);
         let model = BrokenModel { n: self.n, fault: Fault::None, columns: Vec::new() };
         let mut placed = model;
         for &column in solution {
@@ -205,7 +231,9 @@ impl Puzzle for BrokenQueens {
         }
     }
 
-    fn answer_key(&self, _component: usize, _solution: &Vec<u8>) {}
+    fn answer_key(&self, _component: usize, solution: &Vec<u8>) {
+        fail_at(self.fault, Fault::AnswerKey, self.n, solution);
+    }
 
     fn answer(&self, tallies: &[AnswerTally<(), Vec<u8>>]) -> Value {
         json!(tallies.first().map_or(0, AnswerTally::solutions))

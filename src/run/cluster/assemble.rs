@@ -1,11 +1,15 @@
 //! Assembling: the report of a split search from the summed counts of every component
 //! and the solution paths of the lister and of every part, the same report a sequential
-//! run of the whole tree makes (counts, kept solutions, answer).
+//! run of the whole tree makes (counts, kept solutions, answer). A panic of the family's
+//! code while the solutions are replayed and read ends the merge with
+//! [`RunError::ModelPanicked`].
 
 use super::paths::{solution_at, RootCandidates};
 use super::{AnswerShare, ChildPath, Counts, ReplayError};
+use crate::parallel::catch_model_panic;
 use crate::puzzles::answer_tally::AnswerTally;
 use crate::puzzles::Puzzle;
+use crate::run::error::{PanickedRun, RunError, BUILDING_MODELS, MERGING, ON_THIS_THREAD};
 use crate::run::report::{product_of_counts, rule_reports, ComponentReport, ParallelSummary, RunReport};
 use crate::run::settings::SearchMode;
 use crate::search::Model;
@@ -43,48 +47,34 @@ pub(in crate::run) fn assemble_puzzle<P: Puzzle>(
     config: &P::Config,
     labels: Labels<'_>,
     input: &AssembleInput<'_>,
-) -> Result<RunReport, ReplayError> {
-    let mut models = puzzle.models(config);
-    let rule_names: Vec<String> = models
-        .first()
-        .map(|model| model.rule_names().iter().map(|name| name.to_string()).collect())
-        .unwrap_or_default();
+) -> Result<RunReport, RunError> {
+    // The replays keep no path of moves: a panic names no node.
+    let panicked =
+        |component: Option<&str>, during, panic| PanickedRun::error::<P>(component, during, ON_THIS_THREAD, panic);
+    let (mut models, names, rule_names) = catch_model_panic(|| {
+        let models = puzzle.models(config);
+        let rule_names: Vec<String> = models
+            .first()
+            .map(|model| model.rule_names().iter().map(|name| name.to_string()).collect())
+            .unwrap_or_default();
+        (models, puzzle.component_names(), rule_names)
+    })
+    .map_err(|panic| panicked(None, BUILDING_MODELS, panic))?;
     let empty = Counts::default();
     let mut total = Counts::default();
     let mut components = Vec::new();
     let mut tallies = Vec::new();
-    for (index, (model, name)) in models.iter_mut().zip(puzzle.component_names()).enumerate() {
+    for (index, (model, name)) in models.iter_mut().zip(names).enumerate() {
         let counts = input.counts.get(index).unwrap_or(&empty);
-        total.add(counts).map_err(|overflow| ReplayError { message: overflow.to_string() })?;
-        let lists = input.solutions.get(index).map(Vec::as_slice).unwrap_or_default();
-        let solutions = smallest(model, index, lists, input.keep)?;
-        let shares = input.answers.get(index).map(Vec::as_slice).unwrap_or_default();
-        let tally = tally(puzzle, model, index, shares, solutions.first())?;
-        if tally.solutions() != counts.solutions {
-            return Err(ReplayError {
-                message: format!(
-                    "component {index}: the answer keys count {} solutions, the counts {}",
-                    tally.solutions(),
-                    counts.solutions
-                ),
-            });
-        }
+        total.add(counts).map_err(|overflow| RunError::Replay(ReplayError { message: overflow.to_string() }))?;
+        let (component, tally) =
+            catch_model_panic(|| assemble_component(puzzle, model, index, name.clone(), counts, input))
+                .map_err(|panic| panicked(Some(&name), MERGING, panic))?
+                .map_err(RunError::Replay)?;
         tallies.push(tally);
-        let solutions_kept = solutions.len() as u64;
-        components.push(ComponentReport {
-            name,
-            solutions_kept,
-            sample: solutions_kept < counts.solutions,
-            solutions: counts.solutions,
-            nodes: counts.nodes,
-            elapsed_ns: input.elapsed_ns.get(index).copied().unwrap_or(0),
-            solution_texts: solutions.iter().map(|solution| puzzle.solution_text(solution)).collect(),
-            rendered: solutions.iter().take(4).map(|solution| puzzle.render(solution)).collect(),
-            verify_failures: solutions.iter().filter_map(|solution| puzzle.verify(index, solution).err()).collect(),
-            nodes_per_depth: counts.nodes_per_depth.clone(),
-            prunes_per_depth: counts.prunes_per_depth.clone(),
-        });
+        components.push(component);
     }
+    let answer = catch_model_panic(|| puzzle.answer(&tallies)).map_err(|panic| panicked(None, MERGING, panic))?;
     let solutions = product_of_counts(components.iter().map(|component| component.solutions));
     let knobs = P::describe(config).into_iter().map(|(name, value)| (name.to_string(), Value::String(value))).collect();
     Ok(RunReport {
@@ -95,7 +85,7 @@ pub(in crate::run) fn assemble_puzzle<P: Puzzle>(
         mode: SearchMode::All,
         solutions: solutions.unwrap_or(u64::MAX),
         solutions_overflow: solutions.is_none(),
-        answer: puzzle.answer(&tallies),
+        answer,
         nodes: total.nodes,
         rules: rule_reports(&rule_names, &total.rule_checks, &total.rule_prunes),
         nodes_per_depth: total.nodes_per_depth,
@@ -116,6 +106,49 @@ pub(in crate::run) fn assemble_puzzle<P: Puzzle>(
         parallel: ParallelSummary::default(),
         workers: Vec::new(),
     })
+}
+
+/// The answer tally of family `P`.
+type PuzzleTally<P> = AnswerTally<<P as Puzzle>::AnswerKey, <<P as Puzzle>::Model as Model>::Solution>;
+
+/// Component `index`'s report and answer tally, from its summed `counts` and the parts'
+/// solution paths and answer keys, replayed on `model` (at its root, where it is left).
+fn assemble_component<P: Puzzle>(
+    puzzle: &P,
+    model: &mut P::Model,
+    index: usize,
+    name: String,
+    counts: &Counts,
+    input: &AssembleInput<'_>,
+) -> Result<(ComponentReport, PuzzleTally<P>), ReplayError> {
+    let lists = input.solutions.get(index).map(Vec::as_slice).unwrap_or_default();
+    let solutions = smallest(model, index, lists, input.keep)?;
+    let shares = input.answers.get(index).map(Vec::as_slice).unwrap_or_default();
+    let tally = tally(puzzle, model, index, shares, solutions.first())?;
+    if tally.solutions() != counts.solutions {
+        return Err(ReplayError {
+            message: format!(
+                "component {index}: the answer keys count {} solutions, the counts {}",
+                tally.solutions(),
+                counts.solutions
+            ),
+        });
+    }
+    let solutions_kept = solutions.len() as u64;
+    let component = ComponentReport {
+        name,
+        solutions_kept,
+        sample: solutions_kept < counts.solutions,
+        solutions: counts.solutions,
+        nodes: counts.nodes,
+        elapsed_ns: input.elapsed_ns.get(index).copied().unwrap_or(0),
+        solution_texts: solutions.iter().map(|solution| puzzle.solution_text(solution)).collect(),
+        rendered: solutions.iter().take(4).map(|solution| puzzle.render(solution)).collect(),
+        verify_failures: solutions.iter().filter_map(|solution| puzzle.verify(index, solution).err()).collect(),
+        nodes_per_depth: counts.nodes_per_depth.clone(),
+        prunes_per_depth: counts.prunes_per_depth.clone(),
+    };
+    Ok((component, tally))
 }
 
 /// The `keep` smallest solutions of the sorted lists `lists`, rebuilt on `model` (at its

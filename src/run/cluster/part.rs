@@ -1,12 +1,16 @@
 //! Running one part: its subproblems searched on `threads` threads (each thread takes the
 //! next subproblem not yet taken, on its own copy of the models), with the counts of every
 //! component, the paths of the smallest solutions, and each subproblem's nodes and time.
+//! A panic of the family's code on any thread ends the part with
+//! [`RunError::ModelPanicked`]: the other threads take no further subproblem.
 
 use super::paths::{descend, undo_all, Finds, PathRecorder, RecordingEngine, RootCandidates};
 use super::{ComponentShare, CountOverflow, Counts, ReplayError, Subproblem};
+use crate::parallel::catch_model_panic;
 use crate::puzzles::Puzzle;
+use crate::run::error::{PanickedRun, RunError, BUILDING_MODELS, SEARCHING};
 use crate::search::{Engine, Limits, Model, NoSteering};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -70,6 +74,8 @@ impl std::fmt::Display for PartError {
     }
 }
 
+impl std::error::Error for PartError {}
+
 /// One thread's findings.
 struct ThreadShare<K, M: Model> {
     counts: Vec<Counts>,
@@ -78,26 +84,40 @@ struct ThreadShare<K, M: Model> {
 }
 
 /// What one thread found, or why it stopped.
-type ThreadResult<P> = Result<ThreadShare<<P as Puzzle>::AnswerKey, <P as Puzzle>::Model>, PartError>;
+type ThreadResult<P> = Result<ThreadShare<<P as Puzzle>::AnswerKey, <P as Puzzle>::Model>, RunError>;
+
+/// The subproblems handed out to a part's threads, one at a time.
+struct Dispenser {
+    next: AtomicUsize,
+    /// Raised by a thread that failed (its model panicked, or a path did not replay): the
+    /// others take no further subproblem, as the part has failed.
+    abandoned: AtomicBool,
+}
 
 /// Searches the subproblems of `request` of `puzzle` with `config`.
 pub(in crate::run) fn run_part_puzzle<P: Puzzle>(
     puzzle: &P,
     config: &P::Config,
     request: &PartRequest<'_>,
-) -> Result<PartOutcome, PartError> {
-    let roots = puzzle.models(config);
+) -> Result<PartOutcome, RunError> {
+    let threads = request.threads.clamp(1, request.subproblems.len().max(1));
+    let strategy = format!("run-part x{threads}");
+    let (roots, names) = catch_model_panic(|| (puzzle.models(config), puzzle.component_names()))
+        .map_err(|panic| PanickedRun::error::<P>(None, BUILDING_MODELS, &strategy, panic))?;
     let components = roots.len();
     if let Some((index, subproblem)) =
         request.subproblems.iter().enumerate().find(|(_, subproblem)| subproblem.component >= components)
     {
-        return Err(PartError::NoComponent { index, component: subproblem.component, components });
+        return Err(RunError::Part(PartError::NoComponent { index, component: subproblem.component, components }));
     }
-    let next = AtomicUsize::new(0);
-    let threads = request.threads.clamp(1, request.subproblems.len().max(1));
+    let dispenser = Dispenser { next: AtomicUsize::new(0), abandoned: AtomicBool::new(false) };
     let shares: Mutex<Vec<ThreadResult<P>>> = Mutex::new(Vec::new());
+    let context = ShareContext { puzzle, request, dispenser: &dispenser, names: &names, strategy: &strategy };
     let work = |models: Vec<P::Model>| {
-        let share = run_share(puzzle, models, request, &next);
+        let share = run_share(&context, models);
+        if share.is_err() {
+            dispenser.abandoned.store(true, Ordering::Relaxed);
+        }
         shares.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(share);
     };
     if threads == 1 {
@@ -113,10 +133,19 @@ pub(in crate::run) fn run_part_puzzle<P: Puzzle>(
     let mut counts = vec![Counts::default(); components];
     let mut finds: Vec<Finds<P::AnswerKey, P::Model>> = (0..components).map(|_| Finds::new(request.keep)).collect();
     let mut timings = vec![SubproblemTiming::default(); request.subproblems.len()];
-    for share in shares.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()) {
-        let share = share?;
+    let shares = shares.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+    // A panic is reported before any other error: it is the family's bug, whatever else
+    // failed meanwhile.
+    let (failed, shares): (Vec<ThreadResult<P>>, Vec<ThreadResult<P>>) = shares.into_iter().partition(Result::is_err);
+    if let Some(error) = failed.into_iter().filter_map(Result::err).min_by_key(|error| match error {
+        RunError::ModelPanicked(_) => 0,
+        _ => 1,
+    }) {
+        return Err(error);
+    }
+    for share in shares.into_iter().flatten() {
         for (total, part) in counts.iter_mut().zip(&share.counts) {
-            total.add(part).map_err(PartError::Overflow)?;
+            total.add(part).map_err(|overflow| RunError::Part(PartError::Overflow(overflow)))?;
         }
         for (total, found) in finds.iter_mut().zip(share.finds) {
             total.absorb(found);
@@ -129,13 +158,24 @@ pub(in crate::run) fn run_part_puzzle<P: Puzzle>(
     Ok(PartOutcome { components, subproblems: timings })
 }
 
-/// Takes subproblems until none is left; `roots` is this thread's copy of the models.
+/// What every thread of a part shares.
+struct ShareContext<'a, P> {
+    puzzle: &'a P,
+    request: &'a PartRequest<'a>,
+    dispenser: &'a Dispenser,
+    /// The components' names, for a panic's report.
+    names: &'a [String],
+    /// How the part runs (`run-part x2`), for a panic's report.
+    strategy: &'a str,
+}
+
+/// Takes subproblems until none is left (or another thread failed); `roots` is this
+/// thread's copy of the models.
 fn run_share<P: Puzzle>(
-    puzzle: &P,
+    context: &ShareContext<'_, P>,
     mut roots: Vec<P::Model>,
-    request: &PartRequest<'_>,
-    next: &AtomicUsize,
-) -> Result<ThreadShare<P::AnswerKey, P::Model>, PartError> {
+) -> Result<ThreadShare<P::AnswerKey, P::Model>, RunError> {
+    let ShareContext { puzzle, request, dispenser, names, strategy } = *context;
     let limits = Limits { solutions_to_keep: 0, ..Limits::exhaustive() };
     let mut share = ThreadShare {
         counts: vec![Counts::default(); roots.len()],
@@ -145,26 +185,43 @@ fn run_share<P: Puzzle>(
     let mut candidates = Vec::new();
     let mut caches: Vec<RootCandidates<P::Model>> = roots.iter().map(|_| RootCandidates::new()).collect();
     loop {
-        let index = next.fetch_add(1, Ordering::Relaxed);
+        if dispenser.abandoned.load(Ordering::Relaxed) {
+            return Ok(share);
+        }
+        let index = dispenser.next.fetch_add(1, Ordering::Relaxed);
         let Some(subproblem) = request.subproblems.get(index) else {
             return Ok(share);
         };
         let started = Instant::now();
-        let root = &mut roots[subproblem.component];
-        let (moves, accepted) =
-            descend(root, &mut caches[subproblem.component], &subproblem.path, subproblem.component, &mut candidates)
-                .map_err(PartError::Replay)?;
-        undo_all(root, &moves, accepted);
+        let component = subproblem.component;
+        let panicked =
+            |panic| PanickedRun::error::<P>(names.get(component).map(String::as_str), SEARCHING, strategy, panic);
+        let root = &mut roots[component];
+        let caches = &mut caches[component];
+        // The replay of the path reaches the subproblem's node: a panic there names it.
+        let replayed = catch_model_panic(|| {
+            let replayed = descend(root, caches, &subproblem.path, component, &mut candidates);
+            if let Ok((moves, accepted)) = &replayed {
+                undo_all(root, moves, *accepted);
+            }
+            replayed
+        });
+        let (moves, _) = replayed.map_err(panicked)?.map_err(|error| RunError::Part(PartError::Replay(error)))?;
         let stats = {
-            let component = subproblem.component;
             let key_of = |solution: &<P::Model as Model>::Solution| puzzle.answer_key(component, solution);
             let recorder = PathRecorder::new(&subproblem.path, &mut share.finds[component], &key_of);
-            let mut engine: RecordingEngine<'_, P> = Engine::new(root.clone(), NoSteering, recorder, limits.clone());
-            engine.run_subproblem(&moves);
+            let mut engine: RecordingEngine<'_, P> =
+                catch_model_panic(|| Engine::new(root.clone(), NoSteering, recorder, limits.clone()))
+                    .map_err(panicked)?;
+            // The recorder keeps the engine on its path-keeping loop: a panic names its node.
+            catch_model_panic(|| engine.run_subproblem(&moves))
+                .map_err(|panic| panicked(panic.at_path(engine.path())))?;
             engine.stats()
         };
         let ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        share.counts[subproblem.component].add(&Counts::of(&stats)).map_err(PartError::Overflow)?;
+        share.counts[component]
+            .add(&Counts::of(&stats))
+            .map_err(|overflow| RunError::Part(PartError::Overflow(overflow)))?;
         share.timings.push((index, SubproblemTiming { nodes: stats.nodes, ns }));
     }
 }

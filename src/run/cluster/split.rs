@@ -1,11 +1,13 @@
 //! Splitting: the frontier of every component at the shallowest depth that gives enough
 //! subproblems, the counts and solutions of the nodes above it, and an estimate of each
-//! subproblem's subtree by random probes.
+//! subproblem's subtree by random probes. A panic of the family's code ends the split with
+//! [`RunError::ModelPanicked`].
 
 use super::paths::{undo_all, Finds, PathRecorder, RecordingEngine, RootCandidates};
 use super::{ChildPath, ComponentShare, Counts, Subproblem};
-use crate::parallel::MAX_SUBPROBLEMS;
+use crate::parallel::{catch_model_panic, MAX_SUBPROBLEMS};
 use crate::puzzles::Puzzle;
+use crate::run::error::{PanickedRun, RunError, BUILDING_MODELS, ON_THIS_THREAD, SPLITTING};
 use crate::search::{
     estimate_tree_size_with, Branch, Engine, EstimateMethod, Limits, Model, NoCounters, NoSteering, Stats, StopReason,
 };
@@ -46,12 +48,19 @@ struct DepthListing<K, M: Model> {
     full: bool,
 }
 
+/// The error of `P`'s panic while splitting component `name`.
+fn panicked<P: Puzzle>(name: Option<&str>, panic: crate::parallel::ModelPanic) -> RunError {
+    let during = if name.is_some() { SPLITTING } else { BUILDING_MODELS };
+    PanickedRun::error::<P>(name, during, ON_THIS_THREAD, panic)
+}
+
 fn list_at<P: Puzzle>(
     puzzle: &P,
     models: &[P::Model],
+    names: &[String],
     depth: usize,
     keep: usize,
-) -> DepthListing<P::AnswerKey, P::Model> {
+) -> Result<DepthListing<P::AnswerKey, P::Model>, RunError> {
     let limits = Limits { solutions_to_keep: 0, ..Limits::exhaustive() };
     let mut listing = DepthListing { depth, stats: Vec::new(), finds: Vec::new(), frontier: Vec::new(), full: false };
     for (component, model) in models.iter().enumerate() {
@@ -59,9 +68,14 @@ fn list_at<P: Puzzle>(
         let left = MAX_SUBPROBLEMS - listing.frontier.len();
         let key_of = |solution: &<P::Model as Model>::Solution| puzzle.answer_key(component, solution);
         let (frontier, stats, stop) = {
+            let name = names.get(component).map(String::as_str);
             let recorder = PathRecorder::new(&[], &mut finds, &key_of);
-            let mut engine: RecordingEngine<'_, P> = Engine::new(model.clone(), NoSteering, recorder, limits.clone());
-            let frontier = engine.enumerate_frontier_capped(depth, left);
+            let mut engine: RecordingEngine<'_, P> =
+                catch_model_panic(|| Engine::new(model.clone(), NoSteering, recorder, limits.clone()))
+                    .map_err(|panic| panicked::<P>(name, panic))?;
+            // The listing keeps the engine's path: a panic names its node.
+            let frontier = catch_model_panic(|| engine.enumerate_frontier_capped(depth, left))
+                .map_err(|panic| panicked::<P>(name, panic.at_path(engine.path())))?;
             (frontier, engine.stats(), engine.stop_reason())
         };
         listing.full |= stop == Some(StopReason::FrontierFull);
@@ -72,7 +86,7 @@ fn list_at<P: Puzzle>(
             break;
         }
     }
-    listing
+    Ok(listing)
 }
 
 /// Lists the frontier of `puzzle` with `config` as `request` says. Tries depths 1, 2, ...
@@ -83,20 +97,24 @@ pub(in crate::run) fn split_puzzle<P: Puzzle>(
     puzzle: &P,
     config: &P::Config,
     request: &SplitRequest,
-) -> Result<SplitListing, String> {
-    let models = puzzle.models(config);
-    let max_depth = models.iter().map(Model::max_depth).max().unwrap_or(0).max(1);
+) -> Result<SplitListing, RunError> {
+    let (models, names, max_depth) = catch_model_panic(|| {
+        let models = puzzle.models(config);
+        let max_depth = models.iter().map(Model::max_depth).max().unwrap_or(0).max(1);
+        (models, puzzle.component_names(), max_depth)
+    })
+    .map_err(|panic| panicked::<P>(None, panic))?;
     let mut best: Option<DepthListing<P::AnswerKey, P::Model>> = None;
     for depth in 1..=max_depth {
-        let listing = list_at(puzzle, &models, depth, request.keep);
+        let listing = list_at(puzzle, &models, &names, depth, request.keep)?;
         if listing.full {
             if best.is_some() {
                 break;
             }
-            return Err(format!(
+            return Err(RunError::Split(format!(
                 "the first level of the tree already holds more than {MAX_SUBPROBLEMS} subproblems, the cap on \
                  listed subproblems"
-            ));
+            )));
         }
         let count = listing.frontier.len();
         if best.as_ref().is_some_and(|best| count < best.frontier.len()) {
@@ -109,7 +127,7 @@ pub(in crate::run) fn split_puzzle<P: Puzzle>(
         }
     }
     let Some(best) = best else {
-        return Err("the tree has no level to split at".to_string());
+        return Err(RunError::Split("the tree has no level to split at".to_string()));
     };
     let mut roots = models;
     let mut caches: Vec<RootCandidates<P::Model>> = roots.iter().map(|_| RootCandidates::new()).collect();
@@ -118,8 +136,11 @@ pub(in crate::run) fn split_puzzle<P: Puzzle>(
     let mut estimates = Vec::with_capacity(best.frontier.len());
     for (index, (component, moves)) in best.frontier.iter().enumerate() {
         let seed = request.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let (path, estimate) =
-            path_and_estimate(&mut roots[*component], &mut caches[*component], moves, request.probes, seed);
+        // The probes keep no path: the panic names no node.
+        let (path, estimate) = catch_model_panic(|| {
+            path_and_estimate(&mut roots[*component], &mut caches[*component], moves, request.probes, seed)
+        })
+        .map_err(|panic| panicked::<P>(names.get(*component).map(String::as_str), panic))?;
         subproblems.push(Subproblem { component: *component, path });
         estimates.push(estimate);
     }
