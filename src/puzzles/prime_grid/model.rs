@@ -34,6 +34,13 @@ pub(super) struct Shared {
 }
 
 /// The search state: the grid as filled so far, its line sums and the values still free.
+///
+/// A move is tested before it changes anything (`REJECTS_BEFORE_CHANGING`): incremental
+/// mode, the one that rejects in `apply`, takes 27% fewer instructions (callgrind, the
+/// enumeration instance's first 3,000,000 nodes: 561 M against 769 M), the others as many
+/// as before (derived, all 904,216 solutions: 6,096 M against 6,106 M). The moves stay a
+/// list: yielded one by one from per-depth bitsets of offered values, derived mode took 10%
+/// more instructions.
 #[derive(Debug, Clone)]
 pub struct PrimeGridModel {
     pub(super) shared: Arc<Shared>,
@@ -144,26 +151,42 @@ impl PrimeGridModel {
         Ok(())
     }
 
-    /// Incremental mode, after a placement in `cell`: the bound and primality of every line
-    /// that the placement completed. Kept out of `apply` (never inlined) so that the other
-    /// modes' `apply` stays small: written inline, its counting made every counted `apply` save
-    /// and restore four more registers, 10 instructions a node in brute mode.
+    /// Incremental mode's `apply`: the bound and primality of every line that the value
+    /// completes, tested before anything changes so that a rejected move leaves nothing
+    /// to undo, then the placement. Kept out of `apply` (never inlined) so that the other
+    /// modes' `apply` stays small: written inline, its counting made every counted `apply`
+    /// save and restore four more registers, 10 instructions a node in brute mode.
     #[inline(never)]
-    fn check_lines_completed_by<C: RuleCounter>(&self, cell: usize, counters: &mut C) -> Result<(), RuleId> {
-        for &line in LINES_THROUGH[cell] {
-            if self.line_open[line] != 0 {
+    fn apply_incremental<C: RuleCounter>(&mut self, mv: Placement, counters: &mut C) -> Result<(), RuleId> {
+        for &line in LINES_THROUGH[mv.cell as usize] {
+            if self.line_open[line] != 1 {
                 continue;
             }
+            let sum = self.line_sums[line] + mv.value;
             counters.check(RULE_LINE_BOUND);
-            if self.line_sums[line] >= self.shared.sum_bound {
+            if sum >= self.shared.sum_bound {
                 return Err(RULE_LINE_BOUND);
             }
             counters.check(RULE_LINE_PRIME);
-            if !self.shared.primes.is_prime(self.line_sums[line]) {
+            if !self.shared.primes.is_prime(sum) {
                 return Err(RULE_LINE_PRIME);
             }
         }
+        self.place(mv);
         Ok(())
+    }
+
+    /// Puts the value of `mv` in its cell.
+    #[inline(always)]
+    fn place(&mut self, mv: Placement) {
+        let cell = mv.cell as usize;
+        self.cells[cell] = mv.value;
+        self.unplaced[mv.value as usize / 64] &= !(1 << (mv.value % 64));
+        for &line in LINES_THROUGH[cell] {
+            self.line_sums[line] += mv.value;
+            self.line_open[line] -= 1;
+        }
+        self.decided += 1;
     }
 
     /// The checks at a complete grid: all of them in brute mode, what is left in the others.
@@ -223,6 +246,7 @@ pub struct PrimeGridSolution {
 impl Model for PrimeGridModel {
     type Move = Placement;
     type Solution = PrimeGridSolution;
+    const REJECTS_BEFORE_CHANGING: bool = true;
 
     fn rule_names(&self) -> &[&'static str] {
         RULE_NAMES
@@ -250,19 +274,12 @@ impl Model for PrimeGridModel {
     }
 
     fn apply<C: RuleCounter>(&mut self, mv: Placement, counters: &mut C) -> Result<(), RuleId> {
-        let cell = mv.cell as usize;
-        self.cells[cell] = mv.value;
-        self.unplaced[mv.value as usize / 64] &= !(1 << (mv.value % 64));
-        for &line in LINES_THROUGH[cell] {
-            self.line_sums[line] += mv.value;
-            self.line_open[line] -= 1;
+        // Derived mode checked the value before offering it; brute checks at the leaf.
+        if self.shared.mode == Mode::Incremental {
+            return self.apply_incremental(mv, counters);
         }
-        self.decided += 1;
-        // Derived mode checked this value before offering it; brute checks at the leaf.
-        if self.shared.mode != Mode::Incremental {
-            return Ok(());
-        }
-        self.check_lines_completed_by(cell, counters)
+        self.place(mv);
+        Ok(())
     }
 
     fn undo(&mut self, mv: Placement) {

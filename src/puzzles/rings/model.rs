@@ -3,7 +3,7 @@
 
 use super::config::{Pruning, RingsConfig, SpotOrder};
 use super::OlympicRings;
-use crate::search::{Branch, Model, RuleCounter, RuleId};
+use crate::search::{Model, MoveCursor, Opened, RuleCounter, RuleId};
 use std::sync::Arc;
 
 const RULE_RING_SUM: RuleId = 0;
@@ -11,6 +11,11 @@ const RULE_BOUNDS: RuleId = 1;
 const RULE_NAMES: &[&str] = &["ring-sum", "ring-bounds"];
 
 /// The search state: a value per spot and the pool values in use.
+///
+/// The moves come one by one from a cursor (`LAZY_MOVES`): whole runs take as many
+/// instructions as with a list (callgrind, `solve rings --all`: 827,384 against 827,418;
+/// the search is 20 nodes). `apply` places before it tests, so that `watch` draws the
+/// value a rule rejects; testing first would save an `undo` on 12 rejections.
 #[derive(Debug, Clone)]
 pub struct RingsModel {
     instance: Arc<OlympicRings>,
@@ -100,9 +105,14 @@ impl RingsModel {
     }
 }
 
+/// A node's moves as a cursor: the spot in the bits above [`POOL_INDEX_BITS`], the next
+/// pool index to look at below them.
+const POOL_INDEX_BITS: u32 = 32;
+
 impl Model for RingsModel {
     type Move = Placement;
     type Solution = Vec<i32>;
+    const LAZY_MOVES: bool = true;
 
     fn rule_names(&self) -> &[&'static str] {
         RULE_NAMES
@@ -112,24 +122,31 @@ impl Model for RingsModel {
         self.instance.unknowns.len()
     }
 
-    fn branch<C: RuleCounter>(&mut self, moves: &mut Vec<Placement>, counters: &mut C) -> Branch {
+    fn open<C: RuleCounter>(&mut self, counters: &mut C) -> Opened {
         if self.filled == self.instance.unknowns.len() {
             counters.check(RULE_RING_SUM);
             let all_on_target =
                 (0..self.instance.rings.len()).all(|ring| self.ring_sum(ring).0 == self.instance.target);
-            return if all_on_target { Branch::Solution } else { Branch::DeadEnd(RULE_RING_SUM) };
+            return if all_on_target { Opened::Solution } else { Opened::DeadEnd(RULE_RING_SUM) };
         }
-        let spot = self.next_spot() as u8;
-        for (pool_index, used) in self.used.iter().enumerate() {
+        Opened::Moves((self.next_spot() as MoveCursor) << POOL_INDEX_BITS)
+    }
+
+    /// The unused pool values in ascending order, each value once.
+    fn next_move(&self, cursor: &mut MoveCursor) -> Option<Placement> {
+        let spot = (*cursor >> POOL_INDEX_BITS) as u8;
+        let mut pool_index = (*cursor & ((1 << POOL_INDEX_BITS) - 1)) as usize;
+        let pool = &self.instance.pool;
+        while pool_index < pool.len() {
             // Equal pool values would give equal subtrees; try each value once.
-            let repeated = pool_index > 0
-                && self.instance.pool[pool_index] == self.instance.pool[pool_index - 1]
-                && !self.used[pool_index - 1];
-            if !used && !repeated {
-                moves.push(Placement { spot, pool_index: pool_index as u8 });
+            let repeated = pool_index > 0 && pool[pool_index] == pool[pool_index - 1] && !self.used[pool_index - 1];
+            if !self.used[pool_index] && !repeated {
+                *cursor = (MoveCursor::from(spot) << POOL_INDEX_BITS) | (pool_index as MoveCursor + 1);
+                return Some(Placement { spot, pool_index: pool_index as u8 });
             }
+            pool_index += 1;
         }
-        Branch::Moves
+        None
     }
 
     fn apply<C: RuleCounter>(&mut self, mv: Placement, counters: &mut C) -> Result<(), RuleId> {
