@@ -62,6 +62,11 @@ pub enum HookMove {
 
 /// The search state: which hook owns each cell, which cells are decided, and the counts
 /// the rules read (digits and blanks per hook, sum and open cells per region).
+///
+/// It keeps the engine's default contract: testing a cell's hook count and 2x2 blocks
+/// before the move and undoing the other rejections in `apply` took 1.2% more instructions
+/// (callgrind, `solve instances/hooks_enumeration.json --all`: 10.32 G against 10.20 G),
+/// and the moves as a cursor 1.0% more (10.30 G), 0.4% more without rule counts.
 #[derive(Debug, Clone)]
 pub struct HooksModel {
     pub(super) shared: Arc<Shared>,

@@ -14,6 +14,7 @@ mod bounds;
 mod candidates;
 mod config;
 mod connect;
+mod cursor;
 mod geometry;
 mod kept;
 mod model;
@@ -28,6 +29,9 @@ mod reference;
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod contract_tests;
 
 pub use config::{CandidateUpkeep, Rules, TwentyFourSevenConfig, VisitOrder};
 pub use model::{Placement, TwentyFourSevenModel, RULE_NAMES};

@@ -24,7 +24,7 @@ fn config(order: &str, rules: &str, connectivity: &str) -> TwentyFourSevenConfig
     config_with(order, rules, connectivity, "incremental")
 }
 
-fn config_with(order: &str, rules: &str, connectivity: &str, candidates: &str) -> TwentyFourSevenConfig {
+pub(super) fn config_with(order: &str, rules: &str, connectivity: &str, candidates: &str) -> TwentyFourSevenConfig {
     let knobs: KnobValues =
         [("order", order), ("rules", rules), ("connectivity", connectivity), ("candidates", candidates)]
             .into_iter()
@@ -92,7 +92,7 @@ fn with_grids(grids: Vec<Value>) -> TwentyFourSeven {
 
 /// Four sub-grids of the seed (two with two solutions each, two with clues) on which even
 /// the `strict` rules finish quickly in a debug build.
-fn small_instance() -> TwentyFourSeven {
+pub(super) fn small_instance() -> TwentyFourSeven {
     with_grids(vec![
         seed_subgrid(0, &[5, 9, 18, 27, 28, 31, 35, 37], false, "grid1_eight_hidden"),
         seed_subgrid(1, &[0, 12, 16, 23, 28, 36, 45, 46], false, "grid2_eight_hidden"),
@@ -101,7 +101,8 @@ fn small_instance() -> TwentyFourSeven {
     ])
 }
 
-const ORDERS: [&str; 6] = ["row-major", "column-major", "spiral", "most-constrained", "shape-first", "adaptive"];
+pub(super) const ORDERS: [&str; 6] =
+    ["row-major", "column-major", "spiral", "most-constrained", "shape-first", "adaptive"];
 const RULES: [&str; 2] = ["strict", "derived"];
 const CONNECTIVITY: [&str; 5] = ["leaves", "periodic:1", "periodic:3", "every-node", "incremental"];
 const CANDIDATES: [&str; 2] = ["recompute", "incremental"];
