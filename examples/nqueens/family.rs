@@ -171,15 +171,8 @@ impl QueensModel {
     }
 }
 
-/// A queen placed: its row travels with it, so that `undo` needs no look-up of the order.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Queen {
-    row: u8,
-    column: u8,
-}
-
 impl Model for QueensModel {
-    type Move = Queen;
+    type Move = u8;
     type Solution = Vec<u8>;
     const REJECTS_BEFORE_CHANGING: bool = true;
     const LAZY_MOVES: bool = true;
@@ -204,14 +197,14 @@ impl Model for QueensModel {
 
     /// Columns from the last to the first.
     #[inline(always)]
-    fn next_move(&self, cursor: &mut MoveCursor) -> Option<Queen> {
+    fn next_move(&self, cursor: &mut MoveCursor) -> Option<u8> {
         *cursor = cursor.checked_sub(1)?;
-        Some(Queen { row: self.row as u8, column: *cursor as u8 })
+        Some(*cursor as u8)
     }
 
     #[inline(always)]
-    fn apply<C: RuleCounter>(&mut self, Queen { row, column }: Queen, _counters: &mut C) -> Result<(), RuleId> {
-        let row = usize::from(row);
+    fn apply<C: RuleCounter>(&mut self, column: u8, _counters: &mut C) -> Result<(), RuleId> {
+        let row = self.row;
         if let Some(rule) = self.taken.first_taken(row, usize::from(column), self.n) {
             return Err(rule);
         }
@@ -223,9 +216,9 @@ impl Model for QueensModel {
     }
 
     #[inline(always)]
-    fn undo(&mut self, Queen { row, column }: Queen) {
+    fn undo(&mut self, column: u8) {
         self.placed -= 1;
-        self.row = usize::from(row);
+        self.row = self.next_row();
         self.taken.set(self.lines_of(self.row, usize::from(column)), false);
     }
 

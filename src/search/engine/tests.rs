@@ -228,21 +228,24 @@ fn a_model_that_yields_its_moves_one_by_one_searches_the_same_tree() {
     };
     assert_eq!(without_counts(Limits::exhaustive()).nodes, whole.nodes);
     // Frontier listings and subproblems go through the general path and `branch`.
-    let mut splitter =
-        Engine::<_, FullCounters, NoSteering, NoObserver>::new(lazy(), NoSteering, NoObserver, Limits::exhaustive());
+    assert_eq!(split_at_depth_two(lazy), whole);
+}
+
+/// The stats of the listing of `model`'s frontier at depth 2 and of every subproblem on
+/// it, each searched by an engine of its own, added up.
+fn split_at_depth_two<M: Model>(model: impl Fn() -> M) -> Stats {
+    let engine = || {
+        Engine::<_, FullCounters, NoSteering, NoObserver>::new(model(), NoSteering, NoObserver, Limits::exhaustive())
+    };
+    let mut splitter = engine();
     let frontier = splitter.enumerate_frontier(2);
     let mut stats = splitter.stats();
     for subproblem in &frontier {
-        let mut worker = Engine::<_, FullCounters, NoSteering, NoObserver>::new(
-            lazy(),
-            NoSteering,
-            NoObserver,
-            Limits::exhaustive(),
-        );
+        let mut worker = engine();
         worker.run_subproblem(subproblem);
         stats.merge(&worker.stats());
     }
-    assert_eq!(stats, whole);
+    stats
 }
 
 #[test]
@@ -356,25 +359,7 @@ fn checks_derived_from_rules_tested_in_order_equal_the_counted_checks() {
         assert_eq!(derived, outcome(TwoRules::<false>(two_rules(20, 100)), limits));
     }
     // Workers' derived checks add up to the whole search's.
-    let mut splitter = Engine::<_, FullCounters, NoSteering, NoObserver>::new(
-        TwoRules::<true>(two_rules(10, 15)),
-        NoSteering,
-        NoObserver,
-        Limits::exhaustive(),
-    );
-    let frontier = splitter.enumerate_frontier(2);
-    let mut stats = splitter.stats();
-    for subproblem in &frontier {
-        let mut worker = Engine::<_, FullCounters, NoSteering, NoObserver>::new(
-            TwoRules::<true>(two_rules(10, 15)),
-            NoSteering,
-            NoObserver,
-            Limits::exhaustive(),
-        );
-        worker.run_subproblem(subproblem);
-        stats.merge(&worker.stats());
-    }
-    assert_eq!(stats, whole);
+    assert_eq!(split_at_depth_two(|| TwoRules::<true>(two_rules(10, 15))), whole);
 }
 
 #[test]
