@@ -4,7 +4,7 @@
 //!
 //! Thresholds: a run is *quiet* when other processes used at most [`OTHER_CPU_LIMIT`] of
 //! the CPUs this process may run on, over the run (or over the last [`MIN_WINDOW`] for a
-//! shorter run: the kernel counts CPU time in 10 ms ticks). Before the sweep, a 1-minute
+//! shorter run: the kernel counts CPU time in 10 ms ticks). Before the runs, a 1-minute
 //! load average above `cores - 0.5` is warned about too. It knows `/proc`, never a search.
 
 use std::collections::VecDeque;
@@ -37,7 +37,7 @@ pub struct GuardMark(Option<Sample>);
 /// What the machine did over an interval.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MachineSnapshot {
-    /// 1-minute load average at the end (this sweep's own threads included).
+    /// 1-minute load average at the end (this process's own threads included).
     pub load_average: f64,
     /// Other processes' share of this process's CPUs, 0 to 1.
     pub other_cpu_share: f64,
@@ -81,7 +81,7 @@ impl MachineGuard {
         }
         if let Some(governors) = cpu_governors().filter(|governors| governors != "performance") {
             warn(&format!(
-                "warning: CPU frequency governor `{governors}` (not `performance`): the clock may change speed under the sweep"
+                "warning: CPU frequency governor `{governors}` (not `performance`): the clock may change speed during the runs"
             ));
         }
         let thread = first.map(|first| {

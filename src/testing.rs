@@ -16,6 +16,8 @@ use crate::run::{self, RunReport, RunSettings, SearchMode};
 use crate::workbench::knob_values;
 use std::fmt;
 
+pub use crate::search::{assert_same_as_default_contract, DefaultContract};
+
 /// Every parallel strategy, with split parameters small enough to split small trees.
 pub const STRATEGIES: [&str; 6] = ["depth:2", "depth:3", "auto", "steal", "budget:64", "naive"];
 

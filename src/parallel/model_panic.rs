@@ -31,8 +31,9 @@ pub struct ModelPanic {
     pub location: Option<String>,
     /// The moves from the root to the node being searched when it happened, as the model's
     /// `Move` prints with `{:?}`: the panic came from `branch` or `solution()` at that node,
-    /// or from `apply` or `undo` of one of its children. `None` where the run keeps no path
-    /// (the `sequential` strategy's plain loop, or outside a search).
+    /// or from `apply` or `undo` of one of its children. `None` outside a search, and where
+    /// the `sequential` strategy's plain loop (which keeps no path) met a panic that a second
+    /// search did not meet again within its time.
     pub path: Option<String>,
 }
 

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 /// How long a second search may take to find again the node of a panic that the plain loop
 /// met without a path: past it, the panic is reported without one rather than late.
-const RETRACE_LIMIT: Duration = Duration::from_secs(1);
+pub(crate) const RETRACE_LIMIT: Duration = Duration::from_secs(1);
 
 /// Searches `model` on this thread, handing every solution to `collector`; a panic in the
 /// model is returned with the path to its node. The plain loop keeps no path (keeping one
@@ -21,12 +21,12 @@ pub(crate) fn search<M: Model, C: RuleCounter, K: Collector<M>>(
     limits: Limits,
     collector: K,
 ) -> Result<(ParallelOutcome<M::Solution>, K), ModelPanic> {
-    // Only a `clone_state` run leaves the engine's plain loop, which keeps no path.
-    let keeps_path = limits.clone_state;
-    let spare = (!keeps_path).then(|| (model.clone(), limits.clone()));
+    let retrace_limits = limits.clone();
     // Sizing the counters reads the model too (its rule names, its depth).
     let mut engine: Engine<M, C, NoSteering, Collecting<K>> =
         model_panic::catch(|| Engine::new(model, NoSteering, Collecting(collector), limits))?;
+    // A copy of the root state for `retrace`, where the search keeps no path.
+    let spare = (!engine.keeps_path()).then(|| (engine.model().clone(), retrace_limits));
     let clock = RunClock::start();
     let caught = model_panic::catch(|| engine.run());
     let (_, wall, cpu) = clock.stop();

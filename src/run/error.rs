@@ -3,7 +3,7 @@
 
 use super::cluster::{PartError, ReplayError};
 use crate::knobs::KnobError;
-use crate::parallel::{ModelPanic, PoolError};
+use crate::parallel::{ModelPanic, PoolError, RETRACE_LIMIT};
 use crate::puzzles::DataError;
 use crate::watch::WatchError;
 use std::fmt;
@@ -105,8 +105,12 @@ impl fmt::Display for PanickedRun {
             write!(f, " at the node reached by the moves {path} from the root")?;
         } else if *during == SEARCHING && strategy.starts_with("sequential") {
             // The sequential loop keeps no path, so as to cost nothing per node, and a second
-            // search did not find the node within its time.
-            write!(f, " at a node not found again within a second (a run with --parallel steal names it)")?;
+            // search that keeps one did not meet the same panic within its time.
+            write!(
+                f,
+                " at a node a second search did not meet again within {} s (a run with --parallel steal names it)",
+                RETRACE_LIMIT.as_secs()
+            )?;
         }
         write!(f, ": {panic}")
     }

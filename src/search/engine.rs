@@ -233,7 +233,6 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             // not applied.
             if self.stop == Some(StopReason::TimeLimit) {
                 self.counters.node_at(depth);
-                self.unapplied += u64::from(depth > 0);
             }
             return false;
         }
@@ -250,7 +249,9 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     }
 
     /// Past the node limit, or past the deadline: stops (the node limit leaves this node
-    /// uncounted, so a limit of N enters exactly N nodes). Else schedules the next look.
+    /// uncounted, so a limit of N enters exactly N nodes; a deadline counts it, entered and
+    /// never applied, and it is never the root: the first look comes after the root).
+    /// Else schedules the next look.
     #[cold]
     fn limit_reached(&mut self) -> bool {
         if self.nodes > self.limits.node_limit {
@@ -260,6 +261,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         }
         if self.limits.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
             self.stop = Some(StopReason::TimeLimit);
+            self.unapplied += 1;
             return true;
         }
         self.next_limit_check = Self::limit_check_after(&self.limits, self.nodes);
@@ -318,11 +320,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     /// Asks the model what to do at the current node and visits its children in order.
     fn expand(&mut self) {
         let depth = self.path.len();
-        if !S::ACTIVE
-            && (!O::ACTIVE || O::SOLUTIONS_ONLY)
-            && self.frontier_depth == usize::MAX
-            && !self.limits.clone_state
-        {
+        if !self.keeps_path() {
             // Nothing watches (beyond the solutions), steers or lists: the plain path, which
             // keeps no open-branch bookkeeping (the path of moves and the levels only serve
             // those three), and for a model that yields its moves one by one, no candidate
@@ -420,6 +418,14 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         if self.limits.first_solution {
             self.stop = Some(StopReason::FirstSolution);
         }
+    }
+
+    /// Whether the search keeps the path of moves from the root (see [`Engine::path`]): when
+    /// something steers, watches beyond the solutions or lists the frontier, or the state is
+    /// cloned. Otherwise it takes its plain path, which keeps none.
+    #[inline(always)]
+    pub fn keeps_path(&self) -> bool {
+        S::ACTIVE || (O::ACTIVE && !O::SOLUTIONS_ONLY) || self.frontier_depth != usize::MAX || self.limits.clone_state
     }
 
     /// Nodes entered so far.

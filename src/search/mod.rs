@@ -7,6 +7,7 @@
 
 mod callbacks;
 mod counters;
+mod default_contract;
 mod engine;
 mod estimate;
 mod keeper;
@@ -15,6 +16,7 @@ mod stats;
 
 pub use callbacks::{Event, NoObserver, NoSteering, Observer, OpenBranches, Steering, SteeringAction};
 pub use counters::{FullCounters, NoCounters, RuleCounter, MAX_RULES};
+pub use default_contract::{assert_same_as_default_contract, DefaultContract};
 pub use engine::{search_sequentially, Engine, Limits, SearchResult, StopReason, DEADLINE_CHECK_INTERVAL};
 pub use estimate::{estimate_tree_size, estimate_tree_size_with, EstimateMethod, ProbeRng, TreeEstimate};
 pub use model::{Branch, Model, MoveCursor, Opened, RuleId};

@@ -4,7 +4,9 @@
 use super::geometry::{blank_order, LINES, LINES_THROUGH, LINE_COUNT};
 use super::model::{RULE_DISTINCT, RULE_LINE_BOUND, RULE_LINE_PARITY, RULE_LINE_PRIME};
 use super::*;
-use crate::search::{search_sequentially, Branch, FullCounters, Limits, Model, NoCounters, RuleCounter, RuleId, Stats};
+use crate::search::{
+    assert_same_as_default_contract, search_sequentially, FullCounters, Limits, Model, NoCounters, Stats,
+};
 
 fn seed_file() -> Value {
     serde_json::from_str(include_str!("../../../instances/prime_grid.json")).expect("instance file is JSON")
@@ -430,57 +432,9 @@ fn mode_defaults_to_derived_and_rejects_unknown_values() {
     assert_eq!(PrimeGrid::config(&KnobValues::new()).unwrap().order, BlankOrder::LinesFirst);
 }
 
-/// The model under the engine's default contract: every method forwarded, the
-/// declarations left at their defaults, so the engine undoes every rejected move. A
-/// rejected `apply` must leave the state as it was (the model declares
-/// `REJECTS_BEFORE_CHANGING`): checked at every rejection, and the undo the engine then
-/// asks for is skipped, as the declaration says it may be.
-#[derive(Clone)]
-struct DefaultContract {
-    model: PrimeGridModel,
-    rejected_last: bool,
-}
-
 /// Everything a move may change.
 fn state_of(model: &PrimeGridModel) -> ([u32; CELLS], [u32; LINE_COUNT], [u8; LINE_COUNT], usize, Vec<u64>) {
     (model.cells, model.line_sums, model.line_open, model.decided, model.unplaced.clone())
-}
-
-impl Model for DefaultContract {
-    type Move = Placement;
-    type Solution = PrimeGridSolution;
-
-    fn rule_names(&self) -> &[&'static str] {
-        self.model.rule_names()
-    }
-
-    fn max_depth(&self) -> usize {
-        self.model.max_depth()
-    }
-
-    fn branch<C: RuleCounter>(&mut self, moves: &mut Vec<Placement>, counters: &mut C) -> Branch {
-        self.model.branch(moves, counters)
-    }
-
-    fn apply<C: RuleCounter>(&mut self, mv: Placement, counters: &mut C) -> Result<(), RuleId> {
-        let before = state_of(&self.model);
-        let result = self.model.apply(mv, counters);
-        self.rejected_last = result.is_err();
-        if result.is_err() {
-            assert_eq!(state_of(&self.model), before, "a rejected {mv:?} changed the state");
-        }
-        result
-    }
-
-    fn undo(&mut self, mv: Placement) {
-        if !std::mem::take(&mut self.rejected_last) {
-            self.model.undo(mv);
-        }
-    }
-
-    fn solution(&self) -> PrimeGridSolution {
-        self.model.solution()
-    }
 }
 
 #[test]
@@ -489,14 +443,10 @@ fn a_rejected_move_leaves_the_state_as_it_was_and_the_counts_equal_the_default_c
     for grid in std::iter::once(seed()).chain(generated_instances()) {
         for (mode, order) in MODES.iter().flat_map(|mode| ORDERS.map(|order| (mode, order))) {
             let model = grid.models(&config_in(mode, order)).remove(0);
-            let wrapped = DefaultContract { model: model.clone(), rejected_last: false };
-            let declared = search_sequentially::<_, FullCounters>(model, Limits::exhaustive());
-            let default = search_sequentially::<_, FullCounters>(wrapped, Limits::exhaustive());
-            assert_eq!(declared.stats, default.stats, "mode {mode}, order {order}, instance {grid:?}");
-            assert_eq!(declared.solutions, default.solutions, "mode {mode}, order {order}, instance {grid:?}");
+            let stats = assert_same_as_default_contract(model, state_of);
             if *mode == "incremental" {
                 // Below the root, incremental mode prunes by line rules only in `apply`.
-                let below_root = &declared.stats.prunes_per_depth[1..];
+                let below_root = &stats.prunes_per_depth[1..];
                 rejections += below_root.iter().map(|row| row[RULE_LINE_BOUND] + row[RULE_LINE_PRIME]).sum::<u64>();
             }
         }

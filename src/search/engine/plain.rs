@@ -30,7 +30,6 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
                 // not searched), as the general path does.
                 if self.stop == Some(StopReason::TimeLimit) {
                     index += 1;
-                    self.unapplied += 1;
                 }
                 break;
             }
@@ -103,9 +102,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
                 if self.limit_reached() {
                     // As in `expand_plain`: a node limit leaves this node uncounted (and
                     // took it off the node count), a deadline counts it.
-                    if self.stop == Some(StopReason::TimeLimit) {
-                        self.unapplied += 1;
-                    } else {
+                    if self.stop != Some(StopReason::TimeLimit) {
                         entered -= 1;
                     }
                     break;
