@@ -13,7 +13,8 @@ use crate::run::settings::{parse_thread_list, resolve_thread_list};
 use crate::run::{self, Calibration, RunSettings};
 use crate::scaling::plot::speedup_svg;
 use crate::scaling::predict::predict;
-use crate::scaling::validate::{csv, readme, CheckRow};
+use crate::harness::storing::environment::Environment;
+use crate::scaling::validate::{csv, machine_note, readme, CheckRow};
 
 fn median(mut values: Vec<u64>) -> f64 {
     values.sort_unstable();
@@ -78,11 +79,7 @@ pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
         plots.push(plot_name);
         rows.extend(workload_rows);
     }
-    let machine = format!(
-        "{cpus} CPUs available; threads above {cpus} are oversubscribed (predicted with the threads sharing the \
-         CPUs). No machine with 16 or more cores was available, so nothing past {cpus} threads was measured. \
-         runs per configuration: {repeats}; timings from a shared machine are noisy."
-    );
+    let machine = machine_note(&Environment::detect().cpu_model, cpus, &threads, repeats);
     let command =
         std::iter::once(crate::run::program_name().to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>();
     write_atomically(&args.out.join("predicted-vs-measured.csv"), csv(&rows, &machine).as_bytes())

@@ -70,6 +70,24 @@ pub fn csv(rows: &[CheckRow], machine_note: &str) -> String {
     text
 }
 
+/// The machine line of the CSV and README: the processor, its CPUs, how far the measured
+/// thread counts go past them (oversubscribed) or fall short of a 16-core machine, and how
+/// many runs each median took.
+pub fn machine_note(processor: &str, cpus: usize, threads: &[usize], repeats: usize) -> String {
+    let most = threads.iter().copied().max().unwrap_or(1);
+    let reach = if most > cpus {
+        format!("threads above {cpus} are oversubscribed (predicted with the threads sharing the CPUs)")
+    } else {
+        format!("every thread count measured had a CPU of its own (up to {most} threads)")
+    };
+    let short_of_sixteen = if cpus < 16 {
+        format!(" No machine with 16 or more cores was available, so nothing past {cpus} threads was measured.")
+    } else {
+        String::new()
+    };
+    format!("{processor}, {cpus} CPUs available; {reach}.{short_of_sixteen} Runs per configuration: {repeats}.")
+}
+
 /// The largest absolute error at `threads` threads among rows of `strategies`.
 pub fn worst_error_at(rows: &[CheckRow], threads: usize, strategies: &[&str]) -> Option<f64> {
     rows.iter()
@@ -88,6 +106,16 @@ pub fn readme(rows: &[CheckRow], machine_note: &str, command: &str, plots: &[Str
         text.push_str(&format!(
             "- At 2 threads, `auto` and `steal`: largest error {worst:.1}% ({verdict} the 10% target).\n"
         ));
+    }
+    // Every other measured count that had CPUs of its own: how the error grows with threads.
+    let mut counts: Vec<usize> =
+        rows.iter().filter(|row| row.threads > 2 && !row.oversubscribed).map(|row| row.threads).collect();
+    counts.sort_unstable();
+    counts.dedup();
+    for threads in counts {
+        if let Some(worst) = worst_error_at(rows, threads, &["auto", "steal"]) {
+            text.push_str(&format!("- At {threads} threads, `auto` and `steal`: largest error {worst:.1}%.\n"));
+        }
     }
     text.push_str(
         "\n| workload | strategy | threads | predicted s | measured median s | error | predicted speedup | measured speedup | oversubscribed |\n\
@@ -134,9 +162,25 @@ mod tests {
         assert!((row.error_pct() - 10.0).abs() < 1e-9);
         assert_eq!(row.measured_speedup(), 2.0);
         assert_eq!(worst_error_at(std::slice::from_ref(&row), 2, &["auto"]).map(f64::round), Some(10.0));
-        assert!(csv(&[row], "test")
+        assert!(csv(std::slice::from_ref(&row), "test")
             .lines()
             .nth(2)
             .is_some_and(|line| line.starts_with("w,auto,2,1.100000,1.000000,10.00,false")));
+        let wide = CheckRow { threads: 16, measured_median_s: 0.2, ..row };
+        assert!(readme(&[wide], "m", "c", &[]).contains("- At 16 threads, `auto` and `steal`: largest error 450.0%."));
+    }
+
+    /// The machine line says what was measured: a 2-CPU machine names the 16 cores it lacked
+    /// and its oversubscribed counts; a 16-CPU machine measured to 16 says neither.
+    #[test]
+    fn the_machine_note_says_how_far_the_threads_went() {
+        let small = machine_note("cpu", 2, &[1, 2, 3], 5);
+        assert!(small.contains("threads above 2 are oversubscribed") && small.contains("No machine with 16"));
+        let large = machine_note("cpu", 16, &[1, 2, 4, 8, 16], 5);
+        assert_eq!(
+            large,
+            "cpu, 16 CPUs available; every thread count measured had a CPU of its own (up to 16 threads). Runs per \
+             configuration: 5."
+        );
     }
 }
