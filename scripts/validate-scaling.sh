@@ -8,14 +8,15 @@
 # Run it on a quiet machine: every other process adds noise to the medians.
 #   scripts/validate-scaling.sh            # 7 runs per configuration
 #   REPEATS=3 scripts/validate-scaling.sh  # a quicker, noisier pass
-#   THREADS=1,2,4,8,16 scripts/validate-scaling.sh  # on a machine with 16 cores or more
+#   THREADS=1,2,4,8,16 OUT=results/scaling/16-cores scripts/validate-scaling.sh  # 16 cores or more
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPEATS="${REPEATS:-7}"
 THREADS="${THREADS:-1,2,3,4}"
+OUT="${OUT:-results/scaling}"
 cargo build --release --quiet
 exec target/release/backtrack-bench scaling-check \
     --strategies auto,steal \
     --threads "$THREADS" \
     --repeats "$REPEATS" \
-    --out results/scaling
+    --out "$OUT"
