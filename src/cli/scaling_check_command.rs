@@ -7,13 +7,13 @@ use super::explain_command::{parse_strategy, shape_of};
 use super::failure::Failure;
 use super::parallel_help::available_cpus;
 use crate::harness::storing::csv_log::write_atomically;
+use crate::harness::storing::environment::Environment;
 use crate::knobs::KnobValues;
 use crate::run::instance;
 use crate::run::settings::{parse_thread_list, resolve_thread_list};
 use crate::run::{self, Calibration, RunSettings};
 use crate::scaling::plot::speedup_svg;
 use crate::scaling::predict::predict;
-use crate::harness::storing::environment::Environment;
 use crate::scaling::validate::{csv, machine_note, readme, CheckRow};
 
 fn median(mut values: Vec<u64>) -> f64 {
