@@ -157,7 +157,7 @@ pub fn merge(dir: &Path) -> Result<(RunReport, Instance), ClusterError> {
         }
     }
     let instance = plan_instance(&plan.instance)?;
-    let prepared = run::prepare(&instance, &plan.knobs).map_err(|error| ClusterError::bad_input(error.to_string()))?;
+    let prepared = run::prepare(&instance, &plan.knobs).map_err(|error| ClusterError::of_run(error, ""))?;
     let input = AssembleInput {
         counts: &counts,
         solutions: solution_lists.iter().map(|lists| lists.iter().map(Vec::as_slice).collect()).collect(),
