@@ -1,6 +1,7 @@
 //! A search split into parts and merged equals the sequential search exactly (nodes,
-//! solutions, per rule, per depth, answer), and `merge` refuses missing, doubled and
-//! foreign parts with exit code 2, naming the part.
+//! solutions, per rule, per depth, answer), and `merge` (and `explain --cluster`, through
+//! the same check) refuses missing, doubled and foreign parts with exit code 2, naming the
+//! part.
 
 use backtrack_bench::cluster::check::merged_against_sequential;
 use backtrack_bench::knobs::KnobValues;
@@ -242,5 +243,28 @@ fn explain_cluster_reads_every_part_and_refuses_a_missing_one() {
     assert_eq!(predicted[0]["compute_only_ns"], explanation["work_ns"]);
     std::fs::remove_file(part_file(&dir, 4)).unwrap();
     let message = refused(&["explain", "--cluster", text(&dir)]);
-    assert!(message.contains("parts 4 have not run"), "{message}");
+    assert!(message.contains("1 problem(s):\n  part 4: missing (run: backtrack-bench run-part "), "{message}");
+    assert_eq!(message, refused(&["merge", text(&dir)]), "explain --cluster refuses as merge does");
+}
+
+#[test]
+fn explain_cluster_refuses_the_stale_parts_of_a_folder_split_again_as_merge_does() {
+    // The plan is removed and another split into the same folder: parts/ still holds the
+    // first plan's seven files, which neither command may read as the new plan's.
+    let folder = tempfile::tempdir().expect("temporary folder");
+    let dir = folder.path().join("run");
+    split_and_run(&dir);
+    std::fs::remove_file(dir.join("plan.json")).unwrap();
+    std::fs::remove_dir_all(dir.join("plans")).unwrap();
+    ok(&["split", "247", "--parts", "7", "--out", text(&dir), "--order", "spiral"]);
+    let merge = refused(&["merge", text(&dir)]);
+    let explain = refused(&["explain", "--cluster", text(&dir)]);
+    assert_eq!(explain, merge, "the same check, the same message");
+    let expected = format!("backtrack-bench: error: {}: the parts do not match the plan, 14 problem(s):", text(&dir));
+    assert!(merge.starts_with(&expected), "{merge}");
+    for part in 1..=7 {
+        assert!(merge.contains(&format!("\n  part {part} (")), "part {part}: {merge}");
+        assert!(merge.contains(&format!("\n  part {part}: missing")), "part {part}: {merge}");
+    }
+    assert_eq!(merge.matches(": foreign: from another plan (plan hash ").count(), 7, "{merge}");
 }

@@ -3,7 +3,9 @@
 //! with code 3 and one line naming the family, the component and the node, under every
 //! strategy at 2 threads and in every other command that runs the family's code
 //! (`estimate`, `watch`, `split`, `run-part`, `merge`, `explain --predict`,
-//! `scaling-check`); a sweep records `panic` for those configurations and goes on.
+//! `scaling-check`); a sweep records `panic` for those configurations and goes on. A panic
+//! in the family's code outside the search (`parse`, `config`, `instance_from_argument`,
+//! `component_names`, `rule_names`) exits with code 3 too, naming what it was doing.
 
 use std::collections::HashMap;
 use std::io::Read;
@@ -325,4 +327,62 @@ fn a_sweep_records_panic_for_the_broken_configurations_and_goes_on() {
             }
         }
     }
+}
+
+#[test]
+fn a_panic_in_parse_config_or_instance_from_argument_exits_3_with_one_line_naming_the_function() {
+    let folder = tempfile::tempdir().unwrap();
+    let parse_file = instance_with_fault(folder.path(), "parse");
+    let out = |name: &str| folder.path().join(name).to_string_lossy().into_owned();
+    let commands = |instance: &str, knobs: &[&str], name: &str| -> Vec<(String, Output)> {
+        let with = |arguments: &[&str]| run(&[arguments, knobs].concat());
+        vec![
+            (format!("solve {name}"), with(&["solve", instance])),
+            (format!("estimate {name}"), with(&["estimate", instance, "--probes", "10"])),
+            (format!("watch {name}"), with(&["watch", instance, "--plain"])),
+            (format!("split {name}"), with(&["split", instance, "--parts", "2", "--out", &out(name)])),
+        ]
+    };
+    let parse = format!(
+        "backtrack-bench: error: {parse_file}: the broken_model family panicked while reading the instance's data \
+         (`Puzzle::parse`): "
+    );
+    for (command, output) in commands(&parse_file, &[], "parse") {
+        assert_one_panic_line(&output, &command, &parse, "parse fault injected", None);
+    }
+    let config =
+        "backtrack-bench: error: the broken_model family panicked while reading the knobs (`Puzzle::config`): ";
+    for (command, output) in commands("8", &["--fault", "panic-in-config"], "config") {
+        assert_one_panic_line(&output, &command, config, "config fault injected", None);
+    }
+    let argument = "backtrack-bench: error: panic-in-argument: the broken_model family panicked while reading an \
+                    instance argument (`Puzzle::instance_from_argument`): ";
+    for (command, output) in commands("panic-in-argument", &[], "argument") {
+        assert_one_panic_line(&output, &command, argument, "instance_from_argument fault injected", None);
+    }
+    for name in ["parse", "config", "argument"] {
+        assert!(!folder.path().join(name).exists(), "split {name}: nothing written");
+    }
+}
+
+#[test]
+fn a_panic_in_component_names_or_rule_names_exits_3_in_every_command_that_builds_the_models() {
+    let folder = tempfile::tempdir().unwrap();
+    let instance = instance_with_fault(folder.path(), "component-names");
+    let split_out = folder.path().join("split").to_string_lossy().into_owned();
+    let predict = ["--parallel", "steal", "--threads", "2", "--predict", "1,2", "--repeats", "1"];
+    let building = "backtrack-bench: error: the broken_model family panicked while building the models";
+    for (command, arguments, progress) in [
+        ("solve", vec!["solve", &instance, "--all"], None),
+        ("estimate", vec!["estimate", &instance, "--probes", "10"], None),
+        ("explain --predict", [&["explain", &instance][..], &predict].concat(), Some("predict: ")),
+        ("split", vec!["split", &instance, "--parts", "2", "--out", &split_out], None),
+    ] {
+        let output = run(&arguments);
+        let expected = format!("{building} (sequential x1): ");
+        assert_one_panic_line(&output, command, &expected, "component-names fault injected", progress);
+    }
+    let output = run(&["solve", "8", "--fault", "rule-names"]);
+    let expected = format!("{building} (sequential x1): ");
+    assert_one_panic_line(&output, "solve --fault rule-names", &expected, "rule-names fault injected", None);
 }

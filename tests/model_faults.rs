@@ -1,15 +1,22 @@
 //! A model's bug is an error, never a hang or a silent wrong count: a family whose model
 //! panics (in `apply`, `branch`, `undo`, `solution()`, or past its `max_depth()`) gets
 //! `RunError::ModelPanicked` under every strategy, naming the family, the component and
-//! the node; `testing::check_parity_across_strategies` names the run whose counts differ when
-//! moves do not replay.
+//! the node; so does a panic in the family's code outside the search (`parse`, `config`,
+//! `instance_from_argument`, building the models), naming what it was doing;
+//! `testing::check_parity_across_strategies` names the run whose counts differ when moves do
+//! not replay.
 
 mod broken_model;
 
-use backtrack_bench::run::{self, PanickedRun, RunError, RunSettings, SearchMode};
+use backtrack_bench::cluster::{self, ClusterFailure};
+use backtrack_bench::knobs::KnobValues;
+use backtrack_bench::run::{
+    self, instance, EstimateRequest, Instance, InstanceError, PanickedRun, RunError, RunSettings, SearchMode,
+};
+use backtrack_bench::search::EstimateMethod;
 use backtrack_bench::testing::{check_parity_across_strategies, ParityCase};
 use backtrack_bench::{instance_of, knob_values};
-use broken_model::{BrokenQueens, FAULT_DEPTH};
+use broken_model::{BrokenQueens, ARGUMENT_FAULT, CONFIG_FAULT, FAULT_DEPTH};
 use serde_json::json;
 use std::sync::mpsc;
 use std::time::Duration;
@@ -114,4 +121,71 @@ fn the_parity_check_reports_a_model_panic_with_the_run_it_happened_in() {
     assert_eq!(failure.run, "sequential");
     assert!(failure.message.contains("the broken_model family panicked while searching"), "{failure}");
     assert!(failure.message.contains("branch fault injected at [1, "), "{failure}");
+}
+
+/// The family's panic in `error`: its family, component, what it was doing, its strategy
+/// and the panic's message.
+fn panicked_run(error: &RunError) -> (&str, Option<&str>, &str, &str, &str) {
+    let RunError::ModelPanicked(run) = error else { panic!("not the family's panic: {error}") };
+    (run.family.as_str(), run.component.as_deref(), run.during, run.strategy.as_str(), run.panic.message.as_str())
+}
+
+/// An instance of `n` queens whose data is `data`, built without the loader's check (which
+/// calls the family's `parse`).
+fn unchecked_instance(data: serde_json::Value) -> Instance {
+    let family = run::register::<BrokenQueens>();
+    Instance { source: "test".into(), id: "queens".into(), title: String::new(), family, data, expected: None }
+}
+
+#[test]
+fn a_panic_in_parse_config_or_instance_from_argument_is_the_familys_naming_the_function() {
+    let parse = "reading the instance's data (`Puzzle::parse`)";
+    let settings = RunSettings::default();
+    let error = run::solve(&unchecked_instance(json!({ "n": 8, "fault": "parse" })), &settings).expect_err("parse");
+    assert_eq!(panicked_run(&error), ("broken_model", None, parse, "", "parse fault injected"));
+    let text = error.to_string();
+    let expected = format!("the broken_model family panicked while {parse}: parse fault injected (at ");
+    assert!(text.starts_with(&expected) && text.contains("broken_model/mod.rs:"), "{text}");
+    let family = run::register::<BrokenQueens>();
+    let error = family.check_data(&json!({ "n": 8, "fault": "parse" })).expect_err("the loader's check");
+    assert_eq!(panicked_run(&error), ("broken_model", None, parse, "", "parse fault injected"));
+
+    let config = "reading the knobs (`Puzzle::config`)";
+    let knobs = knob_values(&[("fault", CONFIG_FAULT)]);
+    let settings = RunSettings { knobs: knobs.clone(), ..RunSettings::default() };
+    let error = run::solve(&unchecked_instance(json!({ "n": 8 })), &settings).expect_err("config");
+    assert_eq!(panicked_run(&error), ("broken_model", None, config, "", "config fault injected"));
+    let error = family.check_knobs(&knobs).expect_err("the knob check");
+    assert_eq!(panicked_run(&error), ("broken_model", None, config, "", "config fault injected"));
+    assert!(matches!(family.check_knobs(&knob_values(&[("fault", "nonsense")])), Err(RunError::Knob(_))));
+
+    let error = instance::load(ARGUMENT_FAULT).expect_err("instance_from_argument");
+    let InstanceError::FamilyPanicked { path, panic } = &error else { panic!("{error}") };
+    assert_eq!(path.to_str(), Some(ARGUMENT_FAULT));
+    let during = "reading an instance argument (`Puzzle::instance_from_argument`)";
+    assert_eq!((panic.family.as_str(), panic.during), ("broken_model", during));
+    assert_eq!(panic.panic.message, "instance_from_argument fault injected");
+    assert!(error.to_string().starts_with(&format!("{ARGUMENT_FAULT}: the broken_model family panicked while ")));
+}
+
+#[test]
+fn a_panic_in_component_names_or_rule_names_is_the_familys_in_every_operation_that_builds_models() {
+    let building = "building the models";
+    let instance = unchecked_instance(json!({ "n": 8, "fault": "component-names" }));
+    let knobs = KnobValues::new();
+    let fault = "component-names fault injected";
+    let solved = run::solve(&instance, &RunSettings::default()).expect_err("solve");
+    assert_eq!(panicked_run(&solved), ("broken_model", None, building, "sequential x1", fault));
+    let request = EstimateRequest { probes: 10, seed: 1, compare: false, method: EstimateMethod::default() };
+    let estimated = run::estimate(&instance, &knobs, &request).expect_err("estimate");
+    assert_eq!(panicked_run(&estimated), ("broken_model", None, building, "sequential x1", fault));
+    let measured = run::measure(&instance, &knobs, None).expect_err("measure");
+    assert_eq!(panicked_run(&measured), ("broken_model", None, building, "sequential x1", fault));
+    let split = cluster::make_plan(&instance, &knobs, 2).expect_err("split");
+    assert_eq!(split.kind, ClusterFailure::ModelPanicked, "{split}");
+    assert!(split.message.starts_with("the broken_model family panicked while building the models"), "{split}");
+
+    let settings = RunSettings { knobs: knob_values(&[("fault", "rule-names")]), ..RunSettings::default() };
+    let error = run::solve(&unchecked_instance(json!({ "n": 8 })), &settings).expect_err("rule_names");
+    assert_eq!(panicked_run(&error), ("broken_model", None, building, "sequential x1", "rule-names fault injected"));
 }

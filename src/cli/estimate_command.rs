@@ -10,7 +10,7 @@ use std::io::Write;
 
 /// Runs `estimate` with the parsed flags and knob values.
 pub fn run(args: &EstimateArgs, knobs: KnobValues) -> Result<(), Failure> {
-    let instance = instance::load(&args.instance).map_err(Failure::bad_input)?;
+    let instance = instance::load(&args.instance)?;
     if args.probes == 0 {
         return Err(Failure::bad_input("--probes must be at least 1"));
     }

@@ -8,7 +8,7 @@
 //! run's panic and records it; [`report_panics_as_bugs`] prints it in one line). The long
 //! help (`args.rs`) and the README list the same.
 
-use crate::run::RunError;
+use crate::run::{InstanceError, RunError};
 use std::process::ExitCode;
 
 /// Exit code for bad input: flags, instance files, knob values.
@@ -78,6 +78,18 @@ impl From<RunError> for Failure {
     fn from(error: RunError) -> Failure {
         let code = match error {
             RunError::ModelPanicked(_) => EXIT_MODEL_PANICKED,
+            _ => EXIT_BAD_INPUT,
+        };
+        Failure { message: error.to_string(), code }
+    }
+}
+
+impl From<InstanceError> for Failure {
+    /// The family's panic reading the instance is its own failure ([`EXIT_MODEL_PANICKED`]);
+    /// anything else wrong with an instance is bad input.
+    fn from(error: InstanceError) -> Failure {
+        let code = match error {
+            InstanceError::FamilyPanicked { .. } => EXIT_MODEL_PANICKED,
             _ => EXIT_BAD_INPUT,
         };
         Failure { message: error.to_string(), code }

@@ -13,7 +13,7 @@ use crate::search::StopReason;
 
 /// Runs `solve` with the parsed flags and knob values.
 pub fn run(args: &SolveArgs, knobs: KnobValues) -> Result<(), Failure> {
-    let instance = instance::load(&args.instance).map_err(Failure::bad_input)?;
+    let instance = instance::load(&args.instance)?;
     if let Some(path) = &args.profile {
         profile_files::check_path(path)?;
     }

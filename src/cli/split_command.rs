@@ -28,7 +28,7 @@ pub fn run(args: &SplitArgs, knobs: KnobValues) -> Result<(), Failure> {
              split the whole search (--all), or run `solve --first` on one machine",
         ));
     }
-    let instance = instance::load(&args.instance).map_err(Failure::bad_input)?;
+    let instance = instance::load(&args.instance)?;
     let parts = usize::try_from(args.parts).unwrap_or(usize::MAX);
     let summary = cluster::split(&instance, &knobs, parts, &args.out).map_err(failure)?;
     let plan = &summary.plan;

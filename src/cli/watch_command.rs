@@ -29,7 +29,7 @@ impl Drop for CursorGuard {
 
 /// Runs `watch` with the parsed flags and knob values.
 pub fn run(args: &WatchArgs, knobs: KnobValues) -> Result<(), Failure> {
-    let instance = instance::load(&args.instance).map_err(Failure::bad_input)?;
+    let instance = instance::load(&args.instance)?;
     if !(0.1..=4.0).contains(&args.aspect) {
         return Err(Failure::bad_input(format!("--aspect {} is out of range; use 0.1 to 4.0", args.aspect)));
     }

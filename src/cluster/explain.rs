@@ -6,7 +6,8 @@
 //! (each part to the first free worker, as a Slurm array or an Indexed Job hands them out),
 //! each part costing its measured time plus the mean gap the scheduler left before a part.
 
-use super::plan::{load_plan, parse_json, part_path, read_bytes, PartFile, PART_SCHEMA};
+use super::merge::checked_parts;
+use super::plan::load_plan;
 use super::ClusterError;
 use serde::Serialize;
 use std::cmp::Reverse;
@@ -106,29 +107,17 @@ struct Interval {
 /// Reads every part of the plan in `dir` and explains how they ran on `slots` worker slots
 /// (the parts the batch system ran at once, Slurm's `%W`; `None`: inferred from the parts
 /// that overlapped in time, which undercounts when parts are much shorter than the
-/// scheduler's gaps); exit 2 when a part is missing or unreadable.
+/// scheduler's gaps). The parts are those `merge` would add up, after its checks: exit 2
+/// naming every part missing, doubled or foreign, as `merge` says it.
 pub fn explain_cluster(dir: &Path, slots: Option<usize>) -> Result<ClusterExplanation, ClusterError> {
     let loaded = load_plan(dir)?;
-    let mut intervals = Vec::with_capacity(loaded.plan.part_count);
+    let parts = checked_parts(&loaded)?;
+    let mut intervals = Vec::with_capacity(parts.len());
     let mut search_ns = 0u64;
-    let mut missing = Vec::new();
-    for part in 1..=loaded.plan.part_count {
-        let path = part_path(dir, part);
-        if !path.exists() {
-            missing.push(part.to_string());
-            continue;
-        }
-        let file: PartFile = parse_json(&read_bytes(&path)?, &path, PART_SCHEMA)?;
+    for (part, (_, file)) in parts {
         search_ns = search_ns.saturating_add(file.search_ns);
         let end = file.ended_unix_ns.max(file.started_unix_ns);
         intervals.push(Interval { part, host: file.host, start: file.started_unix_ns, end });
-    }
-    if !missing.is_empty() {
-        return Err(ClusterError::bad_input(format!(
-            "{}: parts {} have not run: explain --cluster needs every part's times (merge --status lists them)",
-            dir.display(),
-            missing.join(", ")
-        )));
     }
     Ok(explain_intervals(intervals, search_ns, &loaded.plan.balance.method, slots))
 }

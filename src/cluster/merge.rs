@@ -96,13 +96,17 @@ pub fn status(dir: &Path) -> Result<Status, ClusterError> {
     Ok(Status { done, missing, problems: survey.problems, part_count })
 }
 
-/// `merge`: the report of the plan in `dir` from its parts, with the instance it ran; exit
-/// 2 naming every missing, doubled or foreign part.
-pub fn merge(dir: &Path) -> Result<(RunReport, Instance), ClusterError> {
-    let loaded = load_plan(dir)?;
-    let plan = &loaded.plan;
+/// Every part of the plan in `loaded`, each from its one file, after the checks a merge
+/// makes before it adds anything up: the plan made by this build, and every part there
+/// once, in this build's part format, from this plan (its hash), this build, with the
+/// plan's part count and subproblems. The error names every part missing, doubled or
+/// foreign (exit 2). `merge` and `explain --cluster` both read the parts through it: a
+/// folder split again after its plan was removed still holds the old plan's parts, and
+/// neither command may read them as this plan's.
+pub(super) fn checked_parts(loaded: &LoadedPlan) -> Result<BTreeMap<usize, (PathBuf, PartFile)>, ClusterError> {
+    let (plan, dir) = (&loaded.plan, &loaded.dir);
     check_build(&plan.tool, dir)?;
-    let mut survey = survey(&loaded)?;
+    let mut survey = survey(loaded)?;
     for part in 1..=plan.part_count {
         if !survey.found.contains_key(&part) {
             survey.problems.push(format!(
@@ -114,12 +118,21 @@ pub fn merge(dir: &Path) -> Result<(RunReport, Instance), ClusterError> {
     }
     if !survey.problems.is_empty() {
         return Err(ClusterError::bad_input(format!(
-            "{}: cannot merge, {} problem(s):\n  {}",
+            "{}: the parts do not match the plan, {} problem(s):\n  {}",
             dir.display(),
             survey.problems.len(),
             survey.problems.join("\n  ")
         )));
     }
+    Ok(survey.found.into_iter().filter_map(|(part, mut files)| Some((part, files.pop()?))).collect())
+}
+
+/// `merge`: the report of the plan in `dir` from its parts, with the instance it ran; exit
+/// 2 naming every missing, doubled or foreign part ([`checked_parts`]).
+pub fn merge(dir: &Path) -> Result<(RunReport, Instance), ClusterError> {
+    let loaded = load_plan(dir)?;
+    let plan = &loaded.plan;
+    let parts = checked_parts(&loaded)?;
     let components = plan.lister.len();
     let plan_file = plan_path(dir);
     let mut counts: Vec<Counts> = Vec::with_capacity(components);
@@ -131,8 +144,7 @@ pub fn merge(dir: &Path) -> Result<(RunReport, Instance), ClusterError> {
         answer_lists.push(vec![parse_answers(record, &plan_file)?]);
     }
     let mut elapsed_ns = vec![0u64; components];
-    for (part, files) in &survey.found {
-        let (path, file) = &files[0];
+    for (part, (path, file)) in &parts {
         for (component, record) in file.components.iter().enumerate() {
             counts[component].add(&record.counts).map_err(|overflow| {
                 ClusterError::failed(format!("part {part} ({}): component {component}: {overflow}", path.display()))
@@ -145,7 +157,7 @@ pub fn merge(dir: &Path) -> Result<(RunReport, Instance), ClusterError> {
         }
     }
     let instance = plan_instance(&plan.instance)?;
-    let prepared = run::prepare(&instance, &plan.knobs).map_err(|error| ClusterError::bad_input(error.to_string()))?;
+    let prepared = run::prepare(&instance, &plan.knobs).map_err(|error| ClusterError::of_run(error, ""))?;
     let input = AssembleInput {
         counts: &counts,
         solutions: solution_lists.iter().map(|lists| lists.iter().map(Vec::as_slice).collect()).collect(),

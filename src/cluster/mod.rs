@@ -112,7 +112,7 @@ pub fn make_plan(instance: &Instance, knobs: &KnobValues, parts: usize) -> Resul
     if !(1..=MAX_PARTS).contains(&parts) {
         return Err(ClusterError::bad_input(format!("--parts {parts}: expected 1 to {MAX_PARTS}")));
     }
-    let prepared = run::prepare(instance, knobs).map_err(|error| ClusterError::bad_input(error.to_string()))?;
+    let prepared = run::prepare(instance, knobs).map_err(|error| ClusterError::of_run(error, ""))?;
     let wanted = parts * SUBPROBLEMS_PER_PART;
     let probes = (PROBE_BUDGET / wanted).clamp(2, 32);
     let keep = RunSettings::default().solutions_to_keep;
@@ -256,7 +256,7 @@ pub fn run_part(dir: &Path, part: usize, threads: usize) -> Result<PartFile, Clu
     let (plan, subproblems) = load_part_plan(dir, part)?;
     check_build(&plan.tool, dir)?;
     let instance = plan_instance(&plan.instance)?;
-    let prepared = run::prepare(&instance, &plan.knobs).map_err(|error| ClusterError::bad_input(error.to_string()))?;
+    let prepared = run::prepare(&instance, &plan.knobs).map_err(|error| ClusterError::of_run(error, ""))?;
     let subproblems = &subproblems;
     let request = PartRequest { subproblems, keep: plan.keep, threads };
     let outcome = prepared

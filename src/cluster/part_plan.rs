@@ -8,6 +8,7 @@ use super::plan::{
     PART_PLAN_SCHEMA,
 };
 use super::ClusterError;
+use crate::harness::storing::csv_log::write_atomically_unsynced;
 use crate::knobs::KnobValues;
 use crate::run::cluster::Subproblem;
 use serde::{Deserialize, Serialize};
@@ -106,26 +107,47 @@ fn check_part(part: usize, part_count: usize) -> Result<(), ClusterError> {
 }
 
 /// Writes every part's plan of `plan` (whose file is `plan_bytes`) into `dir/plans/`, each
-/// atomically (a temporary file renamed over it); with `only_missing`, only those not
-/// there yet. The files are not synced one by one: a sync costs milliseconds on a busy
-/// disk, hundreds of them took `split` past a second, and these files are derived from
-/// `plan.json` (which is synced), so `split` into the same folder rewrites any lost one.
+/// atomically by the harness's writer; with `only_missing`, only those not there yet. The
+/// files are not synced one by one: a sync costs milliseconds on a busy disk, hundreds of
+/// them took `split` past a second, and these files are derived from `plan.json` (which is
+/// synced), so `split` into the same folder rewrites any lost one.
 pub fn write_part_plans(dir: &Path, plan: &Plan, plan_bytes: &[u8], only_missing: bool) -> Result<(), ClusterError> {
-    let folder = dir.join("plans");
-    std::fs::create_dir_all(&folder)
-        .map_err(|error| ClusterError::failed(format!("{}: cannot create: {error}", folder.display())))?;
     for part_plan in part_plans(plan, &fnv1a(plan_bytes)) {
         let path = part_plan_path(dir, part_plan.part);
         if only_missing && path.exists() {
             continue;
         }
-        let temporary = folder.join(format!(".{}.json.{}.tmp", part_plan.part, std::process::id()));
-        std::fs::write(&temporary, part_plan_bytes(&part_plan))
-            .and_then(|()| std::fs::rename(&temporary, &path))
-            .map_err(|error| {
-                let _ = std::fs::remove_file(&temporary);
-                ClusterError::failed(format!("{}: cannot write: {error}", path.display()))
-            })?;
+        write_atomically_unsynced(&path, &part_plan_bytes(&part_plan))
+            .map_err(|error| ClusterError::failed(error.to_string()))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::{make_plan, plan_bytes};
+
+    #[test]
+    fn part_plans_are_written_beside_another_writers_temporary_file_of_the_same_process_id() {
+        // Containers sharing a folder often run each split as the same process id, so a
+        // temporary name made of the part and the process id alone may be another
+        // writer's. A folder stands in for that writer's file: it makes the clash of
+        // names visible without a race.
+        let instance = crate::run::instance::load("rings").expect("a built-in instance");
+        let plan = make_plan(&instance, &KnobValues::new(), 2).expect("rings splits");
+        let bytes = plan_bytes(&plan);
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let plans = dir.path().join("plans");
+        std::fs::create_dir_all(plans.join(format!(".1.json.{}.tmp", std::process::id()))).unwrap();
+        write_part_plans(dir.path(), &plan, &bytes, false).expect("the part plans are written");
+        let (first, subproblems) = load_part_plan(dir.path(), 1).expect("part 1's plan reads back");
+        assert_eq!((first.part, first.part_count, first.plan_hash.as_str()), (1, 2, fnv1a(&bytes).as_str()));
+        assert_eq!(subproblems.len(), plan.parts[0].subproblems.len());
+        let names: Vec<String> = std::fs::read_dir(&plans)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into())
+            .collect();
+        assert_eq!(names.iter().filter(|name| name.ends_with(".tmp")).count(), 1, "only the other's: {names:?}");
+    }
 }

@@ -10,7 +10,8 @@ use std::fmt;
 
 /// [`PanickedRun::during`] the search.
 pub(super) const SEARCHING: &str = "searching";
-/// [`PanickedRun::during`] `Puzzle::models`.
+/// [`PanickedRun::during`] `Puzzle::models` and `component_names`, and the models'
+/// `rule_names` and `max_depth` ([`super::family_code::build_models`]).
 pub(super) const BUILDING_MODELS: &str = "building the models";
 /// [`PanickedRun::during`] the time the kept solutions become text, drawings, checks and
 /// the answer.
@@ -25,6 +26,18 @@ pub(super) const SPLITTING: &str = "splitting";
 pub(super) const WATCHING: &str = "watching";
 /// [`PanickedRun::during`] `merge`'s replay of the parts' solutions into the report.
 pub(super) const MERGING: &str = "merging";
+
+/// [`PanickedRun::during`] `Puzzle::parse`, when an instance is loaded or prepared.
+pub(super) const READING_DATA: &str = "reading the instance's data (`Puzzle::parse`)";
+/// [`PanickedRun::during`] `Puzzle::config`, when knob values are checked or read.
+pub(super) const READING_KNOBS: &str = "reading the knobs (`Puzzle::config`)";
+/// [`PanickedRun::during`] `Puzzle::instance_from_argument`, when an instance argument is
+/// not a file.
+pub(super) const READING_ARGUMENT: &str = "reading an instance argument (`Puzzle::instance_from_argument`)";
+
+/// [`PanickedRun::strategy`] of the family's code called before any run (reading its data,
+/// knobs or an argument): none, and the error names none.
+pub(super) const BEFORE_ANY_RUN: &str = "";
 
 /// [`PanickedRun::strategy`] of work done on the calling thread alone, outside `solve`'s
 /// strategies (an estimate, a split, a merge, a watch, a measurement).
@@ -56,8 +69,9 @@ pub enum RunError {
 }
 
 /// A run ended by a panic of the family's code: its model during the search (every
-/// worker was stopped, so the run ended within moments), or the puzzle while it built the
-/// models or read the solutions; in any command that runs the family's code.
+/// worker was stopped, so the run ended within moments), the puzzle while it built the
+/// models or read the solutions, or, before any run, its parser, its knob reader or its
+/// reader of short arguments; in any command that runs the family's code.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PanickedRun {
     /// The family (`FAMILY` of its `Puzzle`).
@@ -65,10 +79,14 @@ pub struct PanickedRun {
     /// The component being searched, when the panic came from one.
     pub component: Option<String>,
     /// What the run was doing: `searching`, `building the models`, `reading the solutions`,
-    /// `estimating`, `measuring`, `splitting`, `watching`, `merging`.
+    /// `estimating`, `measuring`, `splitting`, `watching`, `merging`; or, before any run,
+    /// which function of the family was reading what (`reading the knobs
+    /// (`Puzzle::config`)`).
     pub during: &'static str,
     /// The strategy and thread count, as `steal x2`: `sequential x1` for the work a
-    /// command does on its calling thread, `run-part x2` for a part's threads.
+    /// command does on its calling thread, `run-part x2` for a part's threads; empty for
+    /// the family's code called before any run (`Puzzle::parse`, `config`,
+    /// `instance_from_argument`).
     pub strategy: String,
     /// The panic: its message, source location and the node's path.
     pub panic: ModelPanic,
@@ -100,7 +118,9 @@ impl fmt::Display for PanickedRun {
         if let Some(component) = component {
             write!(f, " component `{component}`")?;
         }
-        write!(f, " ({strategy})")?;
+        if !strategy.is_empty() {
+            write!(f, " ({strategy})")?;
+        }
         if let Some(path) = &panic.path {
             write!(f, " at the node reached by the moves {path} from the root")?;
         } else if *during == SEARCHING && strategy.starts_with("sequential") {

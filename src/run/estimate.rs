@@ -3,7 +3,8 @@
 //! second measured on a short real search. A panic of the family's code ends the estimate
 //! with [`RunError::ModelPanicked`].
 
-use super::error::{PanickedRun, RunError, BUILDING_MODELS, ESTIMATING, ON_THIS_THREAD};
+use super::error::{PanickedRun, RunError, ESTIMATING, ON_THIS_THREAD};
+use super::family_code::{build_models, BuiltModels};
 use crate::parallel;
 use crate::puzzles::Puzzle;
 use crate::search::{estimate_tree_size_with, search_sequentially, EstimateMethod, Limits, NoCounters};
@@ -59,15 +60,12 @@ pub(super) fn estimate_puzzle<P: Puzzle>(
     config: &P::Config,
     request: &EstimateRequest,
 ) -> Result<Vec<ComponentEstimate>, RunError> {
-    let panicked =
-        |component: Option<&str>, during, panic| PanickedRun::error::<P>(component, during, ON_THIS_THREAD, panic);
-    let models = parallel::catch_model_panic(|| puzzle.models(config))
-        .map_err(|panic| panicked(None, BUILDING_MODELS, panic))?;
+    let BuiltModels { models, names, .. } = build_models(puzzle, config, ON_THIS_THREAD)?;
     let mut estimates = Vec::new();
-    for (model, name) in models.into_iter().zip(puzzle.component_names()) {
+    for (model, name) in models.into_iter().zip(names) {
         // The probes and the plain searches keep no path: the panic names no node.
         let estimate = parallel::catch_model_panic(|| estimate_component::<P>(model, name.clone(), request))
-            .map_err(|panic| panicked(Some(&name), ESTIMATING, panic))?;
+            .map_err(|panic| PanickedRun::error::<P>(Some(&name), ESTIMATING, ON_THIS_THREAD, panic))?;
         estimates.push(estimate);
     }
     Ok(estimates)

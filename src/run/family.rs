@@ -19,9 +19,10 @@
 //! Families are listed registered first, then the built-in ones: a user's binary shows
 //! its own families before those it merely carries.
 
-use super::error::RunError;
+use super::error::{RunError, BEFORE_ANY_RUN, READING_ARGUMENT, READING_DATA, READING_KNOBS};
+use super::family_code::catch_family;
 use super::prepared::{self, Prepared};
-use crate::knobs::{KnobError, KnobSpec, KnobValues};
+use crate::knobs::{KnobSpec, KnobValues};
 use crate::puzzles::{hooks, prime_grid, rings, twenty_four_seven, DataError, Puzzle};
 use serde_json::Value;
 use std::any::TypeId;
@@ -39,32 +40,39 @@ pub struct FamilyEntry {
     knobs: &'static [KnobSpec],
     short_forms: &'static [&'static str],
     puzzle_type: fn() -> TypeId,
-    validate: fn(&Value) -> Result<(), DataError>,
-    instance_from_argument: fn(&str) -> Option<Value>,
-    check_knobs: fn(&KnobValues) -> Result<(), KnobError>,
+    check_data: fn(&Value) -> Result<(), RunError>,
+    instance_from_argument: fn(&str) -> Result<Option<Value>, RunError>,
+    check_knobs: fn(&KnobValues) -> Result<(), RunError>,
     prepare: PrepareFn,
 }
 
-/// The entry of family `P`: its functions, monomorphised for `P`.
+/// The entry of family `P`: its functions, monomorphised for `P`. Each call into `P`'s code
+/// runs inside a catch: a panic there is the family's, returned as
+/// [`RunError::ModelPanicked`] naming the family and its function.
 pub const fn entry<P: Puzzle + 'static>() -> FamilyEntry {
     FamilyEntry {
         name: P::FAMILY,
         knobs: P::KNOBS,
         short_forms: P::SHORT_FORMS,
         puzzle_type: TypeId::of::<P>,
-        validate: validate::<P>,
-        instance_from_argument: P::instance_from_argument,
+        check_data: check_data::<P>,
+        instance_from_argument: instance_from_argument::<P>,
         check_knobs: check_knobs::<P>,
         prepare: prepared::prepare::<P>,
     }
 }
 
-fn validate<P: Puzzle>(data: &Value) -> Result<(), DataError> {
-    P::parse(data).map(drop)
+fn check_data<P: Puzzle>(data: &Value) -> Result<(), RunError> {
+    catch_family::<P, _>(READING_DATA, BEFORE_ANY_RUN, || P::parse(data).map(drop))?.map_err(RunError::Data)
 }
 
-fn check_knobs<P: Puzzle>(values: &KnobValues) -> Result<(), KnobError> {
-    prepared::read_knobs::<P>(values).map(drop)
+fn instance_from_argument<P: Puzzle>(text: &str) -> Result<Option<Value>, RunError> {
+    catch_family::<P, _>(READING_ARGUMENT, BEFORE_ANY_RUN, || P::instance_from_argument(text))
+}
+
+fn check_knobs<P: Puzzle>(values: &KnobValues) -> Result<(), RunError> {
+    catch_family::<P, _>(READING_KNOBS, BEFORE_ANY_RUN, || prepared::read_knobs::<P>(values).map(drop))?
+        .map_err(RunError::Knob)
 }
 
 /// The built-in families, in the order `list` and the help show them. A new built-in
@@ -144,19 +152,35 @@ impl Family {
         self.0.short_forms
     }
 
-    /// Checks a `data` block with the family's parser.
-    pub fn validate(self, data: &Value) -> Result<(), DataError> {
-        (self.0.validate)(data)
+    /// Checks a `data` block with the family's parser, as the loader does: a refusal is
+    /// [`RunError::Data`], a panic in the parser [`RunError::ModelPanicked`].
+    pub fn check_data(self, data: &Value) -> Result<(), RunError> {
+        (self.0.check_data)(data)
     }
 
-    /// The `data` block the family builds from a short command-line argument, if any.
-    pub fn instance_from_argument(self, text: &str) -> Option<Value> {
+    /// Checks a `data` block with the family's parser, for library code
+    /// ([`crate::instance_of`]).
+    ///
+    /// # Panics
+    /// When the parser panics, with the message [`Family::check_data`] returns.
+    pub fn validate(self, data: &Value) -> Result<(), DataError> {
+        match self.check_data(data) {
+            Ok(()) => Ok(()),
+            Err(RunError::Data(error)) => Err(error),
+            Err(other) => panic!("{other}"),
+        }
+    }
+
+    /// The `data` block the family builds from a short command-line argument, if any; a
+    /// panic in its `instance_from_argument` is [`RunError::ModelPanicked`].
+    pub fn instance_from_argument(self, text: &str) -> Result<Option<Value>, RunError> {
         (self.0.instance_from_argument)(text)
     }
 
     /// Checks knob values against the family's knobs (names and values), as a run would,
-    /// so that a command can refuse them before it prints or measures anything.
-    pub fn check_knobs(self, values: &KnobValues) -> Result<(), KnobError> {
+    /// so that a command can refuse them before it prints or measures anything: a refusal
+    /// is [`RunError::Knob`], a panic in the family's `config` [`RunError::ModelPanicked`].
+    pub fn check_knobs(self, values: &KnobValues) -> Result<(), RunError> {
         (self.0.check_knobs)(values)
     }
 

@@ -3,6 +3,7 @@
 
 mod locate;
 
+use super::error::{PanickedRun, RunError};
 use super::family::{self, Family};
 use super::program::program_name;
 use serde_json::Value;
@@ -94,6 +95,15 @@ pub enum InstanceError {
         /// What was wrong and what is allowed.
         message: String,
     },
+    /// The family's own code panicked reading the file's `data` block (`Puzzle::parse`)
+    /// or the argument (`Puzzle::instance_from_argument`): a bug in the family, not in the
+    /// file.
+    FamilyPanicked {
+        /// The file, or the argument as given.
+        path: PathBuf,
+        /// The family, its function and the panic.
+        panic: Box<PanickedRun>,
+    },
 }
 
 impl fmt::Display for InstanceError {
@@ -127,6 +137,7 @@ impl fmt::Display for InstanceError {
                     write!(f, ": {key}: {message}")
                 }
             }
+            InstanceError::FamilyPanicked { path, panic } => write!(f, "{}: {panic}", path.display()),
         }
     }
 }
@@ -294,9 +305,10 @@ pub fn parse(text: &str, path: &Path, source: &str) -> Result<Instance, Instance
     };
     let title = object.get("title").and_then(Value::as_str).unwrap_or_default().to_string();
     let data = object.get("data").ok_or_else(|| content_error("data", "missing; the puzzle's own block".into()))?;
-    family.validate(data).map_err(|error| {
-        let key = if error.key.is_empty() { "data".to_string() } else { format!("data.{}", error.key) };
-        content_error(&key, error.message)
+    family.check_data(data).map_err(|error| match error {
+        RunError::ModelPanicked(panic) => InstanceError::FamilyPanicked { path: path.to_path_buf(), panic },
+        RunError::Data(error) => content_error(&data_key(&error.key), error.message),
+        other => content_error("data", other.to_string()),
     })?;
     // Moved out, not cloned: the rest of the file is dropped.
     let data = object.remove("data").expect("checked above");
@@ -304,14 +316,26 @@ pub fn parse(text: &str, path: &Path, source: &str) -> Result<Instance, Instance
 }
 
 /// The instance that the first family accepting `argument` builds from it, or why its
-/// `data` block is not valid (`nqueens` given `40` for a board of at most 32).
+/// `data` block is not valid (`nqueens` given `40` for a board of at most 32), or the
+/// panic of a family's code reading it.
 fn from_argument(argument: &str) -> Option<Result<Instance, InstanceError>> {
+    let failed = |family: Family, error: RunError| {
+        let path = PathBuf::from(argument);
+        let (key, message) = match error {
+            RunError::ModelPanicked(panic) => return InstanceError::FamilyPanicked { path, panic },
+            RunError::Data(error) => (data_key(&error.key), error.message),
+            other => ("data".to_string(), other.to_string()),
+        };
+        let message = format!("{message} (read by family `{}`)", family.name());
+        InstanceError::Content { path, line: None, key, message }
+    };
     Family::all().into_iter().find_map(|family| {
-        let data = family.instance_from_argument(argument)?;
-        if let Err(error) = family.validate(&data) {
-            let key = if error.key.is_empty() { "data".to_string() } else { format!("data.{}", error.key) };
-            let message = format!("{} (read by family `{}`)", error.message, family.name());
-            return Some(Err(InstanceError::Content { path: PathBuf::from(argument), line: None, key, message }));
+        let data = match family.instance_from_argument(argument) {
+            Ok(data) => data?,
+            Err(error) => return Some(Err(failed(family, error))),
+        };
+        if let Err(error) = family.check_data(&data) {
+            return Some(Err(failed(family, error)));
         }
         Some(Ok(Instance {
             source: argument.to_string(),
@@ -322,6 +346,15 @@ fn from_argument(argument: &str) -> Option<Result<Instance, InstanceError>> {
             expected: None,
         }))
     })
+}
+
+/// The instance file's key of the family's data key `key` (`data` for the block itself).
+fn data_key(key: &str) -> String {
+    if key.is_empty() {
+        "data".to_string()
+    } else {
+        format!("data.{key}")
+    }
 }
 
 fn family_list() -> String {

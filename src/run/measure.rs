@@ -6,7 +6,8 @@
 //! A panic of the family's code, on the calling thread or on a timing thread, ends the
 //! measurement with [`RunError::ModelPanicked`].
 
-use super::error::{PanickedRun, RunError, BUILDING_MODELS, MEASURING, ON_THIS_THREAD};
+use super::error::{PanickedRun, RunError, MEASURING, ON_THIS_THREAD};
+use super::family_code::{build_models, BuiltModels};
 use crate::parallel::{self, MachineryCosts, ModelPanic, Pool, PoolError, Strategy};
 use crate::puzzles::Puzzle;
 use crate::scaling::costs::{Costs, Slowdown};
@@ -54,13 +55,10 @@ pub(super) fn measure_puzzle<P: Puzzle>(
     config: &P::Config,
     calibration: Option<Calibration>,
 ) -> Result<Vec<Component>, RunError> {
-    let panicked =
-        |component: Option<&str>, during, panic| PanickedRun::error::<P>(component, during, ON_THIS_THREAD, panic);
-    let models = parallel::catch_model_panic(|| puzzle.models(config))
-        .map_err(|panic| panicked(None, BUILDING_MODELS, panic))?;
+    let BuiltModels { models, names, .. } = build_models(puzzle, config, ON_THIS_THREAD)?;
     let mut components = Vec::new();
     let mut machinery: Option<Costs> = None;
-    for (model, name) in models.into_iter().zip(puzzle.component_names()) {
+    for (model, name) in models.into_iter().zip(names) {
         // The recording and timing searches keep no path: the panic names no node.
         let measured = parallel::catch_model_panic(|| match calibration {
             None => Ok(Component { name: name.clone(), tree: record_tree(&model), costs: Costs::nodes_only() }),
@@ -72,7 +70,9 @@ pub(super) fn measure_puzzle<P: Puzzle>(
         let component = match measured {
             Ok(Ok(component)) => component,
             Ok(Err(Stopped::Pool(error))) => return Err(RunError::Pool(error)),
-            Ok(Err(Stopped::Panicked(panic))) | Err(panic) => return Err(panicked(Some(&name), MEASURING, panic)),
+            Ok(Err(Stopped::Panicked(panic))) | Err(panic) => {
+                return Err(PanickedRun::error::<P>(Some(&name), MEASURING, ON_THIS_THREAD, panic))
+            }
         };
         components.push(component);
     }

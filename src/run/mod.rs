@@ -9,6 +9,7 @@
 //!   -> instance.rs (loading puzzle-instance/v1 files)  -> family.rs (the registry)
 //!   -> prepared.rs (a family's types meet the operations)
 //!   -> solve.rs, estimate.rs, measure.rs (each operation, generic over the family)
+//!   -> family_code.rs (the family's code outside the search, each call caught)
 //!   -> report.rs, worker_merge.rs, settings.rs, error.rs
 //! ```
 //!
@@ -22,6 +23,7 @@ mod collect;
 mod error;
 pub mod estimate;
 pub mod family;
+mod family_code;
 pub mod instance;
 pub mod measure;
 mod prepared;

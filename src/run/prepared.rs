@@ -9,8 +9,11 @@
 
 use super::cluster::{self, AssembleInput, PartOutcome, PartRequest, SplitListing, SplitRequest};
 use super::collect::SolutionStream;
-use super::error::{PanickedRun, RunError, BUILDING_MODELS, ON_THIS_THREAD, WATCHING};
+use super::error::{
+    PanickedRun, RunError, BEFORE_ANY_RUN, BUILDING_MODELS, ON_THIS_THREAD, READING_DATA, READING_KNOBS, WATCHING,
+};
 use super::estimate::{estimate_puzzle, ComponentEstimate, EstimateRequest};
+use super::family_code::catch_family;
 use super::measure::{measure_puzzle, Calibration};
 use super::report::RunReport;
 use super::settings::RunSettings;
@@ -68,14 +71,16 @@ pub fn read_knobs<P: Puzzle>(knobs: &KnobValues) -> Result<P::Config, KnobError>
 }
 
 /// Reads `data` and `knobs` into family `P`'s types; `instance` and `source` label reports.
+/// A panic in the family's `parse` or `config` is returned as the family's.
 pub(super) fn prepare<P: Puzzle + 'static>(
     data: &Value,
     knobs: &KnobValues,
     instance: &str,
     source: &str,
 ) -> Result<Box<dyn Prepared>, RunError> {
-    let puzzle = P::parse(data).map_err(RunError::Data)?;
-    let config = read_knobs::<P>(knobs).map_err(RunError::Knob)?;
+    let puzzle = catch_family::<P, _>(READING_DATA, BEFORE_ANY_RUN, || P::parse(data))?.map_err(RunError::Data)?;
+    let config =
+        catch_family::<P, _>(READING_KNOBS, BEFORE_ANY_RUN, || read_knobs::<P>(knobs))?.map_err(RunError::Knob)?;
     Ok(Box::new(Ready { puzzle, config, instance: instance.to_string(), source: source.to_string() }))
 }
 

@@ -3,13 +3,14 @@
 //! each on the whole pool; the pool is built before any clock starts.
 
 use super::collect::{SolutionCollector, SolutionStream};
-use super::error::{PanickedRun, RunError, BUILDING_MODELS, READING_SOLUTIONS, SEARCHING};
+use super::error::{PanickedRun, RunError, READING_SOLUTIONS, SEARCHING};
+use super::family_code::{build_models, BuiltModels};
 use super::report::{product_of_counts, rule_reports, ComponentReport, ParallelSummary, RunReport};
 use super::settings::{RunSettings, SearchMode};
 use super::worker_merge::{nanos, summarize_component, WorkerMerge};
 use crate::parallel::{self, ModelPanic, Pool, PoolError, Strategy};
 use crate::puzzles::Puzzle;
-use crate::search::{FullCounters, Limits, Model, NoCounters, RuleCounter, Stats, StopReason};
+use crate::search::{FullCounters, Limits, NoCounters, RuleCounter, Stats, StopReason};
 use serde_json::Value;
 use std::time::Instant;
 
@@ -70,17 +71,11 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
         clone_state: false,
         deadline: settings.time_limit.and_then(|limit| Instant::now().checked_add(limit)),
     };
-    let models = parallel::catch_model_panic(|| puzzle.models(config))
-        .map_err(|panic| panicked(None, BUILDING_MODELS, panic))?;
-    let rule_names: Vec<String> = models
-        .first()
-        .map(|model| model.rule_names().iter().map(|name| name.to_string()).collect())
-        .unwrap_or_default();
+    let BuiltModels { models, names, rule_names, .. } = build_models(puzzle, config, &strategy)?;
     let mut total = Stats::default();
     let mut components = Vec::new();
     let mut tallies = Vec::new();
     let mut searched = Vec::new();
-    let names = puzzle.component_names();
     let mut complete = true;
     let mut stop = None;
     let mut workers = WorkerMerge::default();

@@ -1,14 +1,18 @@
 //! A family with a bug on purpose, chosen by its `fault` knob: N-Queens (a queen per row,
 //! columns tried from 0 up) whose model panics in `apply`, `branch`, `undo` or
 //! `solution()` at the nodes under the root's child 1 (column 1 for the first queen) at
-//! depth 3 (at the leaves for `solution`), claims a `max_depth()` one short of the tree,
-//! or reads a global counter in `branch`, so that its moves do not replay.
+//! depth 3 (at the leaves for `solution`), or in `rule_names`, claims a `max_depth()` one
+//! short of the tree, or reads a global counter in `branch`, so that its moves do not
+//! replay.
 //!
 //! The instance's data may name the fault too (`{"n": 8, "fault": "apply"}`), for the
 //! commands that take no knob flags (`scaling-check`); the knob, when not `none`, wins.
 //! The puzzle's own methods see its data, not the knobs: its faults `verify` and
 //! `answer-key` (a panic in `Puzzle::verify` or `Puzzle::answer_key` at the solutions
-//! under the root's child 1) are named in the data only.
+//! under the root's child 1), `parse` and `component-names` are named in the data only.
+//! `Puzzle::config` panics on the knob text [`CONFIG_FAULT`] and
+//! `Puzzle::instance_from_argument` on the argument [`ARGUMENT_FAULT`], neither a listed
+//! value: registration reads every listed knob value, and would panic itself.
 //!
 //! Shared by the tests of `tests/model_faults.rs` and by the `broken_model` example, a
 //! binary with this family on the workbench's command line for the CLI tests:
@@ -47,8 +51,20 @@ knob_enum! {
         Verify = "verify",
         /// The puzzle's `answer_key` panics at a faulty solution (named in the data only).
         AnswerKey = "answer-key",
+        /// The puzzle's `parse` panics (named in the data only).
+        Parse = "parse",
+        /// The puzzle's `component_names` panics (named in the data only).
+        ComponentNames = "component-names",
+        /// The model's `rule_names` panics.
+        RuleNames = "rule-names",
     }
 }
+
+/// The `fault` knob text on which `Puzzle::config` panics.
+pub const CONFIG_FAULT: &str = "panic-in-config";
+
+/// The instance argument on which `Puzzle::instance_from_argument` panics.
+pub const ARGUMENT_FAULT: &str = "panic-in-argument";
 
 /// The depth of the faulty nodes (under the root's child 1).
 pub const FAULT_DEPTH: usize = 3;
@@ -106,6 +122,9 @@ impl Model for BrokenModel {
     const REJECTS_BEFORE_CHANGING: bool = true;
 
     fn rule_names(&self) -> &[&'static str] {
+        if self.fault == Fault::RuleNames {
+            panic!("{} fault injected", Fault::RuleNames.name());
+        }
         &["attack", "hidden"]
     }
 
@@ -160,7 +179,7 @@ impl Puzzle for BrokenQueens {
         name: "fault",
         values: Fault::VALUES,
         default: "none",
-        help: "The model's bug: a panic in apply, branch, undo or solution, a max_depth() too small, moves that do not replay.",
+        help: "The model's bug: a panic in apply, branch, undo, solution or rule_names, a max_depth() too small, moves that do not replay.",
     }];
     type Config = Fault;
     type Model = BrokenModel;
@@ -172,6 +191,9 @@ impl Puzzle for BrokenQueens {
             Some(Some(fault)) => fault,
             Some(None) => return Err(DataError::new("fault", format!("expected one of {:?}", Fault::VALUES))),
         };
+        if fault == Fault::Parse {
+            panic!("{} fault injected", fault.name());
+        }
         match data.get("n").and_then(Value::as_u64) {
             Some(n @ 4..=16) => Ok(BrokenQueens { n: n as usize, fault }),
             _ => Err(DataError::new("n", "expected the board size, 4 to 16")),
@@ -179,6 +201,9 @@ impl Puzzle for BrokenQueens {
     }
 
     fn config(knobs: &KnobValues) -> Result<Fault, KnobError> {
+        if knobs.get("fault").map(String::as_str) == Some(CONFIG_FAULT) {
+            panic!("config fault injected");
+        }
         KnobReader::new(Self::FAMILY, Self::KNOBS, knobs)?.knob("fault")
     }
 
@@ -187,6 +212,9 @@ impl Puzzle for BrokenQueens {
     }
 
     fn component_names(&self) -> Vec<String> {
+        if self.fault == Fault::ComponentNames {
+            panic!("{} fault injected", self.fault.name());
+        }
         vec![format!("{n}x{n}", n = self.n)]
     }
 
@@ -240,6 +268,9 @@ impl Puzzle for BrokenQueens {
     }
 
     fn instance_from_argument(text: &str) -> Option<Value> {
+        if text == ARGUMENT_FAULT {
+            panic!("instance_from_argument fault injected");
+        }
         Some(json!({ "n": text.parse::<u64>().ok()? }))
     }
 }

@@ -88,8 +88,21 @@ pub fn header_of<T: Serialize>(row: &T) -> String {
     String::from_utf8_lossy(&bytes).lines().next().unwrap_or_default().to_string()
 }
 
-/// Writes `contents` to `path` through a temporary file in the same folder and a rename.
+/// Writes `contents` to `path` through a temporary file in the same folder, synced to disk,
+/// and a rename.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), HarnessError> {
+    replace_file(path, contents, true)
+}
+
+/// [`write_atomically`] without the sync: a reader still sees the old or the new file,
+/// never a part of one, but a crash of the machine may lose it. For files rebuilt from
+/// another, synced, file and written by the hundred, where a sync each (milliseconds on a
+/// busy disk) would be most of the time spent.
+pub fn write_atomically_unsynced(path: &Path, contents: &[u8]) -> Result<(), HarnessError> {
+    replace_file(path, contents, false)
+}
+
+fn replace_file(path: &Path, contents: &[u8], sync: bool) -> Result<(), HarnessError> {
     let folder = path.parent().filter(|parent| !parent.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(folder).map_err(|source| HarnessError::io(folder, source))?;
     let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
@@ -97,7 +110,7 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), HarnessError
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().subsec_nanos();
     let temporary = folder.join(format!(".{name}.{}-{nanos}.tmp", std::process::id()));
     let result = File::create(&temporary)
-        .and_then(|mut file| file.write_all(contents).and_then(|()| file.sync_all()))
+        .and_then(|mut file| file.write_all(contents).and_then(|()| if sync { file.sync_all() } else { Ok(()) }))
         .and_then(|()| std::fs::rename(&temporary, path));
     if result.is_err() {
         let _ = std::fs::remove_file(&temporary);

@@ -14,7 +14,7 @@ use crate::harness::error::HarnessError;
 use crate::knobs::KnobValues;
 use crate::parallel::MAX_THREADS;
 use crate::run::settings::{RunSettings, ThreadCount};
-use crate::run::Family;
+use crate::run::{Family, RunError};
 use std::collections::BTreeMap;
 use toml::Value;
 
@@ -356,13 +356,22 @@ fn parse_baselines(value: Option<&Value>) -> Result<BTreeMap<String, KnobValues>
             // Knob by knob first, so that the message names the knob (and its line).
             let single = KnobValues::from([(knob.clone(), text.to_string())]);
             Family::check_knobs(known, &single)
-                .map_err(|error| format!("baselines.{family}.{knob}: {}", error.message))?;
+                .map_err(|error| format!("baselines.{family}.{knob}: {}", knob_refusal(error)))?;
             values.insert(knob.clone(), text.to_string());
         }
-        Family::check_knobs(known, &values).map_err(|error| format!("baselines.{family}: {}", error.message))?;
+        Family::check_knobs(known, &values).map_err(|error| format!("baselines.{family}: {}", knob_refusal(error)))?;
         baselines.insert(family.clone(), values);
     }
     Ok(baselines)
+}
+
+/// Why a family refused knob values: the knob's message (the key already names the family),
+/// or the family's panic reading them.
+fn knob_refusal(error: RunError) -> String {
+    match error {
+        RunError::Knob(error) => error.message,
+        other => other.to_string(),
+    }
 }
 
 fn parse_block(value: &Value, index: usize, repeats: u32, warmup: u32, node_limit: u64) -> Result<Block, String> {

@@ -9,7 +9,8 @@ use super::{AnswerShare, ChildPath, Counts, ReplayError};
 use crate::parallel::catch_model_panic;
 use crate::puzzles::answer_tally::AnswerTally;
 use crate::puzzles::Puzzle;
-use crate::run::error::{PanickedRun, RunError, BUILDING_MODELS, MERGING, ON_THIS_THREAD};
+use crate::run::error::{PanickedRun, RunError, MERGING, ON_THIS_THREAD};
+use crate::run::family_code::{build_models, BuiltModels};
 use crate::run::report::{product_of_counts, rule_reports, ComponentReport, ParallelSummary, RunReport};
 use crate::run::settings::SearchMode;
 use crate::search::Model;
@@ -51,15 +52,7 @@ pub(in crate::run) fn assemble_puzzle<P: Puzzle>(
     // The replays keep no path of moves: a panic names no node.
     let panicked =
         |component: Option<&str>, during, panic| PanickedRun::error::<P>(component, during, ON_THIS_THREAD, panic);
-    let (mut models, names, rule_names) = catch_model_panic(|| {
-        let models = puzzle.models(config);
-        let rule_names: Vec<String> = models
-            .first()
-            .map(|model| model.rule_names().iter().map(|name| name.to_string()).collect())
-            .unwrap_or_default();
-        (models, puzzle.component_names(), rule_names)
-    })
-    .map_err(|panic| panicked(None, BUILDING_MODELS, panic))?;
+    let BuiltModels { mut models, names, rule_names, .. } = build_models(puzzle, config, ON_THIS_THREAD)?;
     let empty = Counts::default();
     let mut total = Counts::default();
     let mut components = Vec::new();

@@ -8,7 +8,8 @@ use super::paths::{descend, undo_all, Finds, PathRecorder, RecordingEngine, Root
 use super::{ComponentShare, CountOverflow, Counts, ReplayError, Subproblem};
 use crate::parallel::catch_model_panic;
 use crate::puzzles::Puzzle;
-use crate::run::error::{PanickedRun, RunError, BUILDING_MODELS, SEARCHING};
+use crate::run::error::{PanickedRun, RunError, SEARCHING};
+use crate::run::family_code::{build_models, BuiltModels};
 use crate::search::{Engine, Limits, Model, NoSteering};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -102,8 +103,7 @@ pub(in crate::run) fn run_part_puzzle<P: Puzzle>(
 ) -> Result<PartOutcome, RunError> {
     let threads = request.threads.clamp(1, request.subproblems.len().max(1));
     let strategy = format!("run-part x{threads}");
-    let (roots, names) = catch_model_panic(|| (puzzle.models(config), puzzle.component_names()))
-        .map_err(|panic| PanickedRun::error::<P>(None, BUILDING_MODELS, &strategy, panic))?;
+    let BuiltModels { models: roots, names, .. } = build_models(puzzle, config, &strategy)?;
     let components = roots.len();
     if let Some((index, subproblem)) =
         request.subproblems.iter().enumerate().find(|(_, subproblem)| subproblem.component >= components)

@@ -7,7 +7,8 @@ use super::paths::{undo_all, Finds, PathRecorder, RecordingEngine, RootCandidate
 use super::{ChildPath, ComponentShare, Counts, Subproblem};
 use crate::parallel::{catch_model_panic, MAX_SUBPROBLEMS};
 use crate::puzzles::Puzzle;
-use crate::run::error::{PanickedRun, RunError, BUILDING_MODELS, ON_THIS_THREAD, SPLITTING};
+use crate::run::error::{PanickedRun, RunError, ON_THIS_THREAD, SPLITTING};
+use crate::run::family_code::{build_models, BuiltModels};
 use crate::search::{
     estimate_tree_size_with, Branch, Engine, EstimateMethod, Limits, Model, NoCounters, NoSteering, Stats, StopReason,
 };
@@ -50,8 +51,7 @@ struct DepthListing<K, M: Model> {
 
 /// The error of `P`'s panic while splitting component `name`.
 fn panicked<P: Puzzle>(name: Option<&str>, panic: crate::parallel::ModelPanic) -> RunError {
-    let during = if name.is_some() { SPLITTING } else { BUILDING_MODELS };
-    PanickedRun::error::<P>(name, during, ON_THIS_THREAD, panic)
+    PanickedRun::error::<P>(name, SPLITTING, ON_THIS_THREAD, panic)
 }
 
 fn list_at<P: Puzzle>(
@@ -98,14 +98,9 @@ pub(in crate::run) fn split_puzzle<P: Puzzle>(
     config: &P::Config,
     request: &SplitRequest,
 ) -> Result<SplitListing, RunError> {
-    let (models, names, max_depth) = catch_model_panic(|| {
-        let models = puzzle.models(config);
-        let max_depth = models.iter().map(Model::max_depth).max().unwrap_or(0).max(1);
-        (models, puzzle.component_names(), max_depth)
-    })
-    .map_err(|panic| panicked::<P>(None, panic))?;
+    let BuiltModels { models, names, max_depth, .. } = build_models(puzzle, config, ON_THIS_THREAD)?;
     let mut best: Option<DepthListing<P::AnswerKey, P::Model>> = None;
-    for depth in 1..=max_depth {
+    for depth in 1..=max_depth.max(1) {
         let listing = list_at(puzzle, &models, &names, depth, request.keep)?;
         if listing.full {
             if best.is_some() {
