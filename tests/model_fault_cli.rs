@@ -341,6 +341,7 @@ fn a_panic_in_parse_config_or_instance_from_argument_exits_3_with_one_line_namin
             (format!("estimate {name}"), with(&["estimate", instance, "--probes", "10"])),
             (format!("watch {name}"), with(&["watch", instance, "--plain"])),
             (format!("split {name}"), with(&["split", instance, "--parts", "2", "--out", &out(name)])),
+            (format!("explain {name}"), with(&["explain", instance, "--parallel", "steal", "--repeats", "1"])),
         ]
     };
     let parse = format!(
@@ -363,6 +364,12 @@ fn a_panic_in_parse_config_or_instance_from_argument_exits_3_with_one_line_namin
     for name in ["parse", "config", "argument"] {
         assert!(!folder.path().join(name).exists(), "split {name}: nothing written");
     }
+    // scaling-check takes its instances as a list, so it reads data only (no knobs).
+    let checked = out("scaling");
+    let output =
+        run(&["scaling-check", "--instances", &parse_file, "--threads", "1", "--repeats", "1", "--out", &checked]);
+    assert_one_panic_line(&output, "scaling-check parse", &parse, "parse fault injected", None);
+    assert!(!folder.path().join("scaling").exists(), "scaling-check: nothing written");
 }
 
 #[test]
@@ -382,6 +389,9 @@ fn a_panic_in_component_names_or_rule_names_exits_3_in_every_command_that_builds
         let expected = format!("{building} (sequential x1): ");
         assert_one_panic_line(&output, command, &expected, "component-names fault injected", progress);
     }
+    // watch reads the component names beside the models, inside the same catch.
+    let output = run(&["watch", &instance, "--plain"]);
+    assert_one_panic_line(&output, "watch", "backtrack-bench: error: ", "component-names fault injected", None);
     let output = run(&["solve", "8", "--fault", "rule-names"]);
     let expected = format!("{building} (sequential x1): ");
     assert_one_panic_line(&output, "solve --fault rule-names", &expected, "rule-names fault injected", None);

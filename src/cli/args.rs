@@ -25,8 +25,8 @@ pub(super) const EXIT_CODES_HELP: &str = "Exit codes: 0 success (also --help, --
     regression); 2 bad input (flags, instance or spec file, knob values, a sweep name another run is using); \
     3 the family's code panicked (a bug in the model) in solve, explain, estimate, watch, split, run-part, merge \
     or scaling-check (one line names the family, the component and the node; a sweep records it as a `panic` \
-    row and goes on), or, in solve, estimate, watch, split, run-part or merge, reading the instance's data, \
-    the knobs or a short argument (one line names the family and its function); \
+    row and goes on), or reading the instance's data, the knobs or a short argument in any of them (one \
+    line names the family and its function); \
     101 any other panic: a bug in {program}, printed in one line (please report it); 130 stopped by Ctrl-C (sweep, watch).";
 
 /// The command line's arguments. Its name, about text and version are the running

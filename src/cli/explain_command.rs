@@ -34,8 +34,8 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
             "explain needs a parallel strategy to explain: --parallel auto, steal, depth:D, budget:B or naive (see --help)",
         ));
     }
-    let instance = instance::load(&args.instance).map_err(Failure::bad_input)?;
-    instance.family.check_knobs(&knobs).map_err(Failure::bad_input)?;
+    let instance = instance::load(&args.instance)?;
+    instance.family.check_knobs(&knobs)?;
     let knob_slug: Vec<String> = knobs.values().map(|value| file_safe(value)).collect();
     let mut run = RunSettings {
         knobs,

@@ -35,7 +35,7 @@ pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
     let mut rows = Vec::new();
     let mut plots = Vec::new();
     for source in &args.instances {
-        let instance = instance::load(source).map_err(Failure::bad_input)?;
+        let instance = instance::load(source)?;
         eprintln!("scaling-check: {}: recording and calibrating", instance.id);
         let calibration = Calibration { rule_counts: false, rounds: repeats, copies: cpus };
         let prepared = run::prepare(&instance, &KnobValues::new())?;

@@ -319,9 +319,10 @@ pub fn watch_puzzle<P: Puzzle>(
 ) -> Result<io::Result<WatchSummary>, WatchError> {
     let mut summary = WatchSummary::default();
     let limits = Limits { solutions_to_keep: 0, ..Limits::exhaustive() };
-    let models = catch_model_panic(|| puzzle.models(config))
+    // The component names are the family's code too: read inside the same catch.
+    let (models, names) = catch_model_panic(|| (puzzle.models(config), puzzle.component_names()))
         .map_err(|panic| WatchError::ModelPanicked { component: None, panic })?;
-    for (model, component) in models.into_iter().zip(puzzle.component_names()) {
+    for (model, component) in models.into_iter().zip(names) {
         let panicked = |panic| WatchError::ModelPanicked { component: Some(component.clone()), panic };
         let steps_spent = AtomicBool::new(false);
         let (rule_names, root_view) = catch_model_panic(|| {
