@@ -291,9 +291,11 @@ fn a_sweep_records_panic_for_the_broken_configurations_and_goes_on() {
     let folder = tempfile::tempdir().unwrap();
     let spec = folder.path().join("spec.toml");
     let strategies = STRATEGIES.iter().map(|strategy| format!("\"{strategy}\"")).collect::<Vec<_>>().join(", ");
+    // A second block whose instance's `parse` panics: that is the family's bug too.
+    let parse_file = instance_with_fault(folder.path(), "parse").replace('\\', "/");
     let blocks = format!(
         "name = \"t\"\nrepeats = 1\n[[block]]\ninstances = [\"8\"]\nknobs = {{ fault = [\"apply\", \"none\"] }}\n\
-         strategies = [{strategies}]\nthreads = [2]\n"
+         strategies = [{strategies}]\nthreads = [2]\n[[block]]\ninstances = [\"{parse_file}\"]\n"
     );
     std::fs::write(&spec, blocks).unwrap();
     let (spec, out) = (spec.to_string_lossy().into_owned(), folder.path().to_string_lossy().into_owned());
@@ -308,6 +310,12 @@ fn a_sweep_records_panic_for_the_broken_configurations_and_goes_on() {
         .records()
         .map(|record| headers.iter().zip(record.unwrap().iter()).map(|(h, v)| (h.into(), v.into())).collect())
         .collect();
+    let unparsed: Vec<&HashMap<String, String>> =
+        rows.iter().filter(|row| row["source"].ends_with("queens-parse.json")).collect();
+    assert_eq!(unparsed.len(), 1, "{contents}");
+    assert_eq!(unparsed[0]["status"], "panic", "{:?}", unparsed[0]);
+    assert!(unparsed[0]["error"].contains("panicked while reading the instance's data (`Puzzle::parse`)"));
+    assert!(unparsed[0]["error"].contains("parse fault injected"), "{:?}", unparsed[0]);
     for strategy in STRATEGIES {
         for (fault, status) in [("apply", "panic"), ("none", "ok")] {
             let matching: Vec<&HashMap<String, String>> = rows

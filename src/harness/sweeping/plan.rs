@@ -71,9 +71,9 @@ pub struct SweepPlan {
     pub origin: String,
     /// Every configuration, in order, without duplicates.
     pub configurations: Vec<Configuration>,
-    /// Instances by source; an instance that failed to load holds its error message, and its
-    /// configurations are recorded as errors when run.
-    pub instances: BTreeMap<String, Result<Instance, String>>,
+    /// Instances by source; an instance that failed to load holds why, and its
+    /// configurations are recorded as errors (or panics) when run.
+    pub instances: BTreeMap<String, Result<Instance, LoadFailure>>,
     /// Per-configuration time budget in seconds.
     pub config_budget_s: f64,
     /// Measured runs every configuration gets at least (see [`SweepSpec::min_repeats`]).
@@ -103,7 +103,7 @@ impl SweepPlan {
 
 /// Expands `spec` for a machine with `cores` available threads, loading each instance once.
 pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError> {
-    let mut instances: BTreeMap<String, Result<Instance, String>> = BTreeMap::new();
+    let mut instances: BTreeMap<String, Result<Instance, LoadFailure>> = BTreeMap::new();
     let mut configurations = Vec::new();
     let mut seen = HashSet::new();
     for (block_index, block) in spec.blocks.iter().enumerate() {
@@ -174,9 +174,26 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
     })
 }
 
+/// Why an instance of a sweep did not load.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadFailure {
+    /// The error, as a run record carries it.
+    pub message: String,
+    /// Whether the family's own code panicked reading it (a `panic` record, not an `error`:
+    /// the bug is the family's, not the file's).
+    pub family_panicked: bool,
+}
+
+impl From<instance::InstanceError> for LoadFailure {
+    fn from(error: instance::InstanceError) -> LoadFailure {
+        let family_panicked = matches!(error, instance::InstanceError::FamilyPanicked { .. });
+        LoadFailure { message: error.to_string(), family_panicked }
+    }
+}
+
 /// Loads an instance by short name or path; a relative path missing from the working
 /// directory is also looked up in the crate's source folder (so presets work from anywhere).
-fn load_instance(source: &str) -> Result<Instance, String> {
+fn load_instance(source: &str) -> Result<Instance, LoadFailure> {
     match instance::load(source) {
         Ok(instance) => Ok(instance),
         Err(error) => {
@@ -190,19 +207,19 @@ fn load_instance(source: &str) -> Result<Instance, String> {
             } else {
                 Err(error)
             }
-            .map_err(|error| error.to_string())
+            .map_err(LoadFailure::from)
         }
     }
 }
 
 /// The block's instances: of each entry's alternatives, the first that loads (else the
 /// first, whose error its configurations will record). Every instance tried is cached.
-fn choose_instances(block: &Block, instances: &mut BTreeMap<String, Result<Instance, String>>) -> Vec<String> {
+fn choose_instances(block: &Block, instances: &mut BTreeMap<String, Result<Instance, LoadFailure>>) -> Vec<String> {
     block
         .instances
         .iter()
         .map(|alternatives| {
-            let loads = |source: &String, instances: &mut BTreeMap<String, Result<Instance, String>>| {
+            let loads = |source: &String, instances: &mut BTreeMap<String, Result<Instance, LoadFailure>>| {
                 instances.entry(source.clone()).or_insert_with(|| load_instance(source)).is_ok()
             };
             alternatives.iter().find(|source| loads(source, instances)).unwrap_or(&alternatives[0]).clone()
@@ -216,7 +233,7 @@ fn check_listed_knobs(
     block: &Block,
     block_index: usize,
     sources: &[String],
-    instances: &BTreeMap<String, Result<Instance, String>>,
+    instances: &BTreeMap<String, Result<Instance, LoadFailure>>,
 ) -> Result<(), HarnessError> {
     let KnobSelection::Listed { values, .. } = &block.knobs else { return Ok(()) };
     let families: Vec<Family> = sources

@@ -277,8 +277,9 @@ fn run_configuration(
     let started = Instant::now();
     let instance = match context.plan.instances.get(&config.source) {
         Some(Ok(instance)) => instance,
-        Some(Err(message)) => {
-            let record = failed_record(context, done.next_repeat, status::ERROR, message);
+        Some(Err(failure)) => {
+            let status = if failure.family_panicked { status::PANIC } else { status::ERROR };
+            let record = failed_record(context, done.next_repeat, status, &failure.message);
             log.append(&record, &[])?;
             result.records.push(record);
             tracker.skip_rest();
