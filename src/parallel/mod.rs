@@ -43,6 +43,7 @@ mod test_models;
 mod tests;
 
 pub use accounting::{CpuTimes, RunAccounting, WorkerReport};
+pub(crate) use collect::Collecting;
 pub use collect::{Collector, NoCollector};
 pub use machinery::{machinery_costs, MachineryCosts};
 pub(crate) use model_panic::message_of as panic_message;
