@@ -4,6 +4,7 @@
 use super::advice::close_to_ideal_text;
 use super::decompose::Outcome;
 use super::measure::{tasks_per_worker, ConfigRuns};
+use super::ranks::{rank_confidence, MIN_ROUNDS_TO_RANK};
 use super::verdict::{RankedCause, Verdict};
 use crate::format::{self, markdown_cell, TimeUnit};
 use crate::run::RunReport;
@@ -237,8 +238,18 @@ pub fn report(context: &ReportContext) -> String {
     }
     text.push_str(&runs_table(context.configs));
     text.push_str("\n## Causes, ranked\n\n");
-    text.push_str(
-        "A cause ranks above another when their shares differ by at least 10 points and the 95% interval of the difference excludes 0; otherwise they share a rank (\"tied\"). A cause with parts lists them below it.\n\n",
+    let widened = if verdict.runs >= MIN_ROUNDS_TO_RANK {
+        format!(
+            " (the middle {:.1}% of the resamples at {} rounds)",
+            rank_confidence(verdict.runs) * 100.0,
+            verdict.runs
+        )
+    } else {
+        String::new()
+    };
+    let _ = write!(
+        text,
+        "A cause ranks above another when at least {MIN_ROUNDS_TO_RANK} rounds were measured, their shares differ by at least 10 points and the interval of the difference, widened for the number of rounds{widened}, excludes 0; otherwise they share a rank (\"tied\"). A cause with parts lists them below it.\n\n"
     );
     let unit = TimeUnit::for_column(verdict.causes.iter().map(|cause| cause.cause.lost_ns));
     let _ = writeln!(

@@ -3,6 +3,7 @@
 //! into [`Measurements`] of medians.
 
 use super::measurements::{CounterComparison, IdleSplit, Measurements, RunMeasure, StateComparison, StrategyKind};
+use super::ranks::MIN_ROUNDS_TO_RANK;
 use crate::machine_guard::{MachineGuard, OTHER_CPU_LIMIT};
 use crate::parallel::{CounterLayout, StateRestore, Strategy, DEFAULT_SUBPROBLEMS_PER_THREAD};
 use crate::run::instance::Instance;
@@ -254,10 +255,16 @@ pub fn stopping_text(state: StoppingState, rule: &StoppingRule, rounds: usize) -
     }
 }
 
-/// The adaptive rule of `explain`: at least 5 rounds, then until the explained run's
-/// median is within ±3% (95% interval) or 20 s of runs, at most 50 rounds.
+/// The adaptive rule of `explain`: at least [`MIN_ROUNDS_TO_RANK`] rounds (6: fewer rank
+/// nothing, so an adaptive run that stopped earlier could not name a cause), then until the
+/// explained run's median is within ±3% (95% interval) or 20 s of runs, at most 50 rounds.
 pub fn adaptive_rule() -> StoppingRule {
-    StoppingRule { min_runs: 5, max_runs: 50, target_relative_width: 0.06, time_budget: Some(Duration::from_secs(20)) }
+    StoppingRule {
+        min_runs: MIN_ROUNDS_TO_RANK as u32,
+        max_runs: 50,
+        target_relative_width: 0.06,
+        time_budget: Some(Duration::from_secs(20)),
+    }
 }
 
 /// Every run of every configuration, as the index lists [`measurements`] takes.

@@ -6,7 +6,8 @@
 //! worded apart from the arithmetic (`evidence`). [`measure`] reruns the search
 //! (sequentially, at one thread, at N threads and with A/B knobs) until the stopping rule
 //! is met; [`count_check`] compares every run's counts with the sequential run's (moves
-//! that do not replay); [`verdict`] adds the bootstrap intervals, the ranks and the advice (`advice`);
+//! that do not replay); [`verdict`] adds the bootstrap intervals, the ranks (by the rule of
+//! [`ranks`]: enough rounds, intervals widened for them, a margin) and the advice (`advice`);
 //! [`markdown`] and [`plot`] write the report; [`why_slower_text`] is the harness's one-line
 //! summary. This layer sees run reports only, never boards or threads.
 
@@ -19,6 +20,7 @@ pub mod markdown;
 pub mod measure;
 mod measurements;
 pub mod plot;
+pub mod ranks;
 pub mod verdict;
 mod why_slower;
 

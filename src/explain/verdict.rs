@@ -1,6 +1,6 @@
 //! The verdict of `explain`: the decomposition of the medians, a bootstrap interval on
 //! every share (each configuration's runs resampled on their own, the decomposition
-//! recomputed), ranks given only where intervals separate, the times and speedup with
+//! recomputed), ranks by the rule of [`super::ranks`], the times and speedup with
 //! their intervals, the advice, beside `naive` the good strategy's figure, and whether
 //! every run counted the sequential run's tree.
 
@@ -10,6 +10,7 @@ use super::count_check::{count_mismatch, CountMismatch};
 use super::decompose::{decompose, Cause, Decomposition, Gain, Outcome};
 use super::measure::{all_runs, measurements, ConfigRuns, ExplainPlan, MachineDuringRuns, Role};
 use super::measurements::Measurements;
+use super::ranks::{cause_pairs, rank_confidence, ranks, MIN_ROUNDS_TO_RANK, TIE_MARGIN};
 use crate::statistics::{bootstrap_intervals, median_interval, ratio_interval, BootstrapSettings, Interval};
 use serde::Serialize;
 
@@ -105,8 +106,10 @@ pub struct Verdict {
     pub measurements: Measurements,
     /// Other processes' use of the CPUs while the runs were measured.
     pub machine: MachineDuringRuns,
-    /// Why no single cause is named first, when none is: the machine was busy (then no
-    /// cause has a rank), or the leading causes are within the margin of each other.
+    /// Why no single cause is named first, when none is: the machine was busy or fewer than
+    /// [`MIN_ROUNDS_TO_RANK`] rounds were measured (then no cause has a rank), or the
+    /// leading causes are within the margin of each other or their difference's interval
+    /// reaches 0.
     pub cannot_rank: Option<String>,
 }
 
@@ -120,13 +123,10 @@ impl Verdict {
 /// Resamples drawn for the shares' intervals (each recomputes the decomposition).
 const RESAMPLES: usize = 1_000;
 
-/// Two causes whose shares differ by less than this (a share of the lost time) are tied,
-/// however narrow their intervals. A session's intervals only say how its own repeats
-/// scatter; between sessions on the same machine the seed story's two leading causes
-/// (about 41% and 44% each) swapped places while each session's intervals were a few
-/// points wide. A gap smaller than ten points is not one a user can act on either, so the
-/// same threshold decides ties as the baseline comparison uses for a change (10%).
-pub const TIE_MARGIN: f64 = 0.10;
+/// Resamples drawn for the difference intervals that decide ranks. More than for the
+/// shares: at 6 rounds a rank reads the outer 0.25% of the resamples on each side (see
+/// [`rank_confidence`]), which 1,000 resamples would leave to 2 or 3 values.
+const RANK_RESAMPLES: usize = 4_000;
 
 /// The verdict on the runs of `configs`.
 pub fn verdict(plan: &ExplainPlan, configs: &[ConfigRuns], stopped: String, machine: MachineDuringRuns) -> Verdict {
@@ -136,28 +136,32 @@ pub fn verdict(plan: &ExplainPlan, configs: &[ConfigRuns], stopped: String, mach
     let point = decompose(&point_measurements);
     let settings = BootstrapSettings { resamples: RESAMPLES, ..BootstrapSettings::default() };
     let kinds: Vec<CauseKind> = point.causes.iter().map(|cause| cause.kind).collect();
-    let pairs = cause_pairs(kinds.len());
-    // One resampling gives each share's interval and, from the same resamples, the interval
-    // of every difference between two shares (paired: the two shares move together).
-    let intervals = bootstrap_intervals(
-        &groups,
-        |resample| {
-            let decomposition = decompose(&measurements(plan, configs, resample));
-            let shares: Vec<f64> = kinds.iter().map(|kind| decomposition.share_of(*kind)).collect();
-            let differences = pairs.iter().map(|&(first, second)| shares[first] - shares[second]);
-            shares.iter().copied().chain(differences).collect()
-        },
-        settings,
-    );
-    let (share_intervals, difference_intervals) = intervals.split_at(kinds.len());
-    let mut ranks = ranks(&point.causes, &pairs, difference_intervals);
-    let cannot_rank = if machine.busy() {
-        // The scatter of these runs is the other processes', not the search's: a rank
-        // drawn from it would not hold on the next batch, so none is given.
-        ranks.iter_mut().for_each(|rank| *rank = None);
-        Some(busy_machine_text(&machine))
-    } else {
-        tie_text(&point.causes, &ranks)
+    let shares_of = |resample: &[&[f64]]| -> Vec<f64> {
+        let decomposition = decompose(&measurements(plan, configs, resample));
+        kinds.iter().map(|kind| decomposition.share_of(*kind)).collect()
+    };
+    let share_intervals = bootstrap_intervals(&groups, shares_of, settings);
+    let rounds = configs[0].reports.len();
+    let (ranks, cannot_rank) = match withheld_ranks(&machine, rounds) {
+        Some(reason) => (vec![None; kinds.len()], Some(reason)),
+        None => {
+            // Every difference between two shares from the same resample (paired: the two
+            // shares move together), read at the confidence the rounds allow.
+            let pairs = cause_pairs(kinds.len());
+            let rank_settings =
+                BootstrapSettings { resamples: RANK_RESAMPLES, confidence: rank_confidence(rounds), ..settings };
+            let differences = bootstrap_intervals(
+                &groups,
+                |resample| {
+                    let shares = shares_of(resample);
+                    pairs.iter().map(|&(first, second)| shares[first] - shares[second]).collect()
+                },
+                rank_settings,
+            );
+            let ranks = ranks(&point.causes, &pairs, &differences);
+            let tie = tie_text(&point.causes, &ranks);
+            (ranks, tie)
+        }
     };
     let walls = |role: Role| configs.iter().find(|config| config.role == role).map(ConfigRuns::walls);
     let sequential = walls(Role::Sequential).unwrap_or_default();
@@ -189,7 +193,7 @@ pub fn verdict(plan: &ExplainPlan, configs: &[ConfigRuns], stopped: String, mach
         scale,
         causes: causes
             .into_iter()
-            .zip(share_intervals.iter().copied())
+            .zip(share_intervals)
             .zip(ranks)
             .map(|((cause, share_interval), rank)| RankedCause { cause, share_interval, rank })
             .collect(),
@@ -198,12 +202,35 @@ pub fn verdict(plan: &ExplainPlan, configs: &[ConfigRuns], stopped: String, mach
         counts_differ,
         advice,
         alternative,
-        runs: configs[0].reports.len(),
+        runs: rounds,
         stopped,
         measurements: point_measurements,
         machine,
         cannot_rank,
     }
+}
+
+/// Why the verdict ranks no cause, when it ranks none: the machine was busy, or fewer than
+/// [`MIN_ROUNDS_TO_RANK`] rounds were measured.
+fn withheld_ranks(machine: &MachineDuringRuns, rounds: usize) -> Option<String> {
+    if machine.busy() {
+        // The scatter of these runs is the other processes', not the search's: a rank
+        // drawn from it would not hold on the next batch, so none is given.
+        Some(busy_machine_text(machine))
+    } else if rounds < MIN_ROUNDS_TO_RANK {
+        Some(too_few_rounds_text(rounds))
+    } else {
+        None
+    }
+}
+
+/// Why a verdict of too few rounds ranks nothing.
+fn too_few_rounds_text(rounds: usize) -> String {
+    format!(
+        "too few rounds to rank the causes ({rounds}; a rank needs at least {MIN_ROUNDS_TO_RANK}, the fewest \
+         runs a 95% interval of a median can come from); rerun with `--repeats {MIN_ROUNDS_TO_RANK}` or more, \
+         or without `--repeats`"
+    )
 }
 
 /// Why a verdict measured on a busy machine ranks nothing.
@@ -236,47 +263,6 @@ fn tie_text(causes: &[Cause], ranks: &[Option<Rank>]) -> Option<String> {
     })
 }
 
-/// Every pair `(first, second)` of `count` causes with `first < second`, in a fixed order.
-pub fn cause_pairs(count: usize) -> Vec<(usize, usize)> {
-    (0..count).flat_map(|first| (first + 1..count).map(move |second| (first, second))).collect()
-}
-
-/// Whether the cause at `first` ranks above the one at `second`: their difference
-/// `share[first] - share[second]` (one entry of `differences`, in the order of `pairs`) has
-/// an interval wholly above zero and an estimate of at least [`TIE_MARGIN`].
-fn ranks_above(pairs: &[(usize, usize)], differences: &[Interval], first: usize, second: usize) -> bool {
-    let (index, sign) = match pairs.iter().position(|&pair| pair == (first, second)) {
-        Some(index) => (index, 1.0),
-        None => match pairs.iter().position(|&pair| pair == (second, first)) {
-            Some(index) => (index, -1.0),
-            None => return false,
-        },
-    };
-    let difference = differences[index];
-    let (low, estimate) =
-        if sign > 0.0 { (difference.low, difference.estimate) } else { (-difference.high, -difference.estimate) };
-    low > 0.0 && estimate >= TIE_MARGIN
-}
-
-/// The ranks the measurements allow: a cause ranks below every cause that ranks above it
-/// (see [`ranks_above`]) and ties with the others. `unexplained` and causes with nothing
-/// lost get no rank.
-pub fn ranks(causes: &[Cause], pairs: &[(usize, usize)], differences: &[Interval]) -> Vec<Option<Rank>> {
-    let rankable: Vec<bool> =
-        causes.iter().map(|cause| cause.kind != CauseKind::Unexplained && cause.share > 0.0).collect();
-    (0..causes.len())
-        .map(|index| {
-            if !rankable[index] {
-                return None;
-            }
-            let others = (0..causes.len()).filter(|&other| other != index && rankable[other]);
-            let above = others.clone().filter(|&other| ranks_above(pairs, differences, other, index));
-            let not_below = others.filter(|&other| !ranks_above(pairs, differences, index, other));
-            Some(Rank { best: 1 + above.count(), worst: 1 + not_below.count() })
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -293,65 +279,6 @@ mod tests {
         }
     }
 
-    fn interval(low: f64, estimate: f64, high: f64) -> Interval {
-        Interval { low, estimate, high }
-    }
-
-    /// The difference intervals of every pair of `shares`, each `estimate ± half_width`.
-    fn differences(shares: &[f64], half_width: f64) -> (Vec<(usize, usize)>, Vec<Interval>) {
-        let pairs = cause_pairs(shares.len());
-        let intervals = pairs
-            .iter()
-            .map(|&(first, second)| {
-                let estimate = shares[first] - shares[second];
-                interval(estimate - half_width, estimate, estimate + half_width)
-            })
-            .collect();
-        (pairs, intervals)
-    }
-
-    fn rank_texts(causes: &[Cause], half_width: f64) -> Vec<String> {
-        let shares: Vec<f64> = causes.iter().map(|cause| cause.share).collect();
-        let (pairs, intervals) = differences(&shares, half_width);
-        ranks(causes, &pairs, &intervals).iter().map(|rank| rank.map_or("-".to_string(), |rank| rank.text())).collect()
-    }
-
-    #[test]
-    fn overlapping_differences_tie_and_separated_ones_rank() {
-        let causes = [
-            cause(CauseKind::SearchOverhead, 0.45),
-            cause(CauseKind::PerNodeCost, 0.30),
-            cause(CauseKind::IdleBetweenTasks, 0.15),
-            cause(CauseKind::Tail, 0.0),
-            cause(CauseKind::Unexplained, 0.0),
-        ];
-        // a - b = 15 points but its interval reaches below zero: tied; b - c likewise.
-        assert_eq!(rank_texts(&causes, 0.16), ["1-2 (tied)", "1-3 (tied)", "2-3 (tied)", "-", "-"]);
-        // Narrow intervals: every gap of 15 points separates.
-        assert_eq!(rank_texts(&causes, 0.02), ["1", "2", "3", "-", "-"]);
-    }
-
-    #[test]
-    fn causes_closer_than_the_margin_tie_however_narrow_their_intervals() {
-        // The seed story's two leading causes: 44% and 41%, intervals two points wide.
-        let causes = [
-            cause(CauseKind::WaitingForFirstTask, 0.44),
-            cause(CauseKind::PerNodeCost, 0.41),
-            cause(CauseKind::IdleBetweenTasks, 0.15),
-        ];
-        assert_eq!(rank_texts(&causes, 0.01), ["1-2 (tied)", "1-2 (tied)", "3"]);
-    }
-
-    #[test]
-    fn a_dominant_cause_ranks_first_alone() {
-        let causes = [
-            cause(CauseKind::PerNodeCost, 0.7),
-            cause(CauseKind::WaitingForFirstTask, 0.17),
-            cause(CauseKind::Tail, 0.13),
-        ];
-        assert_eq!(rank_texts(&causes, 0.05), ["1", "2-3 (tied)", "2-3 (tied)"]);
-    }
-
     #[test]
     fn a_busy_machine_withholds_the_ranks_and_a_tie_says_why() {
         let busy = MachineDuringRuns { rounds: 8, busy_rounds: 3, other_cpu_share: Some(0.05) };
@@ -361,6 +288,7 @@ mod tests {
         let loaded = MachineDuringRuns { rounds: 8, busy_rounds: 0, other_cpu_share: Some(0.4) };
         assert!(loaded.busy(), "40% of the CPUs over the runs");
         assert!(busy_machine_text(&loaded).contains("40%"));
+        assert_eq!(withheld_ranks(&loaded, 8), Some(busy_machine_text(&loaded)));
         let causes = [cause(CauseKind::WaitingForFirstTask, 0.44), cause(CauseKind::PerNodeCost, 0.41)];
         let tied = [Some(Rank { best: 1, worst: 2 }), Some(Rank { best: 1, worst: 2 })];
         let text = tie_text(&causes, &tied).expect("two causes share rank 1");
@@ -371,8 +299,16 @@ mod tests {
     }
 
     #[test]
-    fn pairs_cover_every_two_causes_once() {
-        assert_eq!(cause_pairs(3), [(0, 1), (0, 2), (1, 2)]);
-        assert!(cause_pairs(1).is_empty());
+    fn fewer_than_six_quiet_rounds_withhold_the_ranks_and_say_how_many_to_run() {
+        let quiet = |rounds| MachineDuringRuns { rounds, busy_rounds: 0, other_cpu_share: Some(0.01) };
+        for rounds in 1..MIN_ROUNDS_TO_RANK {
+            let reason = withheld_ranks(&quiet(rounds), rounds).expect("too few rounds rank nothing");
+            assert!(reason.starts_with(&format!("too few rounds to rank the causes ({rounds};")), "{reason}");
+            assert!(reason.contains("--repeats 6"), "{reason}");
+        }
+        assert_eq!(withheld_ranks(&quiet(MIN_ROUNDS_TO_RANK), MIN_ROUNDS_TO_RANK), None);
+        // A busy machine is the reason given first, whatever the rounds.
+        let busy = MachineDuringRuns { rounds: 3, busy_rounds: 3, other_cpu_share: Some(0.8) };
+        assert!(withheld_ranks(&busy, 3).is_some_and(|reason| reason.starts_with("the machine was busy")));
     }
 }
