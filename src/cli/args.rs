@@ -322,12 +322,13 @@ pub const EXPLAIN_LONG_ABOUT: &str = "Measure why a parallel run is slower than 
     reruns: the other counter layouts (padded, shared, unpadded) at --threads, the other state mode (undo or \
     clone) sequentially and at --threads, and, when --threads exceeds the available CPUs, the strategy at as \
     many threads as CPUs; beside `naive`, the good strategy `auto` at --threads. Every configuration runs once \
-    per round; rounds go on (at least 5) until the explained run's median time is known within ±3% (95% \
+    per round; rounds go on (at least 6) until the explained run's median time is known within ±3% (95% \
     bootstrap interval), or 20 s of runs, or 50 rounds; --repeats R runs exactly R rounds instead. The lost \
     time (wall time at N threads minus sequential / N) is split into measured causes that partition it \
     (shares >= 0 summing to 100%, gains listed apart), each share with a bootstrap interval; a cause ranks \
-    above another only when their shares differ by 10 points or more and the interval of the difference \
-    excludes 0, otherwise they are tied. The verdict is printed (or as JSON with --json) and written as a Markdown report \
+    above another only when at least 6 rounds were run, their shares differ by 10 points or more and the \
+    interval of the difference, widened for the number of rounds, excludes 0; otherwise they are tied (fewer \
+    than 6 rounds rank nothing, and the verdict says so). The verdict is printed (or as JSON with --json) and written as a Markdown report \
     with an SVG plot beside it. See docs/why-slower.md.";
 
 /// Flags of `explain`; the knob flags are added from the families' specs.
@@ -351,7 +352,7 @@ pub struct ExplainArgs {
     #[arg(long)]
     pub first: bool,
     /// Run exactly R rounds (timed runs per configuration) instead of the adaptive default:
-    /// at least 5 rounds, then until the explained run's median is within ±3%, 20 s of runs
+    /// at least 6 rounds, then until the explained run's median is within ±3%, 20 s of runs
     /// or 50 rounds.
     #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub repeats: Option<u32>,
