@@ -81,7 +81,7 @@ pub fn machine_note(processor: &str, cpus: usize, threads: &[usize], repeats: us
         format!("every thread count measured had a CPU of its own (up to {most} threads)")
     };
     let short_of_sixteen = if cpus < 16 {
-        format!(" No machine with 16 or more cores was available, so nothing past {cpus} threads was measured.")
+        format!(" The machine has fewer than 16 cores: nothing past {cpus} threads was measured on it.")
     } else {
         String::new()
     };
@@ -175,7 +175,7 @@ mod tests {
     #[test]
     fn the_machine_note_says_how_far_the_threads_went() {
         let small = machine_note("cpu", 2, &[1, 2, 3], 5);
-        assert!(small.contains("threads above 2 are oversubscribed") && small.contains("No machine with 16"));
+        assert!(small.contains("threads above 2 are oversubscribed") && small.contains("fewer than 16 cores"));
         let large = machine_note("cpu", 16, &[1, 2, 4, 8, 16], 5);
         assert_eq!(
             large,
