@@ -372,6 +372,20 @@ fn a_panic_in_parse_config_or_instance_from_argument_exits_3_with_one_line_namin
     for name in ["parse", "config", "argument"] {
         assert!(!folder.path().join(name).exists(), "split {name}: nothing written");
     }
+    // A sweep checks every block's knob values before it runs anything: a `config` that
+    // panics then is the family's bug too (exit 3), and nothing is written.
+    let spec = folder.path().join("config.toml");
+    std::fs::write(
+        &spec,
+        "name = \"t\"\nrepeats = 1\n[[block]]\ninstances = [\"8\"]\nknobs = { fault = [\"panic-in-config\"] }\n",
+    )
+    .unwrap();
+    let spec = spec.to_string_lossy().into_owned();
+    let output = run(&["sweep", "--spec", &spec, "--out", &out("sweep"), "--quiet"]);
+    let expected =
+        format!("backtrack-bench: error: {spec}:5: block[0].knobs: {}", &config["backtrack-bench: error: ".len()..]);
+    assert_one_panic_line(&output, "sweep config", &expected, "config fault injected", None);
+    assert!(!folder.path().join("sweep").exists(), "sweep: nothing written");
     // scaling-check takes its instances as a list, so it reads data only (no knobs).
     let checked = out("scaling");
     let output =

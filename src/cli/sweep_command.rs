@@ -78,7 +78,13 @@ pub fn run(args: &SweepArgs) -> Result<bool, Failure> {
     let spec = resolve_spec(args)?;
     let shard = args.shard.as_deref().map(Shard::parse).transpose().map_err(Failure::bad_input)?;
     let cores = std::thread::available_parallelism().map_or(1, |count| count.get());
-    let plan = plan::expand(&spec, cores).map_err(Failure::bad_input)?;
+    let plan = plan::expand(&spec, cores).map_err(|error| {
+        if error.is_family_panic() {
+            Failure::model_panicked(error)
+        } else {
+            Failure::bad_input(error)
+        }
+    })?;
     if args.dry_run {
         return if args.json { print_plan_json(&plan, shard) } else { print_plan(&plan, shard) }.map(|()| true);
     }

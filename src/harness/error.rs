@@ -46,6 +46,16 @@ pub enum HarnessError {
         /// Who holds the lock: pid, host and start time, as the holders wrote them.
         holders: String,
     },
+    /// The family's own code panicked while the spec was checked (reading a block's knob
+    /// values): the family's bug, not the spec's.
+    FamilyPanicked {
+        /// The spec file or `preset NAME`.
+        origin: String,
+        /// The 1-based line of the block's knobs, when known.
+        line: Option<usize>,
+        /// The family's panic, as a run reports it.
+        message: String,
+    },
     /// A plot could not be drawn.
     Plot {
         /// The SVG file.
@@ -76,13 +86,22 @@ impl HarnessError {
     pub fn is_bad_input(&self) -> bool {
         matches!(self, HarnessError::Spec { .. } | HarnessError::Argument { .. } | HarnessError::SweepBusy { .. })
     }
+
+    /// Whether the error is a panic of the family's own code (exit code 3, as everywhere).
+    pub fn is_family_panic(&self) -> bool {
+        matches!(self, HarnessError::FamilyPanicked { .. })
+    }
 }
 
 impl fmt::Display for HarnessError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            HarnessError::Spec { origin, line: Some(line), message } => write!(f, "{origin}:{line}: {message}"),
-            HarnessError::Spec { origin, line: None, message } => write!(f, "{origin}: {message}"),
+            HarnessError::Spec { origin, line: Some(line), message }
+            | HarnessError::FamilyPanicked { origin, line: Some(line), message } => {
+                write!(f, "{origin}:{line}: {message}")
+            }
+            HarnessError::Spec { origin, line: None, message }
+            | HarnessError::FamilyPanicked { origin, line: None, message } => write!(f, "{origin}: {message}"),
             HarnessError::Argument { flag, message } => write!(f, "{flag}: {message}"),
             HarnessError::Io { path, source } => write!(f, "{}: {source}", path.display()),
             HarnessError::Csv { path, message } => write!(f, "{}: {message}", path.display()),

@@ -13,7 +13,7 @@ use crate::knobs::{cross_product, expand_values, KnobSpec, KnobValues};
 use crate::parallel::{Strategy, MAX_THREADS};
 use crate::run::instance::{self, Instance};
 use crate::run::Family;
-use crate::run::RunSettings;
+use crate::run::{RunError, RunSettings};
 use crate::statistics::StoppingRule;
 use std::collections::{BTreeMap, HashSet};
 use std::time::Duration;
@@ -126,11 +126,12 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
             if let Ok(instance) = &loaded {
                 for (_, knobs) in &knob_sets {
                     instance.family.check_knobs(knobs).map_err(|error| {
-                        HarnessError::spec_at(
-                            &spec.origin,
-                            block.line_of("knobs"),
-                            format!("block[{block_index}].knobs: {error}"),
-                        )
+                        let (origin, line) = (spec.origin.clone(), block.line_of("knobs"));
+                        let message = format!("block[{block_index}].knobs: {error}");
+                        match error {
+                            RunError::ModelPanicked(_) => HarnessError::FamilyPanicked { origin, line, message },
+                            _ => HarnessError::spec_at(origin, line, message),
+                        }
                     })?;
                 }
             }
