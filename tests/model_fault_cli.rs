@@ -418,3 +418,22 @@ fn a_panic_in_component_names_or_rule_names_exits_3_in_every_command_that_builds
     let expected = format!("{building} (sequential x1): ");
     assert_one_panic_line(&output, "solve --fault rule-names", &expected, "rule-names fault injected", None);
 }
+
+/// The prediction times its searches with the same per-solution work as the runs it
+/// predicts (each solution's answer key into the family's tally): without it, a workload
+/// of many solutions was predicted at half its time. A family whose `answer_key` panics
+/// therefore stops `explain --predict` while it measures, with the family's exit code.
+#[test]
+fn the_predictions_calibration_does_the_answer_work_of_a_run() {
+    let folder = tempfile::tempdir().unwrap();
+    let instance = instance_with_fault(folder.path(), "answer-key");
+    let output =
+        run(&["explain", &instance, "--parallel", "steal", "--threads", "2", "--predict", "1,2", "--repeats", "1"]);
+    assert_one_panic_line(
+        &output,
+        "explain --predict",
+        &format!("{}: ", panicked_while("measuring", "sequential x1")),
+        "answer-key fault injected at [",
+        Some("predict: "),
+    );
+}
