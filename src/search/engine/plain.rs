@@ -83,16 +83,30 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             // The node count advances in a local, compared with how many nodes may be
             // entered before the next look at the limits.
             let mut tried = 0;
-            let next = Self::next_accepted(
-                &mut self.model,
-                &mut self.counters,
-                &mut cursor,
-                &mut tried,
-                // Never below zero: every node entered so far was within the limits or
-                // looked at them (which moved the next look past it), or the search stopped.
-                self.next_limit_check - self.nodes,
-                &mut prunes,
-            );
+            // Never below zero: every node entered so far was within the limits or looked
+            // at them (which moved the next look past it), or the search stopped.
+            let before_limit_check = self.next_limit_check - self.nodes;
+            // A search with no node limit and no deadline never looks at the limits: its
+            // inner loop is a copy without the comparison.
+            let next = if self.next_limit_check == u64::MAX {
+                Self::next_accepted::<false>(
+                    &mut self.model,
+                    &mut self.counters,
+                    &mut cursor,
+                    &mut tried,
+                    before_limit_check,
+                    &mut prunes,
+                )
+            } else {
+                Self::next_accepted::<true>(
+                    &mut self.model,
+                    &mut self.counters,
+                    &mut cursor,
+                    &mut tried,
+                    before_limit_check,
+                    &mut prunes,
+                )
+            };
             self.nodes += tried;
             entered += tried;
             let Some((mv, applied)) = next else {
@@ -132,7 +146,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     /// the model's fields in registers while rejected moves go by (one loop with the
     /// recursion in it: 5 instructions a node more on N-Queens without rule counts).
     #[inline(always)]
-    fn next_accepted(
+    fn next_accepted<const LIMITED: bool>(
         model: &mut M,
         counters: &mut C,
         cursor: &mut MoveCursor,
@@ -143,7 +157,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         loop {
             let mv = model.next_move(cursor)?;
             *tried += 1;
-            if *tried > before_limit_check {
+            if LIMITED && *tried > before_limit_check {
                 return Some((mv, false));
             }
             match model.apply(mv, counters) {

@@ -227,6 +227,11 @@ fn a_model_that_yields_its_moves_one_by_one_searches_the_same_tree() {
         search.stats()
     };
     assert_eq!(without_counts(Limits::exhaustive()).nodes, whole.nodes);
+    // A node limit never reached takes the inner loop that compares with the limit, no
+    // limit at all the copy without the comparison: the same search either way.
+    let unreached = Limits { node_limit: u64::MAX - 1, ..Limits::exhaustive() };
+    assert_eq!(outcome(lazy(), unreached.clone()), outcome(lazy(), Limits::exhaustive()));
+    assert_eq!(outcome(LazySubsetSum(large(20)), unreached), outcome(LazySubsetSum(large(20)), Limits::exhaustive()));
     // Frontier listings and subproblems go through the general path and `branch`.
     assert_eq!(split_at_depth_two(lazy), whole);
 }
