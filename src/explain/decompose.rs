@@ -76,6 +76,23 @@ pub struct Cause {
     pub parts: Vec<Part>,
 }
 
+#[cfg(test)]
+impl Cause {
+    /// A measured cause with `share` of the loss (and as many nanoseconds), for tests of
+    /// what is computed from shares alone.
+    pub(crate) fn with_share(kind: CauseKind, share: f64) -> Cause {
+        Cause {
+            kind,
+            lost_ns: share,
+            share,
+            measured: true,
+            number: String::new(),
+            evidence: String::new(),
+            parts: Vec::new(),
+        }
+    }
+}
+
 /// A measured term that made the run faster (listed apart, never as a negative share).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Gain {

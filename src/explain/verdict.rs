@@ -268,15 +268,7 @@ mod tests {
     use super::*;
 
     fn cause(kind: CauseKind, share: f64) -> Cause {
-        Cause {
-            kind,
-            lost_ns: share,
-            share,
-            measured: true,
-            number: String::new(),
-            evidence: String::new(),
-            parts: Vec::new(),
-        }
+        Cause::with_share(kind, share)
     }
 
     #[test]

@@ -8,6 +8,7 @@
 
 mod bootstrap;
 mod change;
+mod expanded;
 mod outliers;
 mod sample;
 mod stopping;
@@ -16,6 +17,7 @@ pub use bootstrap::{
     bootstrap_interval, bootstrap_intervals, median_interval, ratio_interval, BootstrapSettings, Interval,
 };
 pub use change::{compare_samples, ChangeVerdict, SampleChange};
+pub use expanded::expanded_percentile_confidence;
 pub use outliers::{tukey_fences, Outliers};
 pub use sample::{mean, median, quantile, relative_standard_deviation};
 pub use stopping::{StoppingRule, StoppingState};

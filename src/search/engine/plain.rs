@@ -88,24 +88,11 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             let before_limit_check = self.next_limit_check - self.nodes;
             // A search with no node limit and no deadline never looks at the limits: its
             // inner loop is a copy without the comparison.
+            let (model, counters) = (&mut self.model, &mut self.counters);
             let next = if self.next_limit_check == u64::MAX {
-                Self::next_accepted::<false>(
-                    &mut self.model,
-                    &mut self.counters,
-                    &mut cursor,
-                    &mut tried,
-                    before_limit_check,
-                    &mut prunes,
-                )
+                Self::next_accepted::<false>(model, counters, &mut cursor, &mut tried, before_limit_check, &mut prunes)
             } else {
-                Self::next_accepted::<true>(
-                    &mut self.model,
-                    &mut self.counters,
-                    &mut cursor,
-                    &mut tried,
-                    before_limit_check,
-                    &mut prunes,
-                )
+                Self::next_accepted::<true>(model, counters, &mut cursor, &mut tried, before_limit_check, &mut prunes)
             };
             self.nodes += tried;
             entered += tried;
@@ -141,7 +128,8 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
 
     /// Tries the moves of `cursor` until one is accepted (`Some((mv, true))`, applied), more
     /// than `before_limit_check` were tried (`Some((mv, false))`, counted in `tried` but not
-    /// applied: the caller looks at the limits first) or the moves run out (`None`).
+    /// applied: the caller looks at the limits first; only when `LIMITED`, the search having
+    /// a node limit or a deadline) or the moves run out (`None`).
     /// Nothing in this loop is a call, so that the compiler keeps the count, the tally and
     /// the model's fields in registers while rejected moves go by (one loop with the
     /// recursion in it: 5 instructions a node more on N-Queens without rule counts).
