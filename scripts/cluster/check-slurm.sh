@@ -6,8 +6,8 @@
 # it never passes without having run. Stops the daemons it started. Prints `sinfo` and the
 # array's accounting lines (sacct where accounting storage runs, else the job completion
 # log). Then `explain --cluster` on the run: its forecast at 2 workers must be within 15%
-# of what the parts measured, on parts it was not calibrated on (the scheduler's gap is
-# measured on the first 32 parts, the span of the last 32 predicted). The binary is $BACKTRACK_BENCH, else target/debug/backtrack-bench (built by
+# of what the parts measured, on parts it was not calibrated on (the scheduler's median gap
+# is measured on the first 32 parts, the span of the last 32 predicted). The binary is $BACKTRACK_BENCH, else target/debug/backtrack-bench (built by
 # `cargo test`), else it is built.
 #   scripts/cluster/check-slurm.sh [OUT_DIR]
 set -euo pipefail

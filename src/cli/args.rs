@@ -340,8 +340,9 @@ pub struct ExplainArgs {
     pub instance: String,
     /// Explain how the parts of a split search in DIR ran on the batch system instead
     /// (from parts/K.json's times): makespan, each worker slot's busy and idle time, the
-    /// scheduler's gaps, the largest part, the imbalance, and the predicted makespan at 1
-    /// to 1,024 workers (docs/cluster.md).
+    /// scheduler's gaps (mean and median), the largest part, the imbalance, and the
+    /// predicted makespan at 1 to 1,024 workers, each part costing its time plus the median
+    /// gap (docs/cluster.md).
     #[arg(long, value_name = "DIR", conflicts_with = "instance")]
     pub cluster: Option<PathBuf>,
     /// With --cluster: the parts the batch system ran at once (Slurm's `--array=...%W`);

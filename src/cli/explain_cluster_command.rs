@@ -40,9 +40,11 @@ pub fn run(dir: &Path, slots: Option<usize>, json: bool) -> Result<(), Failure> 
     )?;
     writeln!(
         out,
-        "scheduler gaps between parts: {} in all, {} on average before a part",
+        "scheduler gaps between parts: {} in all, {} on average before a part, {} median (the predictions add \
+         the median)",
         seconds(explanation.gaps_ns),
-        seconds(explanation.mean_gap_ns)
+        seconds(explanation.mean_gap_ns),
+        seconds(explanation.median_gap_ns)
     )?;
     writeln!(out, "\nslot  host  parts  busy  idle  gaps")?;
     for (index, slot) in explanation.slots.iter().enumerate() {
@@ -66,7 +68,7 @@ pub fn run(dir: &Path, slots: Option<usize>, json: bool) -> Result<(), Failure> 
         let error = (held.predicted_ns as f64 - held.measured_ns as f64).abs() / held.measured_ns.max(1) as f64;
         writeln!(
             out,
-            "held out: the gap measured on the first {} parts ({}) predicts the last {} at {} workers in {}; \
+            "held out: the median gap measured on the first {} parts ({}) predicts the last {} at {} workers in {}; \
              they took {} ({:.1}% apart)",
             held.calibration_parts,
             seconds(held.calibration_gap_ns),

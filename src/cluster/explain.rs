@@ -4,7 +4,7 @@
 //! slot's busy and idle time and the gaps the scheduler left between parts; the makespan
 //! at 1 to 1,024 workers is predicted by replaying the measured part times in array order
 //! (each part to the first free worker, as a Slurm array or an Indexed Job hands them out),
-//! each part costing its measured time plus the mean gap the scheduler left before a part.
+//! each part costing its measured time plus the median gap the scheduler left before a part.
 
 use super::merge::checked_parts;
 use super::plan::load_plan;
@@ -37,22 +37,22 @@ pub struct Slot {
 pub struct Predicted {
     /// Workers.
     pub workers: usize,
-    /// With each part costing its time plus the mean scheduler gap.
+    /// With each part costing its time plus the median scheduler gap.
     pub makespan_ns: u64,
     /// With each part costing its time only (a scheduler that starts parts at once).
     pub compute_only_ns: u64,
 }
 
 /// The prediction tested on parts it was not calibrated on. At the run's own slot count,
-/// the prediction from the mean gap of the whole run gives back the measured makespan
-/// almost by construction, so it checks nothing; this one measures the scheduler's gap on
+/// the prediction from the gap of the whole run comes close to the measured makespan
+/// by construction, so it checks little; this one measures the scheduler's gap on
 /// the first half of the parts (by start) only, and predicts how long the second half takes
 /// from its first start to its last end.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HeldOut {
     /// Parts the gap was measured on (the first half by start).
     pub calibration_parts: usize,
-    /// The mean gap between two parts of a slot in that half.
+    /// The median gap between two parts of a slot in that half.
     pub calibration_gap_ns: u64,
     /// Parts predicted (the second half).
     pub predicted_parts: usize,
@@ -83,6 +83,8 @@ pub struct ClusterExplanation {
     pub imbalance: f64,
     /// The mean gap a slot waited between two of its parts.
     pub mean_gap_ns: u64,
+    /// The median of those gaps: the one the predictions add before each part.
+    pub median_gap_ns: u64,
     /// The gaps between parts, summed over slots.
     pub gaps_ns: u64,
     /// The makespan predicted at [`PREDICTED_WORKERS`].
@@ -132,7 +134,7 @@ fn explain_intervals(
     let first = intervals.first().map_or(0, |interval| interval.start);
     let last = intervals.iter().map(|interval| interval.end).max().unwrap_or(first);
     let makespan_ns = last - first;
-    let slots = infer_slots(&intervals, makespan_ns, slot_count);
+    let (slots, gaps) = infer_slots(&intervals, makespan_ns, slot_count);
     let mut durations: Vec<(usize, u64)> =
         intervals.iter().map(|interval| (interval.part, interval.end - interval.start)).collect();
     durations.sort_unstable();
@@ -141,13 +143,14 @@ fn explain_intervals(
     let mean = work_ns as f64 / durations.len().max(1) as f64;
     let imbalance = if mean > 0.0 { largest_part.1 as f64 / mean } else { 1.0 };
     let gaps_ns: u64 = slots.iter().map(|slot| slot.gaps_ns).sum();
-    let mean_gap_ns = mean_gap(&slots);
+    let mean_gap_ns = gaps_ns / gaps.len().max(1) as u64;
+    let median_gap_ns = median_gap(gaps);
     let times: Vec<u64> = durations.iter().map(|&(_, ns)| ns).collect();
     let predicted = PREDICTED_WORKERS
         .iter()
         .map(|&workers| Predicted {
             workers,
-            makespan_ns: list_schedule(&times, workers, mean_gap_ns),
+            makespan_ns: list_schedule(&times, workers, median_gap_ns),
             compute_only_ns: list_schedule(&times, workers, 0),
         })
         .collect();
@@ -161,6 +164,7 @@ fn explain_intervals(
         largest_part,
         imbalance,
         mean_gap_ns,
+        median_gap_ns,
         gaps_ns,
         predicted,
         held_out,
@@ -171,11 +175,22 @@ fn explain_intervals(
     explanation
 }
 
-/// The mean time a slot waited between two of its parts (0 when no slot ran two).
-fn mean_gap(slots: &[Slot]) -> u64 {
-    let gaps_ns: u64 = slots.iter().map(|slot| slot.gaps_ns).sum();
-    let gap_count: usize = slots.iter().map(|slot| slot.parts.len().saturating_sub(1)).sum();
-    gaps_ns / gap_count.max(1) as u64
+/// The median of the gaps slots waited between two of their parts (0 when no slot ran
+/// two). The median, not the mean: a batch system starts throttled parts on its scheduling
+/// passes, a few seconds apart, and now and then on an extra pass at once (Slurm does on
+/// some job completions); a mean over half a run moves by a whole pass for each such start
+/// it happens to hold, which a forecast of the other half cannot know of.
+fn median_gap(mut gaps: Vec<u64>) -> u64 {
+    if gaps.is_empty() {
+        return 0;
+    }
+    gaps.sort_unstable();
+    let middle = gaps.len() / 2;
+    if gaps.len() % 2 == 1 {
+        gaps[middle]
+    } else {
+        gaps[middle - 1] + (gaps[middle] - gaps[middle - 1]) / 2
+    }
 }
 
 /// The held-out forecast of `intervals` (sorted by start) on `workers` slots.
@@ -186,7 +201,7 @@ fn held_out(intervals: &[Interval], workers: usize) -> Option<HeldOut> {
     let (calibration, predicted) = intervals.split_at(intervals.len() / 2);
     let first = calibration.first()?.start;
     let calibration_span = calibration.iter().map(|interval| interval.end).max()? - first;
-    let calibration_gap_ns = mean_gap(&infer_slots(calibration, calibration_span, Some(workers)));
+    let calibration_gap_ns = median_gap(infer_slots(calibration, calibration_span, Some(workers)).1);
     let mut in_order: Vec<(usize, u64)> =
         predicted.iter().map(|interval| (interval.part, interval.end - interval.start)).collect();
     in_order.sort_unstable();
@@ -209,9 +224,11 @@ fn held_out(intervals: &[Interval], workers: usize) -> Option<HeldOut> {
 /// Slots from intervals sorted by start. With `slot_count` given, each part goes to the
 /// slot that became free first (as a first-come batch system hands them out); without, on
 /// each host, to the slot that became free first among those free when it started, else a
-/// new slot (the fewest slots that hold the parts' overlaps).
-fn infer_slots(intervals: &[Interval], makespan_ns: u64, slot_count: Option<usize>) -> Vec<Slot> {
+/// new slot (the fewest slots that hold the parts' overlaps). Also each gap between two
+/// parts of a slot, in the order the parts started.
+fn infer_slots(intervals: &[Interval], makespan_ns: u64, slot_count: Option<usize>) -> (Vec<Slot>, Vec<u64>) {
     let mut slots: Vec<Slot> = Vec::new();
+    let mut gaps = Vec::new();
     let mut free_at: Vec<u64> = Vec::new();
     let empty = |host: &str| Slot { host: host.to_string(), parts: Vec::new(), busy_ns: 0, idle_ns: 0, gaps_ns: 0 };
     if let Some(count) = slot_count {
@@ -234,7 +251,9 @@ fn infer_slots(intervals: &[Interval], makespan_ns: u64, slot_count: Option<usiz
         });
         let entry = &mut slots[slot];
         if !entry.parts.is_empty() {
-            entry.gaps_ns += interval.start.saturating_sub(free_at[slot]);
+            let gap = interval.start.saturating_sub(free_at[slot]);
+            entry.gaps_ns += gap;
+            gaps.push(gap);
         }
         entry.parts.push(interval.part);
         entry.busy_ns += interval.end - interval.start;
@@ -243,7 +262,7 @@ fn infer_slots(intervals: &[Interval], makespan_ns: u64, slot_count: Option<usiz
     for slot in &mut slots {
         slot.idle_ns = makespan_ns.saturating_sub(slot.busy_ns);
     }
-    slots
+    (slots, gaps)
 }
 
 /// The makespan of parts taking `times` (in array order) on `workers` workers, each part
@@ -271,11 +290,11 @@ fn advise(explanation: &ClusterExplanation) -> Vec<String> {
     let mut advice = Vec::new();
     let parts = explanation.parts.max(1);
     let mean_part = explanation.work_ns / parts as u64;
-    if explanation.mean_gap_ns > mean_part {
+    if explanation.median_gap_ns > mean_part {
         advice.push(format!(
-            "the scheduler's gap between parts ({}) is longer than a mean part ({}): the run waits on the batch \
-             system, not on the search; split into fewer, larger parts (or let more run at once)",
-            seconds(explanation.mean_gap_ns),
+            "the scheduler's gap between parts ({}, median) is longer than a mean part ({}): the run waits on the \
+             batch system, not on the search; split into fewer, larger parts (or let more run at once)",
+            seconds(explanation.median_gap_ns),
             seconds(mean_part)
         ));
     }
@@ -357,6 +376,35 @@ mod tests {
         assert_eq!(held.measured_ns, 35);
         assert_eq!(held.predicted_ns, 25, "two parts per worker with one gap of 5");
         assert!(held_out(&intervals[..3], 2).is_none(), "too few parts to hold any out");
+    }
+
+    #[test]
+    fn a_part_started_at_once_in_the_first_half_does_not_move_the_forecast() {
+        // Two slots, parts of 10, a scheduler pass every 30 (gaps of 20), but in the first
+        // half one extra pass starts parts 5 and 6 at once (as Slurm does on some job
+        // completions). The mean gap of that half (13) would predict the second half 20
+        // short; the median (20) predicts it exactly.
+        let mut intervals = Vec::new();
+        let mut free = [0u64, 0];
+        for part in 1..=16 {
+            let slot = (part - 1) % 2;
+            let gap = match part {
+                1 | 2 | 5 | 6 => 0,
+                _ => 20,
+            };
+            let start = free[slot] + gap;
+            intervals.push(interval(part, start, start + 10));
+            free[slot] = start + 10;
+        }
+        intervals.sort_by_key(|interval| (interval.start, interval.part));
+        let held = held_out(&intervals, 2).expect("16 parts");
+        assert_eq!(held.calibration_gap_ns, 20);
+        assert_eq!(held.measured_ns, 4 * 10 + 3 * 20);
+        assert_eq!(held.predicted_ns, held.measured_ns);
+        let explanation = explain_intervals(intervals, 0, "estimate", Some(2));
+        assert_eq!((explanation.mean_gap_ns, explanation.median_gap_ns), (17, 20));
+        assert_eq!(median_gap(vec![4, 1, 3, 2]), 2, "the two middle values' midpoint, rounded down");
+        assert_eq!(median_gap(Vec::new()), 0);
     }
 
     #[test]
