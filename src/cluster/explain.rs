@@ -9,6 +9,7 @@
 use super::merge::checked_parts;
 use super::plan::load_plan;
 use super::ClusterError;
+use crate::statistics;
 use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
@@ -144,7 +145,7 @@ fn explain_intervals(
     let imbalance = if mean > 0.0 { largest_part.1 as f64 / mean } else { 1.0 };
     let gaps_ns: u64 = slots.iter().map(|slot| slot.gaps_ns).sum();
     let mean_gap_ns = gaps_ns / gaps.len().max(1) as u64;
-    let median_gap_ns = median_gap(gaps);
+    let median_gap_ns = median_gap(&gaps);
     let times: Vec<u64> = durations.iter().map(|&(_, ns)| ns).collect();
     let predicted = PREDICTED_WORKERS
         .iter()
@@ -180,17 +181,13 @@ fn explain_intervals(
 /// passes, a few seconds apart, and now and then on an extra pass at once (Slurm does on
 /// some job completions); a mean over half a run moves by a whole pass for each such start
 /// it happens to hold, which a forecast of the other half cannot know of.
-fn median_gap(mut gaps: Vec<u64>) -> u64 {
+/// Of an even count, the two middle gaps' midpoint, rounded down to a whole nanosecond.
+fn median_gap(gaps: &[u64]) -> u64 {
     if gaps.is_empty() {
         return 0;
     }
-    gaps.sort_unstable();
-    let middle = gaps.len() / 2;
-    if gaps.len() % 2 == 1 {
-        gaps[middle]
-    } else {
-        gaps[middle - 1] + (gaps[middle] - gaps[middle - 1]) / 2
-    }
+    let gaps: Vec<f64> = gaps.iter().map(|&gap| gap as f64).collect();
+    statistics::median(&gaps).floor() as u64
 }
 
 /// The held-out forecast of `intervals` (sorted by start) on `workers` slots.
@@ -201,7 +198,7 @@ fn held_out(intervals: &[Interval], workers: usize) -> Option<HeldOut> {
     let (calibration, predicted) = intervals.split_at(intervals.len() / 2);
     let first = calibration.first()?.start;
     let calibration_span = calibration.iter().map(|interval| interval.end).max()? - first;
-    let calibration_gap_ns = median_gap(infer_slots(calibration, calibration_span, Some(workers)).1);
+    let calibration_gap_ns = median_gap(&infer_slots(calibration, calibration_span, Some(workers)).1);
     let mut in_order: Vec<(usize, u64)> =
         predicted.iter().map(|interval| (interval.part, interval.end - interval.start)).collect();
     in_order.sort_unstable();
@@ -341,6 +338,21 @@ mod tests {
         Interval { part, host: "a".to_string(), start, end }
     }
 
+    /// Parts 1..=`parts` of 10 each on two slots taking turns, part K starting
+    /// `gap_before(K)` after its slot became free; sorted by start.
+    fn two_slot_run(parts: usize, gap_before: impl Fn(usize) -> u64) -> Vec<Interval> {
+        let mut intervals = Vec::new();
+        let mut free = [0u64, 0];
+        for part in 1..=parts {
+            let slot = (part - 1) % 2;
+            let start = free[slot] + gap_before(part);
+            intervals.push(interval(part, start, start + 10));
+            free[slot] = start + 10;
+        }
+        intervals.sort_by_key(|interval| (interval.start, interval.part));
+        intervals
+    }
+
     #[test]
     fn list_scheduling_hands_parts_in_order_to_the_first_free_worker() {
         assert_eq!(list_schedule(&[5, 1, 1, 1], 2, 0), 5);
@@ -354,22 +366,11 @@ mod tests {
     fn the_held_out_half_is_predicted_from_the_first_half_gap_alone() {
         // Two slots, parts of 10, gaps of 5 in the first half and 15 in the second: the
         // forecast uses 5 and so falls short of the second half's span.
-        let mut intervals = Vec::new();
-        let mut free = [0u64, 0];
-        for part in 1..=8 {
-            let slot = (part - 1) % 2;
-            let gap = if part <= 2 {
-                0
-            } else if part <= 4 {
-                5
-            } else {
-                15
-            };
-            let start = free[slot] + gap;
-            intervals.push(interval(part, start, start + 10));
-            free[slot] = start + 10;
-        }
-        intervals.sort_by_key(|interval| (interval.start, interval.part));
+        let intervals = two_slot_run(8, |part| match part {
+            1 | 2 => 0,
+            3 | 4 => 5,
+            _ => 15,
+        });
         let held = held_out(&intervals, 2).expect("8 parts");
         assert_eq!((held.calibration_parts, held.predicted_parts, held.calibration_gap_ns), (4, 4, 5));
         // Second half: parts 5..8 start at 40 and 40 (gap 15 after 25), end at 75.
@@ -384,27 +385,18 @@ mod tests {
         // half one extra pass starts parts 5 and 6 at once (as Slurm does on some job
         // completions). The mean gap of that half (13) would predict the second half 20
         // short; the median (20) predicts it exactly.
-        let mut intervals = Vec::new();
-        let mut free = [0u64, 0];
-        for part in 1..=16 {
-            let slot = (part - 1) % 2;
-            let gap = match part {
-                1 | 2 | 5 | 6 => 0,
-                _ => 20,
-            };
-            let start = free[slot] + gap;
-            intervals.push(interval(part, start, start + 10));
-            free[slot] = start + 10;
-        }
-        intervals.sort_by_key(|interval| (interval.start, interval.part));
+        let intervals = two_slot_run(16, |part| match part {
+            1 | 2 | 5 | 6 => 0,
+            _ => 20,
+        });
         let held = held_out(&intervals, 2).expect("16 parts");
         assert_eq!(held.calibration_gap_ns, 20);
         assert_eq!(held.measured_ns, 4 * 10 + 3 * 20);
         assert_eq!(held.predicted_ns, held.measured_ns);
         let explanation = explain_intervals(intervals, 0, "estimate", Some(2));
         assert_eq!((explanation.mean_gap_ns, explanation.median_gap_ns), (17, 20));
-        assert_eq!(median_gap(vec![4, 1, 3, 2]), 2, "the two middle values' midpoint, rounded down");
-        assert_eq!(median_gap(Vec::new()), 0);
+        assert_eq!(median_gap(&[4, 1, 3, 2]), 2, "the two middle values' midpoint, rounded down");
+        assert_eq!(median_gap(&[]), 0);
     }
 
     #[test]
