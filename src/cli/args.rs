@@ -264,11 +264,30 @@ pub struct SolveArgs {
     #[arg(value_name = "INSTANCE")]
     pub instance: String,
     /// Find every solution (the default): the whole tree is searched, uniqueness proven.
-    #[arg(long, conflicts_with = "first")]
+    /// For a family with an objective (max_clique, knapsack, prime_grid with
+    /// `--objective min-total`): every optimal solution, by branch and bound (a child is
+    /// cut only when its bound is worse than the best value found).
+    #[arg(long, conflicts_with_all = ["first", "best"])]
     pub all: bool,
-    /// Stop at the first solution of each component.
-    #[arg(long)]
+    /// Stop at the first solution of each component (for a family with an objective: any
+    /// solution, not the best; see --best and --at-least).
+    #[arg(long, conflicts_with = "best")]
     pub first: bool,
+    /// The best solution of each component, by branch and bound: the engine keeps the best
+    /// value found (the incumbent, shared by every thread) and cuts every child whose bound
+    /// cannot beat it; the report gives the best value, whether it is proven optimal, and
+    /// the time to the best solution and to the proof. Only for a family with an objective.
+    #[arg(long)]
+    pub best: bool,
+    /// The decision form of a maximisation: stop at the first solution whose value is at
+    /// least V, cutting every child whose bound cannot reach V ("is there a clique of V
+    /// vertices?"); the report says whether V was reached or proven unreachable.
+    #[arg(long, value_name = "V", allow_negative_numbers = true, conflicts_with_all = ["all", "first", "best", "at_most"])]
+    pub at_least: Option<i64>,
+    /// The decision form of a minimisation: stop at the first solution whose value is at
+    /// most V (as --at-least, for a family that minimises).
+    #[arg(long, value_name = "V", allow_negative_numbers = true, conflicts_with_all = ["all", "first", "best"])]
+    pub at_most: Option<i64>,
     /// Stop each component's search after this many nodes; the run is reported as incomplete.
     /// Sequential runs stop exactly at N; parallel ones may enter up to 1024 nodes per
     /// thread more (the report's `node_limit_overshoot_max`).
@@ -352,6 +371,11 @@ pub struct ExplainArgs {
     /// Explain the search for the first solution of each component (default: all solutions).
     #[arg(long)]
     pub first: bool,
+    /// Explain the search for the best solution of each component, by branch and bound
+    /// (a family with an objective): the report adds the anomaly (search overhead with
+    /// its sign), the time to the best solution and the time to the proof.
+    #[arg(long, conflicts_with = "first")]
+    pub best: bool,
     /// Run exactly R rounds (timed runs per configuration) instead of the adaptive default:
     /// at least 6 rounds, then until the explained run's median is within ±3%, 20 s of runs
     /// or 50 rounds.

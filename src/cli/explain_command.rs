@@ -39,7 +39,11 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
     let knob_slug: Vec<String> = knobs.values().map(|value| file_safe(value)).collect();
     let mut run = RunSettings {
         knobs,
-        mode: if args.first { SearchMode::First } else { SearchMode::All },
+        mode: match (args.first, args.best) {
+            (true, _) => SearchMode::First,
+            (_, true) => SearchMode::Best,
+            _ => SearchMode::All,
+        },
         ..RunSettings::default()
     };
     args.parallel.apply(&mut run);
@@ -99,8 +103,10 @@ fn default_report_path(instance_id: &str, knob_values: &[String], plan: &Explain
     parts.extend(knob_values.iter().cloned());
     parts.push(file_safe(&plan.run.strategy.to_string()));
     parts.push(format!("{}t", plan.run.threads));
-    if plan.run.mode == SearchMode::First {
-        parts.push("first".to_string());
+    match plan.run.mode {
+        SearchMode::First => parts.push("first".to_string()),
+        SearchMode::Best => parts.push("best".to_string()),
+        SearchMode::All => {}
     }
     Path::new("results").join("explain").join(format!("{}.md", parts.join("-")))
 }

@@ -112,10 +112,7 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
             writeln!(out)?;
         }
     }
-    let search = match report.mode {
-        crate::run::SearchMode::All => "all solutions",
-        crate::run::SearchMode::First => "first solution",
-    };
+    let search = report.mode.words(report.optimises());
     writeln!(
         out,
         "solutions: {}{} ({search}{})",
@@ -134,6 +131,9 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
         }
     )?;
     writeln!(out, "answer:    {}", answer_text(&report.answer))?;
+    if let Some(objective) = &report.objective {
+        writeln!(out, "best:      {}", objective_text(objective))?;
+    }
     let kept: u64 = report.components.iter().map(|component| component.solutions_kept).sum();
     if report.components.iter().any(|component| component.sample) {
         writeln!(
@@ -161,6 +161,29 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
         }
     }
     Ok(())
+}
+
+/// An optimisation's outcome in words: the best value, whether it is proven, and when.
+fn objective_text(objective: &crate::run::ObjectiveReport) -> String {
+    let sense = if objective.sense == "max" { "maximum" } else { "minimum" };
+    let mut text = match (objective.best, objective.target, objective.reached) {
+        (Some(best), Some(target), Some(true)) => format!("{best} (reaches the target {target}; not proven optimal"),
+        (None, Some(target), _) if objective.proven || objective.reached == Some(false) => {
+            format!("none reaches the target {target} (proven: the whole tree was cut or searched")
+        }
+        (Some(best), _, _) if objective.proven => format!("{best} (the {sense}, proven optimal"),
+        (Some(best), _, _) => format!("{best} (the best found, not proven optimal"),
+        (None, _, _) if objective.proven => format!("no solution (proven: the {sense} does not exist"),
+        (None, _, _) => "no solution found (not proven: the search was cut short".to_string(),
+    };
+    if let Some(at) = objective.time_to_best_ns {
+        text += &format!("; found after {}", format::duration_ns(at));
+    }
+    if let Some(proof) = objective.time_to_proof_ns {
+        text += &format!(", proven after {}", format::duration_ns(proof));
+    }
+    text += &format!("; {} improvement(s) of the incumbent)", format::count(objective.improvements));
+    text
 }
 
 /// The parallel accounting of a run: one line for the run, one row per worker.

@@ -55,10 +55,7 @@ pub fn write_profile(csv_path: &Path, report: &RunReport) -> Result<(), Failure>
 }
 
 fn mode_text(report: &RunReport) -> &'static str {
-    match report.mode {
-        crate::run::SearchMode::All => "all solutions",
-        crate::run::SearchMode::First => "first solution",
-    }
+    report.mode.words(report.optimises())
 }
 
 /// The CSV text: header `component,depth,nodes,prunes_RULE...`, then one row per depth of

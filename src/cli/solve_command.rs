@@ -8,7 +8,7 @@ use super::solutions_file::SolutionsFile;
 use crate::knobs::KnobValues;
 use crate::parallel::MAX_SUBPROBLEMS;
 use crate::run::instance;
-use crate::run::{self, RunSettings, SearchMode};
+use crate::run::{self, RunSettings, SearchMode, Target};
 use crate::search::StopReason;
 
 /// Runs `solve` with the parsed flags and knob values.
@@ -19,7 +19,16 @@ pub fn run(args: &SolveArgs, knobs: KnobValues) -> Result<(), Failure> {
     }
     let mut settings = RunSettings {
         knobs,
-        mode: if args.first { SearchMode::First } else { SearchMode::All },
+        mode: match (args.first, args.best) {
+            (true, _) => SearchMode::First,
+            (_, true) => SearchMode::Best,
+            _ => SearchMode::All,
+        },
+        target: match (args.at_least, args.at_most) {
+            (Some(value), _) => Some(Target::AtLeast(value)),
+            (_, Some(value)) => Some(Target::AtMost(value)),
+            _ => None,
+        },
         node_limit: args.node_limit.unwrap_or(u64::MAX),
         time_limit: args.time_limit,
         rule_counts: !args.no_rule_counts,

@@ -48,7 +48,11 @@ pub struct CountMismatch {
 /// search was not exhaustive (a first-solution search stops where its schedule finds one)
 /// or a run was cut short by a limit.
 pub fn count_mismatch(configs: &[ConfigRuns]) -> Option<CountMismatch> {
-    let exhaustive = configs.iter().all(|config| config.settings.mode == SearchMode::All);
+    // An optimising search (a family with an objective) is not exhaustive: what it cuts
+    // depends on when the incumbent improved, so its counts vary with the schedule.
+    let exhaustive = configs.iter().all(|config| {
+        config.settings.mode == SearchMode::All && !config.reports.iter().any(|report| report.optimises())
+    });
     let complete = configs.iter().flat_map(|config| &config.reports).all(|report| report.complete);
     if !exhaustive || !complete {
         return None;

@@ -109,6 +109,9 @@ pub fn verdict_text(verdict: &Verdict) -> String {
         let _ = writeln!(text, "{line}");
     }
     text.push('\n');
+    if let Some(line) = &verdict.branch_and_bound {
+        let _ = writeln!(text, "{line}.\n");
+    }
     for bug in &verdict.bugs {
         let _ = writeln!(text, "BUG: {bug}");
     }
@@ -223,7 +226,11 @@ pub fn report(context: &ReportContext) -> String {
         explained.instance,
         explained.puzzle,
         markdown_cell(&explained.knob_text()),
-        if verdict.measurements.exhaustive { "exhaustive (all solutions)" } else { "first-solution" },
+        match (verdict.measurements.exhaustive, &verdict.branch_and_bound) {
+            (true, _) => "exhaustive (all solutions)",
+            (false, Some(_)) => "branch-and-bound",
+            (false, None) => "first-solution",
+        },
         verdict.measurements.available_cpus,
         verdict.runs,
         verdict.stopped,
@@ -237,6 +244,10 @@ pub fn report(context: &ReportContext) -> String {
         let _ = writeln!(text, "> **BUG:** {bug}\n");
     }
     text.push_str(&runs_table(context.configs));
+    if let Some(section) = super::anomaly::section(context.configs) {
+        text.push('\n');
+        text.push_str(&section);
+    }
     text.push_str("\n## Causes, ranked\n\n");
     let widened = if verdict.runs >= MIN_ROUNDS_TO_RANK {
         format!(

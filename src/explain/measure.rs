@@ -340,7 +340,7 @@ pub fn measurements(plan: &ExplainPlan, configs: &[ConfigRuns], pick: &[&[f64]])
         available_cpus: plan.available_cpus,
         counters: settings.counters.to_string(),
         state: settings.state.to_string(),
-        exhaustive: settings.mode == SearchMode::All,
+        exhaustive: settings.mode == SearchMode::All && !explained.reports.iter().any(|report| report.optimises()),
         sequential: sequential.0.measure(sequential.1),
         one_thread: one_thread.0.measure(one_thread.1),
         parallel: explained.measure(explained_runs),

@@ -118,7 +118,8 @@ pub struct Measurements {
 pub enum StrategyKind {
     /// `naive`: every leaf listed on one thread, batches behind one lock.
     Naive,
-    /// `depth:D`, `auto`, `auto:K`: a frontier listed on one thread, then its subproblems.
+    /// `depth:D`, `auto`, `auto:K`, `replicable`: a frontier listed on one thread, then its
+    /// subproblems.
     Frontier,
     /// `steal`, `budget:B`: workers split their open branches on demand.
     Splitting,

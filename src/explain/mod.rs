@@ -12,6 +12,7 @@
 //! summary. This layer sees run reports only, never boards or threads.
 
 mod advice;
+pub mod anomaly;
 mod causes;
 pub mod count_check;
 mod decompose;

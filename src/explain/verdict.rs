@@ -111,6 +111,10 @@ pub struct Verdict {
     /// leading causes are within the margin of each other or their difference's interval
     /// reaches 0.
     pub cannot_rank: Option<String>,
+    /// For an optimising search (branch and bound): the anomaly with its numbers (search
+    /// overhead with its sign, time to the best solution and to the proof); `None` for
+    /// other searches.
+    pub branch_and_bound: Option<String>,
 }
 
 impl Verdict {
@@ -200,6 +204,7 @@ pub fn verdict(plan: &ExplainPlan, configs: &[ConfigRuns], stopped: String, mach
         gains,
         bugs,
         counts_differ,
+        branch_and_bound: super::anomaly::anomaly_line(configs),
         advice,
         alternative,
         runs: rounds,

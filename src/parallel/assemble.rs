@@ -64,7 +64,11 @@ pub(crate) fn assemble<M: Model, K: Collector<M>>(
         collected.absorb(worker.collector);
     }
     solutions.sort();
-    solutions.truncate(solutions_to_keep);
+    if !M::OPTIMISES {
+        // An optimising model's engines each kept their best: which of those are the
+        // run's best only their values say, so the run layer ranks them and cuts there.
+        solutions.truncate(solutions_to_keep);
+    }
     let stop_latency = parts.stop.map(|(_, stopped_at)| parts.wall.saturating_sub(stopped_at));
     let stop = stop.or(parts.stop.map(|(reason, _)| reason));
     let run = RunAccounting {

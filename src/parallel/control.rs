@@ -94,6 +94,7 @@ impl Control {
             StopReason::Steered => 2,
             StopReason::TimeLimit => 3,
             StopReason::FrontierFull => 4,
+            StopReason::TargetReached => 5,
         };
         if self.reason.compare_exchange(NO_REASON, code, Ordering::AcqRel, Ordering::Acquire).is_ok() {
             let nanos = u64::try_from(self.start.elapsed().as_nanos()).unwrap_or(u64::MAX);
@@ -136,6 +137,7 @@ impl Control {
             3 => StopReason::Steered,
             4 => StopReason::TimeLimit,
             5 => StopReason::FrontierFull,
+            6 => StopReason::TargetReached,
             _ => return None,
         };
         Some((reason, Duration::from_nanos(self.stopped_at_nanos.load(Ordering::Acquire))))

@@ -36,6 +36,10 @@ pub(crate) struct Listing<M: Model, K> {
     pub(crate) frontier: Vec<Vec<M::Move>>,
     /// The solutions above the frontier, as the listing's own clone of the collector saw them.
     pub(crate) collector: K,
+    /// The listing's own incumbent (a fork of the run's), raised by the solutions above
+    /// the frontier: a trial listing that is thrown away must not leave the run an
+    /// incumbent whose solution it dropped, so only the kept listing's is absorbed.
+    pub(crate) incumbent: Option<std::sync::Arc<crate::search::Incumbent>>,
 }
 
 /// Lists the subproblems at `depth` with a plain engine on this thread, at most
@@ -48,8 +52,10 @@ pub(crate) fn list<M: Model, C: RuleCounter, K: Collector<M>>(
     depth: usize,
     collector: &K,
 ) -> Result<Listing<M, K>, ModelPanic> {
+    let limits = limits.with_forked_incumbent();
+    let incumbent = limits.incumbent.clone();
     let mut engine: Engine<M, C, NoSteering, Collecting<K>> =
-        model_panic::catch(|| Engine::new(model.clone(), NoSteering, Collecting(collector.clone()), limits.clone()))?;
+        model_panic::catch(|| Engine::new(model.clone(), NoSteering, Collecting(collector.clone()), limits))?;
     let frontier = model_panic::catch(|| engine.enumerate_frontier_capped(depth, MAX_SUBPROBLEMS))
         .map_err(|panic| panic.at_path(engine.path()))?;
     let part = FrontierPart {
@@ -60,7 +66,7 @@ pub(crate) fn list<M: Model, C: RuleCounter, K: Collector<M>>(
         probe_nodes: 0,
     };
     let (_, Collecting(collector)) = engine.into_hooks();
-    Ok(Listing { part, frontier, collector })
+    Ok(Listing { part, frontier, collector, incumbent })
 }
 
 /// Lists the frontier the way `choice` says. For a target count (at most
@@ -136,7 +142,11 @@ where
     K: Collector<M>,
 {
     let clock = RunClock::start();
-    let Listing { part, frontier, collector: listed } = choose::<M, C, K>(&model, &limits, choice, collector)?;
+    let Listing { part, frontier, collector: listed, incumbent } =
+        choose::<M, C, K>(&model, &limits, choice, collector)?;
+    if let (Some(shared), Some(listed)) = (&limits.incumbent, &incumbent) {
+        shared.absorb(listed);
+    }
     let node_budget = remaining_budget(limits.node_limit, part.stats.nodes);
     let control = Control::new(clock.start, node_budget, frontier.len());
     let subproblems = frontier.len() as u64;
@@ -150,9 +160,14 @@ where
         let slots = &slots;
         let control = &control;
         pool.release();
-        pool.rayon().scope(|scope| {
+        // FIFO: the subproblems start in the sequential order (rayon's plain `spawn` runs
+        // a thread's own tasks newest first, which on one thread searched the last
+        // subtree first). The counts of an enumeration do not depend on it; an
+        // optimisation's do: a knapsack at 1 thread entered 88 M nodes for the
+        // sequential 4 M, its best solutions in the first subtrees found last.
+        pool.rayon().scope_fifo(|scope| {
             for task in frontier {
-                scope.spawn(move |_| {
+                scope.spawn_fifo(move |_| {
                     if control.stopped() {
                         return;
                     }

@@ -27,6 +27,7 @@ mod model_panic;
 mod naive;
 mod outcome;
 mod pool;
+mod replicable;
 mod sequential;
 mod steal;
 mod steering;
@@ -35,6 +36,8 @@ mod tally;
 mod task_samples;
 mod worker;
 
+#[cfg(test)]
+mod bnb_tests;
 #[cfg(test)]
 mod panic_tests;
 #[cfg(test)]
@@ -54,7 +57,7 @@ pub(crate) use sequential::RETRACE_LIMIT;
 pub use strategy::{CounterLayout, StateRestore, Strategy, DEFAULT_SUBPROBLEMS_PER_THREAD, MAX_SUBPROBLEMS};
 pub use task_samples::{merged as merged_task_samples, TaskSamples};
 
-use crate::search::{Limits, Model, RuleCounter};
+use crate::search::{Incumbent, Limits, Model, RuleCounter};
 use frontier::DepthChoice;
 use tally::{CounterBoard, Tally};
 
@@ -118,9 +121,15 @@ where
     C: RuleCounter + Send,
     K: Collector<M>,
 {
-    let limits = Limits { clone_state: plan.state == StateRestore::Clone, ..limits };
+    // An optimising model's engines share one incumbent, made here when the caller gave
+    // none; the best of what each engine kept is the run's best.
+    let incumbent = limits.incumbent.clone().or_else(|| M::OPTIMISES.then(Incumbent::new));
+    let keep = limits.solutions_to_keep;
+    let ranker = M::OPTIMISES.then(|| model.clone());
+    let limits = Limits { clone_state: plan.state == StateRestore::Clone, incumbent, ..limits };
     let Some(sharing) = Sharing::of(plan.strategy, pool.threads()) else {
-        return sequential::search::<M, C, K>(model, limits, collector);
+        let searched = sequential::search::<M, C, K>(model, limits, collector);
+        return searched.map(|(outcome, collected)| (keep_best_of(ranker.as_ref(), outcome, keep), collected));
     };
     let board = CounterBoard::new(pool.threads());
     let run = Dispatch { strategy: plan.strategy, sharing, pool, limits, collector: &collector };
@@ -134,7 +143,21 @@ where
     pool.release();
     let (mut outcome, collected) = result?;
     outcome.run.published_nodes = board.total(plan.counters);
-    Ok((outcome, collected))
+    Ok((keep_best_of(ranker.as_ref(), outcome, keep), collected))
+}
+
+/// `outcome` with only its best-valued solutions (at most `keep`), for an optimising
+/// model (`ranker`, a copy of it); unchanged otherwise.
+fn keep_best_of<M: Model>(
+    ranker: Option<&M>,
+    mut outcome: ParallelOutcome<M::Solution>,
+    keep: usize,
+) -> ParallelOutcome<M::Solution> {
+    if let Some(ranker) = ranker {
+        let solutions = std::mem::take(&mut outcome.solutions);
+        outcome.solutions = crate::search::keep_best(ranker, solutions, keep).1;
+    }
+    outcome
 }
 
 /// How a parallel strategy shares the tree out among threads: [`Strategy`] without
@@ -149,6 +172,8 @@ enum Sharing {
     Budget(u64),
     /// Leaves handed out in batches through a lock.
     Naive,
+    /// Rounds of this many subproblems per thread, each from a fixed incumbent.
+    Rounds(usize),
 }
 
 impl Sharing {
@@ -163,6 +188,7 @@ impl Sharing {
             Strategy::Steal => Some(Sharing::Steal),
             Strategy::Budget(budget) => Some(Sharing::Budget(budget)),
             Strategy::Naive => Some(Sharing::Naive),
+            Strategy::Replicable { per_thread } => Some(Sharing::Rounds(per_thread)),
         }
     }
 }
@@ -201,6 +227,9 @@ impl<K> Dispatch<'_, K> {
             }
             Sharing::Budget(budget) => budget::search::<M, C, T, K>(model, limits, pool, budget, tally_for, collector),
             Sharing::Naive => naive::search::<M, C, T, K>(model, limits, pool, tally_for, collector),
+            Sharing::Rounds(per_thread) => {
+                replicable::search::<M, C, T, K>(model, limits, pool, strategy, per_thread, tally_for, collector)
+            }
         }
     }
 }

@@ -175,9 +175,9 @@ impl<M: Model, T: Tally> Steering<M> for WorkerSteering<'_, M::Move, T> {
     /// their next node, so the time to stop and the nodes after it measure the stop's
     /// propagation alone, not this engine's unwinding.
     #[inline]
-    fn solution_found(&mut self, stops_search: bool) {
-        if stops_search {
-            self.control.stop(StopReason::FirstSolution);
+    fn solution_found(&mut self, stops_search: Option<StopReason>) {
+        if let Some(reason) = stops_search {
+            self.control.stop(reason);
         }
     }
 }

@@ -45,6 +45,14 @@ pub enum Strategy {
     /// A deliberately poor baseline: the leaves are listed on one thread and handed out in
     /// small batches through a lock, results collected through another lock.
     Naive,
+    /// For branch and bound: `auto`'s frontier searched in rounds of this many
+    /// subproblems per thread, each round from the incumbent as it stood when the round
+    /// began, so that the node counts and the best solution are the same on every run at a
+    /// given thread count (see `parallel::replicable`).
+    Replicable {
+        /// Subproblems per thread in one round.
+        per_thread: usize,
+    },
 }
 
 impl Strategy {
@@ -66,6 +74,12 @@ impl Strategy {
             form: "naive",
             help: "poor baseline: leaves listed on one thread, batches of 64 handed out and results collected through locks",
         },
+        KnobForm {
+            form: "replicable",
+            help: "branch and bound with the same counts on every run: auto's frontier in rounds of 2 subproblems per \
+                   thread, each round from the incumbent as the round began",
+        },
+        KnobForm { form: "replicable:K", help: "like replicable, with rounds of K subproblems per thread (1 to 500000)" },
     ];
 
     /// The strategy's name without its parameter (`depth`, `auto`, ...).
@@ -77,6 +91,7 @@ impl Strategy {
             Strategy::Steal => "steal",
             Strategy::Budget(_) => "budget",
             Strategy::Naive => "naive",
+            Strategy::Replicable { .. } => "replicable",
         }
     }
 }
@@ -89,6 +104,9 @@ impl fmt::Display for Strategy {
                 write!(f, "auto:{per_thread}")
             }
             Strategy::Budget(nodes) => write!(f, "budget:{nodes}"),
+            Strategy::Replicable { per_thread } if *per_thread != super::replicable::DEFAULT_ROUND_PER_THREAD => {
+                write!(f, "replicable:{per_thread}")
+            }
             other => f.write_str(other.kind()),
         }
     }
@@ -108,6 +126,15 @@ impl FromStr for Strategy {
             ("steal", None) => Ok(Strategy::Steal),
             ("naive", None) => Ok(Strategy::Naive),
             ("auto", None) => Ok(Strategy::Auto { per_thread: DEFAULT_SUBPROBLEMS_PER_THREAD }),
+            ("replicable", None) => {
+                Ok(Strategy::Replicable { per_thread: super::replicable::DEFAULT_ROUND_PER_THREAD })
+            }
+            ("replicable", Some(count)) => match count.parse::<usize>() {
+                Ok(per_thread) if (1..=MAX_SUBPROBLEMS).contains(&per_thread) => {
+                    Ok(Strategy::Replicable { per_thread })
+                }
+                _ => Err(error(Some("K must be a whole number from 1 to 500000"))),
+            },
             ("depth", Some(depth)) => depth.parse().map(Strategy::Depth).map_err(|_| error(None)),
             ("auto", Some(count)) => match count.parse::<usize>() {
                 Ok(per_thread) if (1..=MAX_SUBPROBLEMS).contains(&per_thread) => Ok(Strategy::Auto { per_thread }),

@@ -238,3 +238,115 @@ impl Model for Queens {
         self.placed.clone()
     }
 }
+
+/// The random tree as a maximisation: every node weighs 0 to 99 (from its hash), a
+/// solution's value is the weight of its path, and a child's bound is the path's weight
+/// so far, the child's, and 99 for each level below it. With `ORDERED`, a node's children
+/// come heaviest first, so their bounds do not increase and the model says so
+/// ([`Model::MOVES_IN_BOUND_ORDER`]).
+#[derive(Debug, Clone)]
+pub(crate) struct ValuedTree<const ORDERED: bool> {
+    tree: RandomTree,
+    /// The weight of the path to each node on the current path, the root's (0) first.
+    weights: Vec<i64>,
+}
+
+/// The heaviest weight of a node.
+const MAX_WEIGHT: i64 = 99;
+
+impl<const ORDERED: bool> ValuedTree<ORDERED> {
+    pub(crate) fn new(shape: TreeShape) -> Self {
+        ValuedTree { tree: RandomTree::new(shape), weights: vec![0] }
+    }
+
+    fn weight(hash: u64) -> i64 {
+        ((hash >> 40) % 100) as i64
+    }
+
+    fn child_weight(&self, child: u32) -> i64 {
+        Self::weight(TreeShape::child_hash(self.tree.hashes[self.tree.hashes.len() - 1], child))
+    }
+
+    /// Every solution's path and value, by a plain recursion over the shape (no model).
+    pub(crate) fn every_solution(shape: TreeShape) -> Vec<(i64, Vec<u32>)> {
+        fn walk(shape: TreeShape, hash: u64, value: i64, path: &mut Vec<u32>, found: &mut Vec<(i64, Vec<u32>)>) {
+            if path.len() == shape.depth {
+                if shape.is_solution_leaf(hash) {
+                    found.push((value, path.clone()));
+                }
+                return;
+            }
+            for child in 0..shape.children(hash) {
+                let child_hash = TreeShape::child_hash(hash, child);
+                if !shape.pruned(child_hash) {
+                    path.push(child);
+                    walk(shape, child_hash, value + ((child_hash >> 40) % 100) as i64, path, found);
+                    path.pop();
+                }
+            }
+        }
+        let mut found = Vec::new();
+        walk(shape, mix(shape.seed), 0, &mut Vec::new(), &mut found);
+        found
+    }
+}
+
+impl<const ORDERED: bool> Model for ValuedTree<ORDERED> {
+    type Move = u32;
+    type Solution = Vec<u32>;
+    const REJECTS_BEFORE_CHANGING: bool = true;
+    const OPTIMISES: bool = true;
+    const MOVES_IN_BOUND_ORDER: bool = ORDERED;
+
+    fn rule_names(&self) -> &[&'static str] {
+        &["pruned", "leaf", "bound"]
+    }
+
+    fn max_depth(&self) -> usize {
+        self.tree.max_depth()
+    }
+
+    fn branch<C: RuleCounter>(&mut self, moves: &mut Vec<u32>, counters: &mut C) -> Branch {
+        let start = moves.len();
+        let branch = self.tree.branch(moves, counters);
+        if ORDERED {
+            moves[start..].sort_by_key(|&child| std::cmp::Reverse(self.child_weight(child)));
+        }
+        branch
+    }
+
+    fn apply<C: RuleCounter>(&mut self, child: u32, counters: &mut C) -> Result<(), RuleId> {
+        let weight = self.child_weight(child);
+        self.tree.apply(child, counters)?;
+        self.weights.push(self.weights[self.weights.len() - 1] + weight);
+        Ok(())
+    }
+
+    fn undo(&mut self, child: u32) {
+        self.tree.undo(child);
+        self.weights.pop();
+    }
+
+    fn solution(&self) -> Vec<u32> {
+        self.tree.solution()
+    }
+
+    fn objective(&self) -> Option<crate::search::Objective> {
+        Some(crate::search::Objective { sense: crate::search::Sense::Maximise, bound_rule: 2 })
+    }
+
+    fn solution_value(&self, path: &Vec<u32>) -> i64 {
+        let mut hash = mix(self.tree.shape.seed);
+        let mut value = 0;
+        for &child in path {
+            hash = TreeShape::child_hash(hash, child);
+            value += Self::weight(hash);
+        }
+        value
+    }
+
+    fn move_bound(&self, child: u32) -> i64 {
+        let below = (self.tree.shape.depth - self.tree.path.len() - 1) as i64;
+        self.weights[self.weights.len() - 1] + self.child_weight(child) + MAX_WEIGHT * below
+    }
+}

@@ -37,6 +37,8 @@ fn parallel_strategies() -> Vec<Strategy> {
         "budget:50",
         "budget:5000",
         "naive",
+        "replicable",
+        "replicable:1",
     ]
     .iter()
     .map(|text| text.parse().expect("a valid strategy"))

@@ -11,6 +11,8 @@ pub mod answer_type;
 pub mod data;
 pub mod grid;
 pub mod hooks;
+pub mod knapsack;
+pub mod max_clique;
 pub mod prime_grid;
 pub mod primes;
 pub mod rings;
@@ -50,6 +52,34 @@ impl fmt::Display for DataError {
 }
 
 impl std::error::Error for DataError {}
+
+/// An instance file in a family's own format (see [`Puzzle::FILE_EXTENSIONS`]) that the
+/// family could not read: the 1-based line and what was wrong there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileFormatError {
+    /// 1-based line of the problem (0: the file as a whole, say an empty one).
+    pub line: usize,
+    /// What is wrong, and what was expected.
+    pub message: String,
+}
+
+impl FileFormatError {
+    /// An error at `line` (1-based; 0 for the whole file).
+    pub fn new(line: usize, message: impl Into<String>) -> FileFormatError {
+        FileFormatError { line, message: message.into() }
+    }
+}
+
+impl fmt::Display for FileFormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            0 => write!(f, "{}", self.message),
+            line => write!(f, "line {line}: {}", self.message),
+        }
+    }
+}
+
+impl std::error::Error for FileFormatError {}
 
 /// One puzzle family: its instance data, its knobs and its models.
 ///
@@ -141,6 +171,19 @@ pub trait Puzzle: Sized + Send + Sync {
     /// file; `None` (the default) when the family has no such short form.
     fn instance_from_argument(_text: &str) -> Option<Value> {
         None
+    }
+    /// File name extensions (lower case, without the dot: `&["clq"]`) of instance files
+    /// written in the family's own format rather than as `puzzle-instance/v1` JSON. A path
+    /// with one of them is read (with the same size cap and refusal of pipes as JSON
+    /// instances) and handed to [`Puzzle::data_from_file`]; the instance's id is the file
+    /// name without its extension. Empty (the default): the family reads JSON only.
+    const FILE_EXTENSIONS: &'static [&'static str] = &[];
+    /// The `data` block of an instance file in the family's own format (one of
+    /// [`Puzzle::FILE_EXTENSIONS`]), from its text; the block then goes through
+    /// [`Puzzle::parse`] as a JSON instance's does. The error names the line. The default
+    /// refuses every file (a family without its own format is never asked).
+    fn data_from_file(_text: &str) -> Result<Value, FileFormatError> {
+        Err(FileFormatError::new(0, format!("the family `{}` reads no file format of its own", Self::FAMILY)))
     }
 }
 

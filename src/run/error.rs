@@ -35,6 +35,9 @@ pub(super) const READING_KNOBS: &str = "reading the knobs (`Puzzle::config`)";
 /// not a file.
 pub(super) const READING_ARGUMENT: &str = "reading an instance argument (`Puzzle::instance_from_argument`)";
 
+/// [`PanickedRun::during`] `Puzzle::data_from_file`, reading a file in a family's own format.
+pub(super) const READING_FILE: &str = "reading an instance file in the family's format (`Puzzle::data_from_file`)";
+
 /// [`PanickedRun::strategy`] of the family's code called before any run (reading its data,
 /// knobs or an argument): none, and the error names none.
 pub(super) const BEFORE_ANY_RUN: &str = "";
@@ -66,6 +69,9 @@ pub enum RunError {
     Part(PartError),
     /// The parts' solutions do not replay on this build's tree.
     Replay(ReplayError),
+    /// The settings ask for an optimisation (`--best`, `--at-least`, `--at-most`) that the
+    /// family's model does not declare, or a target of the other sense.
+    Objective(String),
 }
 
 /// A run ended by a panic of the family's code: its model during the search (every
@@ -147,6 +153,7 @@ impl fmt::Display for RunError {
             RunError::Split(message) => f.write_str(message),
             RunError::Part(error) => write!(f, "{error}"),
             RunError::Replay(error) => write!(f, "{error}"),
+            RunError::Objective(message) => f.write_str(message),
         }
     }
 }
@@ -159,7 +166,7 @@ impl std::error::Error for RunError {
             RunError::Pool(error) => Some(error),
             RunError::Watch(error) => Some(error),
             RunError::ModelPanicked(run) => Some(&run.panic),
-            RunError::Split(_) => None,
+            RunError::Split(_) | RunError::Objective(_) => None,
             RunError::Part(error) => Some(error),
             RunError::Replay(error) => Some(error),
         }

@@ -19,11 +19,13 @@
 //! Families are listed registered first, then the built-in ones: a user's binary shows
 //! its own families before those it merely carries.
 
-use super::error::{RunError, BEFORE_ANY_RUN, READING_ARGUMENT, READING_DATA, READING_KNOBS};
+use super::error::{RunError, BEFORE_ANY_RUN, READING_ARGUMENT, READING_DATA, READING_FILE, READING_KNOBS};
 use super::family_code::catch_family;
 use super::prepared::{self, Prepared};
 use crate::knobs::{KnobSpec, KnobValues};
-use crate::puzzles::{hooks, prime_grid, rings, twenty_four_seven, DataError, Puzzle};
+use crate::puzzles::{
+    hooks, knapsack, max_clique, prime_grid, rings, twenty_four_seven, DataError, FileFormatError, Puzzle,
+};
 use serde_json::Value;
 use std::any::TypeId;
 use std::fmt;
@@ -42,6 +44,8 @@ pub struct FamilyEntry {
     puzzle_type: fn() -> TypeId,
     check_data: fn(&Value) -> Result<(), RunError>,
     instance_from_argument: fn(&str) -> Result<Option<Value>, RunError>,
+    file_extensions: &'static [&'static str],
+    data_from_file: fn(&str) -> Result<Result<Value, FileFormatError>, RunError>,
     check_knobs: fn(&KnobValues) -> Result<(), RunError>,
     prepare: PrepareFn,
 }
@@ -57,6 +61,8 @@ pub const fn entry<P: Puzzle + 'static>() -> FamilyEntry {
         puzzle_type: TypeId::of::<P>,
         check_data: check_data::<P>,
         instance_from_argument: instance_from_argument::<P>,
+        file_extensions: P::FILE_EXTENSIONS,
+        data_from_file: data_from_file::<P>,
         check_knobs: check_knobs::<P>,
         prepare: prepared::prepare::<P>,
     }
@@ -70,6 +76,10 @@ fn instance_from_argument<P: Puzzle>(text: &str) -> Result<Option<Value>, RunErr
     catch_family::<P, _>(READING_ARGUMENT, BEFORE_ANY_RUN, || P::instance_from_argument(text))
 }
 
+fn data_from_file<P: Puzzle>(text: &str) -> Result<Result<Value, FileFormatError>, RunError> {
+    catch_family::<P, _>(READING_FILE, BEFORE_ANY_RUN, || P::data_from_file(text))
+}
+
 fn check_knobs<P: Puzzle>(values: &KnobValues) -> Result<(), RunError> {
     catch_family::<P, _>(READING_KNOBS, BEFORE_ANY_RUN, || prepared::read_knobs::<P>(values).map(drop))?
         .map_err(RunError::Knob)
@@ -77,11 +87,13 @@ fn check_knobs<P: Puzzle>(values: &KnobValues) -> Result<(), RunError> {
 
 /// The built-in families, in the order `list` and the help show them. A new built-in
 /// family is one line here.
-pub static BUILTIN_FAMILIES: [FamilyEntry; 4] = [
+pub static BUILTIN_FAMILIES: [FamilyEntry; 6] = [
     entry::<rings::OlympicRings>(),
     entry::<prime_grid::PrimeGrid>(),
     entry::<hooks::Hooks>(),
     entry::<twenty_four_seven::TwentyFourSeven>(),
+    entry::<knapsack::Knapsack>(),
+    entry::<max_clique::MaxClique>(),
 ];
 
 /// Families registered at run time by a user's crate (see the module's note for why this
@@ -175,6 +187,25 @@ impl Family {
     /// panic in its `instance_from_argument` is [`RunError::ModelPanicked`].
     pub fn instance_from_argument(self, text: &str) -> Result<Option<Value>, RunError> {
         (self.0.instance_from_argument)(text)
+    }
+
+    /// The file name extensions of the family's own instance format
+    /// (`Puzzle::FILE_EXTENSIONS`).
+    pub fn file_extensions(self) -> &'static [&'static str] {
+        self.0.file_extensions
+    }
+
+    /// The `data` block of an instance file in the family's own format
+    /// (`Puzzle::data_from_file`): the family's refusal inside, a panic of its code outside.
+    pub fn data_from_file(self, text: &str) -> Result<Result<Value, FileFormatError>, RunError> {
+        (self.0.data_from_file)(text)
+    }
+
+    /// The family that reads files with extension `extension` (any case) in its own
+    /// format, if one does.
+    pub fn for_extension(extension: &str) -> Option<Family> {
+        let extension = extension.to_ascii_lowercase();
+        Family::all().into_iter().find(|family| family.file_extensions().iter().any(|known| *known == extension))
     }
 
     /// Checks knob values against the family's knobs (names and values), as a run would,

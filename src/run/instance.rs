@@ -222,13 +222,49 @@ pub fn load(name_or_path: &str) -> Result<Instance, InstanceError> {
         }
     }
     let bytes = read_bounded(&path)?;
-    parse_bytes(&bytes, &path, name_or_path)
+    let own_format = path.extension().and_then(|extension| Family::for_extension(&extension.to_string_lossy()));
+    match own_format {
+        Some(family) => parse_own_format(family, &bytes, &path, name_or_path),
+        None => parse_bytes(&bytes, &path, name_or_path),
+    }
 }
 
-/// Parses and validates the bytes of an instance file: UTF-8 text (an error names the line
-/// of the first byte that is not), then [`parse`]. Never panics, whatever the bytes.
-pub fn parse_bytes(bytes: &[u8], path: &Path, source: &str) -> Result<Instance, InstanceError> {
-    let text = std::str::from_utf8(bytes).map_err(|error| {
+/// Reads an instance file written in `family`'s own format (`Puzzle::FILE_EXTENSIONS`):
+/// UTF-8 text, handed to the family's `data_from_file`, whose data block is then checked
+/// as a JSON instance's is. Errors name the file and, where the family says, the line.
+fn parse_own_format(family: Family, bytes: &[u8], path: &Path, source: &str) -> Result<Instance, InstanceError> {
+    let text = utf8_text(bytes, path)?;
+    let content_error = |line: Option<usize>, key: &str, message: String| InstanceError::Content {
+        path: path.to_path_buf(),
+        line,
+        key: key.to_string(),
+        message: format!("{message} (read as a `{}` file by family `{}`)", extension_of(path), family.name()),
+    };
+    let data = match family.data_from_file(text) {
+        Err(RunError::ModelPanicked(panic)) => {
+            return Err(InstanceError::FamilyPanicked { path: path.to_path_buf(), panic })
+        }
+        Err(other) => return Err(content_error(None, "", other.to_string())),
+        Ok(Err(error)) => return Err(content_error(Some(error.line).filter(|&line| line > 0), "", error.message)),
+        Ok(Ok(data)) => data,
+    };
+    family.check_data(&data).map_err(|error| match error {
+        RunError::ModelPanicked(panic) => InstanceError::FamilyPanicked { path: path.to_path_buf(), panic },
+        RunError::Data(error) => content_error(None, &data_key(&error.key), error.message),
+        other => content_error(None, "data", other.to_string()),
+    })?;
+    let id = path.file_stem().map(|stem| stem.to_string_lossy().into_owned()).unwrap_or_default();
+    Ok(Instance { source: source.to_string(), id, title: String::new(), family, data, expected: None })
+}
+
+/// The extension of `path`, as written.
+fn extension_of(path: &Path) -> String {
+    path.extension().map(|extension| extension.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// `bytes` as UTF-8 text; an error names the line and column of the first byte that is not.
+fn utf8_text<'a>(bytes: &'a [u8], path: &Path) -> Result<&'a str, InstanceError> {
+    std::str::from_utf8(bytes).map_err(|error| {
         let offset = error.valid_up_to();
         let line_start = bytes[..offset].iter().rposition(|&byte| byte == b'\n').map_or(0, |newline| newline + 1);
         InstanceError::Encoding {
@@ -237,8 +273,13 @@ pub fn parse_bytes(bytes: &[u8], path: &Path, source: &str) -> Result<Instance, 
             column: offset - line_start + 1,
             byte: bytes[offset],
         }
-    })?;
-    parse(text, path, source)
+    })
+}
+
+/// Parses and validates the bytes of an instance file: UTF-8 text (an error names the line
+/// of the first byte that is not), then [`parse`]. Never panics, whatever the bytes.
+pub fn parse_bytes(bytes: &[u8], path: &Path, source: &str) -> Result<Instance, InstanceError> {
+    parse(utf8_text(bytes, path)?, path, source)
 }
 
 /// Reads at most [`MAX_FILE_BYTES`] + 1 bytes of `path`: enough to tell an oversized file,

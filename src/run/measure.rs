@@ -37,14 +37,14 @@ pub struct Calibration {
 }
 
 /// The shape a prediction models for `strategy`, or `None` for a strategy it does not model
-/// (`sequential`, `budget:B`).
+/// (`sequential`, `budget:B`, `replicable`: its rounds' barriers are not modelled).
 pub fn shape_of(strategy: Strategy) -> Option<Shape> {
     match strategy {
         Strategy::Depth(depth) => Some(Shape::Depth(depth)),
         Strategy::Auto { per_thread } => Some(Shape::Auto { per_thread }),
         Strategy::Steal => Some(Shape::Steal),
         Strategy::Naive => Some(Shape::Naive),
-        Strategy::Sequential | Strategy::Budget(_) => None,
+        Strategy::Sequential | Strategy::Budget(_) | Strategy::Replicable { .. } => None,
     }
 }
 

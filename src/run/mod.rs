@@ -26,6 +26,7 @@ pub mod family;
 mod family_code;
 pub mod instance;
 pub mod measure;
+mod optimum;
 mod prepared;
 pub mod program;
 pub mod report;
@@ -41,8 +42,8 @@ pub use instance::{Instance, InstanceError};
 pub use measure::Calibration;
 pub use prepared::{read_knobs, Prepared};
 pub use program::{program_name, Program};
-pub use report::{ComponentReport, ParallelSummary, RuleReport, RunReport, WorkerTotals};
-pub use settings::{RunSettings, SearchMode};
+pub use report::{ComponentReport, ObjectiveReport, ParallelSummary, RuleReport, RunReport, WorkerTotals};
+pub use settings::{RunSettings, SearchMode, Target};
 
 use crate::knobs::KnobValues;
 use crate::scaling::predict::Component;

@@ -47,6 +47,34 @@ pub struct ComponentReport {
     pub prunes_per_depth: Vec<Vec<u64>>,
 }
 
+/// What an optimisation search (a family whose model declares an objective) found: the
+/// best value, whether it is proven, and when it was found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ObjectiveReport {
+    /// `max` or `min`.
+    pub sense: &'static str,
+    /// The best value found (summed over the components, which are independent
+    /// searches); `None` when no solution was found (or none reached the target).
+    pub best: Option<i64>,
+    /// Whether the best value is proven optimal: every component's tree was searched to
+    /// the end under the bound (not a first-solution or decision run, no limit hit).
+    pub proven: bool,
+    /// From the start of the search to the last improvement of the incumbent, summed over
+    /// components (the time to the best solution).
+    pub time_to_best_ns: Option<u64>,
+    /// The time to the proof: the searches' wall time, when `proven`.
+    pub time_to_proof_ns: Option<u64>,
+    /// How many times a solution improved the incumbent, over all components.
+    pub improvements: u64,
+    /// Optimal solutions kept (listed in the components' `solution_texts`; every optimal
+    /// solution found with `--all`, up to the number of solutions kept).
+    pub optimal_solutions_kept: u64,
+    /// The decision target (`--at-least` / `--at-most`), when one was set.
+    pub target: Option<i64>,
+    /// With a target: whether a solution reached it in every component.
+    pub reached: Option<bool>,
+}
+
 /// One worker's accounting in a run, summed over the components (the parallel layer's
 /// per-component `WorkerReport`s added up by worker index).
 #[derive(Debug, Clone, Default, Serialize)]
@@ -182,9 +210,21 @@ pub struct RunReport {
     pub parallel: ParallelSummary,
     /// Per-worker accounting, summed over components.
     pub workers: Vec<WorkerTotals>,
+    /// The optimisation's outcome, for a family whose model declares an objective (its
+    /// node counts then vary with the schedule of a parallel run: search overhead, not a
+    /// bug); `None` for an enumeration or first-solution search.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub objective: Option<ObjectiveReport>,
 }
 
 impl RunReport {
+    /// Whether this run optimised: its node counts may differ from run to run and from a
+    /// sequential run's (the incumbent's history decides what is cut), which reports call
+    /// search overhead, never a bug.
+    pub fn optimises(&self) -> bool {
+        self.objective.is_some()
+    }
+
     /// The knobs as `name=value` pairs joined by commas.
     pub fn knob_text(&self) -> String {
         self.knobs

@@ -28,6 +28,9 @@ pub enum SearchMode {
     All,
     /// The first solution of each component.
     First,
+    /// The best solution of each component, by branch and bound (a family whose model
+    /// declares an objective): the first optimal solution found, proven optimal.
+    Best,
 }
 
 impl SearchMode {
@@ -35,6 +38,7 @@ impl SearchMode {
     pub const FORMS: &'static [KnobForm] = &[
         KnobForm { form: "all", help: "every solution: the whole tree" },
         KnobForm { form: "first", help: "the first solution of each component" },
+        KnobForm { form: "best", help: "the best solution of each component, by branch and bound" },
     ];
 
     /// `all` or `first`: the form flags, specs and CSV columns use.
@@ -42,6 +46,20 @@ impl SearchMode {
         match self {
             SearchMode::All => "all",
             SearchMode::First => "first",
+            SearchMode::Best => "best",
+        }
+    }
+}
+
+impl SearchMode {
+    /// What a run of this mode searched for, in words; `optimises`: the model declared an
+    /// objective (then `all` lists every optimal solution).
+    pub fn words(self, optimises: bool) -> &'static str {
+        match (self, optimises) {
+            (SearchMode::All, false) => "all solutions",
+            (SearchMode::All, true) => "every optimal solution, by branch and bound",
+            (SearchMode::First, _) => "first solution",
+            (SearchMode::Best, _) => "the best solution, by branch and bound",
         }
     }
 }
@@ -50,10 +68,46 @@ impl std::str::FromStr for SearchMode {
     type Err = KnobError;
 
     fn from_str(text: &str) -> Result<SearchMode, KnobError> {
-        [SearchMode::All, SearchMode::First]
+        [SearchMode::All, SearchMode::First, SearchMode::Best]
             .into_iter()
             .find(|mode| mode.name() == text)
             .ok_or_else(|| KnobError::not_a_form("search mode", text, SearchMode::FORMS, None))
+    }
+}
+
+/// The decision form of an optimisation (YewPar's Decision skeleton): stop at the first
+/// solution whose objective value reaches a target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Target {
+    /// A value of at least this (a maximising family): `--at-least V`.
+    AtLeast(i64),
+    /// A value of at most this (a minimising family): `--at-most V`.
+    AtMost(i64),
+}
+
+impl Target {
+    /// The value aimed at.
+    pub fn value(self) -> i64 {
+        match self {
+            Target::AtLeast(value) | Target::AtMost(value) => value,
+        }
+    }
+
+    /// The flag that sets it, as help and errors write it.
+    pub fn flag(self) -> &'static str {
+        match self {
+            Target::AtLeast(_) => "--at-least",
+            Target::AtMost(_) => "--at-most",
+        }
+    }
+
+    /// The sense of objective this target fits.
+    pub fn sense(self) -> crate::search::Sense {
+        match self {
+            Target::AtLeast(_) => crate::search::Sense::Maximise,
+            Target::AtMost(_) => crate::search::Sense::Minimise,
+        }
     }
 }
 
@@ -83,6 +137,10 @@ pub struct RunSettings {
     pub state: StateRestore,
     /// Where pool threads run.
     pub affinity: ThreadAffinity,
+    /// For an optimising family, stop at the first solution reaching this value (the
+    /// decision form); `None`: the mode alone says what is searched for. Not a sweep
+    /// dimension: runs that set it are single `solve` runs.
+    pub target: Option<Target>,
 }
 
 impl Default for RunSettings {
@@ -99,6 +157,7 @@ impl Default for RunSettings {
             counters: CounterLayout::default(),
             state: StateRestore::default(),
             affinity: ThreadAffinity::default(),
+            target: None,
         }
     }
 }
@@ -338,10 +397,10 @@ mod tests {
 
     #[test]
     fn search_modes_round_trip_and_refuse_others() {
-        for mode in [SearchMode::All, SearchMode::First] {
+        for mode in [SearchMode::All, SearchMode::First, SearchMode::Best] {
             assert_eq!(mode.name().parse::<SearchMode>(), Ok(mode));
         }
         let message = "some".parse::<SearchMode>().unwrap_err().to_string();
-        assert_eq!(message, "invalid search mode `some`; expected one of: all, first");
+        assert_eq!(message, "invalid search mode `some`; expected one of: all, first, best");
     }
 }

@@ -5,6 +5,7 @@
 use super::collect::{SolutionCollector, SolutionStream};
 use super::error::{PanickedRun, RunError, READING_SOLUTIONS, SEARCHING};
 use super::family_code::{build_models, BuiltModels};
+use super::optimum::{ComponentOptimum, Goal};
 use super::report::{product_of_counts, rule_reports, ComponentReport, ParallelSummary, RunReport};
 use super::settings::{RunSettings, SearchMode};
 use super::worker_merge::{nanos, summarize_component, WorkerMerge};
@@ -64,14 +65,18 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
     let panicked = |component: Option<&String>, during, panic: ModelPanic| {
         PanickedRun::error::<P>(component.map(String::as_str), during, &strategy, panic)
     };
+    let BuiltModels { models, names, rule_names, .. } = build_models(puzzle, config, &strategy)?;
+    let goal = Goal::of::<P>(models.first(), settings)?;
     let limits = Limits {
         first_solution: settings.mode == SearchMode::First,
+        all_optima: settings.mode == SearchMode::All && settings.target.is_none(),
+        target: settings.target.map(|target| target.value()),
         node_limit: settings.node_limit,
         solutions_to_keep: settings.solutions_to_keep,
         clone_state: false,
         deadline: settings.time_limit.and_then(|limit| Instant::now().checked_add(limit)),
+        ..Limits::exhaustive()
     };
-    let BuiltModels { models, names, rule_names, .. } = build_models(puzzle, config, &strategy)?;
     let mut total = Stats::default();
     let mut components = Vec::new();
     let mut tallies = Vec::new();
@@ -90,6 +95,7 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
         summary.pool_wake_ns = nanos(pool.hold());
     }
     let mut run_clock: Option<(Instant, Instant)> = None;
+    let mut optima = Vec::new();
     for (index, (model, name)) in models.into_iter().zip(&names).enumerate() {
         if index > 0 && limits.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
             // No component but the first starts after the deadline (the first one stops at
@@ -100,10 +106,22 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
             break;
         }
         let collector = SolutionCollector::new(puzzle, index, name, stream);
+        let ranker = goal.optimises().then(|| model.clone());
+        let incumbent = goal.incumbent();
+        let limits = Limits { incumbent: incumbent.clone(), ..limits.clone() };
         // A panic ends the run: the components after it are not searched.
-        let (outcome, collected) =
-            parallel::search_collecting::<P::Model, C, _>(model, &plan, pool, limits.clone(), collector)
+        let (mut outcome, collected) =
+            parallel::search_collecting::<P::Model, C, _>(model, &plan, pool, limits, collector)
                 .map_err(|panic| panicked(Some(name), SEARCHING, panic))?;
+        if let (Some(ranker), Some(incumbent)) = (ranker, incumbent) {
+            let solutions = std::mem::take(&mut outcome.solutions);
+            let (optimum, best) = parallel::catch_model_panic(|| {
+                ComponentOptimum::rank(&ranker, solutions, settings.solutions_to_keep, &incumbent)
+            })
+            .map_err(|panic| panicked(Some(name), READING_SOLUTIONS, panic))?;
+            outcome.solutions = best;
+            optima.push(optimum);
+        }
         let elapsed_ns = nanos(outcome.run.wall);
         let ended = outcome.run.started + outcome.run.wall;
         run_clock = Some((run_clock.map_or(outcome.run.started, |(started, _)| started), ended));
@@ -187,5 +205,6 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
         affinity: settings.affinity.to_string(),
         parallel: summary,
         workers: workers.reports,
+        objective: goal.report(&optima, complete, nanos(run_wall), component_count),
     })
 }

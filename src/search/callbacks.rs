@@ -72,11 +72,12 @@ pub trait Steering<M: Model> {
         SteeringAction::Continue
     }
 
-    /// Called when the engine records a solution; `stops_search` is true when that
-    /// solution ends the search (first-solution mode), so a scheduler can tell the other
-    /// workers at once rather than after this engine has unwound.
+    /// Called when the engine records a solution; `stops_search` names the reason when that
+    /// solution ends the search (first-solution mode, or a decision run's target reached),
+    /// so a scheduler can tell the other workers at once rather than after this engine has
+    /// unwound.
     #[inline(always)]
-    fn solution_found(&mut self, _stops_search: bool) {}
+    fn solution_found(&mut self, _stops_search: Option<super::StopReason>) {}
 }
 
 /// The steering of a plain sequential search: never stops, never splits.

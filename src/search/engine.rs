@@ -3,8 +3,10 @@
 use super::callbacks::Level;
 use super::keeper::SolutionKeeper;
 use super::{
-    Branch, Event, Model, NoCounters, Observer, OpenBranches, RuleCounter, RuleId, Stats, Steering, SteeringAction,
+    Branch, Event, Incumbent, Model, NoCounters, Objective, Observer, OpenBranches, RuleCounter, RuleId, Stats,
+    Steering, SteeringAction, NO_SCORE,
 };
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Nodes between two looks at the clock when [`Limits::deadline`] is set: a search stops
@@ -28,6 +30,17 @@ pub struct Limits {
     /// Stop once this instant has passed (looked at every [`DEADLINE_CHECK_INTERVAL`]
     /// nodes, so the per-node cost is the node-limit comparison alone).
     pub deadline: Option<Instant>,
+    /// The incumbent of an optimising model's search, shared by every engine made from
+    /// (clones of) these limits: a parallel search's workers read one relaxed atomic per
+    /// bound check. `None`: each engine keeps its own.
+    pub incumbent: Option<Arc<Incumbent>>,
+    /// For an optimising model: cut only children whose bound is *worse* than the
+    /// incumbent, so that every optimal solution is reached (and kept, up to
+    /// `solutions_to_keep`); otherwise children that cannot *beat* it are cut too.
+    pub all_optima: bool,
+    /// For an optimising model, the decision form: stop at the first solution whose value
+    /// reaches this one (at least it when maximising, at most when minimising).
+    pub target: Option<i64>,
 }
 
 impl Limits {
@@ -39,7 +52,16 @@ impl Limits {
             solutions_to_keep: usize::MAX,
             clone_state: false,
             deadline: None,
+            incumbent: None,
+            all_optima: false,
+            target: None,
         }
+    }
+
+    /// These limits with an incumbent of their own when they share one (a fork at the
+    /// same score): for a search whose solutions may be thrown away.
+    pub fn with_forked_incumbent(&self) -> Limits {
+        Limits { incumbent: self.incumbent.as_ref().map(|shared| shared.fork()), ..self.clone() }
     }
 
     /// Stop at the first solution.
@@ -62,6 +84,8 @@ pub enum StopReason {
     /// A frontier listing reached its cap on subproblems (see
     /// [`Engine::enumerate_frontier_capped`]): the listing is incomplete.
     FrontierFull,
+    /// A solution reached [`Limits::target`] (the decision form of an optimisation).
+    TargetReached,
 }
 
 impl StopReason {
@@ -73,13 +97,15 @@ impl StopReason {
             StopReason::Steered => "steered",
             StopReason::TimeLimit => "time-limit",
             StopReason::FrontierFull => "frontier-full",
+            StopReason::TargetReached => "target-reached",
         }
     }
 
     /// Whether a search that stopped for this reason left part of its tree unsearched
-    /// (every reason but a first solution, which is what first-solution mode asks for).
+    /// (every reason but a first solution or a reached target, which is what the
+    /// first-solution and decision searches ask for).
     pub fn cuts_search_short(self) -> bool {
-        self != StopReason::FirstSolution
+        !matches!(self, StopReason::FirstSolution | StopReason::TargetReached)
     }
 }
 
@@ -119,6 +145,18 @@ pub struct Engine<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> {
     unapplied: u64,
     solutions: SolutionKeeper<M::Solution>,
     stop: Option<StopReason>,
+    /// The model's objective when it optimises (read once; always `None` for a model
+    /// that does not declare [`Model::OPTIMISES`]).
+    objective: Option<Objective>,
+    /// The best score found by any engine sharing it.
+    incumbent: Arc<Incumbent>,
+    /// The score of the solutions this engine keeps (the best it has found).
+    kept_score: i64,
+    /// [`Limits::target`] as a score.
+    target_score: Option<i64>,
+    /// Set when a child was cut by the bound of a model whose moves come in bound order:
+    /// its later siblings are cut with it.
+    siblings_cut: bool,
 }
 
 impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O> {
@@ -127,6 +165,12 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         let max_depth = model.max_depth();
         let depth = max_depth + 1;
         let solutions_to_keep = limits.solutions_to_keep;
+        let objective = if M::OPTIMISES { model.objective() } else { None };
+        if objective.is_some() && M::RULES_IN_ORDER {
+            panic!("a model with an objective cannot declare RULES_IN_ORDER: the bound's cuts are not rule checks in order");
+        }
+        let incumbent = limits.incumbent.clone().unwrap_or_else(Incumbent::new);
+        let target_score = objective.zip(limits.target).map(|(objective, target)| objective.sense.score(target));
         Engine {
             counters: C::sized(model.rule_names().len(), model.max_depth()),
             model,
@@ -145,8 +189,31 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             unapplied: 0,
             solutions: SolutionKeeper::new(solutions_to_keep),
             stop: None,
+            objective,
+            incumbent,
+            kept_score: NO_SCORE,
+            target_score,
+            siblings_cut: false,
             limits,
         }
+    }
+
+    /// Gives this engine `incumbent` for the searches it runs from now on (a replicable
+    /// strategy starts each task from a fixed incumbent of its own).
+    pub fn share_incumbent(&mut self, incumbent: Arc<Incumbent>) {
+        self.incumbent = incumbent;
+    }
+
+    /// The incumbent this engine reads and raises.
+    pub fn incumbent(&self) -> &Arc<Incumbent> {
+        &self.incumbent
+    }
+
+    /// The objective value of the solutions this engine keeps, when the model optimises
+    /// and it found one.
+    pub fn best_value(&self) -> Option<i64> {
+        let objective = self.objective?;
+        (self.kept_score != NO_SCORE).then(|| objective.sense.value(self.kept_score))
     }
 
     /// The node count after `nodes` at which the limits are looked at next.
@@ -190,6 +257,8 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         // here: its other children belong to other subproblems.
         self.levels.resize(prefix.len() + 1, Level { next: 0, end: 0 });
         self.visit_child(last);
+        // A subproblem has no siblings here: a bound cut of its root cuts nothing else.
+        self.siblings_cut = false;
         self.levels.clear();
         for &mv in prefix.iter().rev() {
             self.path.pop();
@@ -273,6 +342,15 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     fn visit_child(&mut self, mv: M::Move) {
         let depth = self.path.len() + 1;
         if depth == self.frontier_depth {
+            if M::OPTIMISES && self.bound_would_cut(mv) {
+                // Cut here as the sequential search cuts it (a node and a prune, its later
+                // siblings unentered), not handed out as a subproblem that is entered only
+                // to be cut.
+                if self.enter_node(depth) && self.cut_by_bound(mv, depth) && M::MOVES_IN_BOUND_ORDER {
+                    self.siblings_cut = true;
+                }
+                return;
+            }
             if self.frontier.len() >= self.frontier_cap {
                 self.stop = Some(StopReason::FrontierFull);
                 return;
@@ -283,6 +361,12 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             return;
         }
         if !self.enter_node(depth) {
+            return;
+        }
+        if M::OPTIMISES && self.cut_by_bound(mv, depth) {
+            if M::MOVES_IN_BOUND_ORDER {
+                self.siblings_cut = true;
+            }
             return;
         }
         if self.limits.clone_state {
@@ -320,6 +404,14 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     /// Asks the model what to do at the current node and visits its children in order.
     fn expand(&mut self) {
         let depth = self.path.len();
+        if M::OPTIMISES && self.objective.is_some() && !self.keeps_path() {
+            if M::LAZY_MOVES {
+                self.expand_bounded_lazy(depth);
+            } else {
+                self.expand_bounded(depth);
+            }
+            return;
+        }
         if !self.keeps_path() {
             // Nothing watches (beyond the solutions), steers or lists: the plain path, which
             // keeps no open-branch bookkeeping (the path of moves and the levels only serve
@@ -346,6 +438,10 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             let mv = self.candidates[level.next];
             level.next += 1;
             self.visit_child(mv);
+            if M::MOVES_IN_BOUND_ORDER && std::mem::take(&mut self.siblings_cut) {
+                // The later siblings' bounds are no better: cut with this one, unentered.
+                break;
+            }
         }
         self.levels.pop();
         self.candidates.truncate(start);
@@ -408,15 +504,23 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     #[cold]
     fn record_solution(&mut self, depth: usize) {
         self.solution_count += 1;
-        if self.solutions.wants_any() {
+        if M::OPTIMISES && self.objective.is_some() {
+            self.record_valued_solution();
+        } else if self.solutions.wants_any() {
             self.solutions.offer(self.model.solution());
         }
         if O::ACTIVE {
             self.observer.observe(Event::Solution { depth }, &self.model);
         }
-        self.steering.solution_found(self.limits.first_solution);
-        if self.limits.first_solution {
-            self.stop = Some(StopReason::FirstSolution);
+        let reached = self.target_score.is_some_and(|target| self.kept_score >= target);
+        let stop = match (self.limits.first_solution, reached) {
+            (true, _) => Some(StopReason::FirstSolution),
+            (false, true) => Some(StopReason::TargetReached),
+            (false, false) => None,
+        };
+        self.steering.solution_found(stop);
+        if stop.is_some() {
+            self.stop = stop;
         }
     }
 
@@ -494,6 +598,7 @@ pub fn search_sequentially<M: Model, C: RuleCounter>(model: M, limits: Limits) -
     SearchResult { stats: engine.stats(), solutions: engine.take_solutions(), stop: engine.stop_reason() }
 }
 
+mod bounded;
 mod plain;
 #[cfg(test)]
 mod tests;

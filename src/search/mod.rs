@@ -12,6 +12,7 @@ mod engine;
 mod estimate;
 mod keeper;
 mod model;
+mod objective;
 mod stats;
 
 pub use callbacks::{Event, NoObserver, NoSteering, Observer, OpenBranches, Steering, SteeringAction};
@@ -20,4 +21,5 @@ pub use default_contract::{assert_same_as_default_contract, DefaultContract};
 pub use engine::{search_sequentially, Engine, Limits, SearchResult, StopReason, DEADLINE_CHECK_INTERVAL};
 pub use estimate::{estimate_tree_size, estimate_tree_size_with, EstimateMethod, ProbeRng, TreeEstimate};
 pub use model::{Branch, Model, MoveCursor, Opened, RuleId};
+pub use objective::{keep_best, Incumbent, Objective, Sense, NO_SCORE};
 pub use stats::Stats;

@@ -140,4 +140,57 @@ pub trait Model: Clone + Send {
 
     /// The solution at the current node (called only after [`Branch::Solution`]).
     fn solution(&self) -> Self::Solution;
+
+    /// Whether the model can optimise (branch and bound): it implements
+    /// [`Model::objective`], [`Model::solution_value`] and [`Model::move_bound`]. `false`
+    /// (the default) compiles every bound check away, so enumeration and first-solution
+    /// searches of other models cost what they did. A model with this set still searches
+    /// without bounds whenever its [`Model::objective`] is `None` (an instance or knob
+    /// without an objective).
+    const OPTIMISES: bool = false;
+
+    /// Whether a node's moves come in non-increasing bound order (best bound first, as
+    /// colour-ordered maximum clique gives them): once one child is cut by the bound, every
+    /// later sibling would be too, and the engine cuts them all at once without entering
+    /// them (YewPar's `PruneLevel`). `false` (the default): each child is checked.
+    const MOVES_IN_BOUND_ORDER: bool = false;
+
+    /// The objective of this model's search, read once when an engine is made: its sense
+    /// and the rule (listed in [`Model::rule_names`], named `bound`) under which bound cuts
+    /// are counted. `None` (the default): no objective; the search enumerates.
+    fn objective(&self) -> Option<super::Objective> {
+        None
+    }
+
+    /// The objective value of `solution` (larger or smaller is better as
+    /// [`Model::objective`]'s sense says). Called once per solution reached, and by the run
+    /// layer to rank the kept solutions.
+    fn solution_value(&self, _solution: &Self::Solution) -> i64 {
+        0
+    }
+
+    /// The objective value of the solution at the current node (called only after
+    /// [`Branch::Solution`]), when the model knows it without building the solution: the
+    /// engine then builds a solution only when it can be kept (at least as good as the best
+    /// kept), where most leaves of a branch and bound are worse. `None` (the default): the
+    /// engine builds every solution and asks [`Model::solution_value`].
+    fn value_here(&self) -> Option<i64> {
+        None
+    }
+
+    /// The best value any solution under the child reached by `mv` can have: an upper
+    /// bound when maximising, a lower bound when minimising. Called at the parent's state,
+    /// before `mv` is applied; the engine cuts the child (a node, counted as a prune of the
+    /// bound rule) when this cannot beat the incumbent. The parent's state may have been
+    /// reached by replaying moves with [`Model::apply`] alone (a parallel subproblem, a
+    /// cluster part), without a [`Model::branch`] or [`Model::open`] at the parent: so the
+    /// bound may read the state `apply` keeps and the move itself (a move may carry its
+    /// bound, as a colour-ordered max clique's does), never tables that only `branch`
+    /// fills. The default says nothing can be cut.
+    fn move_bound(&self, _mv: Self::Move) -> i64 {
+        match self.objective().map(|objective| objective.sense) {
+            Some(super::Sense::Minimise) => i64::MIN,
+            _ => i64::MAX,
+        }
+    }
 }

@@ -58,7 +58,9 @@ pub fn why_slower(row: &SummaryRow, group: &[&SummaryRow]) -> String {
         available_cpus: cores,
         counters: row.counters.clone(),
         state: row.state.clone(),
-        exhaustive: row.mode == "all",
+        // An optimising search's nodes depend on when the incumbent improved: its count
+        // differences are search overhead, not lost or repeated work.
+        exhaustive: row.mode == "all" && row.objective_best.is_none(),
         sequential: RunMeasure::sequential(
             sequential.wall_ns_median as f64,
             (sequential.user_cpu_ns_median + sequential.system_cpu_ns_median) as f64,

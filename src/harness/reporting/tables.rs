@@ -309,7 +309,12 @@ fn write_configuration_table(text: &mut String, rows: &[&SummaryRow]) {
 
 /// The configuration's name, marked when its runs were not clean.
 fn configuration_cell(row: &SummaryRow) -> String {
-    let mark = if row.busy_machine_runs > 0 { " ⚠" } else { "" };
+    let mut mark = if row.busy_machine_runs > 0 { " ⚠".to_string() } else { String::new() };
+    if let Some(best) = row.objective_best {
+        // Its nodes vary with the schedule (search overhead), never a bug: say so where
+        // the row is read.
+        mark = format!(" (*branch and bound, best {best}*){mark}");
+    }
     match row.status.as_str() {
         status::OK => format!("{}{mark}", row.variant),
         status::LIMIT => format!("{} (*stopped at the node limit*){mark}", row.variant),

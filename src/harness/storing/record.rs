@@ -140,6 +140,15 @@ pub struct RunRecord {
     pub hostname: String,
     /// When the run finished, RFC 3339 UTC.
     pub timestamp: String,
+    // Columns added since: last, so that a file of an older build still reads (its
+    // missing columns read as empty).
+    /// An optimising family's best value (branch and bound); empty for other runs. Its
+    /// node counts vary with a parallel run's schedule: search overhead, not a bug.
+    pub objective_best: Option<i64>,
+    /// Whether that best value was proven optimal; empty for runs without an objective.
+    pub objective_proven: Option<bool>,
+    /// Time from the search's start to its best solution; empty without an objective.
+    pub time_to_best_ns: Option<u64>,
 }
 }
 
@@ -199,6 +208,14 @@ impl RunRecord {
         self.first_solution_ns = first_solution_mode.then_some(parallel.first_solution_ns);
         self.stop_latency_ns = first_solution_mode.then_some(parallel.stop_latency_ns);
         self.nodes_after_first = first_solution_mode.then_some(parallel.nodes_after_first);
+        self.objective_best = report.objective.as_ref().and_then(|objective| objective.best);
+        self.objective_proven = report.objective.as_ref().map(|objective| objective.proven);
+        self.time_to_best_ns = report.objective.as_ref().and_then(|objective| objective.time_to_best_ns);
+    }
+
+    /// Whether the run optimised (its family declared an objective).
+    pub fn optimised(&self) -> bool {
+        self.objective_proven.is_some()
     }
 
     /// Marks the run as failed with `status` and `message`.
@@ -238,7 +255,7 @@ mod tests {
     /// The pinned columns before the run description ([`RunSettings::COLUMNS`]).
     const PINNED_BEFORE_RUN_COLUMNS: &str = "sweep,spec,config_id,config_index,repeat,shard,status,error,puzzle,instance,source,instance_title,variant,knobs";
     /// The pinned columns after the run description.
-    const PINNED_AFTER_RUN_COLUMNS: &str = "repeats_planned,warmup,complete,solutions,answer_value,answer_json,verify_failures,nodes,wall_ns,batch,user_cpu_ns,system_cpu_ns,prunes_total,subproblems,steals,imbalance,idle_share,task_ns_median,task_ns_p90,task_nodes_median,first_solution_ns,stop_latency_ns,nodes_after_first,machine_quiet,other_cpu_share,load_average,peak_rss_kib,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,timestamp";
+    const PINNED_AFTER_RUN_COLUMNS: &str = "repeats_planned,warmup,complete,solutions,answer_value,answer_json,verify_failures,nodes,wall_ns,batch,user_cpu_ns,system_cpu_ns,prunes_total,subproblems,steals,imbalance,idle_share,task_ns_median,task_ns_p90,task_nodes_median,first_solution_ns,stop_latency_ns,nodes_after_first,machine_quiet,other_cpu_share,load_average,peak_rss_kib,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,timestamp,objective_best,objective_proven,time_to_best_ns";
 
     #[test]
     fn the_runs_header_is_pinned() {

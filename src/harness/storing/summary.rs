@@ -60,7 +60,8 @@ pub struct SummaryRow {
     pub error: String,
     /// Solutions (median over runs); empty when the searches did not end.
     pub solutions: Option<u64>,
-    /// Nodes (median over runs; identical across runs for sequential searches).
+    /// Nodes (median over runs; identical across runs for sequential searches, and for
+    /// every search without an objective).
     pub nodes: u64,
     /// Median wall time per call.
     pub wall_ns_median: u64,
@@ -144,6 +145,11 @@ pub struct SummaryRow {
     pub first_timestamp: String,
     /// Latest run.
     pub last_timestamp: String,
+    // Added since: last, so that a file of an older build still reads.
+    /// An optimising family's best value (the best over the runs; every proven run has
+    /// the same); empty for runs without an objective. Such a configuration's node counts
+    /// vary with the schedule (search overhead), which the report never calls a bug.
+    pub objective_best: Option<i64>,
 }
 }
 
@@ -290,6 +296,7 @@ fn summarize_configuration(runs: &[RunRecord]) -> SummaryRow {
         hostname: distinct(runs.iter().map(|run| run.hostname.as_str())),
         first_timestamp: runs.iter().map(|run| run.timestamp.clone()).min().unwrap_or_default(),
         last_timestamp: runs.iter().map(|run| run.timestamp.clone()).max().unwrap_or_default(),
+        objective_best: measured.iter().filter_map(|run| run.objective_best).max(),
         ..SummaryRow::default()
     }
     .with_run_columns(first.run_columns());

@@ -23,6 +23,17 @@ knob_enum! {
     }
 }
 
+knob_enum! {
+    /// What the search is after (see the module documentation).
+    pub enum GridObjective {
+        /// Every solution (the counts of the seed post).
+        None = "none",
+        /// The grid with the smallest total of its 17 numbers, proven by a bound: the
+        /// seed's question, without listing every solution.
+        MinTotal = "min-total",
+    }
+}
+
 /// The knobs of the prime grid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PrimeGridConfig {
@@ -30,4 +41,6 @@ pub struct PrimeGridConfig {
     pub mode: Mode,
     /// In which order the blanks are decided.
     pub order: BlankOrder,
+    /// Every solution, or the smallest total by branch and bound.
+    pub objective: GridObjective,
 }

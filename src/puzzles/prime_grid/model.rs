@@ -2,11 +2,11 @@
 //! the lines checked as the `mode` knob says.
 
 use super::bitset::SetBits;
-use super::config::{BlankOrder, Mode};
+use super::config::{GridObjective, Mode, PrimeGridConfig};
 use super::geometry::{blank_order, total_of, CELLS, LINES, LINES_THROUGH, LINE_COUNT, NUMBERS};
 use super::PrimeGrid;
 use crate::puzzles::primes::PrimeTable;
-use crate::search::{Branch, Model, RuleCounter, RuleId};
+use crate::search::{Branch, Model, Objective, RuleCounter, RuleId, Sense};
 use std::sync::Arc;
 
 pub(super) const RULE_DISTINCT: RuleId = 0;
@@ -19,6 +19,24 @@ pub(super) const RULE_LINE_PARITY: RuleId = 6;
 pub(super) const RULE_LINE_REACH: RuleId = 7;
 pub(super) const RULE_NAMES: &[&str] =
     &["distinct", "cell-bound", "cell-prime", "line-bound", "line-prime", "total-prime", "line-parity", "line-reach"];
+/// The rule of `objective=min-total`'s bound cuts, listed only then: the records and
+/// counts of an enumeration keep the rule list they always had.
+pub(super) const RULE_BOUND: RuleId = 8;
+const RULE_NAMES_WITH_BOUND: &[&str] = &[
+    "distinct",
+    "cell-bound",
+    "cell-prime",
+    "line-bound",
+    "line-prime",
+    "total-prime",
+    "line-parity",
+    "line-reach",
+    "bound",
+];
+
+/// How many times a cell's value counts in the total of the 17 numbers: once as a cell,
+/// once in each line through it (a corner 4, an edge 3, the centre 5).
+const WEIGHT: [u32; CELLS] = [4, 3, 4, 3, 5, 3, 4, 3, 4];
 
 /// What every copy of a model shares: the instance and the prime table.
 #[derive(Debug)]
@@ -31,6 +49,11 @@ pub(super) struct Shared {
     pub(super) primes: PrimeTable,
     pub(super) cell_bound: u32,
     pub(super) sum_bound: u32,
+    /// Whether the search minimises the total (`objective=min-total`).
+    pub(super) min_total: bool,
+    /// `heaviest_from[d]`: the weights of the blanks decided at depths `d..`, heaviest
+    /// first (zero past the last), for the bound.
+    pub(super) heaviest_from: Vec<[u32; CELLS]>,
 }
 
 /// The search state: the grid as filled so far, its line sums and the values still free.
@@ -68,7 +91,8 @@ pub struct Placement {
 }
 
 impl PrimeGridModel {
-    pub(super) fn new(grid: &PrimeGrid, mode: Mode, order: BlankOrder) -> PrimeGridModel {
+    pub(super) fn new(grid: &PrimeGrid, config: &PrimeGridConfig) -> PrimeGridModel {
+        let mode = config.mode;
         // The table answers every hot primality query: the largest is a total whose lines
         // all passed their bound (at most 17,000,000 with both bounds at MAX_BOUND), or
         // the end of a window read past a line's partial sum (below three cell bounds).
@@ -83,7 +107,17 @@ impl PrimeGridModel {
                 unplaced[value as usize / 64] |= 1 << (value % 64);
             }
         }
-        let blanks = blank_order(&grid.givens, order);
+        let blanks = blank_order(&grid.givens, config.order);
+        let heaviest_from = (0..=blanks.len())
+            .map(|depth| {
+                let mut weights = [0; CELLS];
+                for (slot, &cell) in weights.iter_mut().zip(&blanks[depth..]) {
+                    *slot = WEIGHT[cell];
+                }
+                weights.sort_unstable_by(|a, b| b.cmp(a));
+                weights
+            })
+            .collect();
         let cells = grid.givens;
         let line_sums = LINES.map(|line| line.iter().map(|&cell| cells[cell]).sum());
         let line_open = LINES.map(|line| line.iter().filter(|&&cell| cells[cell] == 0).count() as u8);
@@ -94,6 +128,8 @@ impl PrimeGridModel {
             primes,
             cell_bound: grid.cell_bound,
             sum_bound: grid.sum_bound,
+            min_total: config.objective == GridObjective::MinTotal,
+            heaviest_from,
         };
         let allowed = unplaced.clone();
         PrimeGridModel { shared: Arc::new(shared), cells, line_sums, line_open, decided: 0, unplaced, allowed }
@@ -248,8 +284,16 @@ impl Model for PrimeGridModel {
     type Solution = PrimeGridSolution;
     const REJECTS_BEFORE_CHANGING: bool = true;
 
+    /// Enumeration (no objective) never calls the bound code, so its counts are the ones
+    /// of a model that cannot optimise.
+    const OPTIMISES: bool = true;
+
     fn rule_names(&self) -> &[&'static str] {
-        RULE_NAMES
+        if self.shared.min_total {
+            RULE_NAMES_WITH_BOUND
+        } else {
+            RULE_NAMES
+        }
     }
 
     fn max_depth(&self) -> usize {
@@ -295,5 +339,29 @@ impl Model for PrimeGridModel {
 
     fn solution(&self) -> PrimeGridSolution {
         PrimeGridSolution { total: total_of(&self.cells), cells: self.cells }
+    }
+
+    fn objective(&self) -> Option<Objective> {
+        self.shared.min_total.then_some(Objective { sense: Sense::Minimise, bound_rule: RULE_BOUND })
+    }
+
+    fn solution_value(&self, solution: &PrimeGridSolution) -> i64 {
+        i64::from(solution.total)
+    }
+
+    /// The smallest total a grid under the child can have: the total so far (the cells
+    /// and line sums of the values placed and given), the move's value by its cell's
+    /// weight, and the smallest free values other than it on the blanks left, the
+    /// smallest on the heaviest (the least such pairing). Every value a blank can take is
+    /// free (`place` keeps `unplaced`), so no grid below is smaller.
+    fn move_bound(&self, mv: Placement) -> i64 {
+        let so_far: u32 = self.cells.iter().sum::<u32>() + self.line_sums.iter().sum::<u32>();
+        let mut bound = u64::from(so_far) + u64::from(WEIGHT[mv.cell as usize] * mv.value);
+        let heaviest = &self.shared.heaviest_from[self.decided + 1];
+        let smallest = SetBits::new(&self.unplaced).filter(|&value| value != mv.value);
+        for (&weight, value) in heaviest.iter().take_while(|&&weight| weight > 0).zip(smallest) {
+            bound += u64::from(weight * value);
+        }
+        bound as i64
     }
 }

@@ -98,6 +98,7 @@ pub(in crate::run) fn assemble_puzzle<P: Puzzle>(
         affinity: "pinned".to_string(),
         parallel: ParallelSummary::default(),
         workers: Vec::new(),
+        objective: None,
     })
 }
 

@@ -99,6 +99,20 @@ pub(in crate::run) fn split_puzzle<P: Puzzle>(
     request: &SplitRequest,
 ) -> Result<SplitListing, RunError> {
     let BuiltModels { models, names, max_depth, .. } = build_models(puzzle, config, ON_THIS_THREAD)?;
+    // A split search is an enumeration merged by adding counts; an optimising model's
+    // parts would each need the incumbent the others found, which the plan folder does
+    // not carry yet: refuse rather than write a plan whose merge would be wrong.
+    let optimises = <P::Model as Model>::OPTIMISES
+        && catch_model_panic(|| models.iter().any(|model| model.objective().is_some()))
+            .map_err(|panic| panicked::<P>(None, panic))?;
+    if optimises {
+        return Err(RunError::Objective(format!(
+            "the family `{}` declares an objective with these knobs (a branch-and-bound model): a split search \
+             enumerates its parts and merges their counts, and does not share an incumbent between parts yet, so \
+             it cannot be split; run it with solve --best and a parallel strategy instead",
+            P::FAMILY
+        )));
+    }
     let mut best: Option<DepthListing<P::AnswerKey, P::Model>> = None;
     for depth in 1..=max_depth.max(1) {
         let listing = list_at(puzzle, &models, &names, depth, request.keep)?;

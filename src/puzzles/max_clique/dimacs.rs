@@ -1,0 +1,93 @@
+//! Reading a DIMACS graph file (`.clq`, as the Second DIMACS Challenge's clique
+//! benchmarks are written) into the family's `data` block.
+//!
+//! The format: `c` lines are comments, one `p edge N M` line (`p col` and `p clq` are
+//! accepted too) gives the vertex count `N` (the edge count `M` is read but not checked:
+//! files in the wild often count an edge listed both ways twice), and each `e u v` line an
+//! edge between vertices numbered from 1. Self loops are dropped here; repeated edges
+//! are dropped by `parse`, as for a JSON instance.
+
+use super::parse::MAX_VERTICES;
+use crate::puzzles::FileFormatError;
+use serde_json::{json, Value};
+
+/// The `data` block (`{"vertices": N, "edges": [[u, v], ...]}`, 1-based) of the DIMACS
+/// graph in `text`; an error names the 1-based line at fault.
+pub(super) fn data_from_dimacs(text: &str) -> Result<Value, FileFormatError> {
+    let mut vertices: Option<u64> = None;
+    let mut edges: Vec<Value> = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let number = index + 1;
+        let mut words = line.split_whitespace();
+        match words.next() {
+            None | Some("c") => {}
+            Some("p") => {
+                if vertices.is_some() {
+                    return Err(FileFormatError::new(number, "a second `p` line; a file describes one graph"));
+                }
+                vertices = Some(problem_line(words.collect(), number)?);
+            }
+            Some("e") => {
+                let Some(count) = vertices else {
+                    return Err(FileFormatError::new(number, "an edge before the `p edge N M` line"));
+                };
+                let fields: Vec<&str> = words.collect();
+                let [u, v] = fields[..] else {
+                    return Err(FileFormatError::new(number, "expected `e u v`: two vertex numbers"));
+                };
+                let (u, v) = (vertex(u, count, number)?, vertex(v, count, number)?);
+                if u != v {
+                    edges.push(json!([u, v]));
+                }
+            }
+            Some(other) if other.starts_with('c') => {}
+            Some(other) => {
+                return Err(FileFormatError::new(
+                    number,
+                    format!("a line starting `{other}`; expected `c` (comment), `p edge N M` or `e u v`"),
+                ));
+            }
+        }
+    }
+    let Some(vertices) = vertices else {
+        return Err(FileFormatError::new(0, "no `p edge N M` line: the vertex count is missing"));
+    };
+    Ok(json!({ "vertices": vertices, "edges": edges }))
+}
+
+/// The vertex count of a `p` line's words after the `p`.
+fn problem_line(words: Vec<&str>, line: usize) -> Result<u64, FileFormatError> {
+    let [format, vertices, edges] = words[..] else {
+        return Err(FileFormatError::new(line, "expected `p edge N M`: the format, the vertex and the edge counts"));
+    };
+    if !matches!(format, "edge" | "col" | "clq") {
+        return Err(FileFormatError::new(line, format!("format `{format}` is not a graph; expected `p edge N M`")));
+    }
+    let vertices = count(vertices, line, "a vertex count")?;
+    count(edges, line, "an edge count")?;
+    if !(1..=MAX_VERTICES as u64).contains(&vertices) {
+        return Err(FileFormatError::new(
+            line,
+            format!("{vertices} vertices; expected 1 to {MAX_VERTICES} (the adjacency is one bitset per vertex)"),
+        ));
+    }
+    Ok(vertices)
+}
+
+/// `word` as a count (`what`: "a vertex count" or "an edge count").
+fn count(word: &str, line: usize, what: &str) -> Result<u64, FileFormatError> {
+    word.parse().map_err(|_| FileFormatError::new(line, format!("`{word}` is not {what}")))
+}
+
+/// `word` as a vertex number in `1..=vertices`.
+fn vertex(word: &str, vertices: u64, line: usize) -> Result<u64, FileFormatError> {
+    let number: u64 =
+        word.parse().map_err(|_| FileFormatError::new(line, format!("`{word}` is not a vertex number")))?;
+    if !(1..=vertices).contains(&number) {
+        return Err(FileFormatError::new(
+            line,
+            format!("vertex {number} is out of range; expected 1 to {vertices} (the `p` line's count)"),
+        ));
+    }
+    Ok(number)
+}

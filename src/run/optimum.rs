@@ -1,0 +1,139 @@
+//! The run layer's side of an optimisation: what the settings ask of a model that declares
+//! an objective ([`Goal`]), an incumbent per component, and the kept solutions ranked so
+//! that only the best-valued ones are reported ([`ComponentOptimum`]).
+
+use super::error::RunError;
+use super::report::ObjectiveReport;
+use super::settings::{RunSettings, SearchMode, Target};
+use crate::puzzles::Puzzle;
+use crate::search::{keep_best, Incumbent, Model, Objective};
+use std::sync::Arc;
+
+/// What a run looks for in an optimising model, checked against the settings once.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Goal {
+    objective: Option<Objective>,
+    mode: SearchMode,
+    target: Option<Target>,
+}
+
+impl Goal {
+    /// The goal of running `model` (the first component's: every component of an instance
+    /// has the same objective) with `settings`; an error when the settings ask for an
+    /// optimisation the model does not declare, or a target of the other sense.
+    pub(crate) fn of<P: Puzzle>(model: Option<&P::Model>, settings: &RunSettings) -> Result<Goal, RunError> {
+        let objective = match model {
+            Some(model) if <P::Model as Model>::OPTIMISES => model.objective(),
+            _ => None,
+        };
+        let goal = Goal { objective, mode: settings.mode, target: settings.target };
+        let family = P::FAMILY;
+        match (objective, settings.mode, settings.target) {
+            (None, SearchMode::Best, _) => Err(RunError::Objective(format!(
+                "--best needs an objective, and the family `{family}` declares none with these knobs; use --all or \
+                 --first"
+            ))),
+            (None, _, Some(target)) => Err(RunError::Objective(format!(
+                "{} needs an objective, and the family `{family}` declares none with these knobs",
+                target.flag()
+            ))),
+            (Some(objective), _, Some(target)) if target.sense() != objective.sense => {
+                let flag = match objective.sense {
+                    crate::search::Sense::Maximise => "--at-least",
+                    crate::search::Sense::Minimise => "--at-most",
+                };
+                Err(RunError::Objective(format!(
+                    "{} does not fit: the family `{family}` {}s its objective; use {flag}",
+                    target.flag(),
+                    objective.sense.name()
+                )))
+            }
+            _ => Ok(goal),
+        }
+    }
+
+    /// Whether the run optimises (the model declares an objective).
+    pub(crate) fn optimises(&self) -> bool {
+        self.objective.is_some()
+    }
+
+    /// A fresh incumbent for one component, when the run optimises: empty, or, for a
+    /// decision run, just short of the target, so that only a solution reaching it is
+    /// recorded and every subtree that cannot reach it is cut.
+    pub(crate) fn incumbent(&self) -> Option<Arc<Incumbent>> {
+        let objective = self.objective?;
+        Some(match self.target {
+            Some(target) => Incumbent::seeded(objective.sense.score(target.value()).saturating_sub(1)),
+            None => Incumbent::new(),
+        })
+    }
+
+    /// The run's objective report from its components' optima (`None` for a run that did
+    /// not optimise). `complete`: every component searched to its end; `wall_ns`: the
+    /// searches' time; `components`: how many the instance has.
+    pub(crate) fn report(
+        &self,
+        optima: &[ComponentOptimum],
+        complete: bool,
+        wall_ns: u64,
+        components: usize,
+    ) -> Option<ObjectiveReport> {
+        let objective = self.objective?;
+        let all_searched = optima.len() == components;
+        let best = match all_searched {
+            true => optima.iter().try_fold(0i64, |sum, optimum| optimum.best.and_then(|best| sum.checked_add(best))),
+            false => None,
+        };
+        let proven = complete && all_searched && self.mode != SearchMode::First && self.target.is_none();
+        let time_to_best_ns = optima
+            .iter()
+            .map(|optimum| optimum.improved_at_ns)
+            .try_fold(0u64, |sum, at| at.map(|at| sum.saturating_add(at)));
+        Some(ObjectiveReport {
+            sense: objective.sense.name(),
+            best,
+            proven,
+            time_to_best_ns: time_to_best_ns.filter(|_| best.is_some()),
+            time_to_proof_ns: proven.then_some(wall_ns),
+            improvements: optima.iter().map(|optimum| optimum.improvements).sum(),
+            optimal_solutions_kept: optima.iter().map(|optimum| optimum.kept).sum(),
+            target: self.target.map(Target::value),
+            reached: self.target.map(|target| {
+                all_searched
+                    && optima
+                        .iter()
+                        .all(|optimum| optimum.best.is_some_and(|best| objective.sense.reaches(best, target.value())))
+            }),
+        })
+    }
+}
+
+/// One component's optimum: its best value and the incumbent's history.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ComponentOptimum {
+    best: Option<i64>,
+    improved_at_ns: Option<u64>,
+    improvements: u64,
+    kept: u64,
+}
+
+impl ComponentOptimum {
+    /// Ranks the solutions a search kept (the best of each engine; engines that never
+    /// saw the final incumbent kept worse ones): the best-valued ones, in the model's
+    /// solution order, at most `keep` of them, with the component's optimum.
+    pub(crate) fn rank<M: Model>(
+        ranker: &M,
+        solutions: Vec<M::Solution>,
+        keep: usize,
+        incumbent: &Incumbent,
+    ) -> (ComponentOptimum, Vec<M::Solution>) {
+        let (best, kept) = keep_best(ranker, solutions, keep);
+        let optimum = ComponentOptimum {
+            best,
+            improved_at_ns: incumbent.improved_at_ns(),
+            improvements: incumbent.improvements(),
+            kept: kept.len() as u64,
+        };
+        (optimum, kept)
+    }
+}

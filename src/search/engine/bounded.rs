@@ -1,0 +1,162 @@
+//! The engine's branch-and-bound parts: the bound check before a child is applied, the
+//! incumbent kept up to date at each solution, and the plain loop of an optimising search.
+//!
+//! A model that does not declare [`Model::OPTIMISES`] never reaches this code (every call
+//! is behind that constant), so enumeration and first-solution searches pay nothing for it.
+
+use super::{Engine, StopReason};
+use crate::search::keeper::SolutionKeeper;
+use crate::search::{Model, Observer, Opened, RuleCounter, Steering};
+
+impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O> {
+    /// Whether the child reached by `mv` (entered at `depth`, not yet applied) is cut by
+    /// the bound: its bound cannot beat the incumbent (or, listing every optimum, cannot
+    /// reach it). The check and the cut are counted under the objective's bound rule.
+    #[inline(always)]
+    pub(super) fn cut_by_bound(&mut self, mv: M::Move, depth: usize) -> bool {
+        let Some(objective) = self.objective else {
+            return false;
+        };
+        self.counters.check(objective.bound_rule);
+        let cut = self.bound_would_cut(mv);
+        if cut {
+            self.counters.prune(objective.bound_rule, depth);
+        }
+        cut
+    }
+
+    /// Whether the bound of the child reached by `mv` cannot beat the incumbent (or,
+    /// listing every optimum, cannot reach it), counting nothing; false without objective.
+    #[inline(always)]
+    pub(super) fn bound_would_cut(&self, mv: M::Move) -> bool {
+        let Some(objective) = self.objective else {
+            return false;
+        };
+        let bound = objective.sense.score(self.model.move_bound(mv));
+        let incumbent = self.incumbent.score();
+        if self.limits.all_optima {
+            bound < incumbent
+        } else {
+            bound <= incumbent
+        }
+    }
+
+    /// Records the solution at the current node of an optimising search: its value is
+    /// offered to the shared incumbent, and it is kept when it is at least as good as the
+    /// best this engine kept (a better one replaces them).
+    pub(super) fn record_valued_solution(&mut self) {
+        let Some(objective) = self.objective else {
+            return;
+        };
+        if let Some(value) = self.model.value_here() {
+            let score = objective.sense.score(value);
+            self.incumbent.offer(score);
+            if score < self.kept_score {
+                // Worse than what this engine keeps: never built.
+                return;
+            }
+        }
+        let solution = self.model.solution();
+        let score = objective.sense.score(self.model.solution_value(&solution));
+        self.incumbent.offer(score);
+        if score > self.kept_score {
+            self.kept_score = score;
+            self.solutions = SolutionKeeper::new(self.limits.solutions_to_keep);
+        }
+        if score == self.kept_score && self.solutions.wants_any() {
+            self.solutions.offer(solution);
+        }
+    }
+
+    /// The node at `depth` of an optimising search on the plain path (nothing steers,
+    /// watches beyond the solutions or lists): each child is entered, checked against the
+    /// incumbent, and only then applied and searched. Once a child of a model whose moves
+    /// come in bound order is cut, its later siblings are cut with it, unentered.
+    pub(super) fn expand_bounded(&mut self, depth: usize) {
+        let start = self.candidates.len();
+        let Some(end) = self.branch_at(depth, start) else {
+            return;
+        };
+        let child_depth = depth + 1;
+        for index in start..end {
+            let mv = self.candidates[index];
+            if !self.enter_node(child_depth) {
+                break;
+            }
+            if self.cut_by_bound(mv, child_depth) {
+                if M::MOVES_IN_BOUND_ORDER {
+                    break;
+                }
+                continue;
+            }
+            match self.model.apply(mv, &mut self.counters) {
+                Err(rule) => {
+                    self.counters.prune(rule, child_depth);
+                    if !M::REJECTS_BEFORE_CHANGING {
+                        self.model.undo(mv);
+                    }
+                }
+                Ok(()) => {
+                    self.expand_bounded(child_depth);
+                    self.model.undo(mv);
+                    if self.stop.is_some() {
+                        break;
+                    }
+                }
+            }
+        }
+        self.candidates.truncate(start);
+    }
+
+    /// [`Engine::expand_bounded`] for a model that yields its moves one by one
+    /// ([`Model::LAZY_MOVES`]): the same nodes and counts, and the moves after a sibling
+    /// cut are never made (a colour-ordered max clique lists no move it will not try).
+    pub(super) fn expand_bounded_lazy(&mut self, depth: usize) {
+        let mut cursor = match self.model.open(&mut self.counters) {
+            Opened::Moves(cursor) => cursor,
+            Opened::Solution => {
+                self.record_solution(depth);
+                return;
+            }
+            Opened::DeadEnd(rule) => {
+                self.dead_end(rule, depth);
+                return;
+            }
+        };
+        if depth >= self.max_depth && self.model.next_move(&mut { cursor }).is_some() {
+            self.depth_exceeded(depth);
+        }
+        let child_depth = depth + 1;
+        while let Some(mv) = self.model.next_move(&mut cursor) {
+            if !self.enter_node(child_depth) {
+                break;
+            }
+            if self.cut_by_bound(mv, child_depth) {
+                if M::MOVES_IN_BOUND_ORDER {
+                    break;
+                }
+                continue;
+            }
+            match self.model.apply(mv, &mut self.counters) {
+                Err(rule) => {
+                    self.counters.prune(rule, child_depth);
+                    if !M::REJECTS_BEFORE_CHANGING {
+                        self.model.undo(mv);
+                    }
+                }
+                Ok(()) => {
+                    self.expand_bounded_lazy(child_depth);
+                    self.model.undo(mv);
+                    if self.stop.is_some() {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether this search stopped because a solution reached its target.
+    pub fn reached_target(&self) -> bool {
+        self.stop == Some(StopReason::TargetReached)
+    }
+}
