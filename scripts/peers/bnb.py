@@ -30,14 +30,14 @@ TOOL = os.path.join(ROOT, "target", "release", "backtrack-bench")
 # (n, p, seed): from easy to about ten seconds of cliquer on a 2-core VM.
 GRAPHS = [
     (150, 0.3, 1), (200, 0.5, 1), (300, 0.5, 1), (500, 0.3, 1), (500, 0.5, 1),
-    (150, 0.9, 1), (200, 0.8, 1), (200, 0.9, 1), (300, 0.7, 1), (200, 0.95, 1),
+    (150, 0.9, 1), (200, 0.75, 1), (400, 0.6, 1), (300, 0.7, 1),
 ]
 QUICK_GRAPHS = [(150, 0.3, 1), (200, 0.5, 1), (150, 0.9, 1)]
 # (kind, n, R, seed)
 KNAPSACKS = [
     ("uncorrelated", 1000, 10000, 1), ("weakly-correlated", 1000, 10000, 1),
-    ("strongly-correlated", 60, 1000, 1), ("inverse-strongly-correlated", 60, 1000, 1),
-    ("subset-sum", 1000, 10000, 1), ("strongly-correlated", 80, 1000, 2),
+    ("inverse-strongly-correlated", 60, 1000, 1), ("subset-sum", 1000, 10000, 1),
+    ("strongly-correlated", 80, 1000, 1), ("strongly-correlated", 80, 10000, 1),
 ]
 QUICK_KNAPSACKS = [("uncorrelated", 200, 1000, 1), ("strongly-correlated", 40, 1000, 1)]
 TIME_LIMIT_S = 120
@@ -93,7 +93,7 @@ print(solver.solve())
 """
 
 
-def ortools(path):
+def run_ortools(path):
     result = timed([sys.executable, "-c", ORTOOLS_SNIPPET, path])
     if result is None:
         return None
@@ -118,14 +118,17 @@ def main():
     parser.add_argument("--quick", action="store_true", help="three graphs and two knapsacks (a smoke test)")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each solver per instance (median kept)")
     parser.add_argument("--out", default=os.path.join(ROOT, "results"), help="folder for peers-bnb.csv and .md")
+    parser.add_argument("--families", default="max clique,knapsack",
+                        help="which to run (comma-separated); the other families' rows of an earlier CSV are kept")
     args = parser.parse_args()
     if not os.path.exists(TOOL):
         sys.exit(f"bnb: build the tool first ({TOOL} is missing)")
     work = tempfile.mkdtemp(prefix="bnb-peers-")
-    rows = []
+    chosen = set(args.families.split(","))
+    rows = kept_rows(args.out, chosen)
     try:
         have_cliquer = shutil.which("cliquer") is not None
-        for n, p, seed in (QUICK_GRAPHS if args.quick else GRAPHS):
+        for n, p, seed in (QUICK_GRAPHS if args.quick else GRAPHS) if "max clique" in chosen else []:
             path = os.path.join(work, f"gnp_{n}_{p}_{seed}.clq")
             with open(path, "w") as file:
                 subprocess.run([sys.executable, os.path.join(ROOT, "scripts/graphs/gnp.py"), str(n), str(p), str(seed)],
@@ -140,19 +143,38 @@ def main():
             have_ortools = True
         except ImportError:
             have_ortools = False
-        for kind, n, r, seed in (QUICK_KNAPSACKS if args.quick else KNAPSACKS):
+        for kind, n, r, seed in (QUICK_KNAPSACKS if args.quick else KNAPSACKS) if "knapsack" in chosen else []:
             path = os.path.join(work, f"{kind}_{n}_{r}_{seed}.json")
             with open(path, "w") as file:
                 subprocess.run([sys.executable, os.path.join(ROOT, "scripts/knapsack/generate.py"), kind, str(n), str(r),
                                 str(seed)], stdout=file, check=True)
             instance = f"{kind} n={n} R={r} seed {seed}"
-            peer = median_of(args.rounds, lambda: ortools(path)) if have_ortools else None
+            peer = median_of(args.rounds, lambda: run_ortools(path)) if have_ortools else None
             mine = median_of(args.rounds, lambda: ours(path, 1))
             rows.append(row("knapsack", instance, "OR-tools knapsack", peer, mine))
             print(rows[-1], flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     write(args.out, rows)
+
+
+def kept_rows(out, chosen):
+    """The rows of an earlier peers-bnb.csv whose family is not run now."""
+    path = os.path.join(out, "peers-bnb.csv")
+    if not os.path.exists(path):
+        return []
+    kept = []
+    with open(path, newline="") as file:
+        for old in csv.DictReader(file):
+            if old["family"] in chosen:
+                continue
+            for key in ("peer_s", "ours_s", "ratio"):
+                old[key] = float(old[key]) if old[key] else None
+            for key in ("peer_value", "ours_value", "ours_nodes"):
+                old[key] = int(old[key]) if old[key] else None
+            old["same_optimum"] = {"True": True, "False": False}.get(old["same_optimum"])
+            kept.append(old)
+    return kept
 
 
 def row(family, instance, peer_name, peer, mine):

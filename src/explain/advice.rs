@@ -63,8 +63,10 @@ fn cause_advice(cause: &Cause, m: &Measurements, affinity: &str) -> Option<Strin
             "an exhaustive search must visit exactly the sequential nodes: this is a bug in the strategy".to_string()
         }
         CauseKind::SearchOverhead => {
-            "a first-solution search explores other branches while one worker nears a solution, and \
-             the count changes from run to run: compare several runs, or order values so that solutions come earlier"
+            "a first-solution search explores other branches while one worker nears a solution, and a branch and \
+             bound cuts what the incumbent allows when each worker reads it; the count changes from run to run: \
+             compare several runs, order values so that (good) solutions come earlier, or, for a branch and bound, \
+             `--parallel replicable` for the same counts on every run"
                 .to_string()
         }
         CauseKind::PerNodeCost => per_node_advice(cause, m)?,

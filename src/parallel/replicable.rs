@@ -5,7 +5,8 @@
 //! which changes from run to run: the node counts of `steal` or `auto` on an optimising
 //! model vary. Here the frontier is listed as `auto` lists it (on one thread, so
 //! deterministically), and its subproblems are searched in their depth-first order, in
-//! rounds of `per_thread` x threads subproblems. Every subproblem of a round starts from
+//! rounds of 1, 2, 4, ... and then `per_thread` x threads subproblems (the first
+//! subproblems hold the dives that find a good incumbent). Every subproblem of a round starts from
 //! the incumbent as it stood when the round began, raises only an incumbent of its own,
 //! and the round's best is taken into the shared incumbent once the whole round has
 //! ended. What each subproblem searches is then fixed by the rounds before it, whichever
@@ -69,13 +70,20 @@ where
             .map(Slot::new)
             .collect();
     if part.stop.is_none() {
-        let round_size = per_thread.saturating_mul(threads).max(1);
+        let full_round = per_thread.saturating_mul(threads).max(1);
         pool.release();
-        for round in frontier.chunks(round_size) {
-            if control.stopped() {
-                break;
-            }
-            run_round(round, &shared, &slots, &control, pool);
+        // Rounds of 1, 2, 4, ... subproblems up to the full size: the first subproblems in
+        // depth-first order hold the greedy dives, and a round searched from an empty
+        // incumbent proves each of its subtrees against its own best alone (a strongly
+        // correlated knapsack, n = 80, at 2 threads: 1,001,741,935 nodes with full rounds of
+        // 32 from the start, against 16,863,065 sequentially).
+        let mut round_size = 1;
+        let mut next = 0;
+        while next < frontier.len() && !control.stopped() {
+            let end = (next + round_size).min(frontier.len());
+            run_round(&frontier[next..end], &shared, &slots, &control, pool);
+            next = end;
+            round_size = (round_size * 2).min(full_round);
         }
     }
     let (end, wall, cpu) = clock.stop();
