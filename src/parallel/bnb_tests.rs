@@ -136,3 +136,11 @@ fn keep_best_picks_the_best_valued_solutions_in_solution_order() {
     assert_eq!(value, Some(best));
     assert_eq!(kept, paths[..1].to_vec());
 }
+
+#[test]
+fn keep_best_without_an_objective_keeps_the_smallest_as_every_search_does() {
+    use super::test_models::RandomTree;
+    let model = RandomTree::new(shape(seeds()[0]));
+    let paths = vec![vec![3, 1], vec![0, 2], vec![2, 2], vec![0, 1]];
+    assert_eq!(keep_best(&model, paths, 2), (None, vec![vec![0, 1], vec![0, 2]]));
+}

@@ -198,24 +198,6 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         }
     }
 
-    /// Gives this engine `incumbent` for the searches it runs from now on (a replicable
-    /// strategy starts each task from a fixed incumbent of its own).
-    pub fn share_incumbent(&mut self, incumbent: Arc<Incumbent>) {
-        self.incumbent = incumbent;
-    }
-
-    /// The incumbent this engine reads and raises.
-    pub fn incumbent(&self) -> &Arc<Incumbent> {
-        &self.incumbent
-    }
-
-    /// The objective value of the solutions this engine keeps, when the model optimises
-    /// and it found one.
-    pub fn best_value(&self) -> Option<i64> {
-        let objective = self.objective?;
-        (self.kept_score != NO_SCORE).then(|| objective.sense.value(self.kept_score))
-    }
-
     /// The node count after `nodes` at which the limits are looked at next.
     fn limit_check_after(limits: &Limits, nodes: u64) -> u64 {
         match limits.deadline {

@@ -151,7 +151,7 @@ impl Incumbent {
 
 /// The best-valued of `solutions` under `model`'s objective, in the model's solution
 /// order, at most `keep` of them, with their value (`None` when there is no solution, or
-/// the model has no objective: then the solutions come back as they were). Engines of one
+/// the model has no objective: then the smallest `keep` of them come back). Engines of one
 /// search each keep their own best; this picks the search's.
 pub fn keep_best<M: super::Model>(
     model: &M,
@@ -159,6 +159,10 @@ pub fn keep_best<M: super::Model>(
     keep: usize,
 ) -> (Option<i64>, Vec<M::Solution>) {
     let Some(objective) = model.objective() else {
+        // No objective for this instance: the smallest `keep`, as every search keeps them.
+        let mut solutions = solutions;
+        solutions.sort();
+        solutions.truncate(keep);
         return (None, solutions);
     };
     let scored: Vec<(i64, M::Solution)> = solutions

@@ -6,9 +6,28 @@
 
 use super::{Engine, StopReason};
 use crate::search::keeper::SolutionKeeper;
-use crate::search::{Model, Observer, Opened, RuleCounter, Steering};
+use crate::search::{Incumbent, Model, Observer, Opened, RuleCounter, Steering, NO_SCORE};
+use std::sync::Arc;
 
 impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O> {
+    /// Gives this engine `incumbent` for the searches it runs from now on (a replicable
+    /// strategy starts each task from a fixed incumbent of its own).
+    pub fn share_incumbent(&mut self, incumbent: Arc<Incumbent>) {
+        self.incumbent = incumbent;
+    }
+
+    /// The incumbent this engine reads and raises.
+    pub fn incumbent(&self) -> &Arc<Incumbent> {
+        &self.incumbent
+    }
+
+    /// The objective value of the solutions this engine keeps, when the model optimises
+    /// and it found one.
+    pub fn best_value(&self) -> Option<i64> {
+        let objective = self.objective?;
+        (self.kept_score != NO_SCORE).then(|| objective.sense.value(self.kept_score))
+    }
+
     /// Whether the child reached by `mv` (entered at `depth`, not yet applied) is cut by
     /// the bound: its bound cannot beat the incumbent (or, listing every optimum, cannot
     /// reach it). The check and the cut are counted under the objective's bound rule.
