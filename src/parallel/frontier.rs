@@ -42,6 +42,16 @@ pub(crate) struct Listing<M: Model, K> {
     pub(crate) incumbent: Option<std::sync::Arc<crate::search::Incumbent>>,
 }
 
+impl<M: Model, K> Listing<M, K> {
+    /// Raises `shared` (the run's incumbent, when it has one) to what the kept listing
+    /// found above the frontier.
+    pub(crate) fn share_incumbent(&self, shared: Option<&std::sync::Arc<crate::search::Incumbent>>) {
+        if let (Some(shared), Some(listed)) = (shared, &self.incumbent) {
+            shared.absorb(listed);
+        }
+    }
+}
+
 /// Lists the subproblems at `depth` with a plain engine on this thread, at most
 /// [`MAX_SUBPROBLEMS`] of them (past that the listing stops with
 /// [`StopReason::FrontierFull`]), with a clone of `collector`; a panic in the model is
@@ -142,11 +152,9 @@ where
     K: Collector<M>,
 {
     let clock = RunClock::start();
-    let Listing { part, frontier, collector: listed, incumbent } =
-        choose::<M, C, K>(&model, &limits, choice, collector)?;
-    if let (Some(shared), Some(listed)) = (&limits.incumbent, &incumbent) {
-        shared.absorb(listed);
-    }
+    let listing = choose::<M, C, K>(&model, &limits, choice, collector)?;
+    listing.share_incumbent(limits.incumbent.as_ref());
+    let Listing { part, frontier, collector: listed, .. } = listing;
     let node_budget = remaining_budget(limits.node_limit, part.stats.nodes);
     let control = Control::new(clock.start, node_budget, frontier.len());
     let subproblems = frontier.len() as u64;

@@ -39,11 +39,9 @@ where
     K: Collector<M>,
 {
     let clock = RunClock::start();
-    let frontier::Listing { part, frontier, collector: listed, incumbent } =
-        frontier::list::<M, C, K>(&model, &limits, model.max_depth(), collector)?;
-    if let (Some(shared), Some(listed)) = (&limits.incumbent, &incumbent) {
-        shared.absorb(listed);
-    }
+    let listing = frontier::list::<M, C, K>(&model, &limits, model.max_depth(), collector)?;
+    listing.share_incumbent(limits.incumbent.as_ref());
+    let frontier::Listing { part, frontier, collector: listed, .. } = listing;
     let control = Control::new(clock.start, remaining_budget(limits.node_limit, part.stats.nodes), 0);
     let subproblems = frontier.len() as u64;
     let listing_stopped = part.stop.is_some();

@@ -54,12 +54,10 @@ where
     let clock = RunClock::start();
     let threads = pool.threads();
     let wanted = super::DEFAULT_SUBPROBLEMS_PER_THREAD.saturating_mul(threads);
-    let Listing { part, frontier, collector: listed, incumbent: listed_incumbent } =
-        frontier::choose::<M, C, K>(&model, &limits, DepthChoice::AtLeast(wanted), collector)?;
+    let listing = frontier::choose::<M, C, K>(&model, &limits, DepthChoice::AtLeast(wanted), collector)?;
     let shared = limits.incumbent.clone().unwrap_or_else(Incumbent::new);
-    if let Some(listed) = &listed_incumbent {
-        shared.absorb(listed);
-    }
+    listing.share_incumbent(Some(&shared));
+    let Listing { part, frontier, collector: listed, .. } = listing;
     let node_budget = remaining_budget(limits.node_limit, part.stats.nodes);
     let control = Control::new(clock.start, node_budget, frontier.len());
     let subproblems = frontier.len() as u64;

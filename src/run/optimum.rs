@@ -6,7 +6,7 @@ use super::error::RunError;
 use super::report::ObjectiveReport;
 use super::settings::{RunSettings, SearchMode, Target};
 use crate::puzzles::Puzzle;
-use crate::search::{keep_best, Incumbent, Model, Objective};
+use crate::search::{Incumbent, Model, Objective};
 use std::sync::Arc;
 
 /// What a run looks for in an optimising model, checked against the settings once.
@@ -118,22 +118,15 @@ pub(crate) struct ComponentOptimum {
 }
 
 impl ComponentOptimum {
-    /// Ranks the solutions a search kept (the best of each engine; engines that never
-    /// saw the final incumbent kept worse ones): the best-valued ones, in the model's
-    /// solution order, at most `keep` of them, with the component's optimum.
-    pub(crate) fn rank<M: Model>(
-        ranker: &M,
-        solutions: Vec<M::Solution>,
-        keep: usize,
-        incumbent: &Incumbent,
-    ) -> (ComponentOptimum, Vec<M::Solution>) {
-        let (best, kept) = keep_best(ranker, solutions, keep);
-        let optimum = ComponentOptimum {
-            best,
+    /// The optimum of a component whose search kept `best` (the parallel layer keeps
+    /// only the best-valued solutions of an optimising model, best first), read with
+    /// `ranker`'s objective, and the incumbent's history.
+    pub(crate) fn of<M: Model>(ranker: &M, best: &[M::Solution], incumbent: &Incumbent) -> ComponentOptimum {
+        ComponentOptimum {
+            best: best.first().map(|solution| ranker.solution_value(solution)),
             improved_at_ns: incumbent.improved_at_ns(),
             improvements: incumbent.improvements(),
-            kept: kept.len() as u64,
-        };
-        (optimum, kept)
+            kept: best.len() as u64,
+        }
     }
 }

@@ -110,16 +110,11 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
         let incumbent = goal.incumbent();
         let limits = Limits { incumbent: incumbent.clone(), ..limits.clone() };
         // A panic ends the run: the components after it are not searched.
-        let (mut outcome, collected) =
-            parallel::search_collecting::<P::Model, C, _>(model, &plan, pool, limits, collector)
-                .map_err(|panic| panicked(Some(name), SEARCHING, panic))?;
+        let (outcome, collected) = parallel::search_collecting::<P::Model, C, _>(model, &plan, pool, limits, collector)
+            .map_err(|panic| panicked(Some(name), SEARCHING, panic))?;
         if let (Some(ranker), Some(incumbent)) = (ranker, incumbent) {
-            let solutions = std::mem::take(&mut outcome.solutions);
-            let (optimum, best) = parallel::catch_model_panic(|| {
-                ComponentOptimum::rank(&ranker, solutions, settings.solutions_to_keep, &incumbent)
-            })
-            .map_err(|panic| panicked(Some(name), READING_SOLUTIONS, panic))?;
-            outcome.solutions = best;
+            let optimum = parallel::catch_model_panic(|| ComponentOptimum::of(&ranker, &outcome.solutions, &incumbent))
+                .map_err(|panic| panicked(Some(name), READING_SOLUTIONS, panic))?;
             optima.push(optimum);
         }
         let elapsed_ns = nanos(outcome.run.wall);

@@ -387,11 +387,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     fn expand(&mut self) {
         let depth = self.path.len();
         if M::OPTIMISES && self.objective.is_some() && !self.keeps_path() {
-            if M::LAZY_MOVES {
-                self.expand_bounded_lazy(depth);
-            } else {
-                self.expand_bounded(depth);
-            }
+            self.expand_bounded_node(depth);
             return;
         }
         if !self.keeps_path() {

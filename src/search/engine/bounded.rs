@@ -91,7 +91,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     /// watches beyond the solutions or lists): each child is entered, checked against the
     /// incumbent, and only then applied and searched. Once a child of a model whose moves
     /// come in bound order is cut, its later siblings are cut with it, unentered.
-    pub(super) fn expand_bounded(&mut self, depth: usize) {
+    fn expand_bounded(&mut self, depth: usize) {
         let start = self.candidates.len();
         let Some(end) = self.branch_at(depth, start) else {
             return;
@@ -99,29 +99,8 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         let child_depth = depth + 1;
         for index in start..end {
             let mv = self.candidates[index];
-            if !self.enter_node(child_depth) {
+            if !self.bounded_child(mv, child_depth) {
                 break;
-            }
-            if self.cut_by_bound(mv, child_depth) {
-                if M::MOVES_IN_BOUND_ORDER {
-                    break;
-                }
-                continue;
-            }
-            match self.model.apply(mv, &mut self.counters) {
-                Err(rule) => {
-                    self.counters.prune(rule, child_depth);
-                    if !M::REJECTS_BEFORE_CHANGING {
-                        self.model.undo(mv);
-                    }
-                }
-                Ok(()) => {
-                    self.expand_bounded(child_depth);
-                    self.model.undo(mv);
-                    if self.stop.is_some() {
-                        break;
-                    }
-                }
             }
         }
         self.candidates.truncate(start);
@@ -130,7 +109,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     /// [`Engine::expand_bounded`] for a model that yields its moves one by one
     /// ([`Model::LAZY_MOVES`]): the same nodes and counts, and the moves after a sibling
     /// cut are never made (a colour-ordered max clique lists no move it will not try).
-    pub(super) fn expand_bounded_lazy(&mut self, depth: usize) {
+    fn expand_bounded_lazy(&mut self, depth: usize) {
         let mut cursor = match self.model.open(&mut self.counters) {
             Opened::Moves(cursor) => cursor,
             Opened::Solution => {
@@ -147,29 +126,46 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         }
         let child_depth = depth + 1;
         while let Some(mv) = self.model.next_move(&mut cursor) {
-            if !self.enter_node(child_depth) {
+            if !self.bounded_child(mv, child_depth) {
                 break;
             }
-            if self.cut_by_bound(mv, child_depth) {
-                if M::MOVES_IN_BOUND_ORDER {
-                    break;
-                }
-                continue;
-            }
-            match self.model.apply(mv, &mut self.counters) {
-                Err(rule) => {
-                    self.counters.prune(rule, child_depth);
-                    if !M::REJECTS_BEFORE_CHANGING {
-                        self.model.undo(mv);
-                    }
-                }
-                Ok(()) => {
-                    self.expand_bounded_lazy(child_depth);
+        }
+    }
+
+    /// The node at `depth` of an optimising search on the plain path, by the loop that
+    /// fits how the model gives its moves.
+    #[inline(always)]
+    pub(super) fn expand_bounded_node(&mut self, depth: usize) {
+        if M::LAZY_MOVES {
+            self.expand_bounded_lazy(depth);
+        } else {
+            self.expand_bounded(depth);
+        }
+    }
+
+    /// Enters the child reached by `mv` at `child_depth`, cuts it by the bound or applies
+    /// it, searches below it and undoes it; false when its later siblings are not to be
+    /// tried (the search stopped, or the bound cut it and the moves come in bound order).
+    #[inline(always)]
+    fn bounded_child(&mut self, mv: M::Move, child_depth: usize) -> bool {
+        if !self.enter_node(child_depth) {
+            return false;
+        }
+        if self.cut_by_bound(mv, child_depth) {
+            return !M::MOVES_IN_BOUND_ORDER;
+        }
+        match self.model.apply(mv, &mut self.counters) {
+            Err(rule) => {
+                self.counters.prune(rule, child_depth);
+                if !M::REJECTS_BEFORE_CHANGING {
                     self.model.undo(mv);
-                    if self.stop.is_some() {
-                        break;
-                    }
                 }
+                true
+            }
+            Ok(()) => {
+                self.expand_bounded_node(child_depth);
+                self.model.undo(mv);
+                self.stop.is_none()
             }
         }
     }
