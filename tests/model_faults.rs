@@ -181,7 +181,7 @@ fn a_panic_in_component_names_or_rule_names_is_the_familys_in_every_operation_th
     assert_eq!(panicked_run(&estimated), ("broken_model", None, building, "sequential x1", fault));
     let measured = run::measure(&instance, &knobs, None).expect_err("measure");
     assert_eq!(panicked_run(&measured), ("broken_model", None, building, "sequential x1", fault));
-    let split = cluster::make_plan(&instance, &knobs, 2).expect_err("split");
+    let split = cluster::make_plan(&instance, &knobs, 2, None).expect_err("split");
     assert_eq!(split.kind, ClusterFailure::ModelPanicked, "{split}");
     assert!(split.message.starts_with("the broken_model family panicked while building the models"), "{split}");
 

@@ -75,7 +75,8 @@ pub struct SplitArgs {
     /// command is built, from the families this program offers).
     #[arg(value_name = "INSTANCE")]
     pub instance: String,
-    /// Every solution (the default, and the only mode a split search has).
+    /// Every solution (the default; for a family with an objective, the best one, found by
+    /// branch and bound with an incumbent the parts share).
     #[arg(long, conflicts_with = "first")]
     pub all: bool,
     /// Refused: a first-solution search is not split (docs/cluster.md says why).
@@ -90,6 +91,10 @@ pub struct SplitArgs {
     /// Print the plan's summary as one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// For a family with an objective (branch and bound): the value of a solution known
+    /// beforehand; every part starts from it and looks only for better ones.
+    #[arg(long, value_name = "V", allow_negative_numbers = true)]
+    pub incumbent: Option<i64>,
 }
 
 /// Flags of `run-part`.
@@ -104,6 +109,11 @@ pub struct RunPartArgs {
     /// Threads that share the part's subproblems (each takes the next one not yet taken).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_thread_count)]
     pub threads: usize,
+    /// For a family with an objective: how often, in milliseconds, the part reads the
+    /// incumbents the other parts published in DIR/incumbent/ (it publishes its own at
+    /// each improvement).
+    #[arg(long, value_name = "MS", default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub exchange_ms: u64,
 }
 
 /// Flags of `merge`.

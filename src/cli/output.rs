@@ -166,7 +166,13 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
 /// An optimisation's outcome in words: the best value, whether it is proven, and when.
 fn objective_text(objective: &crate::run::ObjectiveReport) -> String {
     let sense = if objective.sense == "max" { "maximum" } else { "minimum" };
+    let seed_unbeaten = objective.seed.filter(|_| !objective.proven);
     let mut text = match (objective.best, objective.target, objective.reached) {
+        _ if seed_unbeaten.is_some() => format!(
+            "none better than the seed {} (the whole tree searched: the {sense} is the seed's value, if it is a \
+             solution's",
+            seed_unbeaten.unwrap_or_default()
+        ),
         (Some(best), Some(target), Some(true)) => format!("{best} (reaches the target {target}; not proven optimal"),
         (None, Some(target), _) if objective.proven || objective.reached == Some(false) => {
             format!("none reaches the target {target} (proven: the whole tree was cut or searched")

@@ -5,11 +5,17 @@ use super::failure::Failure;
 use super::split_command::failure;
 use crate::cluster;
 use std::io::Write;
+use std::time::Duration;
 
 /// Runs `run-part` with the parsed flags.
 pub fn run(args: &RunPartArgs) -> Result<(), Failure> {
     let part = cluster::part_from_environment(args.part).map_err(failure)?;
-    let file = cluster::run_part(&args.dir, part, args.threads).map_err(failure)?;
+    let options = cluster::PartOptions { threads: args.threads, exchange: Duration::from_millis(args.exchange_ms) };
+    let run = cluster::run_part(&args.dir, part, options).map_err(failure)?;
+    if let Some(warning) = &run.warning {
+        eprintln!("warning: part {part}: could not publish its incumbent to the other parts: {warning}");
+    }
+    let file = run.file;
     let nodes: u64 = file.components.iter().map(|share| share.counts.nodes).sum();
     writeln!(
         std::io::stdout().lock(),

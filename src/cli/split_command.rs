@@ -30,7 +30,7 @@ pub fn run(args: &SplitArgs, knobs: KnobValues) -> Result<(), Failure> {
     }
     let instance = instance::load(&args.instance)?;
     let parts = usize::try_from(args.parts).unwrap_or(usize::MAX);
-    let summary = cluster::split(&instance, &knobs, parts, &args.out).map_err(failure)?;
+    let summary = cluster::split(&instance, &knobs, parts, args.incumbent, &args.out).map_err(failure)?;
     let plan = &summary.plan;
     let above: u64 = plan.lister.iter().map(|share| share.counts.nodes).sum();
     let dir = args.out.display();
@@ -45,6 +45,7 @@ pub fn run(args: &SplitArgs, knobs: KnobValues) -> Result<(), Failure> {
             "nodes_above_frontier": above,
             "balance": plan.balance,
             "build": plan.tool.build,
+            "objective": plan.objective,
         });
         writeln!(out, "{value}")?;
         return Ok(());
@@ -65,6 +66,19 @@ pub fn run(args: &SplitArgs, knobs: KnobValues) -> Result<(), Failure> {
         plan.balance.round_robin_max_part_nodes,
         plan.balance.estimated_nodes
     )?;
+    if let Some(objective) = &plan.objective {
+        let start = match objective.start.as_slice() {
+            [Some(value)] => format!("starting from {value}"),
+            [None] => "starting from none".to_string(),
+            _ => "one per component".to_string(),
+        };
+        writeln!(
+            out,
+            "branch and bound ({}): the parts share an incumbent in {dir}/incumbent/ ({start}), each part published \
+             at every improvement and read every 200 ms (run-part --exchange-ms)",
+            objective.sense
+        )?;
+    }
     writeln!(
         out,
         "next: {program} run-part {dir} K   (K = 1..{}), then: {program} merge {dir}",

@@ -43,6 +43,17 @@ pub fn balance(estimates: &[f64], parts: usize) -> Grouping {
     Grouping { parts, method, estimate_max, round_robin_max }
 }
 
+/// Groups subproblems round-robin in frontier order whatever their estimates: for a
+/// branch-and-bound search, whose estimates (probes that ignore the bound) say little of
+/// what the bound leaves, and where every part should start with some of the first
+/// subproblems in the model's order, where good solutions are found early.
+pub fn round_robin(estimates: &[f64], parts: usize) -> Grouping {
+    let by_estimate = balance(estimates, parts);
+    let parts = parts.max(1);
+    let grouped = (0..parts).map(|part| (part..estimates.len()).step_by(parts).collect()).collect();
+    Grouping { parts: grouped, method: "round-robin", ..by_estimate }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -58,6 +69,13 @@ mod tests {
         all.sort_unstable();
         assert_eq!(all, (0..8).collect::<Vec<_>>());
         assert!(grouping.parts.iter().all(|members| members.contains(&0) != members.contains(&4)));
+    }
+
+    #[test]
+    fn round_robin_ignores_the_estimates_and_deals_in_frontier_order() {
+        let grouping = round_robin(&[100.0, 1.0, 1.0, 1.0, 100.0, 1.0, 1.0], 3);
+        assert_eq!(grouping.method, "round-robin");
+        assert_eq!(grouping.parts, vec![vec![0, 3, 6], vec![1, 4], vec![2, 5]]);
     }
 
     #[test]

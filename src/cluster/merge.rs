@@ -2,6 +2,7 @@
 //! exactly (checked arithmetic) into the report a sequential `solve` makes; and `merge
 //! --status`, the parts done and missing.
 
+use super::incumbent::{incumbent_dir, read_published};
 use super::plan::{
     load_plan, parse_answers, parse_json, parse_solutions, plan_path, read_bytes, LoadedPlan, PartFile, PART_SCHEMA,
 };
@@ -156,6 +157,10 @@ pub fn merge(dir: &Path) -> Result<(RunReport, Instance), ClusterError> {
             elapsed_ns[subproblem.component] = elapsed_ns[subproblem.component].saturating_add(record.ns);
         }
     }
+    let published = match &plan.objective {
+        Some(_) => published_solutions(&loaded, components)?,
+        None => Published::default(),
+    };
     let instance = plan_instance(&plan.instance)?;
     let prepared = run::prepare(&instance, &plan.knobs).map_err(|error| ClusterError::of_run(error, ""))?;
     let input = AssembleInput {
@@ -165,8 +170,71 @@ pub fn merge(dir: &Path) -> Result<(RunReport, Instance), ClusterError> {
         keep: plan.keep,
         strategy: format!("parts:{}", plan.part_count),
         elapsed_ns,
+        published: published.solutions,
+        seed: plan.objective.as_ref().and_then(|objective| objective.seed),
     };
-    let report =
+    let mut report =
         prepared.assemble(&input).map_err(|error| ClusterError::of_run(error, &format!("{}: ", dir.display())))?;
+    if let Some(objective) = &mut report.objective {
+        // The parts' clocks: from the first part's start to the publication of the best
+        // value, and to the last part's end.
+        let started = parts.values().map(|(_, file)| file.started_unix_ns).min().unwrap_or(0);
+        let ended = parts.values().map(|(_, file)| file.ended_unix_ns).max().unwrap_or(0);
+        objective.time_to_proof_ns = objective.proven.then(|| ended.saturating_sub(started));
+        objective.improvements = published.improvements;
+        objective.time_to_best_ns = match objective.best {
+            Some(best) if components == 1 => published
+                .times
+                .iter()
+                .filter(|(value, _)| *value == best)
+                .map(|(_, at)| at.saturating_sub(started))
+                .min(),
+            _ => None,
+        };
+    }
     Ok((report, instance))
+}
+
+/// What the parts of an optimising plan published to each other.
+#[derive(Default)]
+struct Published {
+    /// Per component: each published solution's claimed value and path.
+    solutions: Vec<Vec<(i64, ChildPath)>>,
+    /// Each published solution's value and time of publication.
+    times: Vec<(i64, u64)>,
+    /// Improvements published, over all parts.
+    improvements: u64,
+}
+
+/// The incumbent files of `loaded`'s plan: every one must be readable and of this plan (a
+/// part may have cut its search by any of them), and each solution's path within the
+/// plan's components; the assembly then replays each and checks its value.
+fn published_solutions(loaded: &LoadedPlan, components: usize) -> Result<Published, ClusterError> {
+    let (files, problems) = read_published(&loaded.dir, &loaded.hash);
+    if !problems.is_empty() {
+        return Err(ClusterError::bad_input(format!(
+            "{}: the incumbent files the parts shared do not all belong to this plan, {} problem(s):\n  {}",
+            incumbent_dir(&loaded.dir).display(),
+            problems.len(),
+            problems.join("\n  ")
+        )));
+    }
+    let mut published = Published { solutions: vec![Vec::new(); components], ..Published::default() };
+    for (path, file) in files {
+        for solution in &file.solutions {
+            let subproblem = solution.subproblem(&path)?;
+            let Some(list) = published.solutions.get_mut(subproblem.component) else {
+                return Err(ClusterError::bad_input(format!(
+                    "{}: solution `{}`: component {} is not in the plan",
+                    path.display(),
+                    solution.solution,
+                    subproblem.component
+                )));
+            };
+            list.push((solution.value, subproblem.path));
+            published.times.push((solution.value, solution.published_unix_ns));
+            published.improvements = published.improvements.saturating_add(solution.improvements);
+        }
+    }
+    Ok(published)
 }

@@ -13,11 +13,12 @@
 mod balance;
 pub mod check;
 pub mod explain;
+pub mod incumbent;
 mod merge;
 pub mod part_plan;
 pub mod plan;
 
-pub use balance::{balance, Grouping};
+pub use balance::{balance, round_robin, Grouping};
 pub use merge::{merge, status, Status};
 
 use crate::harness::storing::csv_log::write_atomically;
@@ -25,14 +26,15 @@ use crate::harness::storing::environment::{hostname, timestamp_now, Environment}
 use crate::knobs::KnobValues;
 use crate::run::cluster::{PartRequest, SplitRequest};
 use crate::run::{self, Family, Instance, RunError, RunSettings};
-use part_plan::{load_part_plan, write_part_plans};
+use incumbent::{Exchange, EXCHANGE_INTERVAL};
+use part_plan::{load_part_plan, part_plan_path, write_part_plans};
 use plan::{
     build_id, fnv1a, instance_hash, part_path, plan_path, subproblem_text, Balance, PartFile, Plan, PlanInstance,
-    PlanPart, ShareRecord, SubproblemRecord, Tool, PART_SCHEMA, PLAN_SCHEMA,
+    PlanObjective, PlanPart, ShareRecord, SubproblemRecord, Tool, PART_SCHEMA, PLAN_SCHEMA,
 };
 use std::fmt;
 use std::path::Path;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Subproblems wanted per part (Embarrassingly Parallel Search uses 30 to 100 per worker).
 pub const SUBPROBLEMS_PER_PART: usize = 30;
@@ -107,8 +109,15 @@ pub struct SplitSummary {
     pub unchanged: bool,
 }
 
-/// Makes the plan of `instance` with `knobs` in `parts` parts, without writing it.
-pub fn make_plan(instance: &Instance, knobs: &KnobValues, parts: usize) -> Result<Plan, ClusterError> {
+/// Makes the plan of `instance` with `knobs` in `parts` parts, without writing it; for an
+/// optimising model, with every part's incumbent starting from `incumbent` (the value of
+/// a solution known beforehand) when given.
+pub fn make_plan(
+    instance: &Instance,
+    knobs: &KnobValues,
+    parts: usize,
+    incumbent: Option<i64>,
+) -> Result<Plan, ClusterError> {
     if !(1..=MAX_PARTS).contains(&parts) {
         return Err(ClusterError::bad_input(format!("--parts {parts}: expected 1 to {MAX_PARTS}")));
     }
@@ -116,9 +125,12 @@ pub fn make_plan(instance: &Instance, knobs: &KnobValues, parts: usize) -> Resul
     let wanted = parts * SUBPROBLEMS_PER_PART;
     let probes = (PROBE_BUDGET / wanted).clamp(2, 32);
     let keep = RunSettings::default().solutions_to_keep;
-    let request = SplitRequest { wanted, keep, probes, seed: PROBE_SEED };
+    let request = SplitRequest { wanted, keep, probes, seed: PROBE_SEED, incumbent };
     let listing = prepared.split(&request).map_err(|error| ClusterError::of_run(error, ""))?;
-    let grouping = balance(&listing.estimates, parts);
+    let grouping = match listing.sense {
+        Some(_) => round_robin(&listing.estimates, parts),
+        None => balance(&listing.estimates, parts),
+    };
     let plan_parts = grouping
         .parts
         .iter()
@@ -142,7 +154,7 @@ pub fn make_plan(instance: &Instance, knobs: &KnobValues, parts: usize) -> Resul
             data: instance.data.clone(),
         },
         knobs: knobs.clone(),
-        mode: "all".to_string(),
+        mode: if listing.sense.is_some() { "best" } else { "all" }.to_string(),
         keep,
         depth: listing.depth,
         subproblem_count: listing.subproblems.len(),
@@ -157,6 +169,18 @@ pub fn make_plan(instance: &Instance, knobs: &KnobValues, parts: usize) -> Resul
         lister: listing.lister.iter().map(ShareRecord::of).collect(),
         part_count: parts,
         parts: plan_parts,
+        objective: listing.sense.map(|sense| PlanObjective {
+            sense: sense.name().to_string(),
+            seed: incumbent,
+            start: listing
+                .lister
+                .iter()
+                .map(|share| match (share.best, incumbent) {
+                    (Some(best), Some(seed)) => Some(if sense.score(best) >= sense.score(seed) { best } else { seed }),
+                    (best, seed) => best.or(seed),
+                })
+                .collect(),
+        }),
     })
 }
 
@@ -167,10 +191,17 @@ pub fn plan_bytes(plan: &Plan) -> Vec<u8> {
     bytes
 }
 
-/// `split`: makes the plan and writes `dir/plan.json` atomically (and `dir/parts/`). A
-/// folder that already holds another plan is refused; the same plan is left as it is.
-pub fn split(instance: &Instance, knobs: &KnobValues, parts: usize, dir: &Path) -> Result<SplitSummary, ClusterError> {
-    let plan = make_plan(instance, knobs, parts)?;
+/// `split`: makes the plan (see [`make_plan`]) and writes `dir/plan.json` atomically (and
+/// `dir/parts/`). A folder that already holds another plan is refused; the same plan is
+/// left as it is.
+pub fn split(
+    instance: &Instance,
+    knobs: &KnobValues,
+    parts: usize,
+    incumbent: Option<i64>,
+    dir: &Path,
+) -> Result<SplitSummary, ClusterError> {
+    let plan = make_plan(instance, knobs, parts, incumbent)?;
     let bytes = plan_bytes(&plan);
     let path = plan_path(dir);
     if let Ok(existing) = std::fs::read(&path) {
@@ -247,9 +278,36 @@ pub fn part_from_environment(part: Option<usize>) -> Result<usize, ClusterError>
     ))
 }
 
-/// `run-part`: searches part `part` of the plan in `dir` on `threads` threads and writes
-/// `dir/parts/K.json` atomically (replacing an earlier run's, with the same counts).
-pub fn run_part(dir: &Path, part: usize, threads: usize) -> Result<PartFile, ClusterError> {
+/// How `run-part` runs its part.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PartOptions {
+    /// Threads that share the part's subproblems.
+    pub threads: usize,
+    /// For an optimising model: how often the other parts' incumbents are read.
+    pub exchange: Duration,
+}
+
+impl PartOptions {
+    /// `threads` threads, the incumbents read every [`EXCHANGE_INTERVAL`].
+    pub fn threads(threads: usize) -> PartOptions {
+        PartOptions { threads, exchange: EXCHANGE_INTERVAL }
+    }
+}
+
+/// What `run-part` wrote, and what went wrong without failing it.
+#[derive(Debug, Clone)]
+pub struct PartRun {
+    /// The part's file as written.
+    pub file: PartFile,
+    /// A failure to publish the incumbent (the part's own file is complete; the other
+    /// parts searched with a staler incumbent).
+    pub warning: Option<String>,
+}
+
+/// `run-part`: searches part `part` of the plan in `dir` as `options` say and writes
+/// `dir/parts/K.json` atomically (replacing an earlier run's, with the same counts; for an
+/// optimising model the counts depend on when the incumbents arrived, the best does not).
+pub fn run_part(dir: &Path, part: usize, options: PartOptions) -> Result<PartRun, ClusterError> {
     let started_at = timestamp_now();
     let started_unix_ns = unix_ns();
     let clock = Instant::now();
@@ -258,10 +316,32 @@ pub fn run_part(dir: &Path, part: usize, threads: usize) -> Result<PartFile, Clu
     let instance = plan_instance(&plan.instance)?;
     let prepared = run::prepare(&instance, &plan.knobs).map_err(|error| ClusterError::of_run(error, ""))?;
     let subproblems = &subproblems;
-    let request = PartRequest { subproblems, keep: plan.keep, threads };
-    let outcome = prepared
-        .run_part(&request)
-        .map_err(|error| ClusterError::of_run(error, &format!("{}: part {part}: ", plan_path(dir).display())))?;
+    let threads = options.threads;
+    let exchange = match &plan.objective {
+        Some(objective) => {
+            let sense = objective.sense(&part_plan_path(dir, part))?;
+            Some(Exchange::new(dir, part, &plan.plan_hash, sense, &objective.start))
+        }
+        None => None,
+    };
+    let publish = |component: usize, value: i64, path: &[u32]| {
+        if let Some(exchange) = &exchange {
+            exchange.publish(component, value, path);
+        }
+    };
+    let request = PartRequest {
+        subproblems,
+        keep: plan.keep,
+        threads,
+        incumbents: exchange.as_ref().map(Exchange::incumbents).unwrap_or_default(),
+        publish: exchange.as_ref().map(|_| &publish as &run::cluster::Publish<'_>),
+    };
+    let search = || prepared.run_part(&request);
+    let outcome = match &exchange {
+        Some(exchange) => exchange.run_while(options.exchange, search),
+        None => search(),
+    }
+    .map_err(|error| ClusterError::of_run(error, &format!("{}: part {part}: ", plan_path(dir).display())))?;
     let environment = Environment::detect();
     let file = PartFile {
         schema: PART_SCHEMA.to_string(),
@@ -292,7 +372,7 @@ pub fn run_part(dir: &Path, part: usize, threads: usize) -> Result<PartFile, Clu
     let mut bytes = serde_json::to_vec_pretty(&file).map_err(|error| ClusterError::failed(error.to_string()))?;
     bytes.push(b'\n');
     write_atomically(&part_path(dir, part), &bytes).map_err(|error| ClusterError::failed(error.to_string()))?;
-    Ok(file)
+    Ok(PartRun { file, warning: exchange.as_ref().and_then(Exchange::error) })
 }
 
 /// Now, in nanoseconds since the Unix epoch.

@@ -4,7 +4,7 @@
 //! `plans/`), `run-part` reads its part out of `plan.json`.
 
 use super::plan::{
-    fnv1a, instance_hash, load_plan, parse_json, parse_subproblem, read_bytes, Plan, PlanInstance, Tool,
+    fnv1a, instance_hash, load_plan, parse_json, parse_subproblem, read_bytes, Plan, PlanInstance, PlanObjective, Tool,
     PART_PLAN_SCHEMA,
 };
 use super::ClusterError;
@@ -35,6 +35,9 @@ pub struct PartPlan {
     pub keep: usize,
     /// The part's subproblems as `COMPONENT:PATH`, as in the plan.
     pub subproblems: Vec<String>,
+    /// For an optimising model: the plan's objective, whose incumbent the parts share.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objective: Option<PlanObjective>,
 }
 
 /// The file of part `part`'s plan in folder `dir`.
@@ -56,6 +59,7 @@ pub fn part_plans(plan: &Plan, plan_hash: &str) -> Vec<PartPlan> {
             knobs: plan.knobs.clone(),
             keep: plan.keep,
             subproblems: part.subproblems.clone(),
+            objective: plan.objective.clone(),
         })
         .collect()
 }
@@ -135,7 +139,7 @@ mod tests {
         // writer's. A folder stands in for that writer's file: it makes the clash of
         // names visible without a race.
         let instance = crate::run::instance::load("rings").expect("a built-in instance");
-        let plan = make_plan(&instance, &KnobValues::new(), 2).expect("rings splits");
+        let plan = make_plan(&instance, &KnobValues::new(), 2, None).expect("rings splits");
         let bytes = plan_bytes(&plan);
         let dir = tempfile::tempdir().expect("temporary folder");
         let plans = dir.path().join("plans");

@@ -5,6 +5,7 @@
 use super::ClusterError;
 use crate::knobs::KnobValues;
 use crate::run::cluster::{path_text, AnswerShare, ChildPath, ComponentShare, Counts, Subproblem};
+use crate::search::Sense;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -97,6 +98,10 @@ pub struct ShareRecord {
     pub solutions: Vec<String>,
     /// Every solution's answer key, counted.
     pub answers: AnswersRecord,
+    /// For an optimising model: the objective value of the kept solutions, for a reader
+    /// (the merge replays the solutions and reads their values itself).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best: Option<i64>,
 }
 
 /// A share's answer keys: per key (ascending), its smallest solution's path and how many
@@ -133,6 +138,7 @@ impl ShareRecord {
                     .collect(),
                 unlisted_solutions: share.answers.unlisted,
             },
+            best: share.best,
         }
     }
 }
@@ -161,7 +167,8 @@ pub struct Plan {
     pub instance: PlanInstance,
     /// The family knobs as given (defaults for the others).
     pub knobs: KnobValues,
-    /// `all`: every solution (first-solution searches are not split).
+    /// `all`: every solution (first-solution searches are not split); `best`: the best
+    /// solution of an optimising model, by branch and bound.
     pub mode: String,
     /// Solutions kept per component (the smallest), as `solve` keeps them.
     pub keep: usize,
@@ -177,6 +184,36 @@ pub struct Plan {
     pub part_count: usize,
     /// The parts, in order.
     pub parts: Vec<PlanPart>,
+    /// For an optimising model: what the parts share (absent from an enumeration's plan).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objective: Option<PlanObjective>,
+}
+
+/// The objective of a split optimisation search: the parts share an incumbent through the
+/// plan folder (`incumbent/`), and the merge reports the best over all of them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlanObjective {
+    /// `max` or `min`.
+    pub sense: String,
+    /// The value given to `split --incumbent`, if any.
+    pub seed: Option<i64>,
+    /// Per component: the value every part's incumbent starts from (the lister's best or
+    /// the seed, whichever is better).
+    pub start: Vec<Option<i64>>,
+}
+
+impl PlanObjective {
+    /// The sense named by [`PlanObjective::sense`], or an error naming the file `path`.
+    pub fn sense(&self, path: &Path) -> Result<Sense, ClusterError> {
+        match self.sense.as_str() {
+            "max" => Ok(Sense::Maximise),
+            "min" => Ok(Sense::Minimise),
+            other => Err(ClusterError::bad_input(format!(
+                "{}: objective.sense: expected `max` or `min`, found `{other}`",
+                path.display()
+            ))),
+        }
+    }
 }
 
 /// One subproblem's record in a part's file.

@@ -104,6 +104,7 @@ impl Goal {
                         .iter()
                         .all(|optimum| optimum.best.is_some_and(|best| objective.sense.reaches(best, target.value())))
             }),
+            seed: None,
         })
     }
 }

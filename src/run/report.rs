@@ -73,6 +73,10 @@ pub struct ObjectiveReport {
     pub target: Option<i64>,
     /// With a target: whether a solution reached it in every component.
     pub reached: Option<bool>,
+    /// A split search seeded with a known value (`split --incumbent V`): only solutions
+    /// better than it were looked for, so without one found, the optimum is the seed's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<i64>,
 }
 
 /// One worker's accounting in a run, summed over the components (the parallel layer's

@@ -328,8 +328,9 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
                 // Cut here as the sequential search cuts it (a node and a prune, its later
                 // siblings unentered), not handed out as a subproblem that is entered only
                 // to be cut.
-                if self.enter_node(depth) && self.cut_by_bound(mv, depth) && M::MOVES_IN_BOUND_ORDER {
-                    self.siblings_cut = true;
+                if self.enter_node(depth) && self.cut_by_bound(mv, depth) {
+                    self.observe_bound_cut(mv, depth);
+                    self.siblings_cut = M::MOVES_IN_BOUND_ORDER;
                 }
                 return;
             }
@@ -346,9 +347,8 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             return;
         }
         if M::OPTIMISES && self.cut_by_bound(mv, depth) {
-            if M::MOVES_IN_BOUND_ORDER {
-                self.siblings_cut = true;
-            }
+            self.observe_bound_cut(mv, depth);
+            self.siblings_cut = M::MOVES_IN_BOUND_ORDER;
             return;
         }
         if self.limits.clone_state {

@@ -4,16 +4,18 @@
 //! code while the solutions are replayed and read ends the merge with
 //! [`RunError::ModelPanicked`].
 
-use super::paths::{solution_at, RootCandidates};
+use super::paths::{path_text, solution_at, RootCandidates};
 use super::{AnswerShare, ChildPath, Counts, ReplayError};
 use crate::parallel::catch_model_panic;
 use crate::puzzles::answer_tally::AnswerTally;
 use crate::puzzles::Puzzle;
 use crate::run::error::{PanickedRun, RunError, MERGING, ON_THIS_THREAD};
 use crate::run::family_code::{build_models, BuiltModels};
-use crate::run::report::{product_of_counts, rule_reports, ComponentReport, ParallelSummary, RunReport};
+use crate::run::report::{
+    product_of_counts, rule_reports, ComponentReport, ObjectiveReport, ParallelSummary, RunReport,
+};
 use crate::run::settings::SearchMode;
-use crate::search::Model;
+use crate::search::{keep_best, Model, Sense};
 use serde_json::Value;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -34,6 +36,12 @@ pub struct AssembleInput<'a> {
     pub strategy: String,
     /// Per component: the wall time of its subproblems, summed over the parts.
     pub elapsed_ns: Vec<u64>,
+    /// For an optimising model, per component: the solutions the parts published to each
+    /// other (value claimed, path), checked here and counted among the candidates for the
+    /// best (a part rerun after a kill may have been cut by its own earlier find).
+    pub published: Vec<Vec<(i64, ChildPath)>>,
+    /// For an optimising model: the value the split was seeded with (`split --incumbent`).
+    pub seed: Option<i64>,
 }
 
 /// Labels of the report.
@@ -53,6 +61,12 @@ pub(in crate::run) fn assemble_puzzle<P: Puzzle>(
     let panicked =
         |component: Option<&str>, during, panic| PanickedRun::error::<P>(component, during, ON_THIS_THREAD, panic);
     let BuiltModels { mut models, names, rule_names, .. } = build_models(puzzle, config, ON_THIS_THREAD)?;
+    let objective = match <P::Model as Model>::OPTIMISES {
+        true => catch_model_panic(|| models.first().and_then(Model::objective))
+            .map_err(|panic| panicked(None, MERGING, panic))?,
+        false => None,
+    };
+    let mut optima = Vec::new();
     let empty = Counts::default();
     let mut total = Counts::default();
     let mut components = Vec::new();
@@ -60,10 +74,11 @@ pub(in crate::run) fn assemble_puzzle<P: Puzzle>(
     for (index, (model, name)) in models.iter_mut().zip(names).enumerate() {
         let counts = input.counts.get(index).unwrap_or(&empty);
         total.add(counts).map_err(|overflow| RunError::Replay(ReplayError { message: overflow.to_string() }))?;
-        let (component, tally) =
+        let (component, tally, best) =
             catch_model_panic(|| assemble_component(puzzle, model, index, name.clone(), counts, input))
                 .map_err(|panic| panicked(Some(&name), MERGING, panic))?
                 .map_err(RunError::Replay)?;
+        optima.push((best, component.solutions_kept));
         tallies.push(tally);
         components.push(component);
     }
@@ -75,7 +90,7 @@ pub(in crate::run) fn assemble_puzzle<P: Puzzle>(
         instance: labels.instance.to_string(),
         source: labels.source.to_string(),
         knobs,
-        mode: SearchMode::All,
+        mode: if objective.is_some() { SearchMode::Best } else { SearchMode::All },
         solutions: solutions.unwrap_or(u64::MAX),
         solutions_overflow: solutions.is_none(),
         answer,
@@ -98,15 +113,41 @@ pub(in crate::run) fn assemble_puzzle<P: Puzzle>(
         affinity: "pinned".to_string(),
         parallel: ParallelSummary::default(),
         workers: Vec::new(),
-        objective: None,
+        objective: objective.map(|objective| split_optimum(objective.sense, &optima, input.seed)),
     })
+}
+
+/// The objective report of a split search whose every part ran: the best over the
+/// components' (`optima`: each one's best value and optimal solutions kept), proven
+/// unless a seed was given and nothing reached it (then the optimum is the seed's value,
+/// if the seed was a solution's). The times are the cluster layer's to fill in.
+fn split_optimum(sense: Sense, optima: &[(Option<i64>, u64)], seed: Option<i64>) -> ObjectiveReport {
+    let best = optima.iter().try_fold(0i64, |sum, (best, _)| best.and_then(|best| sum.checked_add(best)));
+    let beats_seed = match (best, seed) {
+        (_, None) => true,
+        (Some(best), Some(seed)) => sense.score(best) >= sense.score(seed),
+        (None, Some(_)) => false,
+    };
+    ObjectiveReport {
+        sense: sense.name(),
+        best,
+        proven: beats_seed,
+        time_to_best_ns: None,
+        time_to_proof_ns: None,
+        improvements: 0,
+        optimal_solutions_kept: optima.iter().map(|(_, kept)| kept).sum(),
+        target: None,
+        reached: None,
+        seed,
+    }
 }
 
 /// The answer tally of family `P`.
 type PuzzleTally<P> = AnswerTally<<P as Puzzle>::AnswerKey, <<P as Puzzle>::Model as Model>::Solution>;
 
-/// Component `index`'s report and answer tally, from its summed `counts` and the parts'
-/// solution paths and answer keys, replayed on `model` (at its root, where it is left).
+/// Component `index`'s report, answer tally and best value (for an optimising model),
+/// from its summed `counts` and the parts' solution paths and answer keys, replayed on
+/// `model` (at its root, where it is left).
 fn assemble_component<P: Puzzle>(
     puzzle: &P,
     model: &mut P::Model,
@@ -114,9 +155,15 @@ fn assemble_component<P: Puzzle>(
     name: String,
     counts: &Counts,
     input: &AssembleInput<'_>,
-) -> Result<(ComponentReport, PuzzleTally<P>), ReplayError> {
+) -> Result<(ComponentReport, PuzzleTally<P>, Option<i64>), ReplayError> {
     let lists = input.solutions.get(index).map(Vec::as_slice).unwrap_or_default();
-    let solutions = smallest(model, index, lists, input.keep)?;
+    let (solutions, best) = match <P::Model as Model>::OPTIMISES && model.objective().is_some() {
+        true => {
+            let published = input.published.get(index).map(Vec::as_slice).unwrap_or_default();
+            best_of(model, index, lists, published, input.keep)?
+        }
+        false => (smallest(model, index, lists, input.keep)?, None),
+    };
     let shares = input.answers.get(index).map(Vec::as_slice).unwrap_or_default();
     let tally = tally(puzzle, model, index, shares, solutions.first())?;
     if tally.solutions() != counts.solutions {
@@ -142,7 +189,45 @@ fn assemble_component<P: Puzzle>(
         nodes_per_depth: counts.nodes_per_depth.clone(),
         prunes_per_depth: counts.prunes_per_depth.clone(),
     };
-    Ok((component, tally))
+    Ok((component, tally, best))
+}
+
+/// The best-valued solutions of an optimising model's component, at most `keep` of them
+/// (the smallest among equals), and their value: every listed path (each share kept its
+/// best) and every published one replayed on `model` (at its root), a published value
+/// checked against the solution its path reaches.
+fn best_of<M: Model>(
+    model: &mut M,
+    component: usize,
+    lists: &[&[ChildPath]],
+    published: &[(i64, ChildPath)],
+    keep: usize,
+) -> Result<(Vec<M::Solution>, Option<i64>), ReplayError> {
+    let mut candidates = Vec::new();
+    let mut roots = RootCandidates::new();
+    let mut solutions = Vec::new();
+    for path in lists.iter().flat_map(|list| list.iter()) {
+        solutions.push(solution_at(model, &mut roots, path, component, &mut candidates)?);
+    }
+    for (claimed, path) in published {
+        let solution = solution_at(model, &mut roots, path, component, &mut candidates)?;
+        let value = model.solution_value(&solution);
+        if value != *claimed {
+            return Err(ReplayError {
+                message: format!(
+                    "component {component}: a published incumbent claims the value {claimed} for the path {}, but \
+                     the solution there has {value}",
+                    path_text(path)
+                ),
+            });
+        }
+        solutions.push(solution);
+    }
+    let (best, mut kept) = keep_best(model, solutions, usize::MAX);
+    // A solution found by a part and published by it is listed twice.
+    kept.dedup();
+    kept.truncate(keep);
+    Ok((kept, best))
 }
 
 /// The `keep` smallest solutions of the sorted lists `lists`, rebuilt on `model` (at its

@@ -21,7 +21,7 @@ pub(super) mod split;
 
 pub use answers::AnswerShare;
 pub use assemble::AssembleInput;
-pub use part::{PartError, PartOutcome, PartRequest, SubproblemTiming};
+pub use part::{PartError, PartOutcome, PartRequest, Publish, SubproblemTiming};
 pub use paths::path_text;
 pub use split::{SplitListing, SplitRequest};
 
@@ -119,8 +119,8 @@ fn add_vector(target: &mut Vec<u64>, source: &[u64], field: &'static str) -> Res
 }
 
 /// One component's share of a split search: its counts, the paths of the smallest
-/// solutions it found (in ascending order of the solutions), and the answer keys of every
-/// solution it found.
+/// solutions it found (in ascending order of the solutions; for an optimising model, the
+/// smallest of the best-valued), and the answer keys of every solution it found.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ComponentShare {
     /// The counts.
@@ -129,6 +129,9 @@ pub struct ComponentShare {
     pub solutions: Vec<ChildPath>,
     /// Every solution's answer key, counted, with a representative of each.
     pub answers: AnswerShare,
+    /// For an optimising model: the objective value of the kept solutions, when it found
+    /// one.
+    pub best: Option<i64>,
 }
 
 /// A path that does not lead where it should in this build's model (a plan made by

@@ -10,13 +10,13 @@ use crate::parallel::catch_model_panic;
 use crate::puzzles::Puzzle;
 use crate::run::error::{PanickedRun, RunError, SEARCHING};
 use crate::run::family_code::{build_models, BuiltModels};
-use crate::search::{Engine, Limits, Model, NoSteering};
+use crate::search::{Engine, Incumbent, Limits, Model, NoSteering};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// What to run.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct PartRequest<'a> {
     /// The subproblems, in the order they are handed out.
     pub subproblems: &'a [Subproblem],
@@ -24,7 +24,17 @@ pub struct PartRequest<'a> {
     pub keep: usize,
     /// Threads that share the subproblems (1: on the calling thread).
     pub threads: usize,
+    /// For an optimising model, each component's incumbent, shared by the part's threads
+    /// (and raised from outside by whoever exchanges it with the other parts); a
+    /// component without one starts from none.
+    pub incumbents: &'a [Arc<Incumbent>],
+    /// For an optimising model: told of each solution that improves a thread's best, with
+    /// its component, value and path, for the other parts to read.
+    pub publish: Option<&'a Publish<'a>>,
 }
+
+/// What a part tells the others of an improvement: component, objective value, path.
+pub type Publish<'a> = dyn Fn(usize, i64, &[u32]) + Sync + 'a;
 
 /// One subproblem's search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -110,9 +120,24 @@ pub(in crate::run) fn run_part_puzzle<P: Puzzle>(
     {
         return Err(RunError::Part(PartError::NoComponent { index, component: subproblem.component, components }));
     }
+    let objective = match <P::Model as Model>::OPTIMISES {
+        true => catch_model_panic(|| roots.first().and_then(Model::objective))
+            .map_err(|panic| PanickedRun::error::<P>(None, SEARCHING, &strategy, panic))?,
+        false => None,
+    };
+    let incumbents: Vec<Option<Arc<Incumbent>>> = (0..components)
+        .map(|component| objective.map(|_| request.incumbents.get(component).cloned().unwrap_or_else(Incumbent::new)))
+        .collect();
     let dispenser = Dispenser { next: AtomicUsize::new(0), abandoned: AtomicBool::new(false) };
     let shares: Mutex<Vec<ThreadResult<P>>> = Mutex::new(Vec::new());
-    let context = ShareContext { puzzle, request, dispenser: &dispenser, names: &names, strategy: &strategy };
+    let context = ShareContext {
+        puzzle,
+        request,
+        dispenser: &dispenser,
+        names: &names,
+        strategy: &strategy,
+        incumbents: &incumbents,
+    };
     let work = |models: Vec<P::Model>| {
         let share = run_share(&context, models);
         if share.is_err() {
@@ -154,7 +179,11 @@ pub(in crate::run) fn run_part_puzzle<P: Puzzle>(
             timings[index] = timing;
         }
     }
-    let components = counts.into_iter().zip(finds).map(|(counts, found)| found.into_share(counts)).collect();
+    let components = counts
+        .into_iter()
+        .zip(finds)
+        .map(|(counts, found)| found.into_share(counts, objective.map(|objective| objective.sense)))
+        .collect();
     Ok(PartOutcome { components, subproblems: timings })
 }
 
@@ -167,6 +196,8 @@ struct ShareContext<'a, P> {
     names: &'a [String],
     /// How the part runs (`run-part x2`), for a panic's report.
     strategy: &'a str,
+    /// Each component's incumbent, for an optimising model.
+    incumbents: &'a [Option<Arc<Incumbent>>],
 }
 
 /// Takes subproblems until none is left (or another thread failed); `roots` is this
@@ -175,8 +206,7 @@ fn run_share<P: Puzzle>(
     context: &ShareContext<'_, P>,
     mut roots: Vec<P::Model>,
 ) -> Result<ThreadShare<P::AnswerKey, P::Model>, RunError> {
-    let ShareContext { puzzle, request, dispenser, names, strategy } = *context;
-    let limits = Limits { solutions_to_keep: 0, ..Limits::exhaustive() };
+    let ShareContext { puzzle, request, dispenser, names, strategy, incumbents } = *context;
     let mut share = ThreadShare {
         counts: vec![Counts::default(); roots.len()],
         finds: (0..roots.len()).map(|_| Finds::new(request.keep)).collect(),
@@ -209,10 +239,17 @@ fn run_share<P: Puzzle>(
         let (moves, _) = replayed.map_err(panicked)?.map_err(|error| RunError::Part(PartError::Replay(error)))?;
         let stats = {
             let key_of = |solution: &<P::Model as Model>::Solution| puzzle.answer_key(component, solution);
+            let publish = |value: i64, path: &[u32]| {
+                if let Some(publish) = request.publish {
+                    publish(component, value, path);
+                }
+            };
             let recorder = PathRecorder::new(&subproblem.path, &mut share.finds[component], &key_of);
+            let recorder = if request.publish.is_some() { recorder.publishing(&publish) } else { recorder };
+            let incumbent = incumbents.get(component).cloned().flatten();
+            let limits = Limits { solutions_to_keep: 0, incumbent, ..Limits::exhaustive() };
             let mut engine: RecordingEngine<'_, P> =
-                catch_model_panic(|| Engine::new(root.clone(), NoSteering, recorder, limits.clone()))
-                    .map_err(panicked)?;
+                catch_model_panic(|| Engine::new(root.clone(), NoSteering, recorder, limits)).map_err(panicked)?;
             // The recorder keeps the engine on its path-keeping loop: a panic names its node.
             catch_model_panic(|| engine.run_subproblem(&moves))
                 .map_err(|panic| panicked(panic.at_path(engine.path())))?;

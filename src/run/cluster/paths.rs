@@ -6,19 +6,22 @@ use super::answers::{AnswerShare, KeyedTally};
 use super::found::Found;
 use super::{ChildPath, ComponentShare, Counts, ReplayError};
 use crate::puzzles::Puzzle;
-use crate::search::{Branch, Engine, Event, FullCounters, Model, NoCounters, NoSteering, Observer};
+use crate::search::{Branch, Engine, Event, FullCounters, Model, NoCounters, NoSteering, Observer, Sense, NO_SCORE};
 use std::collections::BinaryHeap;
 
 /// At most `limit` solutions with their moves, the smallest offered (as the engine's own
-/// keeper keeps them, so the kept set is the sequential run's whatever the split).
+/// keeper keeps them, so the kept set is the sequential run's whatever the split); in an
+/// optimising search, the smallest of the best-scored offered.
 pub(super) struct Keeper<M: Model> {
     limit: usize,
     kept: BinaryHeap<Found<M>>,
+    /// The score of the kept solutions of an optimising search (`NO_SCORE` otherwise).
+    best: i64,
 }
 
 impl<M: Model> Keeper<M> {
     pub(super) fn new(limit: usize) -> Self {
-        Keeper { limit, kept: BinaryHeap::new() }
+        Keeper { limit, kept: BinaryHeap::new(), best: NO_SCORE }
     }
 
     /// Whether `solution` would be kept now.
@@ -36,7 +39,30 @@ impl<M: Model> Keeper<M> {
         self.kept.push(found);
     }
 
+    /// Offers a solution of an optimising search with its `score`: a better score than
+    /// the kept ones replaces them, a worse one is dropped. True when `score` is a new best.
+    fn offer_scored(&mut self, score: i64, found: impl FnOnce() -> Found<M>) -> bool {
+        if score < self.best {
+            return false;
+        }
+        let improved = score > self.best;
+        if improved {
+            self.best = score;
+            self.kept.clear();
+        }
+        let found = found();
+        self.offer(found);
+        improved
+    }
+
     pub(super) fn absorb(&mut self, other: Keeper<M>) {
+        if other.best < self.best {
+            return;
+        }
+        if other.best > self.best {
+            self.best = other.best;
+            self.kept.clear();
+        }
         for found in other.kept {
             self.offer(found);
         }
@@ -66,13 +92,18 @@ impl<K: Ord, M: Model> Finds<K, M> {
         self.answers.absorb(other.answers);
     }
 
-    /// The share of `counts` with these finds.
-    pub(super) fn into_share(self, counts: Counts) -> ComponentShare {
+    /// The share of `counts` with these finds; `sense`: the objective's, for an optimising
+    /// model (the share then names the value of its best).
+    pub(super) fn into_share(self, counts: Counts, sense: Option<Sense>) -> ComponentShare {
+        let best = sense.filter(|_| self.keeper.best != NO_SCORE).map(|sense| sense.value(self.keeper.best));
         let solutions = self.keeper.into_sorted().into_iter().map(|found| found.path).collect();
         let (keys, unlisted) = self.answers.into_parts();
-        ComponentShare { counts, solutions, answers: AnswerShare { keys, unlisted } }
+        ComponentShare { counts, solutions, answers: AnswerShare { keys, unlisted }, best }
     }
 }
+
+/// Told of a solution that improves a recorder's best: its objective value and path.
+pub(super) type ImprovementSink<'a> = dyn Fn(i64, &[u32]) + 'a;
 
 /// An engine whose observer is a [`PathRecorder`] of `P`'s answer keys.
 pub(super) type RecordingEngine<'a, P> = Engine<
@@ -95,6 +126,9 @@ pub(super) struct PathRecorder<'a, K, M: Model> {
     seen: Vec<u32>,
     finds: &'a mut Finds<K, M>,
     key_of: &'a dyn Fn(&M::Solution) -> K,
+    /// Told of each solution of an optimising search that beats the best this recorder
+    /// kept, with its value and path (a part publishes it to the other parts).
+    publish: Option<&'a ImprovementSink<'a>>,
 }
 
 impl<'a, K, M: Model> PathRecorder<'a, K, M> {
@@ -109,7 +143,12 @@ impl<'a, K, M: Model> PathRecorder<'a, K, M> {
                 (prefix.to_vec(), seen)
             }
         };
-        PathRecorder { path, seen, finds, key_of }
+        PathRecorder { path, seen, finds, key_of, publish: None }
+    }
+
+    /// This recorder, telling `publish` of every solution that improves its best.
+    pub(super) fn publishing(self, publish: &'a ImprovementSink<'a>) -> Self {
+        PathRecorder { publish: Some(publish), ..self }
     }
 
     /// The index of the candidate visited now at `depth`, counted.
@@ -144,8 +183,22 @@ impl<K: Ord, M: Model> Observer<M> for PathRecorder<'_, K, M> {
             Event::Solution { depth } => {
                 self.path.truncate(depth);
                 let solution = model.solution();
-                if self.finds.keeper.wants(&solution) {
-                    self.finds.keeper.offer(Found { solution: solution.clone(), path: self.path.clone() });
+                let objective = if M::OPTIMISES { model.objective() } else { None };
+                match objective {
+                    Some(objective) => {
+                        let value = model.solution_value(&solution);
+                        let path = &self.path;
+                        let found = || Found { solution: solution.clone(), path: path.clone() };
+                        if self.finds.keeper.offer_scored(objective.sense.score(value), found) {
+                            if let Some(publish) = self.publish {
+                                publish(value, path);
+                            }
+                        }
+                    }
+                    None if self.finds.keeper.wants(&solution) => {
+                        self.finds.keeper.offer(Found { solution: solution.clone(), path: self.path.clone() });
+                    }
+                    None => {}
                 }
                 let key = (self.key_of)(&solution);
                 self.finds.answers.add(key, solution, &self.path);

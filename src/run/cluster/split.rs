@@ -10,7 +10,8 @@ use crate::puzzles::Puzzle;
 use crate::run::error::{PanickedRun, RunError, ON_THIS_THREAD, SPLITTING};
 use crate::run::family_code::{build_models, BuiltModels};
 use crate::search::{
-    estimate_tree_size_with, Branch, Engine, EstimateMethod, Limits, Model, NoCounters, NoSteering, Stats, StopReason,
+    estimate_tree_size_with, Branch, Engine, EstimateMethod, Incumbent, Limits, Model, NoCounters, NoSteering, Sense,
+    Stats, StopReason,
 };
 
 /// What a split asks for.
@@ -24,6 +25,9 @@ pub struct SplitRequest {
     pub probes: usize,
     /// Seed of the probes.
     pub seed: u64,
+    /// For an optimising model: the value of a solution known beforehand (`split
+    /// --incumbent V`), from which every component's incumbent starts.
+    pub incumbent: Option<i64>,
 }
 
 /// A frontier, what listing it counted, and an estimate of each subproblem.
@@ -38,6 +42,9 @@ pub struct SplitListing {
     pub subproblems: Vec<Subproblem>,
     /// The estimated nodes of each subproblem's subtree (itself included).
     pub estimates: Vec<f64>,
+    /// The objective's sense, when the model optimises (the parts then share an
+    /// incumbent, and the lister's shares name their best value).
+    pub sense: Option<Sense>,
 }
 
 /// The listing of every component at one depth.
@@ -54,17 +61,29 @@ fn panicked<P: Puzzle>(name: Option<&str>, panic: crate::parallel::ModelPanic) -
     PanickedRun::error::<P>(name, SPLITTING, ON_THIS_THREAD, panic)
 }
 
+/// How the frontier is listed: what the split asked, and the objective's incumbent.
+struct ListingGoal<'a> {
+    names: &'a [String],
+    keep: usize,
+    sense: Option<Sense>,
+    /// The incumbent's starting score (`split --incumbent`).
+    seed: Option<i64>,
+}
+
 fn list_at<P: Puzzle>(
     puzzle: &P,
     models: &[P::Model],
-    names: &[String],
+    goal: &ListingGoal<'_>,
     depth: usize,
-    keep: usize,
 ) -> Result<DepthListing<P::AnswerKey, P::Model>, RunError> {
-    let limits = Limits { solutions_to_keep: 0, ..Limits::exhaustive() };
+    let (names, keep) = (goal.names, goal.keep);
     let mut listing = DepthListing { depth, stats: Vec::new(), finds: Vec::new(), frontier: Vec::new(), full: false };
     for (component, model) in models.iter().enumerate() {
         let mut finds = Finds::new(keep);
+        // Each component's listing has its incumbent: the solutions above the frontier
+        // raise it, and the frontier's children it cuts are never handed out.
+        let incumbent = goal.sense.map(|_| goal.seed.map_or_else(Incumbent::new, Incumbent::seeded));
+        let limits = Limits { solutions_to_keep: 0, incumbent, ..Limits::exhaustive() };
         let left = MAX_SUBPROBLEMS - listing.frontier.len();
         let key_of = |solution: &<P::Model as Model>::Solution| puzzle.answer_key(component, solution);
         let (frontier, stats, stop) = {
@@ -99,23 +118,36 @@ pub(in crate::run) fn split_puzzle<P: Puzzle>(
     request: &SplitRequest,
 ) -> Result<SplitListing, RunError> {
     let BuiltModels { models, names, max_depth, .. } = build_models(puzzle, config, ON_THIS_THREAD)?;
-    // A split search is an enumeration merged by adding counts; an optimising model's
-    // parts would each need the incumbent the others found, which the plan folder does
-    // not carry yet: refuse rather than write a plan whose merge would be wrong.
-    let optimises = <P::Model as Model>::OPTIMISES
-        && catch_model_panic(|| models.iter().any(|model| model.objective().is_some()))
-            .map_err(|panic| panicked::<P>(None, panic))?;
-    if optimises {
-        return Err(RunError::Objective(format!(
-            "the family `{}` declares an objective with these knobs (a branch-and-bound model): a split search \
-             enumerates its parts and merges their counts, and does not share an incumbent between parts yet, so \
-             it cannot be split; run it with solve --best and a parallel strategy instead",
-            P::FAMILY
-        )));
-    }
+    // An optimising model's split searches for the best solution: the parts share an
+    // incumbent through the plan folder (the cluster layer's), merged as the best of all.
+    let objective = match <P::Model as Model>::OPTIMISES {
+        true => catch_model_panic(|| models.first().and_then(Model::objective))
+            .map_err(|panic| panicked::<P>(None, panic))?,
+        false => None,
+    };
+    let seed = match (request.incumbent, objective) {
+        (None, _) => None,
+        (Some(_), None) => {
+            return Err(RunError::Objective(format!(
+                "--incumbent needs an objective, and the family `{}` declares none with these knobs",
+                P::FAMILY
+            )))
+        }
+        (Some(_), Some(_)) if models.len() > 1 => {
+            return Err(RunError::Objective(format!(
+                "--incumbent is the value of one search's solution, and this instance of `{}` has {} components \
+                 (independent searches whose values add up); split it without --incumbent",
+                P::FAMILY,
+                models.len()
+            )))
+        }
+        (Some(value), Some(objective)) => Some(objective.sense.score(value)),
+    };
+    let sense = objective.map(|objective| objective.sense);
+    let goal = ListingGoal { names: &names, keep: request.keep, sense, seed };
     let mut best: Option<DepthListing<P::AnswerKey, P::Model>> = None;
     for depth in 1..=max_depth.max(1) {
-        let listing = list_at(puzzle, &models, &names, depth, request.keep)?;
+        let listing = list_at(puzzle, &models, &goal, depth)?;
         if listing.full {
             if best.is_some() {
                 break;
@@ -140,7 +172,8 @@ pub(in crate::run) fn split_puzzle<P: Puzzle>(
     };
     let mut roots = models;
     let mut caches: Vec<RootCandidates<P::Model>> = roots.iter().map(|_| RootCandidates::new()).collect();
-    let lister = best.stats.iter().zip(best.finds).map(|(stats, finds)| finds.into_share(Counts::of(stats))).collect();
+    let lister =
+        best.stats.iter().zip(best.finds).map(|(stats, finds)| finds.into_share(Counts::of(stats), sense)).collect();
     let mut subproblems = Vec::with_capacity(best.frontier.len());
     let mut estimates = Vec::with_capacity(best.frontier.len());
     for (index, (component, moves)) in best.frontier.iter().enumerate() {
@@ -153,7 +186,7 @@ pub(in crate::run) fn split_puzzle<P: Puzzle>(
         subproblems.push(Subproblem { component: *component, path });
         estimates.push(estimate);
     }
-    Ok(SplitListing { depth: best.depth, lister, subproblems, estimates })
+    Ok(SplitListing { depth: best.depth, lister, subproblems, estimates, sense })
 }
 
 /// The child path of `moves` in `model` (at its root, where it is left) and an estimate of

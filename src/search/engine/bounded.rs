@@ -6,7 +6,7 @@
 
 use super::{Engine, StopReason};
 use crate::search::keeper::SolutionKeeper;
-use crate::search::{Incumbent, Model, Observer, Opened, RuleCounter, Steering, NO_SCORE};
+use crate::search::{Event, Incumbent, Model, Observer, Opened, RuleCounter, Steering, NO_SCORE};
 use std::sync::Arc;
 
 impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O> {
@@ -42,6 +42,16 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             self.counters.prune(objective.bound_rule, depth);
         }
         cut
+    }
+
+    /// Tells a watching observer that the child reached by `mv` at `depth` was cut by the
+    /// bound, as a prune of the bound rule: an observer that names nodes by their index
+    /// among their siblings (the cluster's path recorder) counts every candidate visited.
+    #[inline(always)]
+    pub(super) fn observe_bound_cut(&mut self, mv: M::Move, depth: usize) {
+        if let (true, Some(objective)) = (O::ACTIVE && !O::SOLUTIONS_ONLY, self.objective) {
+            self.observer.observe(Event::Pruned { depth, mv, rule: objective.bound_rule }, &self.model);
+        }
     }
 
     /// Whether the bound of the child reached by `mv` cannot beat the incumbent (or,

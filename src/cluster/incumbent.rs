@@ -1,0 +1,237 @@
+//! The incumbent of a split optimisation search, shared by its parts through the plan
+//! folder: each part publishes its best solution of each component (value and path) in a
+//! file of its own, `incumbent/K.json`, replaced atomically at each improvement, and reads
+//! every part's file when it starts and at intervals while it runs. One writer per file
+//! and a maximum taken by every reader: no lock, on any shared folder a cluster has.
+//!
+//! Nothing read here is trusted by the merge: it replays each published path and checks
+//! the value claimed (see docs/cluster.md for what a forged file can still do to a run).
+
+use super::plan::{parse_json, parse_subproblem, subproblem_text};
+use super::ClusterError;
+use crate::harness::storing::csv_log::write_atomically_unsynced;
+use crate::run::cluster::Subproblem;
+use crate::search::{Incumbent, Sense};
+use serde::{Deserialize, Serialize};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The schema tag of `incumbent/K.json`.
+pub const INCUMBENT_SCHEMA: &str = "backtrack-bench-incumbent/v1";
+/// The largest incumbent file read: one solution path per component is a few kilobytes.
+pub const MAX_INCUMBENT_BYTES: u64 = 1024 * 1024;
+/// How often a running part reads the other parts' incumbents, unless told otherwise: a
+/// listing of a folder of at most a few hundred small files, cheap beside a search that is
+/// worth splitting, and soon enough that a part rarely searches long under a stale value.
+pub const EXCHANGE_INTERVAL: Duration = Duration::from_millis(200);
+
+/// One component's best solution as a part published it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PublishedSolution {
+    /// `COMPONENT:PATH`: the solution's node.
+    pub solution: String,
+    /// Its objective value, as the part computed it (the merge checks it).
+    pub value: i64,
+    /// When it was published, in nanoseconds since the Unix epoch.
+    pub published_unix_ns: u64,
+    /// How many improvements of this component the part published, this one included.
+    pub improvements: u64,
+}
+
+/// `incumbent/K.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IncumbentFile {
+    /// [`INCUMBENT_SCHEMA`].
+    pub schema: String,
+    /// The hash of the plan the part ran.
+    pub plan_hash: String,
+    /// The part that wrote it.
+    pub part: usize,
+    /// Its best solution of each component it found one in.
+    pub solutions: Vec<PublishedSolution>,
+}
+
+impl PublishedSolution {
+    /// The solution's component and path, or an error naming `path` (the file).
+    pub fn subproblem(&self, path: &Path) -> Result<Subproblem, ClusterError> {
+        parse_subproblem(&self.solution).ok_or_else(|| {
+            ClusterError::bad_input(format!(
+                "{}: solution `{}`: expected COMPONENT:PATH (0:3.1.2)",
+                path.display(),
+                self.solution
+            ))
+        })
+    }
+}
+
+/// The folder of the incumbent files of the plan in `dir`.
+pub fn incumbent_dir(dir: &Path) -> PathBuf {
+    dir.join("incumbent")
+}
+
+/// The incumbent file of part `part` of the plan in `dir`.
+pub fn incumbent_path(dir: &Path, part: usize) -> PathBuf {
+    incumbent_dir(dir).join(format!("{part}.json"))
+}
+
+/// Every incumbent file in `dir`'s folder of the plan hashed `plan_hash`, and what is
+/// wrong with the others (unreadable, not a regular file, too large, another plan's). A
+/// missing folder holds none.
+pub fn read_published(dir: &Path, plan_hash: &str) -> (Vec<(PathBuf, IncumbentFile)>, Vec<String>) {
+    let folder = incumbent_dir(dir);
+    let mut names: Vec<PathBuf> = match std::fs::read_dir(&folder) {
+        Ok(entries) => entries.filter_map(Result::ok).map(|entry| entry.path()).collect(),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return (Vec::new(), Vec::new()),
+        Err(error) => return (Vec::new(), vec![format!("{}: cannot list: {error}", folder.display())]),
+    };
+    names.retain(|path| {
+        let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+        !name.starts_with('.') && name.ends_with(".json")
+    });
+    names.sort();
+    let mut files = Vec::new();
+    let mut problems = Vec::new();
+    for path in names {
+        match read_one(&path, plan_hash) {
+            Ok(file) => files.push((path, file)),
+            Err(problem) => problems.push(problem),
+        }
+    }
+    (files, problems)
+}
+
+/// One incumbent file: a regular file (a pipe would block the reader) of at most
+/// [`MAX_INCUMBENT_BYTES`], of this plan.
+fn read_one(path: &Path, plan_hash: &str) -> Result<IncumbentFile, String> {
+    let shown = path.display();
+    let metadata = std::fs::symlink_metadata(path).map_err(|error| format!("{shown}: cannot read: {error}"))?;
+    if !metadata.is_file() {
+        return Err(format!("{shown}: not a regular file"));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(MAX_INCUMBENT_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|error| format!("{shown}: cannot read: {error}"))?;
+    if bytes.len() as u64 > MAX_INCUMBENT_BYTES {
+        return Err(format!("{shown}: larger than {MAX_INCUMBENT_BYTES} bytes"));
+    }
+    let file: IncumbentFile = parse_json(&bytes, path, INCUMBENT_SCHEMA).map_err(|error| error.message)?;
+    if file.plan_hash != plan_hash {
+        return Err(format!("{shown}: from another plan (plan hash {}, this plan's {plan_hash})", file.plan_hash));
+    }
+    Ok(file)
+}
+
+/// What a part has published so far, one entry per component.
+struct Published {
+    solutions: Vec<Option<PublishedSolution>>,
+    /// The first failure to write the file (the search goes on: the part's own file
+    /// holds its best, the others only search with a staler incumbent).
+    error: Option<String>,
+}
+
+/// A running part's side of the exchange: its components' incumbents, raised by what the
+/// other parts publish and published when its own search improves them.
+pub struct Exchange {
+    dir: PathBuf,
+    part: usize,
+    plan_hash: String,
+    sense: Sense,
+    incumbents: Vec<Arc<Incumbent>>,
+    published: Mutex<Published>,
+}
+
+impl Exchange {
+    /// The exchange of part `part` of the plan in `dir` (hashed `plan_hash`), whose
+    /// components' incumbents start at `start` (values of `sense`'s objective).
+    pub fn new(dir: &Path, part: usize, plan_hash: &str, sense: Sense, start: &[Option<i64>]) -> Exchange {
+        let incumbents = start
+            .iter()
+            .map(|value| value.map_or_else(Incumbent::new, |value| Incumbent::seeded(sense.score(value))))
+            .collect();
+        Exchange {
+            dir: dir.to_path_buf(),
+            part,
+            plan_hash: plan_hash.to_string(),
+            sense,
+            incumbents,
+            published: Mutex::new(Published { solutions: vec![None; start.len()], error: None }),
+        }
+    }
+
+    /// Each component's incumbent, for the part's searches.
+    pub fn incumbents(&self) -> &[Arc<Incumbent>] {
+        &self.incumbents
+    }
+
+    /// Raises each incumbent to the best value published in the folder (files that
+    /// cannot be read are skipped: the merge names them).
+    pub fn read_others(&self) {
+        let (files, _) = read_published(&self.dir, &self.plan_hash);
+        for (_, file) in files {
+            for published in &file.solutions {
+                let Some(subproblem) = parse_subproblem(&published.solution) else {
+                    continue;
+                };
+                if let Some(incumbent) = self.incumbents.get(subproblem.component) {
+                    incumbent.offer(self.sense.score(published.value));
+                }
+            }
+        }
+    }
+
+    /// Publishes the solution at `path` of `component`, of objective `value`, when it beats
+    /// what this part published before: its file is rewritten whole, atomically.
+    pub fn publish(&self, component: usize, value: i64, path: &[u32]) {
+        let mut published = self.published.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let Some(slot) = published.solutions.get(component) else {
+            return;
+        };
+        if slot.as_ref().is_some_and(|before| self.sense.score(before.value) >= self.sense.score(value)) {
+            return;
+        }
+        let improvements = slot.as_ref().map_or(0, |before| before.improvements) + 1;
+        let solution = subproblem_text(&Subproblem { component, path: path.to_vec() });
+        published.solutions[component] =
+            Some(PublishedSolution { solution, value, published_unix_ns: super::unix_ns(), improvements });
+        let file = IncumbentFile {
+            schema: INCUMBENT_SCHEMA.to_string(),
+            plan_hash: self.plan_hash.clone(),
+            part: self.part,
+            solutions: published.solutions.iter().flatten().cloned().collect(),
+        };
+        let mut bytes = serde_json::to_vec_pretty(&file).unwrap_or_default();
+        bytes.push(b'\n');
+        let target = incumbent_path(&self.dir, self.part);
+        let written = std::fs::create_dir_all(incumbent_dir(&self.dir))
+            .map_err(|error| format!("{}: cannot create: {error}", incumbent_dir(&self.dir).display()))
+            .and_then(|()| write_atomically_unsynced(&target, &bytes).map_err(|error| error.to_string()));
+        if let Err(error) = written {
+            published.error.get_or_insert(error);
+        }
+    }
+
+    /// Runs `work` while a thread reads the other parts' incumbents every `interval`.
+    pub fn run_while<T>(&self, interval: Duration, work: impl FnOnce() -> T) -> T {
+        self.read_others();
+        std::thread::scope(|scope| {
+            let (stop, stopped) = channel::<()>();
+            scope.spawn(move || {
+                while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(interval) {
+                    self.read_others();
+                }
+            });
+            let result = work();
+            drop(stop);
+            result
+        })
+    }
+
+    /// The first failure to publish, if any.
+    pub fn error(&self) -> Option<String> {
+        self.published.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).error.clone()
+    }
+}
