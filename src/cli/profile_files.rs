@@ -5,7 +5,7 @@
 //! prunes. The plot beside it (same name, `.svg`) shows the run's totals over components.
 
 use super::failure::Failure;
-use crate::harness::reporting::plots::{draw_depth_profile, DepthLine};
+use crate::harness::reporting::plots::{draw_depth_profile, instance_name, DepthLine};
 use crate::harness::storing::csv_log::write_atomically;
 use crate::run::{ComponentReport, RunReport};
 use std::path::{Path, PathBuf};
@@ -50,7 +50,8 @@ pub fn write_profile(csv_path: &Path, report: &RunReport) -> Result<(), Failure>
             counts: report.prunes_per_depth.iter().map(|row| row.get(rule).copied().unwrap_or(0)).collect(),
         })
         .collect();
-    let title = format!("{}: nodes and prunes per depth ({}, {})", report.instance, report.strategy, mode_text(report));
+    let instance = instance_name(&report.source);
+    let title = format!("{instance}: nodes and prunes per depth ({}, {})", report.strategy, mode_text(report));
     draw_depth_profile(&plot_path(csv_path), &title, &report.nodes_per_depth, &prunes).map_err(Failure::failed)
 }
 
