@@ -4,16 +4,15 @@
 //! With one shared incumbent, what a worker cuts depends on when the others improved it,
 //! which changes from run to run: the node counts of `steal` or `auto` on an optimising
 //! model vary. Here the frontier is listed as `auto` lists it (on one thread, so
-//! deterministically), and its subproblems are searched in their depth-first order, in
-//! rounds of 1, 2, 4, ... and then `per_thread` x threads subproblems (the first
-//! subproblems hold the dives that find a good incumbent). Every subproblem of a round starts from
-//! the incumbent as it stood when the round began, raises only an incumbent of its own,
-//! and the round's best is taken into the shared incumbent once the whole round has
-//! ended. What each subproblem searches is then fixed by the rounds before it, whichever
-//! thread runs it and whenever: the counts are a function of the tree and the thread
-//! count alone. The price is the improvements a subproblem cannot see until its round
-//! ends. For a model without an objective this is `auto` with barriers: the same counts
-//! as every other strategy.
+//! deterministically), and its subproblems are searched in their depth-first order, each
+//! from an incumbent of its own that starts at the best result of the subproblems a fixed
+//! distance before it (1, 1, 2, 2, 3, ... growing to `per_thread` x threads: the first
+//! subproblems hold the dives that find a good incumbent), once those have ended, and
+//! raises only that incumbent. What each subproblem searches is then fixed by the ones
+//! before it, whichever thread runs it and whenever: the counts are a function of the tree and the thread
+//! count alone. The price is the improvements a subproblem cannot see (those of the
+//! window before it), and the waits for the results it starts from. For a model without
+//! an objective this is `auto` with those waits: the same counts as every other strategy.
 
 use super::accounting::RunClock;
 use super::assemble::{assemble, RunParts};
@@ -28,13 +27,15 @@ use super::strategy::Strategy;
 use super::tally::Tally;
 use super::worker::{seats, Seat, Slot};
 use crate::search::{Incumbent, Limits, Model, RuleCounter};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::Duration;
 
-/// Subproblems per thread in one round of `replicable` (and per thread of its listing,
-/// times 16: the listing aims for as many subproblems as `auto`).
+/// How far, in subproblems per thread, `replicable` runs ahead of the last result a
+/// subproblem starts from (see `Schedule`).
 pub const DEFAULT_ROUND_PER_THREAD: usize = 2;
 
-/// Runs `replicable` with rounds of `per_thread` x threads subproblems, tallies made by
+/// Runs `replicable` with a window of `per_thread` x threads subproblems, tallies made by
 /// `tally_for(worker)` and clones of `collector`.
 pub(crate) fn search<M, C, T, K>(
     model: M,
@@ -68,21 +69,15 @@ where
             .map(Slot::new)
             .collect();
     if part.stop.is_none() {
-        let full_round = per_thread.saturating_mul(threads).max(1);
+        let window = per_thread.saturating_mul(threads).max(1);
+        let schedule = Schedule::new(frontier.len(), window, shared.score());
         pool.release();
-        // Rounds of 1, 2, 4, ... subproblems up to the full size: the first subproblems in
-        // depth-first order hold the greedy dives, and a round searched from an empty
-        // incumbent proves each of its subtrees against its own best alone (a strongly
-        // correlated knapsack, n = 80, at 2 threads: 1,001,741,935 nodes with full rounds of
-        // 32 from the start, against 16,863,065 sequentially).
-        let mut round_size = 1;
-        let mut next = 0;
-        while next < frontier.len() && !control.stopped() {
-            let end = (next + round_size).min(frontier.len());
-            run_round(&frontier[next..end], &shared, &slots, &control, pool);
-            next = end;
-            round_size = (round_size * 2).min(full_round);
-        }
+        pool.rayon().scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|_| run_in_order(&frontier, &schedule, &shared, &slots, &control));
+            }
+        });
+        schedule.absorb_all(&shared);
     }
     let (end, wall, cpu) = clock.stop();
     if let Some(panic) = control.take_panic() {
@@ -103,41 +98,126 @@ where
     Ok(assemble::<M, K>(workers, parts, limits.solutions_to_keep, listed))
 }
 
-/// Searches one round's subproblems as rayon tasks, each from its own fork of `shared`
-/// as it stands now; then takes the best of the forks into `shared`, in subproblem order
-/// (so that the time of the best is that of the first subproblem that found it).
-fn run_round<M, C, T, K>(
-    round: &[Vec<M::Move>],
+/// Takes the next subproblem in depth-first order until none is left (or the run
+/// stopped), each searched from an incumbent of its own that starts where the schedule
+/// says, once the subproblems it depends on have ended.
+fn run_in_order<M, C, T, K>(
+    frontier: &[Vec<M::Move>],
+    schedule: &Schedule,
     shared: &Arc<Incumbent>,
     slots: &[Slot<Seat<'_, M, C, T, K>>],
     control: &Control,
-    pool: &Pool,
 ) where
     M: Model,
     C: RuleCounter + Send,
     T: Tally,
     K: Collector<M>,
 {
-    let forks: Vec<Arc<Incumbent>> = round.iter().map(|_| shared.fork()).collect();
-    pool.rayon().scope_fifo(|scope| {
-        for (task, fork) in round.iter().zip(&forks) {
-            scope.spawn_fifo(move |_| {
-                if control.stopped() {
-                    return;
-                }
-                // As in `frontier`: a pool thread runs one task at a time, so its slot's
-                // lock is never contended.
-                let index = rayon::current_thread_index().unwrap_or(0) % slots.len();
-                control.guard(|| {
-                    let mut seat = slots[index].lock();
-                    let worker = seat.worker();
-                    worker.engine.share_incumbent(fork.clone());
-                    worker.run_task(task);
-                });
-            });
+    while !control.stopped() {
+        let index = schedule.next.fetch_add(1, Ordering::Relaxed);
+        let Some(task) = frontier.get(index) else {
+            return;
+        };
+        let Some(start) = schedule.start_of(index, control) else {
+            return;
+        };
+        let own = shared.fork_at(start);
+        // A pool thread runs one of these loops at a time (a loop blocks its thread while
+        // it waits), so its slot's lock is never contended.
+        let seat = rayon::current_thread_index().unwrap_or(0) % slots.len();
+        control.guard(|| {
+            let mut seat = slots[seat].lock();
+            let worker = seat.worker();
+            worker.engine.share_incumbent(own.clone());
+            worker.run_task(task);
+        });
+        schedule.finished(index, own);
+    }
+}
+
+/// Which results each subproblem starts from, and the results so far.
+///
+/// Subproblem `i` starts from the best of subproblems `0 ..= i - lag(i)`, where the lag
+/// grows 1, 1, 2, 2, 3, 3, ... up to the window (`per_thread` x threads): the first
+/// subproblems, which hold the greedy dives, wait for each other as rounds of 1, 2, 4
+/// did, and later ones run up to a window ahead of the last result they use. A subproblem
+/// waits only for those results, not for a whole round to end, so the threads idle less
+/// than behind a barrier; and what it starts from depends on the tree and the window
+/// alone, never on the schedule.
+struct Schedule {
+    next: AtomicUsize,
+    window: usize,
+    initial: i64,
+    progress: Mutex<Progress>,
+    changed: Condvar,
+}
+
+/// The subproblems that have ended, and the best result of every prefix of them.
+struct Progress {
+    ended: Vec<Option<Arc<Incumbent>>>,
+    /// `best_of_prefix[k]`: the best score of subproblems `0..=k` (all ended).
+    best_of_prefix: Vec<i64>,
+}
+
+/// How long a waiting subproblem sleeps before it looks whether the run stopped (a panic
+/// or a limit elsewhere ends a run without a result to wake it).
+const STOP_LOOK_INTERVAL: Duration = Duration::from_millis(10);
+
+impl Schedule {
+    fn new(subproblems: usize, window: usize, initial: i64) -> Schedule {
+        Schedule {
+            next: AtomicUsize::new(0),
+            window,
+            initial,
+            progress: Mutex::new(Progress { ended: vec![None; subproblems], best_of_prefix: Vec::new() }),
+            changed: Condvar::new(),
         }
-    });
-    for fork in &forks {
-        shared.absorb(fork);
+    }
+
+    /// How many subproblems, from the first, subproblem `index` starts after.
+    fn depends_on(&self, index: usize) -> usize {
+        let lag = (index / 2 + 1).min(self.window);
+        (index + 1).saturating_sub(lag)
+    }
+
+    /// The score subproblem `index` starts from, once every subproblem it depends on has
+    /// ended; `None` when the run stopped meanwhile.
+    fn start_of(&self, index: usize, control: &Control) -> Option<i64> {
+        let needed = self.depends_on(index);
+        let mut progress = self.progress.lock().unwrap_or_else(PoisonError::into_inner);
+        while progress.best_of_prefix.len() < needed {
+            if control.stopped() {
+                return None;
+            }
+            progress =
+                self.changed.wait_timeout(progress, STOP_LOOK_INTERVAL).unwrap_or_else(PoisonError::into_inner).0;
+        }
+        Some(needed.checked_sub(1).map_or(self.initial, |last| progress.best_of_prefix[last]))
+    }
+
+    /// Records that subproblem `index` ended with `result` and wakes the waiting ones.
+    fn finished(&self, index: usize, result: Arc<Incumbent>) {
+        let mut progress = self.progress.lock().unwrap_or_else(PoisonError::into_inner);
+        progress.ended[index] = Some(result);
+        loop {
+            let next = progress.best_of_prefix.len();
+            let Some(Some(ended)) = progress.ended.get(next) else {
+                break;
+            };
+            let before = progress.best_of_prefix.last().copied().unwrap_or(self.initial);
+            let best = before.max(ended.score());
+            progress.best_of_prefix.push(best);
+        }
+        drop(progress);
+        self.changed.notify_all();
+    }
+
+    /// Takes every result into `shared`, in subproblem order (so that the time of the best
+    /// is that of the first subproblem that found it).
+    fn absorb_all(&self, shared: &Incumbent) {
+        let progress = self.progress.lock().unwrap_or_else(PoisonError::into_inner);
+        for ended in progress.ended.iter().flatten() {
+            shared.absorb(ended);
+        }
     }
 }

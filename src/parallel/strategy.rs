@@ -76,10 +76,10 @@ impl Strategy {
         },
         KnobForm {
             form: "replicable",
-            help: "branch and bound with the same counts on every run: auto's frontier in rounds of 2 subproblems per \
-                   thread, each round from the incumbent as the round began",
+            help: "branch and bound with the same counts on every run: auto's frontier in depth-first order, each \
+                   subproblem from the best result of those up to 2 per thread before it",
         },
-        KnobForm { form: "replicable:K", help: "like replicable, with rounds of K subproblems per thread (1 to 500000)" },
+        KnobForm { form: "replicable:K", help: "like replicable, with a window of K subproblems per thread (1 to 500000)" },
     ];
 
     /// The strategy's name without its parameter (`depth`, `auto`, ...).

@@ -9,6 +9,7 @@
 //! This module knows no thread pool and no puzzle.
 
 use super::RuleId;
+use crossbeam_utils::CachePadded;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -71,7 +72,11 @@ pub const NO_SCORE: i64 = i64::MIN;
 /// written with a `fetch_max` only when a solution improves it.
 #[derive(Debug)]
 pub struct Incumbent {
-    score: AtomicI64,
+    /// On a cache line of its own: every worker reads it at every bound check, and a hot
+    /// value of some worker's placed beside it by the allocator (a model's state, written
+    /// at every node) would make each of those reads a miss on the other cores (a knapsack
+    /// at 2 threads ran 3.5 times slower per node).
+    score: CachePadded<AtomicI64>,
     /// Nanoseconds from `clock` to the last improvement (`u64::MAX`: none yet).
     improved_at_ns: AtomicU64,
     improvements: AtomicU64,
@@ -88,7 +93,7 @@ impl Incumbent {
     /// of a decision search less one): only a better solution is then recorded.
     pub fn seeded(score: i64) -> Arc<Incumbent> {
         Arc::new(Incumbent {
-            score: AtomicI64::new(score),
+            score: CachePadded::new(AtomicI64::new(score)),
             improved_at_ns: AtomicU64::new(u64::MAX),
             improvements: AtomicU64::new(0),
             clock: Instant::now(),
@@ -121,11 +126,19 @@ impl Incumbent {
     /// one is [absorbed](Incumbent::absorb) back.
     pub fn fork(&self) -> Arc<Incumbent> {
         Arc::new(Incumbent {
-            score: AtomicI64::new(self.score()),
+            score: CachePadded::new(AtomicI64::new(self.score())),
             improved_at_ns: AtomicU64::new(self.improved_at_ns.load(Ordering::Relaxed)),
             improvements: AtomicU64::new(0),
             clock: self.clock,
         })
+    }
+
+    /// A new incumbent at `score` on this one's clock, not shared with it: a task that
+    /// must start from a fixed value whatever this one holds now (`replicable`).
+    pub fn fork_at(&self, score: i64) -> Arc<Incumbent> {
+        let fork = self.fork();
+        fork.score.store(score, Ordering::Relaxed);
+        fork
     }
 
     /// Raises this incumbent to `other`'s score when that is better, keeping `other`'s
