@@ -35,6 +35,9 @@ pub struct OptimisationRuns {
     pub proof_phase_ns: f64,
     /// Median wall time.
     pub wall_ns: f64,
+    /// Median nodes entered before the best solution was found, estimated from the run's
+    /// node rate (nodes x time to best / wall: a steady rate assumed).
+    pub nodes_to_best: f64,
 }
 
 impl OptimisationRuns {
@@ -59,6 +62,9 @@ impl OptimisationRuns {
             time_to_best_ns: of_runs(&to_best),
             proof_phase_ns: of_runs(&|report| (report.elapsed_ns as f64 - to_best(report)).max(0.0)),
             wall_ns: of_runs(&|report| report.elapsed_ns as f64),
+            nodes_to_best: of_runs(&|report| {
+                report.nodes as f64 * (to_best(report) / (report.elapsed_ns as f64).max(1.0)).min(1.0)
+            }),
         })
     }
 }
@@ -97,9 +103,10 @@ pub fn anomaly_line(configs: &[ConfigRuns]) -> Option<String> {
         format!("no anomaly: {} explored the sequential number of nodes (within 0.5%)", parallel.label)
     };
     Some(format!(
-        "branch and bound, {kind}; the best solution ({}) after {} (sequential {}), the proof after it took {} \
+        "branch and bound, {kind}; {}; the best solution ({}) after {} (sequential {}), the proof after it took {} \
          (sequential {}); nodes ranged from {} to {} over {} runs (they depend on when the incumbent improved: \
          search overhead, not a bug)",
+        phase_split(&sequential, &parallel),
         parallel.best.map_or("none".to_string(), |best| best.to_string()),
         format::duration_ns(parallel.time_to_best_ns.round() as u64),
         format::duration_ns(sequential.time_to_best_ns.round() as u64),
@@ -111,19 +118,53 @@ pub fn anomaly_line(configs: &[ConfigRuns]) -> Option<String> {
     ))
 }
 
+/// The search overhead split between the two phases of branch and bound, estimated from
+/// each run's node rate: the nodes entered before the best solution was found (more than
+/// sequentially: workers searched under a worse incumbent than the sequential search had,
+/// a detrimental share; fewer: a worker found the best early, an acceleration) and those of
+/// the proof after it (more: subtrees searched in another order than the sequential cut
+/// them in, or before the best reached every worker).
+fn phase_split(sequential: &OptimisationRuns, parallel: &OptimisationRuns) -> String {
+    let finding = parallel.nodes_to_best - sequential.nodes_to_best;
+    let proving = (parallel.nodes.0 - parallel.nodes_to_best) - (sequential.nodes.0 - sequential.nodes_to_best);
+    let name = |delta: f64, more: &str, fewer: &str| if delta >= 0.0 { more.to_string() } else { fewer.to_string() };
+    format!(
+        "of the node difference, {} before the best solution was found ({}; {} vs {}) and {} in the proof phase \
+         ({}; {} vs {}), estimated from each run's node rate",
+        signed_count(finding),
+        name(
+            finding,
+            "a detrimental share: searched under a worse incumbent",
+            "an acceleration: the best found sooner"
+        ),
+        format::count(parallel.nodes_to_best.round() as u64),
+        format::count(sequential.nodes_to_best.round() as u64),
+        signed_count(proving),
+        name(proving, "proof overhead", "a shorter proof"),
+        format::count((parallel.nodes.0 - parallel.nodes_to_best).round().max(0.0) as u64),
+        format::count((sequential.nodes.0 - sequential.nodes_to_best).round().max(0.0) as u64),
+    )
+}
+
+/// A node difference with its sign (`+1,234`, `-56`).
+fn signed_count(delta: f64) -> String {
+    let sign = if delta < 0.0 { "-" } else { "+" };
+    format!("{sign}{}", format::count(delta.abs().round() as u64))
+}
+
 /// The markdown section of an optimising search: the anomaly line and a table of every
 /// configuration's best, nodes, time to best and proof phase; `None` without objective.
 pub fn section(configs: &[ConfigRuns]) -> Option<String> {
     let line = anomaly_line(configs)?;
     let mut text = format!("## Branch and bound\n\n{line}.\n\n");
     text.push_str(
-        "| configuration | runs | best | proven | nodes (median) | fewest | most | time to best | proof phase | \
-         wall |\n|---|---:|---:|---|---:|---:|---:|---:|---:|---:|\n",
+        "| configuration | runs | best | proven | nodes (median) | fewest | most | nodes to best (est.) | time to \
+         best | proof phase | wall |\n|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for runs in configs.iter().filter_map(OptimisationRuns::of) {
         let _ = writeln!(
             text,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             runs.label,
             runs.runs,
             runs.best.map_or("-".to_string(), |best| best.to_string()),
@@ -131,6 +172,7 @@ pub fn section(configs: &[ConfigRuns]) -> Option<String> {
             format::count(runs.nodes.0.round() as u64),
             format::count(runs.nodes.1),
             format::count(runs.nodes.2),
+            format::count(runs.nodes_to_best.round() as u64),
             format::duration_ns(runs.time_to_best_ns.round() as u64),
             format::duration_ns(runs.proof_phase_ns.round() as u64),
             format::duration_ns(runs.wall_ns.round() as u64)
@@ -138,8 +180,49 @@ pub fn section(configs: &[ConfigRuns]) -> Option<String> {
     }
     text.push_str(
         "\nThe time to best runs from the search's start to the last improvement of the incumbent; the proof phase \
-         is the rest, in which every open subtree is shown unable to beat it. The search-overhead cause below is \
-         this node difference priced at the one-thread cost per node.\n\n",
+         is the rest, in which every open subtree is shown unable to beat it. The nodes to best are estimated from \
+         the run's node rate (nodes x time to best / wall). The search-overhead cause below is the node \
+         difference priced at the one-thread cost per node.\n\n",
     );
     Some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::{self, RunSettings, SearchMode};
+
+    /// A configuration of one run of the small knapsack, its nodes, wall time and time
+    /// to best set to the given figures.
+    fn runs(role: Role, label: &str, nodes: u64, wall_ns: u64, to_best_ns: u64) -> ConfigRuns {
+        let instance = run::instance::load("instances/knapsack_small.json").expect("the small knapsack");
+        let settings = RunSettings { mode: SearchMode::Best, ..RunSettings::default() };
+        let mut report = run::solve(&instance, &settings).expect("it runs");
+        report.nodes = nodes;
+        report.elapsed_ns = wall_ns;
+        report.objective.as_mut().expect("an objective").time_to_best_ns = Some(to_best_ns);
+        ConfigRuns { role, label: label.to_string(), settings, reports: vec![report] }
+    }
+
+    #[test]
+    fn the_node_difference_is_split_between_finding_the_best_and_proving_it() {
+        let configs = [
+            runs(Role::Sequential, "sequential", 1_000, 100, 10),
+            runs(Role::Explained, "steal at 2 threads", 800, 50, 5),
+        ];
+        let line = anomaly_line(&configs).expect("an optimising search");
+        assert!(line.contains("acceleration anomaly: steal at 2 threads explored -20.0% nodes"), "{line}");
+        assert!(line.contains("-20 before the best solution was found (an acceleration"), "{line}");
+        assert!(line.contains("-180 in the proof phase (a shorter proof; 720 vs 900)"), "{line}");
+        let slower = [
+            runs(Role::Sequential, "sequential", 1_000, 100, 10),
+            runs(Role::Explained, "steal at 2 threads", 1_500, 100, 40),
+        ];
+        let line = anomaly_line(&slower).expect("an optimising search");
+        assert!(line.contains("detrimental anomaly"), "{line}");
+        assert!(line.contains("+500 before the best solution was found (a detrimental share"), "{line}");
+        assert!(line.contains("+0 in the proof phase"), "{line}");
+        let section = section(&slower).expect("a section");
+        assert!(section.contains("| steal at 2 threads | 1 | "), "{section}");
+    }
 }
