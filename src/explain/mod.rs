@@ -30,5 +30,6 @@ pub use causes::{CauseKind, TermKind, CAUSE_NAMES};
 pub use decompose::{decompose, Cause, Decomposition, Gain, Outcome, Part, CLOSE_TO_IDEAL};
 pub use evidence::{granularity_judgement, TASKS_PER_WORKER_GUIDE};
 pub use measurements::{CounterComparison, IdleSplit, Measurements, RunMeasure, StateComparison, StrategyKind};
-pub use verdict::{Rank, RankedCause, Verdict};
+pub use ranks::Rank;
+pub use verdict::{RankedCause, Verdict};
 pub use why_slower::why_slower_text;

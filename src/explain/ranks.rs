@@ -8,8 +8,33 @@
 
 use super::causes::CauseKind;
 use super::decompose::Cause;
-use super::verdict::Rank;
 use crate::statistics::{expanded_percentile_confidence, Interval};
+use serde::Serialize;
+
+/// A rank that may be shared: `best..=worst`, a tie when they differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Rank {
+    /// The best rank the intervals allow.
+    pub best: usize,
+    /// The worst rank the intervals allow.
+    pub worst: usize,
+}
+
+impl Rank {
+    /// Whether the intervals leave the order with other causes open.
+    pub fn tied(&self) -> bool {
+        self.best != self.worst
+    }
+
+    /// `2`, or `1-2 (tied)`.
+    pub fn text(&self) -> String {
+        if self.tied() {
+            format!("{}-{} (tied)", self.best, self.worst)
+        } else {
+            self.best.to_string()
+        }
+    }
+}
 
 /// Two causes whose shares differ by less than this (a share of the lost time) are tied,
 /// however narrow their intervals. A session's intervals only say how its own repeats

@@ -10,6 +10,7 @@ use super::count_check::{count_mismatch, CountMismatch};
 use super::decompose::{decompose, Cause, Decomposition, Gain, Outcome};
 use super::measure::{all_runs, measurements, ConfigRuns, ExplainPlan, MachineDuringRuns, Role};
 use super::measurements::Measurements;
+pub use super::ranks::Rank;
 use super::ranks::{cause_pairs, rank_confidence, ranks, MIN_ROUNDS_TO_RANK, TIE_MARGIN};
 use crate::statistics::{bootstrap_intervals, median_interval, ratio_interval, BootstrapSettings, Interval};
 use serde::Serialize;
@@ -24,31 +25,6 @@ pub struct RankedCause {
     pub share_interval: Interval,
     /// Its rank; `None` for `unexplained` and for causes with nothing lost.
     pub rank: Option<Rank>,
-}
-
-/// A rank that may be shared: `best..=worst`, a tie when they differ.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Rank {
-    /// The best rank the intervals allow.
-    pub best: usize,
-    /// The worst rank the intervals allow.
-    pub worst: usize,
-}
-
-impl Rank {
-    /// Whether the intervals leave the order with other causes open.
-    pub fn tied(&self) -> bool {
-        self.best != self.worst
-    }
-
-    /// `2`, or `1-2 (tied)`.
-    pub fn text(&self) -> String {
-        if self.tied() {
-            format!("{}-{} (tied)", self.best, self.worst)
-        } else {
-            self.best.to_string()
-        }
-    }
 }
 
 /// Another strategy's figure at the same threads.

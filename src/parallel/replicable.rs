@@ -31,10 +31,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::Duration;
 
-/// How far, in subproblems per thread, `replicable` runs ahead of the last result a
-/// subproblem starts from (see `Schedule`).
-pub const DEFAULT_ROUND_PER_THREAD: usize = 2;
-
 /// Runs `replicable` with a window of `per_thread` x threads subproblems, tallies made by
 /// `tally_for(worker)` and clones of `collector`.
 pub(crate) fn search<M, C, T, K>(

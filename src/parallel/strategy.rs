@@ -6,6 +6,10 @@ use crate::knobs::{KnobError, KnobForm};
 use std::fmt;
 use std::str::FromStr;
 
+/// How far, in subproblems per thread, `replicable` runs ahead of the last result a
+/// subproblem starts from (`replicable` without `:K`; see the strategy's `Schedule`).
+pub const DEFAULT_WINDOW_PER_THREAD: usize = 2;
+
 /// The most subproblems a frontier listing keeps (`depth:D`, `auto`, `naive`). A
 /// subproblem is a path of moves from the root, a small heap vector: at this cap a listing
 /// holds tens of megabytes (a few hundred bytes per subproblem with its rayon task), where
@@ -104,7 +108,7 @@ impl fmt::Display for Strategy {
                 write!(f, "auto:{per_thread}")
             }
             Strategy::Budget(nodes) => write!(f, "budget:{nodes}"),
-            Strategy::Replicable { per_thread } if *per_thread != super::replicable::DEFAULT_ROUND_PER_THREAD => {
+            Strategy::Replicable { per_thread } if *per_thread != DEFAULT_WINDOW_PER_THREAD => {
                 write!(f, "replicable:{per_thread}")
             }
             other => f.write_str(other.kind()),
@@ -126,9 +130,7 @@ impl FromStr for Strategy {
             ("steal", None) => Ok(Strategy::Steal),
             ("naive", None) => Ok(Strategy::Naive),
             ("auto", None) => Ok(Strategy::Auto { per_thread: DEFAULT_SUBPROBLEMS_PER_THREAD }),
-            ("replicable", None) => {
-                Ok(Strategy::Replicable { per_thread: super::replicable::DEFAULT_ROUND_PER_THREAD })
-            }
+            ("replicable", None) => Ok(Strategy::Replicable { per_thread: DEFAULT_WINDOW_PER_THREAD }),
             ("replicable", Some(count)) => match count.parse::<usize>() {
                 Ok(per_thread) if (1..=MAX_SUBPROBLEMS).contains(&per_thread) => {
                     Ok(Strategy::Replicable { per_thread })

@@ -2,7 +2,7 @@
 //! try as a bit set in the low half, so that the engine draws them one by one, smallest
 //! value first (the order the list of moves had), without building a list.
 
-use super::model::Placement;
+use super::placement::Placement;
 use super::values::{ValueSet, FILL, MAX_DIGIT};
 use crate::search::MoveCursor;
 

@@ -20,6 +20,7 @@ mod kept;
 mod model;
 mod parse;
 mod pattern;
+mod placement;
 mod upkeep;
 mod values;
 mod verify;

@@ -5,6 +5,7 @@ use super::config::{Rules, TwentyFourSevenConfig, VisitOrder};
 use super::cursor::{next_placement, pattern_cursor, values_cursor};
 use super::geometry::{first_from, Geometry, Side, MAX_CELLS};
 use super::kept::Upkeep;
+pub use super::placement::Placement;
 use super::values::{ValueSet, FILL, MAX_DIGIT};
 use crate::puzzles::grid::{Board, CellSet, ConnectivityCheck};
 use crate::search::{Model, MoveCursor, Opened, RuleCounter, RuleId};
@@ -113,16 +114,6 @@ pub(super) struct ViewClue {
     pub clue: u8,
     /// The cells of its row or column.
     pub line: CellSet,
-}
-
-/// A decision: cell `cell` (row-major) gets `value` (0 = empty, [`FILL`] = filled with a
-/// digit still to choose).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Placement {
-    /// The cell, `r * n + c`.
-    pub cell: u8,
-    /// The value, 0 = empty.
-    pub value: u8,
 }
 
 /// The state of one grid: decided and open cells, line tallies and the digits left.
