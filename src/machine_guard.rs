@@ -65,6 +65,12 @@ pub struct MachineGuard {
     thread: Option<JoinHandle<()>>,
 }
 
+/// The CPUs this process may run on (`std::thread::available_parallelism`, 1 when
+/// unknown): the one place the tool reads it.
+pub fn available_cpus() -> usize {
+    std::thread::available_parallelism().map_or(1, |count| count.get())
+}
+
 impl MachineGuard {
     /// Starts sampling; `warn` receives one line when the machine turns busy (at most once
     /// per 30 s) and, at once, when the load average is already high.
@@ -72,7 +78,7 @@ impl MachineGuard {
         let samples = Arc::new(Mutex::new(VecDeque::new()));
         let stop = Arc::new(AtomicBool::new(false));
         let first = read_sample();
-        let cores = std::thread::available_parallelism().map_or(1, |count| count.get()) as f64;
+        let cores = available_cpus() as f64;
         if let Some(sample) = first.filter(|sample| sample.load_average > cores - 0.5) {
             warn(&format!(
                 "warning: the machine is busy already (load average {:.2} on {cores} cores); timings will be noisy",

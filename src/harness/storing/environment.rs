@@ -32,7 +32,7 @@ impl Environment {
             crate_version: env!("CARGO_PKG_VERSION").to_string(),
             rustc_version: env!("BACKTRACK_BENCH_RUSTC_VERSION").to_string(),
             cpu_model: cpu_model(),
-            available_parallelism: std::thread::available_parallelism().map_or(1, |count| count.get()),
+            available_parallelism: crate::machine_guard::available_cpus(),
             hostname: hostname(),
         }
     }

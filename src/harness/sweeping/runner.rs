@@ -152,7 +152,7 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
         pending.iter().map(|&(config, done)| (config, u64::from(config.warmup + config.repeats - done.runs))).collect();
     let uniform = || WorkEstimate::uniform(&runs_to_do.iter().map(|&(_, runs)| runs).collect::<Vec<_>>());
     let mut work = if Progress::would_draw(options.quiet) {
-        let cores = std::thread::available_parallelism().map_or(1, |count| count.get());
+        let cores = crate::machine_guard::available_cpus();
         // The estimate probes every configuration's model: one that panics there panics in
         // its runs too, where the panic is recorded; the bar then counts runs instead.
         catch_model_panic(|| WorkEstimate::from_tree_sizes(plan, &runs_to_do, cores)).unwrap_or_else(|_| uniform())
