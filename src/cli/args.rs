@@ -475,7 +475,7 @@ impl ParallelArgs {
         // `sequential` needs no thread count, and asking for the CPUs reads several files.
         let sequential = self.strategy == Strategy::Sequential;
         settings.threads =
-            self.threads.unwrap_or_else(|| if sequential { 1 } else { super::parallel_help::available_cpus() });
+            self.threads.unwrap_or_else(|| if sequential { 1 } else { crate::machine_guard::available_cpus() });
         settings.counters = self.counters;
         settings.state = self.state;
         settings.affinity = self.affinity;

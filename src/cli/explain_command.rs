@@ -5,12 +5,12 @@
 
 use super::args::{ExplainArgs, PredictArgs};
 use super::failure::Failure;
-use super::parallel_help::available_cpus;
 use crate::explain::markdown::{self, ReportContext};
 use crate::explain::measure::{self, ExplainPlan};
 use crate::explain::{plot, verdict};
 use crate::harness::storing::csv_log::write_atomically;
 use crate::knobs::KnobValues;
+use crate::machine_guard::available_cpus;
 use crate::parallel::Strategy;
 use crate::run::instance;
 use crate::run::instance::Instance;

@@ -5,11 +5,6 @@ use crate::knobs::KnobForm;
 use crate::parallel::{CounterLayout, StateRestore, Strategy, ThreadAffinity};
 use clap::Command;
 
-/// The CPUs this process may use (1 when the system will not say).
-pub fn available_cpus() -> usize {
-    std::thread::available_parallelism().map(|count| count.get()).unwrap_or(1)
-}
-
 /// Adds to the parallel flags of `subcommand` a long help listing every accepted form.
 pub fn document(command: Command, subcommand: &str) -> Command {
     command.mut_subcommand(subcommand, |sub| {

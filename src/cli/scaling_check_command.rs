@@ -5,10 +5,10 @@
 use super::args::ScalingCheckArgs;
 use super::explain_command::{parse_strategy, shape_of};
 use super::failure::Failure;
-use super::parallel_help::available_cpus;
 use crate::harness::storing::csv_log::write_atomically;
 use crate::harness::storing::environment::Environment;
 use crate::knobs::KnobValues;
+use crate::machine_guard::available_cpus;
 use crate::run::instance;
 use crate::run::settings::{parse_thread_list, resolve_thread_list};
 use crate::run::{self, Calibration, RunSettings};

@@ -77,7 +77,7 @@ pub fn resolve_spec(args: &SweepArgs) -> Result<SweepSpec, Failure> {
 pub fn run(args: &SweepArgs) -> Result<bool, Failure> {
     let spec = resolve_spec(args)?;
     let shard = args.shard.as_deref().map(Shard::parse).transpose().map_err(Failure::bad_input)?;
-    let cores = std::thread::available_parallelism().map_or(1, |count| count.get());
+    let cores = crate::machine_guard::available_cpus();
     let plan = plan::expand(&spec, cores).map_err(|error| {
         if error.is_family_panic() {
             Failure::model_panicked(error)
