@@ -21,8 +21,17 @@ pub use crate::search::{assert_same_as_default_contract, DefaultContract};
 /// Every parallel strategy, with split parameters small enough to split small trees.
 pub const STRATEGIES: [&str; 7] = ["depth:2", "depth:3", "auto", "steal", "budget:64", "naive", "replicable"];
 
-/// The thread counts each strategy runs at.
-pub const THREAD_COUNTS: [usize; 3] = [1, 2, 3];
+/// The most threads the default thread counts reach: each count runs every strategy, so
+/// 1 to 64 on a large machine would multiply a family's test time by twenty.
+pub const MAX_DEFAULT_THREADS: usize = 8;
+
+/// The thread counts each strategy runs at unless the caller names them: every count from
+/// 1 up to the CPUs available to this process, at least 2 (so a one-CPU box still runs two
+/// workers side by side) and at most [`MAX_DEFAULT_THREADS`].
+pub fn default_thread_counts() -> Vec<usize> {
+    let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+    (1..=cpus.clamp(2, MAX_DEFAULT_THREADS)).collect()
+}
 
 /// What a model whose counts differ between runs should be checked for.
 const REPLAY_HINT: &str = "a parallel run replays each subproblem's moves from the root on another copy of the \
@@ -128,14 +137,22 @@ fn findings(report: &RunReport) -> Result<Findings, String> {
     })
 }
 
+/// [`check_parity_across_strategies_at`] at [`default_thread_counts`].
+pub fn check_parity_across_strategies<P: Puzzle + 'static>(case: ParityCase<'_>) -> Result<(), ParityFailure> {
+    check_parity_across_strategies_at::<P>(case, &default_thread_counts())
+}
+
 /// Registers `P`, then for each knob setting of `case`: runs the sequential search twice
 /// (the same counts both times), checks the published count, and checks that every
-/// strategy of [`STRATEGIES`] at every count of [`THREAD_COUNTS`] finds the same
+/// strategy of [`STRATEGIES`] at every count of `thread_counts` finds the same
 /// solutions with the same node, check and prune counts. The first failure names the
 /// run: one that failed (a model's panic, with where it happened), or one whose counts
 /// differ, with what that usually means (`moves do not replay: steal x2 found 93
 /// solutions in ... nodes, sequential 92 in ...`).
-pub fn check_parity_across_strategies<P: Puzzle + 'static>(case: ParityCase<'_>) -> Result<(), ParityFailure> {
+pub fn check_parity_across_strategies_at<P: Puzzle + 'static>(
+    case: ParityCase<'_>,
+    thread_counts: &[usize],
+) -> Result<(), ParityFailure> {
     run::register::<P>();
     let context = |knobs: &[(&str, &str)]| format!("{} {knobs:?}", case.argument);
     let instance = instance::load(case.argument)
@@ -186,7 +203,7 @@ pub fn check_parity_across_strategies<P: Puzzle + 'static>(case: ParityCase<'_>)
             return Err(ParityFailure { run: "sequential".into(), message });
         }
         for strategy in STRATEGIES {
-            for threads in THREAD_COUNTS {
+            for &threads in thread_counts {
                 let name = format!("{strategy} x{threads}");
                 let Some(parallel) = run(strategy, threads)? else { continue };
                 if let Some(difference) = parallel.difference(&name, &sequential, "sequential") {
@@ -204,7 +221,27 @@ pub fn check_parity_across_strategies<P: Puzzle + 'static>(case: ParityCase<'_>)
 /// # Panics
 /// On the first failure, naming the instance, knobs, strategy and threads.
 pub fn assert_parity_across_strategies<P: Puzzle + 'static>(case: ParityCase<'_>) {
-    if let Err(failure) = check_parity_across_strategies::<P>(case) {
+    assert_parity_across_strategies_at::<P>(case, &default_thread_counts());
+}
+
+/// [`check_parity_across_strategies_at`], for a test: panics with the failure's message.
+/// Name the thread counts to fit the CI box (`&[1, 2]` on two cores) or to reach past it.
+///
+/// # Panics
+/// On the first failure, naming the instance, knobs, strategy and threads.
+pub fn assert_parity_across_strategies_at<P: Puzzle + 'static>(case: ParityCase<'_>, thread_counts: &[usize]) {
+    if let Err(failure) = check_parity_across_strategies_at::<P>(case, thread_counts) {
         panic!("{failure}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_default_thread_counts_start_at_one_and_reach_two_at_least() {
+        let counts = super::default_thread_counts();
+        assert_eq!(counts[0], 1);
+        assert!(counts.len() >= 2 && counts.len() <= super::MAX_DEFAULT_THREADS);
+        assert!(counts.windows(2).all(|pair| pair[1] == pair[0] + 1));
     }
 }

@@ -8,11 +8,19 @@ use crate::run::instance;
 use crate::run::{self, EstimateRequest};
 use std::io::Write;
 
+/// The most probes per component: the probes run without a clock, so this bounds their
+/// time (10 million probes of a 30-deep tree take minutes, not days).
+pub const MAX_PROBES: usize = 10_000_000;
+
 /// Runs `estimate` with the parsed flags and knob values.
 pub fn run(args: &EstimateArgs, knobs: KnobValues) -> Result<(), Failure> {
     let instance = instance::load(&args.instance)?;
-    if args.probes == 0 {
-        return Err(Failure::bad_input("--probes must be at least 1"));
+    if args.probes == 0 || args.probes > MAX_PROBES {
+        return Err(Failure::bad_input(format!(
+            "--probes {}: expected 1 to {MAX_PROBES} probes per component (the default, 1,000, gives an estimate \
+             within a few percent on most trees; more probes only narrow it by their square root)",
+            args.probes
+        )));
     }
     let request = EstimateRequest { probes: args.probes, seed: args.seed, compare: args.compare, method: args.method };
     let estimates = run::estimate(&instance, &knobs, &request)?;

@@ -3,10 +3,15 @@
 //! The CSV has one row per (component, depth): the nodes entered at that depth and the
 //! prunes of each rule there, so its columns add up to the run's nodes and per-rule
 //! prunes. The plot beside it (same name, `.svg`) shows the run's totals over components.
+//!
+//! FILE is written as the user's outputs are (see [`crate::harness::storing::output_target`]): a regular file is
+//! replaced whole, a FIFO, a character device, `-` or `/dev/stdout` is streamed into and
+//! gets the CSV only (a device or standard output has no folder to put a plot beside it),
+//! and a symlink is followed.
 
 use super::failure::Failure;
 use crate::harness::reporting::plots::{draw_depth_profile, instance_name, DepthLine};
-use crate::harness::storing::csv_log::write_atomically;
+use crate::harness::storing::output_target::{write_output, OutputTarget};
 use crate::run::{ComponentReport, RunReport};
 use std::path::{Path, PathBuf};
 
@@ -24,6 +29,8 @@ pub fn check_path(csv_path: &Path) -> Result<(), Failure> {
             csv_path.display()
         )));
     }
+    let target = OutputTarget::of(csv_path).map_err(|error| Failure::bad_input(format!("--profile {error}")))?;
+    let OutputTarget::Replace(_) = target else { return Ok(()) };
     let folder = csv_path.parent().filter(|folder| !folder.as_os_str().is_empty()).unwrap_or(Path::new("."));
     if !folder.is_dir() {
         return Err(Failure::bad_input(format!(
@@ -35,13 +42,16 @@ pub fn check_path(csv_path: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Writes the CSV at `csv_path` and the plot beside it, each atomically.
+/// Writes the CSV at `csv_path` and, when it is a regular file, the plot beside it, each
+/// atomically.
 pub fn write_profile(csv_path: &Path, report: &RunReport) -> Result<(), Failure> {
     if report.nodes_per_depth.is_empty() {
         return Err(Failure::bad_input("--profile needs the per-depth counters: drop --no-rule-counts"));
     }
     let rule_names: Vec<&str> = report.rules.iter().map(|rule| rule.name.as_str()).collect();
-    write_atomically(csv_path, profile_csv(&report.components, &rule_names).as_bytes()).map_err(Failure::failed)?;
+    write_output(csv_path, profile_csv(&report.components, &rule_names).as_bytes()).map_err(Failure::failed)?;
+    let target = OutputTarget::of(csv_path).map_err(Failure::failed)?;
+    let OutputTarget::Replace(_) = target else { return Ok(()) };
     let prunes: Vec<DepthLine> = rule_names
         .iter()
         .enumerate()

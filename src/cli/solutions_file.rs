@@ -1,25 +1,44 @@
-//! `solve --solutions FILE`: every solution of the run, one JSON line each, streamed to a
-//! temporary file beside FILE while the search runs and renamed to FILE only once the run
-//! and every write have succeeded, so FILE is whole or absent (an earlier FILE stays as it
-//! was when the run fails).
+//! `solve --solutions FILE`: every solution of the run, one JSON line each, streamed while
+//! the search runs. A regular FILE (or a new one) is written to a temporary file beside it
+//! and renamed to FILE only once the run and every write have succeeded, so FILE is whole
+//! or absent (an earlier FILE stays as it was when the run fails). A FIFO, a character
+//! device, `-` or `/dev/stdout` is written into directly (another program reads it; it is
+//! never replaced), and a symlink is followed to the file it points to.
 
 use super::failure::Failure;
+use crate::harness::storing::output_target::OutputTarget;
 use crate::run::SolutionStream;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-/// The temporary file of a solutions file being written.
+/// Where the solutions of a run are being written.
 pub struct SolutionsFile {
+    /// FILE as the user named it, for messages.
     path: PathBuf,
+    /// The temporary file and the resolved FILE it is renamed to; `None` when streaming
+    /// into a FIFO, a device or standard output.
+    replaced: Option<Replaced>,
+}
+
+/// A temporary file renamed over its final path once whole.
+struct Replaced {
     temporary: PathBuf,
+    destination: PathBuf,
     file: File,
 }
 
 impl SolutionsFile {
-    /// Creates the temporary file beside `path`, and the stream that writes into it.
+    /// Opens what `path` names (a temporary file beside a regular file, or the FIFO,
+    /// device or standard output itself), and the stream that writes into it.
     pub fn create(path: &Path) -> Result<(SolutionsFile, SolutionStream), Failure> {
-        let folder = path.parent().filter(|folder| !folder.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+        let cannot = |error: std::io::Error| Failure::bad_input(format!("--solutions {}: {error}", path.display()));
+        let target = OutputTarget::of(path).map_err(|error| Failure::bad_input(format!("--solutions {error}")))?;
+        if let Some(stream) = target.open_stream().map_err(cannot)? {
+            return Ok((SolutionsFile { path: path.to_path_buf(), replaced: None }, SolutionStream::new(stream)));
+        }
+        let OutputTarget::Replace(destination) = target else { unreachable!("only a replaced file has no stream") };
+        let folder = destination.parent().filter(|folder| !folder.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let name = destination.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
         if name.is_empty() || !folder.is_dir() {
             return Err(Failure::bad_input(format!(
                 "--solutions {}: name a file in an existing folder",
@@ -27,30 +46,40 @@ impl SolutionsFile {
             )));
         }
         let temporary = folder.join(format!(".{name}.{}.tmp", std::process::id()));
-        let cannot = |error: std::io::Error| Failure::bad_input(format!("--solutions {}: {error}", path.display()));
         let file = File::create(&temporary).map_err(cannot)?;
         let writer = file.try_clone().map_err(|error| {
             let _ = std::fs::remove_file(&temporary);
             cannot(error)
         })?;
         let stream = SolutionStream::new(Box::new(writer));
-        Ok((SolutionsFile { path: path.to_path_buf(), temporary, file }, stream))
+        let replaced = Replaced { temporary, destination, file };
+        Ok((SolutionsFile { path: path.to_path_buf(), replaced: Some(replaced) }, stream))
     }
 
-    /// Flushes `stream`, syncs the file and renames it to its name: the lines written.
+    /// Flushes `stream`; for a regular file, syncs it and renames it to its name. Returns
+    /// the lines written.
     pub fn commit(self, stream: SolutionStream) -> Result<u64, Failure> {
-        let result = stream
-            .finish()
-            .and_then(|lines| self.file.sync_all().map(|()| lines))
-            .and_then(|lines| std::fs::rename(&self.temporary, &self.path).map(|()| lines));
+        let lines = stream.finish();
+        let result = match &self.replaced {
+            None => lines,
+            Some(replaced) => lines
+                .and_then(|lines| replaced.file.sync_all().map(|()| lines))
+                .and_then(|lines| std::fs::rename(&replaced.temporary, &replaced.destination).map(|()| lines)),
+        };
         result.map_err(|error| {
-            let _ = std::fs::remove_file(&self.temporary);
+            self.remove_temporary();
             Failure::failed(format!("--solutions {}: {error}", self.path.display()))
         })
     }
 
-    /// Removes the temporary file (the run failed).
+    /// Removes the temporary file (the run failed); a stream keeps what it was sent.
     pub fn abandon(self) {
-        let _ = std::fs::remove_file(&self.temporary);
+        self.remove_temporary();
+    }
+
+    fn remove_temporary(&self) {
+        if let Some(replaced) = &self.replaced {
+            let _ = std::fs::remove_file(&replaced.temporary);
+        }
     }
 }

@@ -204,7 +204,8 @@ pub fn split(
     let plan = make_plan(instance, knobs, parts, incumbent)?;
     let bytes = plan_bytes(&plan);
     let path = plan_path(dir);
-    if let Ok(existing) = std::fs::read(&path) {
+    // Bounded: a FIFO in place of plan.json is not read (it would block `split`).
+    if let Ok(existing) = plan::read_bytes(&path) {
         if existing == bytes {
             write_part_plans(dir, &plan, &bytes, true)?;
             return Ok(SplitSummary { plan, unchanged: true });

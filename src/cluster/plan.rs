@@ -3,13 +3,13 @@
 //! and the text form of paths, with reading that names the file, line and key.
 
 use super::ClusterError;
+use crate::harness::storing::bounded_read::{read_bounded, ReadKind};
 use crate::knobs::KnobValues;
 use crate::run::cluster::{path_text, AnswerShare, ChildPath, ComponentShare, Counts, Subproblem};
 use crate::search::Sense;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The schema tag of `plan.json`. v2: every share carries its answer keys.
@@ -283,18 +283,10 @@ pub fn parse_subproblem(text: &str) -> Option<Subproblem> {
     Some(Subproblem { component: component.parse().ok()?, path: parse_path(path)? })
 }
 
-/// Reads at most [`MAX_FILE_BYTES`] of `path`.
+/// The bytes of `path`: a regular file of at most [`MAX_FILE_BYTES`], a FIFO or device
+/// refused before it is opened (so `merge` and `run-part` never wait on one).
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, ClusterError> {
-    let file = std::fs::File::open(path)
-        .map_err(|error| ClusterError::bad_input(format!("{}: cannot read: {error}", path.display())))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|error| ClusterError::bad_input(format!("{}: cannot read: {error}", path.display())))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(ClusterError::bad_input(format!("{}: larger than {MAX_FILE_BYTES} bytes", path.display())));
-    }
-    Ok(bytes)
+    read_bounded(path, ReadKind::ClusterFile).map_err(|refused| ClusterError::bad_input(refused.to_string()))
 }
 
 /// Parses `bytes` of `path` as a `T` whose `schema` key must be `schema`.

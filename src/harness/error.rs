@@ -56,6 +56,14 @@ pub enum HarnessError {
         /// The family's panic, as a run reports it.
         message: String,
     },
+    /// A file the tool reads is not a regular file or is over its kind's cap (see
+    /// [`crate::harness::storing::bounded_read`]): the user's input, exit code 2.
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// What it is, or the cap it is over.
+        message: String,
+    },
     /// A plot could not be drawn.
     Plot {
         /// The SVG file.
@@ -84,7 +92,13 @@ impl HarnessError {
     /// Whether the error is the user's input (spec, flags, a folder another sweep of the
     /// same name is using) rather than a failure while running: exit code 2.
     pub fn is_bad_input(&self) -> bool {
-        matches!(self, HarnessError::Spec { .. } | HarnessError::Argument { .. } | HarnessError::SweepBusy { .. })
+        matches!(
+            self,
+            HarnessError::Spec { .. }
+                | HarnessError::Argument { .. }
+                | HarnessError::SweepBusy { .. }
+                | HarnessError::Unreadable { .. }
+        )
     }
 
     /// Whether the error is a panic of the family's own code (exit code 3, as everywhere).
@@ -104,7 +118,9 @@ impl fmt::Display for HarnessError {
             | HarnessError::FamilyPanicked { origin, line: None, message } => write!(f, "{origin}: {message}"),
             HarnessError::Argument { flag, message } => write!(f, "{flag}: {message}"),
             HarnessError::Io { path, source } => write!(f, "{}: {source}", path.display()),
-            HarnessError::Csv { path, message } => write!(f, "{}: {message}", path.display()),
+            HarnessError::Csv { path, message } | HarnessError::Unreadable { path, message } => {
+                write!(f, "{}: {message}", path.display())
+            }
             HarnessError::SweepBusy { folder, sweep, holders } => write!(
                 f,
                 "{}: another run of sweep `{sweep}` is using this folder ({holders}); wait for it to end \
@@ -121,6 +137,18 @@ impl std::error::Error for HarnessError {
         match self {
             HarnessError::Io { source, .. } => Some(source),
             _ => None,
+        }
+    }
+}
+
+impl From<crate::harness::storing::bounded_read::ReadRefused> for HarnessError {
+    /// A missing file stays an I/O error of kind `NotFound` (callers that accept a missing
+    /// run log check for it); any other refusal is the user's input.
+    fn from(refused: crate::harness::storing::bounded_read::ReadRefused) -> HarnessError {
+        if refused.not_found {
+            HarnessError::io(refused.path, std::io::Error::new(std::io::ErrorKind::NotFound, refused.message))
+        } else {
+            HarnessError::Unreadable { path: refused.path, message: refused.message }
         }
     }
 }

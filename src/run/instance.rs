@@ -2,6 +2,7 @@
 //! `data` block, with errors that name the file, the line and what was wrong.
 
 mod locate;
+mod unique_keys;
 
 use super::error::{PanickedRun, RunError};
 use super::family::{self, Family};
@@ -304,6 +305,12 @@ fn read_bounded(path: &Path) -> Result<Vec<u8>, InstanceError> {
 pub fn parse(text: &str, path: &Path, source: &str) -> Result<Instance, InstanceError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut root: Value = serde_json::from_str(text).map_err(|error| InstanceError::Syntax {
+        path: path.to_path_buf(),
+        line: error.line(),
+        column: error.column(),
+        message: strip_position(&error.to_string()),
+    })?;
+    unique_keys::check_unique_keys(text).map_err(|error| InstanceError::Syntax {
         path: path.to_path_buf(),
         line: error.line(),
         column: error.column(),

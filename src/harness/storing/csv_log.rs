@@ -7,6 +7,7 @@
 //! a mix. Readers drop a trailing line without its newline (which only a crash of the
 //! machine itself could leave) and say so.
 
+use super::bounded_read::{read_bounded, ReadKind};
 use crate::harness::error::HarnessError;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -31,7 +32,7 @@ impl CsvAppender {
         if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|source| HarnessError::io(parent, source))?;
         }
-        let existing = if keep && path.exists() { std::fs::read(path).map_err(io_error)? } else { Vec::new() };
+        let existing = if keep && path.exists() { read_bounded(path, ReadKind::Csv)? } else { Vec::new() };
         if existing.is_empty() {
             write_atomically(path, format!("{header}\n").as_bytes())?;
         } else {
@@ -143,7 +144,7 @@ pub struct ReadRows<T> {
 /// Reads every row of `path` under `expected_header`; a different header is an error, a line
 /// that does not parse is skipped with a note.
 pub fn read_rows<T: DeserializeOwned>(path: &Path, expected_header: &str) -> Result<ReadRows<T>, HarnessError> {
-    let mut bytes = std::fs::read(path).map_err(|source| HarnessError::io(path, source))?;
+    let mut bytes = read_bounded(path, ReadKind::Csv)?;
     // Spreadsheet programs save CSV with a UTF-8 byte-order mark: not part of the header.
     if bytes.starts_with(UTF8_BOM) {
         bytes.drain(..UTF8_BOM.len());

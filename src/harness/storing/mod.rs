@@ -4,7 +4,11 @@
 //! - [`run_columns`]: the run-description columns the runs record and the summary share;
 //! - [`counts`]: per-rule, per-depth and per-worker counts of each run, long format
 //!   (`<sweep>-counts.csv`);
+//! - [`bounded_read`]: every file the tool is given, read only when regular and under a
+//!   cap per kind;
 //! - [`csv_log`]: whole-line appends and atomic rewrites of CSV files;
+//! - [`output_target`]: files the user names as outputs, written without replacing a FIFO,
+//!   a device or a symlink;
 //! - [`results_folder`]: the folder's file names, shards, the summary file;
 //! - [`history`]: earlier runs a fresh run supersedes, kept in `history/` (never deleted
 //!   unasked), and the completion mark of a run log;
@@ -14,10 +18,12 @@
 //!
 //! It knows records and files, never a search: the runner hands it finished records.
 
+pub mod bounded_read;
 pub mod counts;
 pub mod csv_log;
 pub mod environment;
 pub mod history;
+pub mod output_target;
 pub mod record;
 pub mod results_folder;
 pub mod run_columns;

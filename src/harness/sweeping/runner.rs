@@ -293,7 +293,10 @@ fn run_configuration(
             result.interrupted = true;
             break;
         }
-        if warmed_up {
+        // Warm-ups count inside the configuration's budget: once it is spent, the rest are
+        // skipped and the timed runs begin (at least one is always taken).
+        let budget_spent = rule.time_budget.is_some_and(|budget| started.elapsed() >= budget);
+        if warmed_up || budget_spent {
             tracker.skip(1);
             continue;
         }

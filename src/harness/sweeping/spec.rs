@@ -11,6 +11,7 @@
 use super::dimensions::RUN_DIMENSIONS;
 use super::spec_lines::{line_at, line_at_bytes, KeyLines};
 use crate::harness::error::HarnessError;
+use crate::harness::storing::bounded_read::{read_bounded, ReadKind};
 use crate::knobs::KnobValues;
 use crate::parallel::MAX_THREADS;
 use crate::run::settings::{RunSettings, ThreadCount};
@@ -155,7 +156,7 @@ impl SweepSpec {
 
     /// Reads a spec file.
     pub fn load(path: &std::path::Path) -> Result<SweepSpec, HarnessError> {
-        let bytes = std::fs::read(path).map_err(|source| HarnessError::io(path, source))?;
+        let bytes = read_bounded(path, ReadKind::Spec)?;
         let origin = path.display().to_string();
         let text = String::from_utf8(bytes).map_err(|error| {
             let bytes = error.as_bytes();
@@ -174,7 +175,16 @@ impl SweepSpec {
         let root: toml::Table = text.parse().map_err(|error: toml::de::Error| {
             // Without a span the parser stopped at the end of the text.
             let line = error.span().map_or_else(|| line_at(text, text.len()), |span| line_at(text, span.start));
-            HarnessError::spec_at(origin, Some(line), error.message().trim_end().to_string())
+            let message = error.message().trim_end();
+            // The parser gives no text for some errors (a key with no value at the end).
+            let message = if message.is_empty() {
+                "invalid TOML here: a key without a value, or a value cut off; write `key = VALUE` \
+                 (strings in quotes)"
+                    .to_string()
+            } else {
+                message.to_string()
+            };
+            HarnessError::spec_at(origin, Some(line), message)
         })?;
         let lines = KeyLines::of(text);
         let fail = |message: String| HarnessError::spec_at(origin, Some(lines.line_of_message(&message)), message);
@@ -204,7 +214,7 @@ impl SweepSpec {
         };
         let description = optional_string(&root, "description").map_err(fail)?.unwrap_or_default();
         let repeats = optional_integer(&root, "repeats", 1).map_err(fail)?.unwrap_or(1) as u32;
-        let warmup = optional_integer(&root, "warmup", 0).map_err(fail)?.unwrap_or(0) as u32;
+        let warmup = optional_warmup(&root).map_err(fail)?.unwrap_or(0);
         let node_limit = optional_integer(&root, "node_limit", 1).map_err(fail)?.unwrap_or(DEFAULT_NODE_LIMIT);
         let config_budget_s = match root.get("config_budget_s") {
             None => DEFAULT_CONFIG_BUDGET_S,
@@ -311,6 +321,20 @@ fn optional_string(table: &toml::Table, key: &str) -> Result<Option<String>, Str
         None => Ok(None),
         Some(Value::String(text)) => Ok(Some(text.clone())),
         Some(_) => Err(format!("{key}: expected a string")),
+    }
+}
+
+/// The most warm-up runs per configuration: a value past it is a typo, and the count is a
+/// `u32` (a larger value would wrap).
+pub const MAX_WARMUP: u64 = 10_000;
+
+/// `optional_integer` for `warmup`, at most [`MAX_WARMUP`].
+fn optional_warmup(table: &toml::Table) -> Result<Option<u32>, String> {
+    match optional_integer(table, "warmup", 0)? {
+        Some(count) if count > MAX_WARMUP => Err(format!(
+            "warmup: {count} warm-up runs; at most {MAX_WARMUP} (warm-ups also count inside config_budget_s)"
+        )),
+        count => Ok(count.map(|count| count as u32)),
     }
 }
 
@@ -462,9 +486,7 @@ fn parse_block(value: &Value, index: usize, repeats: u32, warmup: u32, node_limi
         repeats: optional_integer(table, "repeats", 1)
             .map_err(|message| format!("block[{index}].{message}"))?
             .map_or(repeats, |value| value as u32),
-        warmup: optional_integer(table, "warmup", 0)
-            .map_err(|message| format!("block[{index}].{message}"))?
-            .map_or(warmup, |value| value as u32),
+        warmup: optional_warmup(table).map_err(|message| format!("block[{index}].{message}"))?.unwrap_or(warmup),
         node_limit: optional_integer(table, "node_limit", 1)
             .map_err(|message| format!("block[{index}].{message}"))?
             .unwrap_or(node_limit),
@@ -500,89 +522,4 @@ fn parse_knob_selection(value: Option<&Value>, key: &str, cross: bool) -> Result
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_preset_parses() {
-        for name in preset_names() {
-            let spec = SweepSpec::preset(name).unwrap_or_else(|error| panic!("{error}"));
-            assert_eq!(spec.name, name);
-        }
-    }
-
-    #[test]
-    fn block_settings_inherit_and_override_the_top_level() {
-        let spec = SweepSpec::parse(
-            "name = \"t\"\nrepeats = 3\nwarmup = 1\n[[block]]\ninstances = [\"rings\"]\n[[block]]\ninstances = [\"rings\"]\nrepeats = 5\nknobs = { order = \"each\", pruning = [\"none\"] }\nvary = \"cross\"\n",
-            "test",
-        )
-        .unwrap();
-        assert_eq!((spec.blocks[0].repeats, spec.blocks[0].warmup), (3, 1));
-        assert_eq!(spec.blocks[1].repeats, 5);
-        let KnobSelection::Listed { values, cross } = &spec.blocks[1].knobs else { panic!("listed knobs") };
-        assert!(*cross);
-        assert_eq!(values["order"], KnobValueList::Each);
-        assert_eq!(values["pruning"], KnobValueList::Values(vec!["none".into()]));
-    }
-
-    #[test]
-    fn errors_name_the_key() {
-        let error = |text: &str| SweepSpec::parse(text, "s.toml").unwrap_err().to_string();
-        assert_eq!(
-            error("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\nthreads = [\"lots\"]"),
-            "s.toml:4: block[0].threads: `lots` is not a thread count; expected an integer from 1 to 1024, `cores`, `cores*N`, `cores+N` or a range `A..B` of those"
-        );
-        assert!(error("name = \"t\"\n[[block]]\ninstance = [\"rings\"]")
-            .starts_with("s.toml:3: block[0].instance: unknown key"));
-        assert!(error("name = \"a b\"\n[[block]]\ninstances = [\"rings\"]").contains("not a valid sweep name"));
-        assert!(error("name = \"t\"").contains("block: missing"));
-        assert!(
-            error("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\nmodes = [\"some\"]").contains("block[0].modes")
-        );
-    }
-
-    #[test]
-    fn errors_name_the_line_of_the_bad_value() {
-        let error = |text: &str| SweepSpec::parse(text, "s.toml").unwrap_err().to_string();
-        let spec = "name = \"t\"\nrepeats = 2\n\n[[block]]\ninstances = [\"rings\"]\n\n[[block]]\ninstances = [\"rings\"]\nstrategies = [\"auto\",\n  \"bogus\"]\n";
-        assert!(
-            error(spec).starts_with("s.toml:9: block[1].strategies: invalid parallel strategy `bogus`"),
-            "{}",
-            error(spec)
-        );
-        assert!(
-            error("name = \"t\"\nwarmup = -1\n[[block]]\ninstances = [\"rings\"]\n").starts_with("s.toml:2: warmup:")
-        );
-        let baseline = "name = \"t\"\n[baselines.olympic_rings]\norder = 3\n[[block]]\ninstances = [\"rings\"]\n";
-        assert!(error(baseline).starts_with("s.toml:3: baselines.olympic_rings.order:"), "{}", error(baseline));
-        // A TOML syntax error carries the line of the parser's span.
-        assert!(error("name = \"t\"\n[[block]\n").starts_with("s.toml:2: "), "{}", error("name = \"t\"\n[[block]\n"));
-    }
-
-    #[test]
-    fn run_dimension_values_are_kept_as_listed_and_absent_ones_are_empty() {
-        let spec = SweepSpec::parse(
-            "name = \"t\"\n[[block]]\ninstances = [\"rings\"]\naffinities = [\"free\", \"pinned\"]\n",
-            "s",
-        )
-        .unwrap();
-        for (dimension, values) in RUN_DIMENSIONS.iter().zip(&spec.blocks[0].run_values) {
-            let expected: &[&str] = if dimension.key == "affinities" { &["free", "pinned"] } else { &[] };
-            assert_eq!(values, expected, "{}", dimension.key);
-        }
-    }
-
-    #[test]
-    fn overrides_replace_every_block() {
-        let mut spec = SweepSpec::preset("quick").unwrap();
-        spec.apply(&Overrides {
-            threads: Some(crate::run::settings::parse_thread_list("1,4").unwrap()),
-            repeats: Some(7),
-            name: Some("mine".into()),
-            ..Overrides::default()
-        });
-        assert_eq!(spec.name, "mine");
-        assert!(spec.blocks.iter().all(|block| block.repeats == 7 && block.threads.len() == 2));
-    }
-}
+mod tests;

@@ -1,9 +1,9 @@
 //! The surface every report plot is drawn on: the SVG drawn in memory (and written with a
-//! rename, like every derived file), the title, text widths estimated for layout, and the
+//! rename, like every derived file, or into the FIFO or device the user named), the title, text widths estimated for layout, and the
 //! tick labels of count, thread and time axes.
 
 use crate::harness::error::HarnessError;
-use crate::harness::storing::csv_log::write_atomically;
+use crate::harness::storing::output_target::write_output;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
@@ -46,10 +46,11 @@ pub fn render_string(size: (u32, u32), draw: impl FnOnce(&Area) -> DrawResult) -
     Ok(svg)
 }
 
-/// Draws with `draw` into an SVG of `size` pixels, then writes it atomically to `path`.
+/// Draws with `draw` into an SVG of `size` pixels, then writes it to `path`: atomically for
+/// a file, into it for a FIFO or device, through a symlink to its target.
 pub fn render(path: &Path, size: (u32, u32), draw: impl FnOnce(&Area) -> DrawResult) -> Result<(), HarnessError> {
     let svg = render_string(size, draw).map_err(|message| HarnessError::Plot { path: path.to_path_buf(), message })?;
-    write_atomically(path, svg.as_bytes())
+    write_output(path, svg.as_bytes())
 }
 
 /// Writes `title` centred at the top of `area`, in a smaller font when it would not fit

@@ -1,0 +1,200 @@
+//! Where a file the user names as an output really goes: a regular file (or a new path) is
+//! replaced whole through a temporary file and a rename; a FIFO, a character device, `-` or
+//! `/dev/stdout` is streamed into, never replaced; a symlink is followed to the file it
+//! points to, never replaced itself.
+//!
+//! The user owns what they name: replacing `/dev/null` or a FIFO another program reads with
+//! a regular file (as a plain rename does) breaks their system or their pipeline, and
+//! replacing a symlink cuts it from the file it was meant to update.
+
+use super::csv_log::write_atomically;
+use crate::harness::error::HarnessError;
+use std::fs::OpenOptions;
+use std::io::{self, Write};
+use std::os::unix::fs::FileTypeExt;
+use std::path::{Path, PathBuf};
+
+/// The most symlinks followed in a chain, as the kernel's own limit (ELOOP after 40).
+const MAX_SYMLINK_HOPS: usize = 40;
+
+/// How an output path is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OutputTarget {
+    /// The process's standard output (`-` or `/dev/stdout`).
+    Stdout,
+    /// A FIFO or character device, opened for writing and streamed into as it is.
+    Stream(PathBuf),
+    /// A regular file or a path where nothing is yet: written to a temporary file beside
+    /// it and renamed over it. The path is the symlink's target when the user named a link.
+    Replace(PathBuf),
+}
+
+impl OutputTarget {
+    /// What `path` names, after following symlinks. Refuses a directory, a block device and
+    /// a socket (nothing sensible to write there) and a symlink loop.
+    pub fn of(path: &Path) -> Result<OutputTarget, HarnessError> {
+        if path == Path::new("-") || path == Path::new("/dev/stdout") {
+            return Ok(OutputTarget::Stdout);
+        }
+        let resolved = follow_symlinks(path)?;
+        let file_type = match std::fs::metadata(&resolved) {
+            Ok(metadata) => metadata.file_type(),
+            Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(OutputTarget::Replace(resolved)),
+            Err(source) => return Err(HarnessError::io(path, source)),
+        };
+        if file_type.is_fifo() || file_type.is_char_device() {
+            Ok(OutputTarget::Stream(resolved))
+        } else if file_type.is_file() {
+            Ok(OutputTarget::Replace(resolved))
+        } else {
+            let what = if file_type.is_dir() {
+                "a directory"
+            } else if file_type.is_block_device() {
+                "a block device"
+            } else {
+                "a socket"
+            };
+            Err(HarnessError::io(
+                path,
+                io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("is {what}; name a file, a FIFO, a character device or -"),
+                ),
+            ))
+        }
+    }
+
+    /// Opens the target for writing: the stream for stdout and devices, or `None` for a
+    /// file to be replaced (the caller writes a temporary file and renames it).
+    pub fn open_stream(&self) -> io::Result<Option<Box<dyn Write + Send>>> {
+        match self {
+            OutputTarget::Stdout => Ok(Some(Box::new(io::stdout()))),
+            // No truncate and no create: a FIFO or a device is written as it is.
+            OutputTarget::Stream(path) => Ok(Some(Box::new(OpenOptions::new().write(true).open(path)?))),
+            OutputTarget::Replace(_) => Ok(None),
+        }
+    }
+}
+
+/// Writes `contents` to the output `path` names: replaced atomically when it is a regular
+/// file or new, streamed when it is a FIFO, a character device or standard output.
+pub fn write_output(path: &Path, contents: &[u8]) -> Result<(), HarnessError> {
+    let target = OutputTarget::of(path)?;
+    match target.open_stream().map_err(|source| HarnessError::io(path, source))? {
+        Some(mut stream) => {
+            stream.write_all(contents).and_then(|()| stream.flush()).map_err(|source| HarnessError::io(path, source))
+        }
+        None => match target {
+            OutputTarget::Replace(resolved) => write_atomically(&resolved, contents),
+            _ => unreachable!("only a replaced file has no stream"),
+        },
+    }
+}
+
+/// `path` with every symlink of its last component followed (a dangling link gives the
+/// path it points to, where the file will be created). Links in the folders above are left
+/// to the kernel: renaming inside a linked folder does not replace the link.
+fn follow_symlinks(path: &Path) -> Result<PathBuf, HarnessError> {
+    let mut current = path.to_path_buf();
+    for _ in 0..MAX_SYMLINK_HOPS {
+        match std::fs::symlink_metadata(&current) {
+            Ok(metadata) if metadata.file_type().is_symlink() => {
+                let target = std::fs::read_link(&current).map_err(|source| HarnessError::io(&current, source))?;
+                current = match current.parent() {
+                    Some(folder) if target.is_relative() => folder.join(target),
+                    _ => target,
+                };
+            }
+            _ => return Ok(current),
+        }
+    }
+    Err(HarnessError::io(path, io::Error::new(io::ErrorKind::InvalidInput, "too many levels of symbolic links")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs::File;
+    use std::io::Read;
+
+    /// A FIFO at `path` made with `mkfifo`; `None` where `mkfifo` is missing.
+    fn make_fifo(path: &Path) -> Option<()> {
+        let status = std::process::Command::new("mkfifo").arg(path).status().ok()?;
+        status.success().then_some(())
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let folder = std::env::temp_dir().join(format!("output-target-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&folder);
+        std::fs::create_dir_all(&folder).unwrap();
+        folder
+    }
+
+    #[test]
+    fn a_regular_file_is_replaced_and_a_new_path_created() {
+        let folder = scratch("regular");
+        let path = folder.join("out.csv");
+        write_output(&path, b"one\n").unwrap();
+        write_output(&path, b"two\n").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"two\n");
+        std::fs::remove_dir_all(folder).unwrap();
+    }
+
+    #[test]
+    fn a_fifo_is_streamed_into_and_stays_a_fifo() {
+        let folder = scratch("fifo");
+        let fifo = folder.join("pipe");
+        if make_fifo(&fifo).is_none() {
+            eprintln!("mkfifo is missing: skipped");
+            return;
+        }
+        let reader_path = fifo.clone();
+        let reader = std::thread::spawn(move || {
+            let mut text = String::new();
+            File::open(reader_path).unwrap().read_to_string(&mut text).unwrap();
+            text
+        });
+        write_output(&fifo, b"through the pipe\n").unwrap();
+        assert_eq!(reader.join().unwrap(), "through the pipe\n");
+        assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+        std::fs::remove_dir_all(folder).unwrap();
+    }
+
+    #[test]
+    fn dev_null_stays_a_character_device() {
+        write_output(Path::new("/dev/null"), b"nothing\n").unwrap();
+        assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+    }
+
+    #[test]
+    fn a_symlink_stays_a_link_and_its_target_gets_the_content() {
+        let folder = scratch("symlink");
+        let target = folder.join("real.csv");
+        std::fs::write(&target, b"old\n").unwrap();
+        let link = folder.join("link.csv");
+        std::os::unix::fs::symlink("real.csv", &link).unwrap();
+        write_output(&link, b"new\n").unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read(&target).unwrap(), b"new\n");
+        std::fs::remove_dir_all(folder).unwrap();
+    }
+
+    #[test]
+    fn a_dangling_symlink_creates_its_target() {
+        let folder = scratch("dangling");
+        let link = folder.join("link.csv");
+        std::os::unix::fs::symlink("made.csv", &link).unwrap();
+        write_output(&link, b"made\n").unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read(folder.join("made.csv")).unwrap(), b"made\n");
+        std::fs::remove_dir_all(folder).unwrap();
+    }
+
+    #[test]
+    fn a_directory_is_refused_with_its_name() {
+        let folder = scratch("directory");
+        let error = write_output(&folder, b"x").unwrap_err().to_string();
+        assert!(error.contains("directory") && error.contains(&folder.display().to_string()), "{error}");
+        std::fs::remove_dir_all(folder).unwrap();
+    }
+}

@@ -1,0 +1,70 @@
+//! End-to-end tests of where `solve --solutions FILE` and `--profile FILE` write: a FIFO
+//! is streamed into and stays a FIFO, `/dev/null` stays a character device, a symlink
+//! stays a link and its target gets the content.
+
+mod common;
+
+use common::run;
+use std::io::Read;
+use std::os::unix::fs::FileTypeExt;
+use std::path::Path;
+
+/// A FIFO at `path`; `false` where `mkfifo` is missing (the test is then skipped).
+fn make_fifo(path: &Path) -> bool {
+    std::process::Command::new("mkfifo").arg(path).status().is_ok_and(|status| status.success())
+}
+
+fn solve_ok(arguments: &[&str]) {
+    let output = run(arguments);
+    assert!(output.status.success(), "{arguments:?}: {}", String::from_utf8_lossy(&output.stderr));
+}
+
+#[test]
+fn solutions_stream_into_a_fifo_that_stays_a_fifo() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let fifo = folder.path().join("solutions");
+    if !make_fifo(&fifo) {
+        eprintln!("mkfifo is missing: skipped");
+        return;
+    }
+    let reader_path = fifo.clone();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::fs::File::open(reader_path).expect("the FIFO opens").read_to_string(&mut text).expect("it reads");
+        text
+    });
+    solve_ok(&["solve", "rings", "--all", "--solutions", fifo.to_str().expect("UTF-8")]);
+    let text = reader.join().expect("the reader");
+    assert!(!text.is_empty() && text.lines().all(|line| line.contains("\"solution\"")), "{text}");
+    assert!(std::fs::symlink_metadata(&fifo).expect("still there").file_type().is_fifo());
+}
+
+#[test]
+fn solutions_and_profile_into_dev_null_leave_it_a_character_device() {
+    solve_ok(&["solve", "rings", "--all", "--solutions", "/dev/null", "--profile", "/dev/null"]);
+    assert!(std::fs::metadata("/dev/null").expect("/dev/null").file_type().is_char_device());
+}
+
+#[test]
+fn a_symlinked_solutions_or_profile_file_stays_a_link_and_its_target_gets_the_content() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let (solutions_link, profile_link) = (folder.path().join("solutions.jsonl"), folder.path().join("profile.csv"));
+    std::os::unix::fs::symlink("real-solutions.jsonl", &solutions_link).expect("a link");
+    std::os::unix::fs::symlink("real-profile.csv", &profile_link).expect("a link");
+    solve_ok(&[
+        "solve",
+        "rings",
+        "--all",
+        "--solutions",
+        solutions_link.to_str().expect("UTF-8"),
+        "--profile",
+        profile_link.to_str().expect("UTF-8"),
+    ]);
+    for link in [&solutions_link, &profile_link] {
+        assert!(std::fs::symlink_metadata(link).expect("the link").file_type().is_symlink(), "{}", link.display());
+    }
+    let solutions = std::fs::read_to_string(folder.path().join("real-solutions.jsonl")).expect("the target");
+    assert!(solutions.lines().count() > 0 && solutions.contains("\"solution\""), "{solutions}");
+    let profile = std::fs::read_to_string(folder.path().join("real-profile.csv")).expect("the target");
+    assert!(profile.starts_with("component,depth,nodes"), "{profile}");
+}
