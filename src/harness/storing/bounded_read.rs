@@ -28,7 +28,7 @@ impl ReadKind {
     pub fn cap(self) -> u64 {
         match self {
             ReadKind::Spec => 1 << 20,
-            ReadKind::Csv => 256 << 20,
+            ReadKind::Csv => 2 << 30,
             ReadKind::ClusterFile => 512 << 20,
         }
     }
