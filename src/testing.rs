@@ -25,6 +25,13 @@ pub const STRATEGIES: [&str; 7] = ["depth:2", "depth:3", "auto", "steal", "budge
 /// 1 to 64 on a large machine would multiply a family's test time by twenty.
 pub const MAX_DEFAULT_THREADS: usize = 8;
 
+/// The thread counts the parity helpers ran at before they took them as a parameter.
+#[deprecated(
+    since = "0.2.0",
+    note = "the parity helpers take their thread counts: use `default_thread_counts()` or pass them to `assert_parity_across_strategies_at`"
+)]
+pub const THREAD_COUNTS: [usize; 3] = [1, 2, 3];
+
 /// The thread counts each strategy runs at unless the caller names them: every count from
 /// 1 up to the CPUs available to this process, at least 2 (so a one-CPU box still runs two
 /// workers side by side) and at most [`MAX_DEFAULT_THREADS`].

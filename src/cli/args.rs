@@ -112,7 +112,7 @@ pub struct RunPartArgs {
     /// For a family with an objective: how often, in milliseconds, the part reads the
     /// incumbents the other parts published in DIR/incumbent/ (it publishes its own at
     /// each improvement).
-    #[arg(long, value_name = "MS", default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    #[arg(long, value_name = "MS", default_value_t = crate::cluster::incumbent::EXCHANGE_INTERVAL.as_millis() as u64, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub exchange_ms: u64,
 }
 

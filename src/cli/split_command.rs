@@ -75,8 +75,9 @@ pub fn run(args: &SplitArgs, knobs: KnobValues) -> Result<(), Failure> {
         writeln!(
             out,
             "branch and bound ({}): the parts share an incumbent in {dir}/incumbent/ ({start}), each part published \
-             at every improvement and read every 200 ms (run-part --exchange-ms)",
-            objective.sense
+             at every improvement and read every {} ms (run-part --exchange-ms)",
+            objective.sense,
+            cluster::incumbent::EXCHANGE_INTERVAL.as_millis()
         )?;
     }
     writeln!(

@@ -9,11 +9,11 @@
 
 use super::plan::{parse_json, parse_subproblem, subproblem_text};
 use super::ClusterError;
+use crate::harness::storing::bounded_read::{read_bounded, ReadKind};
 use crate::harness::storing::csv_log::write_atomically_unsynced;
 use crate::run::cluster::Subproblem;
 use crate::search::{Incumbent, Sense};
 use serde::{Deserialize, Serialize};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -21,8 +21,6 @@ use std::time::Duration;
 
 /// The schema tag of `incumbent/K.json`.
 pub const INCUMBENT_SCHEMA: &str = "backtrack-bench-incumbent/v1";
-/// The largest incumbent file read: one solution path per component is a few kilobytes.
-pub const MAX_INCUMBENT_BYTES: u64 = 1024 * 1024;
 /// How often a running part reads the other parts' incumbents, unless told otherwise: a
 /// listing of a folder of at most a few hundred small files, cheap beside a search that is
 /// worth splitting, and soon enough that a part rarely searches long under a stale value.
@@ -103,24 +101,17 @@ pub fn read_published(dir: &Path, plan_hash: &str) -> (Vec<(PathBuf, IncumbentFi
     (files, problems)
 }
 
-/// One incumbent file: a regular file (a pipe would block the reader) of at most
-/// [`MAX_INCUMBENT_BYTES`], of this plan.
+/// One incumbent file of this plan, read by the tool's one bounded reader (a pipe in its
+/// place would block the reader).
 fn read_one(path: &Path, plan_hash: &str) -> Result<IncumbentFile, String> {
-    let shown = path.display();
-    let metadata = std::fs::symlink_metadata(path).map_err(|error| format!("{shown}: cannot read: {error}"))?;
-    if !metadata.is_file() {
-        return Err(format!("{shown}: not a regular file"));
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|file| file.take(MAX_INCUMBENT_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(|error| format!("{shown}: cannot read: {error}"))?;
-    if bytes.len() as u64 > MAX_INCUMBENT_BYTES {
-        return Err(format!("{shown}: larger than {MAX_INCUMBENT_BYTES} bytes"));
-    }
+    let bytes = read_bounded(path, ReadKind::Incumbent).map_err(|refused| refused.to_string())?;
     let file: IncumbentFile = parse_json(&bytes, path, INCUMBENT_SCHEMA).map_err(|error| error.message)?;
     if file.plan_hash != plan_hash {
-        return Err(format!("{shown}: from another plan (plan hash {}, this plan's {plan_hash})", file.plan_hash));
+        return Err(format!(
+            "{}: from another plan (plan hash {}, this plan's {plan_hash})",
+            path.display(),
+            file.plan_hash
+        ));
     }
     Ok(file)
 }

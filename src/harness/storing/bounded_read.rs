@@ -21,6 +21,8 @@ pub enum ReadKind {
     /// A cluster plan, part plan or part file: a part of a large split lists its
     /// subproblems and kept solutions.
     ClusterFile,
+    /// A part's published incumbent (`incumbent/K.json`): one solution path per component.
+    Incumbent,
 }
 
 impl ReadKind {
@@ -30,6 +32,7 @@ impl ReadKind {
             ReadKind::Spec => 1 << 20,
             ReadKind::Csv => 2 << 30,
             ReadKind::ClusterFile => 512 << 20,
+            ReadKind::Incumbent => 1 << 20,
         }
     }
 
@@ -38,6 +41,7 @@ impl ReadKind {
             ReadKind::Spec => "a sweep spec",
             ReadKind::Csv => "a CSV file",
             ReadKind::ClusterFile => "a cluster file",
+            ReadKind::Incumbent => "an incumbent file",
         }
     }
 }
