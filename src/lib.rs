@@ -114,19 +114,23 @@
 //! ```
 #![deny(missing_docs)]
 
+// The engine is a crate of its own (`crates/engine`): the model contract, the search, the
+// parallel strategies and the knob vocabulary. Re-exported under the paths they always had,
+// so a family written against this crate needs no change.
+#[macro_use]
+extern crate backtrack_engine;
+pub use backtrack_engine::knob_enum;
+pub use backtrack_engine::{knobs, parallel, search};
+
 pub mod cli;
 pub mod cluster;
 pub mod explain;
 pub mod format;
 pub mod harness;
-#[macro_use]
-pub mod knobs;
 pub mod machine_guard;
-pub mod parallel;
 pub mod puzzles;
 pub mod run;
 pub mod scaling;
-pub mod search;
 pub mod statistics;
 pub mod testing;
 pub mod watch;

@@ -348,3 +348,37 @@ fn hooks_enumeration_count_holds_with_the_basic_rules() {
     assert_eq!(report.solutions, default_count);
     assert!(report.nodes > 100_000_000, "the basic rules prune far less: {} nodes", report.nodes);
 }
+
+/// The engine's strategies run a built-in family's model directly (no run layer): the
+/// Olympic Rings' one solution under every strategy at 1, 2 and 3 threads, with the
+/// sequential node and rule counts.
+#[test]
+fn olympic_rings_has_its_one_solution_under_every_engine_strategy() {
+    use backtrack_bench::parallel::{self, ParallelOutcome, ParallelPlan, Pool, Strategy};
+    use backtrack_bench::puzzles::rings::OlympicRings;
+    use backtrack_bench::puzzles::Puzzle;
+    use backtrack_bench::search::{FullCounters, Limits};
+
+    let text = std::fs::read_to_string("instances/olympic_rings.json").expect("the instance file");
+    let file: serde_json::Value = serde_json::from_str(&text).expect("instance file is JSON");
+    let rings = OlympicRings::parse(&file["data"]).expect("instance data is valid");
+    let config = OlympicRings::config(&Default::default()).expect("default knobs");
+    let model = rings.models(&config).remove(0);
+    let run = |strategy: Strategy, pool: &Pool| -> ParallelOutcome<_> {
+        let plan = ParallelPlan { strategy, ..ParallelPlan::default() };
+        parallel::search::<_, FullCounters>(model.clone(), &plan, pool, Limits::exhaustive()).expect("no panic")
+    };
+    let expected = run(Strategy::Sequential, &Pool::new(1).expect("pool"));
+    assert_eq!(expected.solutions.len(), 1);
+    for threads in [1, 2, 3] {
+        let pool = Pool::new(threads).expect("pool");
+        for strategy in ["depth:1", "depth:3", "auto", "steal", "budget:1", "budget:50", "naive", "replicable"] {
+            let outcome = run(strategy.parse().expect("a strategy"), &pool);
+            let context = format!("{strategy} on {threads} threads");
+            assert_eq!(outcome.solutions, expected.solutions, "{context}");
+            assert_eq!(outcome.stats.nodes, expected.stats.nodes, "{context}");
+            assert_eq!(outcome.stats.rule_prunes, expected.stats.rule_prunes, "{context}");
+            assert_eq!(rings.solution_text(&outcome.solutions[0]), "rg=2,gk=4,ky=1,yb=3,k=6");
+        }
+    }
+}

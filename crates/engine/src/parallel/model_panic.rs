@@ -102,7 +102,7 @@ fn install_quiet_hook() {
 }
 
 /// The text of a panic's payload: `panic!` gives a `&str` or a `String`.
-pub(crate) fn message_of(payload: &(dyn Any + Send)) -> String {
+pub fn message_of(payload: &(dyn Any + Send)) -> String {
     payload
         .downcast_ref::<&str>()
         .map(|text| text.to_string())

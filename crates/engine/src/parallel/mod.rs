@@ -46,14 +46,14 @@ mod test_models;
 mod tests;
 
 pub use accounting::{CpuTimes, RunAccounting, WorkerReport};
-pub(crate) use collect::Collecting;
+pub use collect::Collecting;
 pub use collect::{Collector, NoCollector};
 pub use machinery::{machinery_costs, MachineryCosts};
-pub(crate) use model_panic::message_of as panic_message;
+pub use model_panic::message_of as panic_message;
 pub use model_panic::{catch as catch_model_panic, ModelPanic};
 pub use outcome::ParallelOutcome;
 pub use pool::{check_thread_count, Pool, PoolError, ThreadAffinity, MAX_THREADS};
-pub(crate) use sequential::RETRACE_LIMIT;
+pub use sequential::RETRACE_LIMIT;
 pub use strategy::{CounterLayout, StateRestore, Strategy, DEFAULT_SUBPROBLEMS_PER_THREAD, MAX_SUBPROBLEMS};
 pub use task_samples::{merged as merged_task_samples, TaskSamples};
 

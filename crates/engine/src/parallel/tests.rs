@@ -3,8 +3,6 @@
 
 use super::test_models::{Queens, RandomTree, TreeShape};
 use super::{control, naive, CounterLayout, Limits, ParallelOutcome, ParallelPlan, Pool, StateRestore, Strategy};
-use crate::puzzles::rings::OlympicRings;
-use crate::puzzles::Puzzle;
 use crate::search::StopReason;
 use crate::search::{search_sequentially, FullCounters, Model, NoCounters, RuleCounter};
 use proptest::prelude::{any, prop_assert_eq, proptest, ProptestConfig};
@@ -275,29 +273,6 @@ fn depth_tasks_are_exactly_the_frontier_and_steal_moves_work_between_workers() {
     let budget =
         search::<_, NoCounters>(RandomTree::new(shape), &plan(Strategy::Budget(100)), &pool, Limits::exhaustive());
     assert!(budget.run.subproblems > 100, "a split every 100 nodes: {}", budget.run.subproblems);
-}
-
-#[test]
-fn olympic_rings_has_its_one_solution_under_every_strategy() {
-    let text = include_str!("../../instances/olympic_rings.json");
-    let file: serde_json::Value = serde_json::from_str(text).expect("instance file is JSON");
-    let rings = OlympicRings::parse(&file["data"]).expect("instance data is valid");
-    let config = OlympicRings::config(&Default::default()).expect("default knobs");
-    let model = rings.models(&config).remove(0);
-    let expected = search::<_, FullCounters>(
-        model.clone(),
-        &plan(Strategy::Sequential),
-        &Pool::new(1).expect("pool"),
-        Limits::exhaustive(),
-    );
-    assert_eq!(expected.solutions.len(), 1);
-    for pool in pools() {
-        for strategy in parallel_strategies() {
-            let outcome = search::<_, FullCounters>(model.clone(), &plan(strategy), &pool, Limits::exhaustive());
-            assert_same_as_sequential(&outcome, &expected, &format!("{strategy} on {} threads", pool.threads()));
-            assert_eq!(rings.solution_text(&outcome.solutions[0]), "rg=2,gk=4,ky=1,yb=3,k=6");
-        }
-    }
 }
 
 fn any_shape() -> impl Generator<Value = TreeShape> {

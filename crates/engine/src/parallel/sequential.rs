@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 /// How long a second search may take to find again the node of a panic that the plain loop
 /// met without a path: past it, the panic is reported without one rather than late.
-pub(crate) const RETRACE_LIMIT: Duration = Duration::from_secs(1);
+pub const RETRACE_LIMIT: Duration = Duration::from_secs(1);
 
 /// Searches `model` on this thread, handing every solution to `collector`; a panic in the
 /// model is returned with the path to its node. The plain loop keeps no path (keeping one

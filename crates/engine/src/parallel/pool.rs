@@ -169,7 +169,9 @@ impl Pool {
         self.threads
     }
 
-    pub(crate) fn rayon(&self) -> &rayon::ThreadPool {
+    /// The rayon pool behind this one (built on first use, its threads pinned as asked):
+    /// for a caller that times a job on every worker, as the machinery costs do.
+    pub fn rayon(&self) -> &rayon::ThreadPool {
         self.inner.get_or_init(|| match build_rayon(self.threads, self.affinity) {
             Ok(pool) => pool,
             Err(error) => panic!("{error}"),

@@ -33,7 +33,7 @@ impl KnobSpec {
     /// struct literal is checked when its family is registered, by [`check_specs`].)
     ///
     /// ```compile_fail
-    /// use backtrack_bench::knobs::KnobSpec;
+    /// use backtrack_engine::knobs::KnobSpec;
     /// const ORDER: KnobSpec = KnobSpec::new("order", &["mod3", "mod4"], "mod6", "Which residue first.");
     /// ```
     pub const fn new(
@@ -190,8 +190,8 @@ pub trait Knob: Sized + Copy {
 /// describes itself with [`Knob::name`]:
 ///
 /// ```
-/// use backtrack_bench::knob_enum;
-/// use backtrack_bench::knobs::{Knob, KnobReader, KnobSpec, KnobValues};
+/// use backtrack_engine::knob_enum;
+/// use backtrack_engine::knobs::{Knob, KnobReader, KnobSpec, KnobValues};
 ///
 /// knob_enum! {
 ///     /// How a queen is tested against the others.

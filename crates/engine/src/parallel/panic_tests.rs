@@ -137,7 +137,7 @@ fn a_panic_in_apply_branch_undo_or_solution_stops_every_strategy_with_the_panic(
             let panic = search_or_hang(model, strategy, 2).expect_err(&context);
             assert!(panic.message.starts_with(&format!("{fault:?} fault at [1, ")), "{context}: {panic:?}");
             let location = panic.location.as_deref().unwrap_or_default();
-            assert!(location.starts_with("src/parallel/panic_tests.rs:"), "{context}: {panic:?}");
+            assert!(location.contains("src/parallel/panic_tests.rs:"), "{context}: {panic:?}");
             // The sequential loop keeps no path: it searches again for the node.
             assert_eq!(panic.path, Some(expected_path(fault, &panic.message)), "{context}");
             // Each worker stops at its first panic, and the others at their next node: no

@@ -34,7 +34,7 @@ impl<M: Model> Collector<M> for NoCollector {
 
 /// The engine observer that hands each solution to a collector and ignores every other
 /// event (after inlining, those calls are empty).
-pub(crate) struct Collecting<K>(pub(crate) K);
+pub struct Collecting<K>(pub K);
 
 impl<M: Model, K: Collector<M>> Observer<M> for Collecting<K> {
     const ACTIVE: bool = K::ACTIVE;
