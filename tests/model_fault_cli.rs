@@ -437,3 +437,70 @@ fn the_predictions_calibration_does_the_answer_work_of_a_run() {
         Some("predict: "),
     );
 }
+
+/// `solve 10 --all --json` of the broken model with `fault`, under `strategy` at 2 threads:
+/// the exit code, the stderr and, on exit 0, the solutions and nodes the JSON reports.
+fn solve_json(fault: &str, strategy: &str) -> (Option<i32>, String, Option<(u64, u64)>) {
+    let output = run(&["solve", "10", "--all", "--json", "--fault", fault, "--parallel", strategy, "--threads", "2"]);
+    let counts = (output.status.code() == Some(0)).then(|| {
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("--json prints the report");
+        let field = |name: &str| report[name].as_u64().unwrap_or_else(|| panic!("no {name} in {report}"));
+        (field("solutions"), field("nodes"))
+    });
+    (output.status.code(), text(&output.stderr), counts)
+}
+
+#[test]
+fn moves_that_do_not_replay_never_exit_0_with_other_counts_than_sequential() {
+    // The model remembers every node it branched in a global set and calls a node seen
+    // before a dead end: one search branches each node once (724 placements of 10 queens),
+    // a parallel run replays the path to each subproblem through nodes already branched.
+    let (code, stderr, sequential) = solve_json("remembers-nodes", "sequential");
+    assert_eq!(code, Some(0), "{stderr}");
+    let sequential = sequential.expect("counts");
+    assert_eq!(sequential.0, 724);
+    let mut stopped = 0;
+    // 30 runs: 6 parallel strategies, 5 runs each.
+    for strategy in ["naive", "depth:2", "steal", "budget:64", "auto", "replicable"] {
+        for round in 0..5 {
+            let context = format!("{strategy} x2, run {round}");
+            let (code, stderr, counts) = solve_json("remembers-nodes", strategy);
+            match code {
+                // A run whose workers never replayed a path (the first took the whole tree
+                // before the second woke) searched the sequential tree.
+                Some(0) => assert_eq!(counts, Some(sequential), "{context}: exit 0 with other counts"),
+                Some(EXIT_MODEL_PANICKED) => {
+                    stopped += 1;
+                    assert_eq!(stderr.lines().count(), 1, "{context}: {stderr}");
+                    let expected = "backtrack-bench: error: the broken_model family's moves do not replay while \
+                                    searching component `10x10`";
+                    assert!(stderr.starts_with(expected), "{context}: {stderr}");
+                    assert!(stderr.contains(" at the node reached by the moves ["), "{context}: {stderr}");
+                    assert!(
+                        stderr.contains("is not offered on replay: the node is a dead end (rule 1)"),
+                        "{context}: {stderr}"
+                    );
+                }
+                other => panic!("{context}: exit {other:?}: {stderr}"),
+            }
+            // A frontier split replays a path for every subproblem: it always stops.
+            if strategy != "steal" && strategy != "auto" {
+                assert_eq!(code, Some(EXIT_MODEL_PANICKED), "{context}: {stderr}");
+            }
+        }
+    }
+    assert!(stopped >= 20, "{stopped} of 30 runs stopped");
+}
+
+#[test]
+fn text_output_names_the_solution_that_failed_the_independent_check() {
+    // The puzzle's `verify` rejects the placements whose first queen is in column 2.
+    let folder = tempfile::tempdir().unwrap();
+    let instance = instance_with_fault(folder.path(), "verify-rejects");
+    let output = run(&["solve", &instance, "--all"]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    let expected = "backtrack-bench: error: a solution failed the independent check (a model bug): 8x8: \
+                    verify-rejects fault: the solution 2,4,6,8,3,1,7,5 (and 7 more: verify_failures in --json)";
+    assert_eq!(stderr.trim_end(), expected, "{stderr}");
+}

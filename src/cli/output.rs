@@ -79,8 +79,21 @@ pub fn print_report(instance: &Instance, report: &RunReport, json: bool) -> Resu
         write_report(&mut out, instance, report)?;
     }
     io::stdout().lock().write_all(&out)?;
-    if report.components.iter().any(|component| !component.verify_failures.is_empty()) {
-        return Err(Failure::failed("a solution failed the independent check (a model bug): see verify_failures"));
+    let failures: Vec<String> = report
+        .components
+        .iter()
+        .flat_map(|component| {
+            component.verify_failures.iter().map(move |failure| format!("{}: {failure}", component.name))
+        })
+        .collect();
+    if let Some(first) = failures.first() {
+        // The line names the first failure itself: the text output has no other place for
+        // it, and the JSON's `verify_failures` lists them all.
+        let more = match failures.len() - 1 {
+            0 => String::new(),
+            more => format!(" (and {more} more: verify_failures in --json)"),
+        };
+        return Err(Failure::failed(format!("a solution failed the independent check (a model bug): {first}{more}")));
     }
     Ok(())
 }

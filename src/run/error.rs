@@ -120,7 +120,12 @@ impl PanickedRun {
 impl fmt::Display for PanickedRun {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let PanickedRun { family, component, during, strategy, panic } = self;
-        write!(f, "the {family} family panicked while {during}")?;
+        if panic.moves_do_not_replay {
+            // Not a panic of the model: the engine's replay check stopped the search.
+            write!(f, "the {family} family's moves do not replay while {during}")?;
+        } else {
+            write!(f, "the {family} family panicked while {during}")?;
+        }
         if let Some(component) = component {
             write!(f, " component `{component}`")?;
         }
@@ -137,6 +142,11 @@ impl fmt::Display for PanickedRun {
                 " at a node a second search did not meet again within {} s (a run with --parallel steal names it)",
                 RETRACE_LIMIT.as_secs()
             )?;
+        }
+        if panic.moves_do_not_replay {
+            // The line says "moves do not replay" once: the check's own text starts so.
+            let detail = panic.message.strip_prefix("moves do not replay: ").unwrap_or(&panic.message);
+            return write!(f, ": {detail}");
         }
         write!(f, ": {panic}")
     }

@@ -2,8 +2,8 @@
 //! columns tried from 0 up) whose model panics in `apply`, `branch`, `undo` or
 //! `solution()` at the nodes under the root's child 1 (column 1 for the first queen) at
 //! depth 3 (at the leaves for `solution`), or in `rule_names`, claims a `max_depth()` one
-//! short of the tree, or reads a global counter in `branch`, so that its moves do not
-//! replay.
+//! short of the tree, or reads a global counter or a global set of the nodes seen in
+//! `branch`, so that its moves do not replay.
 //!
 //! The instance's data may name the fault too (`{"n": 8, "fault": "apply"}`), for the
 //! commands that take no knob flags (`scaling-check`); the knob, when not `none`, wins.
@@ -27,7 +27,9 @@ use backtrack_bench::puzzles::view::{CellView, GridView, View};
 use backtrack_bench::puzzles::{DataError, Puzzle};
 use backtrack_bench::search::{Branch, Model, RuleCounter, RuleId};
 use serde_json::{json, Value};
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 knob_enum! {
     /// The bug the model has.
@@ -47,8 +49,17 @@ knob_enum! {
         /// `branch` at the last row reads a global counter: every fifth call, the row is a
         /// dead end. The tree then depends on the order nodes are visited in.
         NonReplayable = "non-replayable",
+        /// `branch` keeps a global set of the nodes it has branched (a transposition table
+        /// outside do/undo) and calls a node it has seen before a dead end. One search
+        /// branches each node once and counts right; a parallel run replays the path to each
+        /// subproblem, so the nodes on it are branched twice: the engine's replay check stops
+        /// the run ("moves do not replay").
+        RemembersNodes = "remembers-nodes",
         /// The puzzle's `verify` panics at a faulty solution (named in the data only).
         Verify = "verify",
+        /// The puzzle's `verify` rejects the solutions whose first queen is in column 2
+        /// (index 1): a check that fails without a panic (named in the data only).
+        VerifyRejects = "verify-rejects",
         /// The puzzle's `answer_key` panics at a faulty solution (named in the data only).
         AnswerKey = "answer-key",
         /// The puzzle's `parse` panics (named in the data only).
@@ -71,6 +82,15 @@ pub const FAULT_DEPTH: usize = 3;
 
 /// Calls of `branch` at the last row by every non-replayable model (reset by `models`).
 static LAST_ROW_CALLS: AtomicU64 = AtomicU64::new(0);
+
+/// The nodes branched by every model whose fault is `remembers-nodes` (reset by `models`).
+static BRANCHED: Mutex<Option<HashSet<Vec<u8>>>> = Mutex::new(None);
+
+/// Whether the node reached by `columns` was branched before (and remembers it now).
+fn branched_before(columns: &[u8]) -> bool {
+    let mut seen = BRANCHED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    !seen.get_or_insert_with(HashSet::new).insert(columns.to_vec())
+}
 
 const RULE_ATTACK: RuleId = 0;
 const RULE_HIDDEN: RuleId = 1;
@@ -140,6 +160,12 @@ impl Model for BrokenModel {
         self.fail_at(Fault::Branch, &self.columns);
         if self.columns.len() == self.n {
             return Branch::Solution;
+        }
+        if self.fault == Fault::RemembersNodes {
+            counters.check(RULE_HIDDEN);
+            if branched_before(&self.columns) {
+                return Branch::DeadEnd(RULE_HIDDEN);
+            }
         }
         if self.fault == Fault::NonReplayable && self.columns.len() == self.n - 1 {
             counters.check(RULE_HIDDEN);
@@ -224,6 +250,9 @@ impl Puzzle for BrokenQueens {
         if fault == Fault::NonReplayable {
             LAST_ROW_CALLS.store(0, Ordering::Relaxed);
         }
+        if fault == Fault::RemembersNodes {
+            *BRANCHED.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = None;
+        }
         vec![BrokenModel { n: self.n, fault, columns: Vec::with_capacity(self.n) }]
     }
 
@@ -245,6 +274,13 @@ impl Puzzle for BrokenQueens {
 
     fn verify(&self, _component: usize, solution: &Vec<u8>) -> Result<(), String> {
         fail_at(self.fault, Fault::Verify, self.n, solution);
+        if self.fault == Fault::VerifyRejects && solution.first() == Some(&1) {
+            return Err(format!(
+                "{} fault: the solution {}",
+                Fault::VerifyRejects.name(),
+                self.solution_text(solution)
+            ));
+        }
         let model = BrokenModel { n: self.n, fault: Fault::None, columns: Vec::new() };
         let mut placed = model;
         for &column in solution {

@@ -16,6 +16,7 @@
 //! nothing (the caller reports the error once); anywhere else it hands over to the
 //! previous hook, so panics elsewhere print as they always did.
 
+use crate::search::MovesDoNotReplay;
 use std::any::Any;
 use std::cell::{Cell, RefCell};
 use std::fmt;
@@ -35,6 +36,11 @@ pub struct ModelPanic {
     /// the `sequential` strategy's plain loop (which keeps no path) met a panic that a second
     /// search did not meet again within its time.
     pub path: Option<String>,
+    /// Whether the search stopped because a subproblem's moves did not replay (the
+    /// engine's [`MovesDoNotReplay`]), not because the model itself panicked: `message`
+    /// says what differed, `path` leads to the node where it did, and there is no
+    /// `location` (the model raised nothing).
+    pub moves_do_not_replay: bool,
 }
 
 impl ModelPanic {
@@ -77,7 +83,9 @@ pub fn catch<R>(work: impl FnOnce() -> R) -> Result<R, ModelPanic> {
     result.map_err(|payload| {
         let seen = SEEN.with(|seen| seen.borrow_mut().take());
         let (message, location) = seen.unwrap_or_else(|| (message_of(payload.as_ref()), None));
-        ModelPanic { message, location, path: None }
+        let moves_do_not_replay = payload.downcast_ref::<MovesDoNotReplay>().is_some();
+        let location = if moves_do_not_replay { None } else { location };
+        ModelPanic { message, location, path: None, moves_do_not_replay }
     })
 }
 
@@ -101,8 +109,12 @@ fn install_quiet_hook() {
     });
 }
 
-/// The text of a panic's payload: `panic!` gives a `&str` or a `String`.
+/// The text of a panic's payload: `panic!` gives a `&str` or a `String`, the engine's
+/// replay check a [`MovesDoNotReplay`].
 pub fn message_of(payload: &(dyn Any + Send)) -> String {
+    if let Some(mismatch) = payload.downcast_ref::<MovesDoNotReplay>() {
+        return mismatch.to_string();
+    }
     payload
         .downcast_ref::<&str>()
         .map(|text| text.to_string())

@@ -18,7 +18,9 @@ mod stats;
 pub use callbacks::{Event, NoObserver, NoSteering, Observer, OpenBranches, Steering, SteeringAction};
 pub use counters::{FullCounters, NoCounters, RuleCounter, MAX_RULES};
 pub use default_contract::{assert_same_as_default_contract, DefaultContract};
-pub use engine::{search_sequentially, Engine, Limits, SearchResult, StopReason, DEADLINE_CHECK_INTERVAL};
+pub use engine::{
+    search_sequentially, Engine, Limits, MovesDoNotReplay, SearchResult, StopReason, DEADLINE_CHECK_INTERVAL,
+};
 pub use estimate::{estimate_tree_size, estimate_tree_size_with, EstimateMethod, ProbeRng, TreeEstimate};
 pub use model::{Branch, Model, MoveCursor, Opened, RuleId};
 pub use objective::{keep_best, Incumbent, Objective, Sense, NO_SCORE};

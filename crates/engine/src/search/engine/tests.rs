@@ -1,7 +1,7 @@
 //! Tests of the engine on a small subset-sum tree: counts, frontiers, limits, deadlines.
 
 use super::*;
-use crate::search::{FullCounters, NoObserver, NoSteering};
+use crate::search::{FullCounters, NoCounters, NoObserver, NoSteering};
 
 /// Subsets of {1..=n} (chosen in increasing order) whose sum is `target`; the rule
 /// "over" rejects a partial sum above the target.

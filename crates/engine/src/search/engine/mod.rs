@@ -3,8 +3,8 @@
 use super::callbacks::Level;
 use super::keeper::SolutionKeeper;
 use super::{
-    Branch, Event, Incumbent, Model, NoCounters, Objective, Observer, OpenBranches, RuleCounter, RuleId, Stats,
-    Steering, SteeringAction, NO_SCORE,
+    Branch, Event, Incumbent, Model, Objective, Observer, OpenBranches, RuleCounter, RuleId, Stats, Steering,
+    SteeringAction, NO_SCORE,
 };
 use std::sync::Arc;
 use std::time::Instant;
@@ -122,6 +122,8 @@ pub struct Engine<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> {
     limits: Limits,
     /// Moves applied from the root to the current node.
     path: Vec<M::Move>,
+    /// The moves a replayed node offers (see [`Engine::run_subproblem`]).
+    replay_moves: Vec<M::Move>,
     /// The candidates of every open node on the path, one stretch per level.
     candidates: Vec<M::Move>,
     levels: Vec<Level>,
@@ -177,6 +179,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             steering,
             observer,
             path: Vec::with_capacity(depth),
+            replay_moves: Vec::new(),
             candidates: Vec::with_capacity(depth * 8),
             levels: Vec::with_capacity(depth),
             frontier_depth: usize::MAX,
@@ -219,8 +222,9 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
 
     /// Searches the subtree under `subproblem`, a path of moves from the root whose last
     /// move has not been visited yet: the prefix is replayed without counting (its nodes
-    /// were counted by whoever made the subproblem), then the last move is visited as a
-    /// normal child.
+    /// were counted by whoever made the subproblem), each move checked against the moves
+    /// the model offers (a mismatch panics with [`MovesDoNotReplay`]), then the last move
+    /// is visited as a normal child.
     pub fn run_subproblem(&mut self, subproblem: &[M::Move]) {
         let Some((&last, prefix)) = subproblem.split_last() else {
             self.run();
@@ -229,12 +233,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         if self.stop.is_some() {
             return;
         }
-        let mut silent = NoCounters;
-        for &mv in prefix {
-            let accepted = self.model.apply(mv, &mut silent);
-            debug_assert!(accepted.is_ok(), "a subproblem's prefix must replay cleanly");
-            self.path.push(mv);
-        }
+        self.replay_checked(subproblem);
         // Every node on the prefix, the parent of `last` included, has no open candidates
         // here: its other children belong to other subproblems.
         self.levels.resize(prefix.len() + 1, Level { next: 0, end: 0 });
@@ -578,5 +577,9 @@ pub fn search_sequentially<M: Model, C: RuleCounter>(model: M, limits: Limits) -
 
 mod bounded;
 mod plain;
+mod replay;
+
+pub use replay::MovesDoNotReplay;
+
 #[cfg(test)]
 mod tests;
