@@ -5,25 +5,40 @@
 //! import points down, from the floors at the top to the ground floor:
 //!
 //! - **Front**: [`cli`] (flags parsed once into typed run settings, one file per command)
-//!   and [`Workbench`], the entry point for a user's own families.
+//!   and [`Workbench`], the entry point for a user's own families; [`prelude`], the
+//!   stable surface for a family author in one import; [`testing`], the parity helpers a
+//!   family's tests call.
 //! - **Harness**: [`harness`] (sweeps, CSV records, reports, plots) and [`explain`] (why a
 //!   parallel run is slower); they see run settings and reports, never a board.
 //! - **Run**: [`run`], the one place where a run happens. An instance file names a family;
 //!   the family registry ([`run::family`]) turns the name into a type, the family reads the
 //!   instance's data and the knob text into its own types once ([`run::prepare`]), and the
 //!   prepared instance solves, estimates, measures or watches. [`run::RunSettings`] holds
-//!   the run knobs, [`run::RunReport`] what a run measured.
+//!   the run knobs, [`run::RunReport`] what a run measured. [`run::cluster`] is the part of
+//!   a split search that runs a family's models (split, run a part, assemble).
+//! - **Cluster files**: [`cluster`], one search split across machines as files: the plan,
+//!   the parts' files, their checks and merge, the shared incumbent of a branch and bound
+//!   (it knows no puzzle type: families enter through [`run::cluster`]).
 //! - **Drawing**: [`watch`], terminal frames of a search step by step (knows no file).
-//! - **Models and strategies**: [`puzzles`], the four families of the seed posts as models,
-//!   each knob a plain enum (they know no thread and no file format beyond their own `data`
-//!   block); [`parallel`], strategies that run any model on many threads, with per-worker
-//!   accounting (they know no puzzle); [`format`], numbers as people read them.
-//! - **Ground**: [`search`], the depth-first engine over the [`search::Model`] trait, with
-//!   per-rule and per-depth counters that compile away when off (it knows no puzzle and no
-//!   thread); [`scaling`], the predicted speedup of a strategy from one measured tree (pure
-//!   arithmetic); [`statistics`], medians with bootstrap intervals and the adaptive repeat
-//!   rule; [`knobs`], the one vocabulary for settings given as text; [`machine_guard`],
-//!   whether other processes used the CPUs while something was timed (read from `/proc`).
+//! - **Models**: [`puzzles`], the families of the seed posts (and max clique, knapsack)
+//!   as models, each knob a plain enum (they know no thread and no file format beyond their
+//!   own `data` block); [`format`], numbers as people read them.
+//! - **Engine** (the crate `backtrack-engine`, re-exported here under the same paths):
+//!   [`parallel`], strategies that run any model on many threads, with per-worker
+//!   accounting (they know no puzzle); [`search`], the depth-first engine over the
+//!   [`search::Model`] trait, with per-rule and per-depth counters that compile away when
+//!   off (it knows no puzzle and no thread); [`knobs`], the one vocabulary for settings
+//!   given as text.
+//! - **Ground**: [`scaling`], the predicted speedup of a strategy from one measured tree
+//!   (pure arithmetic); [`statistics`], medians with bootstrap intervals and the adaptive
+//!   repeat rule; [`machine_guard`], whether other processes used the CPUs while something
+//!   was timed (read from `/proc`).
+//!
+//! Stable for a family author: [`prelude`] and the items it names (from [`search`],
+//! [`parallel`], [`knobs`], [`puzzles`], [`run`], [`testing`]); the paths of 0.1.0 that
+//! moved stay as deprecated aliases for a version (`CHANGELOG.md`). The other modules are
+//! the workbench's own machinery, public for its binary and tests, and may change in any
+//! version.
 //!
 //! # Your own search
 //!
@@ -119,7 +134,7 @@
 // so a family written against this crate needs no change.
 #[macro_use]
 extern crate backtrack_engine;
-pub use backtrack_engine::knob_enum;
+pub use backtrack_engine::{knob_enum, run_knob_enum};
 pub use backtrack_engine::{knobs, parallel, search};
 
 pub mod cli;
@@ -128,6 +143,8 @@ pub mod explain;
 pub mod format;
 pub mod harness;
 pub mod machine_guard;
+mod old_paths;
+pub mod prelude;
 pub mod puzzles;
 pub mod run;
 pub mod scaling;
@@ -137,3 +154,6 @@ pub mod watch;
 mod workbench;
 
 pub use workbench::{count_nodes, instance_of, knob_values, Workbench};
+
+#[allow(deprecated)]
+pub use old_paths::{instance, registry, solve};

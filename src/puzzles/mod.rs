@@ -19,6 +19,10 @@ pub mod rings;
 pub mod twenty_four_seven;
 pub mod view;
 
+/// 0.1.0's path of the knob vocabulary (deprecated): [`crate::knobs`].
+#[allow(deprecated)]
+pub use crate::old_paths::puzzle_knobs as knobs;
+
 use crate::knobs::{KnobError, KnobSpec, KnobValues};
 use crate::search::Model;
 use answer_tally::AnswerTally;

@@ -12,7 +12,7 @@
 //! default and column here, and its entry in [`RUN_DIMENSIONS`] for sweeps; outside this
 //! file, its flag (`cli::args`) and its CSV cell (`harness::storing::run_columns`).
 
-use crate::knobs::{KnobError, KnobForm, KnobValues};
+use crate::knobs::KnobValues;
 use crate::parallel::{check_thread_count, CounterLayout, ParallelPlan, StateRestore, Strategy, ThreadAffinity};
 use serde::Serialize;
 use std::fmt::Display;
@@ -20,34 +20,18 @@ use std::str::FromStr;
 
 pub use crate::parallel::MAX_THREADS;
 
-/// What to search for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SearchMode {
-    /// Every solution (the whole tree).
-    All,
-    /// The first solution of each component.
-    First,
-    /// The best solution of each component, by branch and bound (a family whose model
-    /// declares an objective): the first optimal solution found, proven optimal.
-    Best,
-}
-
-impl SearchMode {
-    /// Every accepted form, in the order help lists them.
-    pub const FORMS: &'static [KnobForm] = &[
-        KnobForm { form: "all", help: "every solution: the whole tree" },
-        KnobForm { form: "first", help: "the first solution of each component" },
-        KnobForm { form: "best", help: "the best solution of each component, by branch and bound" },
-    ];
-
-    /// `all` or `first`: the form flags, specs and CSV columns use.
-    pub fn name(self) -> &'static str {
-        match self {
-            SearchMode::All => "all",
-            SearchMode::First => "first",
-            SearchMode::Best => "best",
-        }
+crate::run_knob_enum! {
+    /// What to search for.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+    #[serde(rename_all = "kebab-case")]
+    pub enum SearchMode("search mode") {
+        /// Every solution (the whole tree).
+        All = "all" => "every solution: the whole tree",
+        /// The first solution of each component.
+        First = "first" => "the first solution of each component",
+        /// The best solution of each component, by branch and bound (a family whose model
+        /// declares an objective): the first optimal solution found, proven optimal.
+        Best = "best" => "the best solution of each component, by branch and bound",
     }
 }
 
@@ -61,17 +45,6 @@ impl SearchMode {
             (SearchMode::First, _) => "first solution",
             (SearchMode::Best, _) => "the best solution, by branch and bound",
         }
-    }
-}
-
-impl std::str::FromStr for SearchMode {
-    type Err = KnobError;
-
-    fn from_str(text: &str) -> Result<SearchMode, KnobError> {
-        [SearchMode::All, SearchMode::First, SearchMode::Best]
-            .into_iter()
-            .find(|mode| mode.name() == text)
-            .ok_or_else(|| KnobError::not_a_form("search mode", text, SearchMode::FORMS, None))
     }
 }
 

@@ -169,7 +169,59 @@ impl std::error::Error for KnobError {}
 /// A knob's settings as a plain enum that knows its values: it lists them, parses one and
 /// names itself, so that a family's `config` and `describe` take one line per knob.
 /// Enums of plain settings declare themselves with `knob_enum!`, which spells each value
-/// once; a knob whose values take a parameter implements the trait by hand.
+/// once; a knob whose values take a parameter implements the trait by hand, its value
+/// declared `head:K` and `parse` given the integer after the `:`:
+///
+/// ```
+/// use backtrack_engine::knobs::{Knob, KnobReader, KnobSpec, KnobValues};
+///
+/// /// When the connectivity of the empty cells is checked.
+/// #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// enum Connectivity {
+///     /// Never.
+///     Off,
+///     /// At every K-th depth (K a positive integer).
+///     Every(u32),
+/// }
+///
+/// impl Knob for Connectivity {
+///     const VALUES: &'static [&'static str] = &["off", "every:K"];
+///
+///     fn parse(head: &str, parameter: Option<u32>) -> Option<Connectivity> {
+///         match (head, parameter) {
+///             ("off", None) => Some(Connectivity::Off),
+///             ("every", Some(k)) => Some(Connectivity::Every(k)),
+///             _ => None,
+///         }
+///     }
+///
+///     fn name(self) -> String {
+///         match self {
+///             Connectivity::Off => "off".to_string(),
+///             Connectivity::Every(k) => format!("every:{k}"),
+///         }
+///     }
+/// }
+///
+/// const KNOBS: &[KnobSpec] = &[KnobSpec::new(
+///     "connectivity",
+///     Connectivity::VALUES,
+///     "every:4",
+///     "When the empty cells' connectivity is checked.",
+/// )];
+///
+/// let read = |text: &str| {
+///     let given: KnobValues = [("connectivity".to_string(), text.to_string())].into();
+///     KnobReader::new("mine", KNOBS, &given).unwrap().knob::<Connectivity>("connectivity")
+/// };
+/// assert_eq!(read("every:3"), Ok(Connectivity::Every(3)));
+/// assert_eq!(read("off"), Ok(Connectivity::Off));
+/// assert_eq!(Connectivity::Every(3).name(), "every:3");
+/// // K must be a positive integer; the error lists the values.
+/// let error = read("every:0").unwrap_err();
+/// assert!(error.message.contains("allowed: off, every:K (K a positive integer)"), "{}", error.message);
+/// assert!(read("every").is_err());
+/// ```
 pub trait Knob: Sized + Copy {
     /// The values the knob accepts, in the order help lists them; a value ending in `:K`
     /// takes a positive integer.
@@ -243,6 +295,75 @@ macro_rules! knob_enum {
                     $($name::$variant => $value,)+
                 }
                 .to_string()
+            }
+        }
+    };
+}
+
+/// Declares a run knob (a setting of the run itself, not of a family: `--counters`,
+/// `--state`, `--affinity`, `--mode`) as an enum of plain settings, each written once as
+/// `Variant = "form" => "help"`: it implements `FORMS` (what `--help` lists), `name`,
+/// `Display` and `FromStr` (whose error, a [`KnobError`], names `what` and lists the
+/// forms). The enum's own attributes (derives, `#[default]`, serde) pass through. A run
+/// knob with a parameter (`--parallel depth:D`) implements these by hand.
+///
+/// ```
+/// backtrack_engine::run_knob_enum! {
+///     /// How the workers wait.
+///     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+///     pub enum Waiting("waiting mode") {
+///         /// Spin on the queue.
+///         Spin = "spin" => "spin on the queue",
+///         /// Sleep until woken.
+///         Sleep = "sleep" => "sleep until woken",
+///     }
+/// }
+///
+/// assert_eq!("sleep".parse::<Waiting>(), Ok(Waiting::Sleep));
+/// assert_eq!(Waiting::Spin.to_string(), "spin");
+/// assert_eq!(Waiting::FORMS.len(), 2);
+/// assert!("nap".parse::<Waiting>().unwrap_err().message.contains("waiting mode"));
+/// ```
+#[macro_export]
+macro_rules! run_knob_enum {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident($what:literal) {
+            $($(#[$variant_meta:meta])* $variant:ident = $form:literal => $help:literal,)+
+        }
+    ) => {
+        $(#[$meta])*
+        $vis enum $name {
+            $($(#[$variant_meta])* $variant,)+
+        }
+
+        impl $name {
+            /// Every accepted form, in the order `--help` lists them.
+            pub const FORMS: &'static [$crate::knobs::KnobForm] =
+                &[$($crate::knobs::KnobForm { form: $form, help: $help },)+];
+
+            /// The form this value is written as (in flags, specs and CSV columns).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($name::$variant => $form,)+
+                }
+            }
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        impl ::std::str::FromStr for $name {
+            type Err = $crate::knobs::KnobError;
+
+            fn from_str(text: &str) -> ::std::result::Result<$name, $crate::knobs::KnobError> {
+                [$($name::$variant),+]
+                    .into_iter()
+                    .find(|value| value.name() == text)
+                    .ok_or_else(|| $crate::knobs::KnobError::not_a_form($what, text, $name::FORMS, None))
             }
         }
     };

@@ -23,10 +23,10 @@ pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 /// The instances shipped in `instances/`, by short name, embedded in the binary so the
 /// short names work from any directory.
 pub const BUILTIN_INSTANCES: &[(&str, &str, &str)] = &[
-    ("rings", "olympic_rings.json", include_str!("../../instances/olympic_rings.json")),
-    ("prime-grid", "prime_grid.json", include_str!("../../instances/prime_grid.json")),
-    ("hooks7", "hooks_7.json", include_str!("../../instances/hooks_7.json")),
-    ("247", "twenty_four_seven_2x2_2.json", include_str!("../../instances/twenty_four_seven_2x2_2.json")),
+    ("rings", "olympic_rings.json", include_str!("../../../instances/olympic_rings.json")),
+    ("prime-grid", "prime_grid.json", include_str!("../../../instances/prime_grid.json")),
+    ("hooks7", "hooks_7.json", include_str!("../../../instances/hooks_7.json")),
+    ("247", "twenty_four_seven_2x2_2.json", include_str!("../../../instances/twenty_four_seven_2x2_2.json")),
 ];
 
 /// A loaded, validated instance.
@@ -449,8 +449,8 @@ mod tests {
 
     #[test]
     fn bad_data_names_the_key_and_its_line() {
-        let text =
-            include_str!("../../instances/olympic_rings.json").replace("\"ring_target\": 11", "\"ring_target\": \"x\"");
+        let text = include_str!("../../../instances/olympic_rings.json")
+            .replace("\"ring_target\": 11", "\"ring_target\": \"x\"");
         let message = error_of(&text);
         assert!(message.contains("data.ring_target: expected an integer, found a string"), "{message}");
         assert!(message.starts_with("bad.json:"), "{message}");
@@ -460,7 +460,7 @@ mod tests {
     /// that entry, not the first line that mentions `"givens"` (grid 0's).
     #[test]
     fn a_bad_value_in_a_later_grid_names_its_own_line() {
-        let seed = include_str!("../../instances/twenty_four_seven_2x2_2.json");
+        let seed = include_str!("../../../instances/twenty_four_seven_2x2_2.json");
         let mut lines: Vec<String> = seed.lines().map(str::to_string).collect();
         let givens_lines: Vec<usize> =
             lines.iter().enumerate().filter(|(_, line)| line.contains("\"givens\"")).map(|(index, _)| index).collect();
@@ -478,7 +478,7 @@ mod tests {
 
     #[test]
     fn a_missing_key_names_the_line_of_the_object_that_lacks_it() {
-        let seed = include_str!("../../instances/twenty_four_seven_2x2_2.json");
+        let seed = include_str!("../../../instances/twenty_four_seven_2x2_2.json");
         let names: Vec<usize> =
             seed.lines().enumerate().filter(|(_, line)| line.contains("\"name\"")).map(|(index, _)| index).collect();
         let text: String = seed
@@ -494,7 +494,7 @@ mod tests {
 
     #[test]
     fn a_byte_order_mark_is_accepted() {
-        let text = format!("\u{feff}{}", include_str!("../../instances/olympic_rings.json"));
+        let text = format!("\u{feff}{}", include_str!("../../../instances/olympic_rings.json"));
         assert!(parse(&text, Path::new("bom.json"), "bom.json").is_ok());
     }
 

@@ -1,8 +1,6 @@
 //! The thread pool a run borrows: built once, before any clock starts, never rayon's global.
 
-use crate::knobs::{KnobError, KnobForm};
 use std::fmt;
-use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -15,49 +13,18 @@ const LONGEST_HOLD: Duration = Duration::from_millis(10);
 /// typing a node count where a thread count was meant).
 pub const MAX_THREADS: usize = 1024;
 
-/// Where the pool's threads may run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ThreadAffinity {
-    /// Thread `i` pinned to the `i`-th CPU the process may use (round robin when there are
-    /// more threads than CPUs). Unpinned on a 2-core VM, the second worker of a 4 ms search
-    /// joined 2 to 4 ms late in most runs (likely woken on the busy CPU and moved only at a
-    /// later balancing tick); pinned, it joins at once.
-    #[default]
-    Pinned,
-    /// Wherever the operating system puts them.
-    Free,
-}
-
-impl ThreadAffinity {
-    /// Every accepted form, in the order `--help` lists them.
-    pub const FORMS: &'static [KnobForm] = &[
-        KnobForm { form: "pinned", help: "pool thread i on the i-th allowed CPU (default)" },
-        KnobForm { form: "free", help: "threads placed and moved by the operating system" },
-    ];
-
-    /// The form this value is written as.
-    pub fn name(self) -> &'static str {
-        match self {
-            ThreadAffinity::Pinned => "pinned",
-            ThreadAffinity::Free => "free",
-        }
-    }
-}
-
-impl fmt::Display for ThreadAffinity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for ThreadAffinity {
-    type Err = KnobError;
-
-    fn from_str(text: &str) -> Result<ThreadAffinity, KnobError> {
-        [ThreadAffinity::Pinned, ThreadAffinity::Free]
-            .into_iter()
-            .find(|affinity| affinity.name() == text)
-            .ok_or_else(|| KnobError::not_a_form("thread affinity", text, ThreadAffinity::FORMS, None))
+crate::run_knob_enum! {
+    /// Where the pool's threads may run.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub enum ThreadAffinity("thread affinity") {
+        /// Thread `i` pinned to the `i`-th CPU the process may use (round robin when there
+        /// are more threads than CPUs). Unpinned on a 2-core VM, the second worker of a 4 ms
+        /// search joined 2 to 4 ms late in most runs (likely woken on the busy CPU and moved
+        /// only at a later balancing tick); pinned, it joins at once.
+        #[default]
+        Pinned = "pinned" => "pool thread i on the i-th allowed CPU (default)",
+        /// Wherever the operating system puts them.
+        Free = "free" => "threads placed and moved by the operating system",
     }
 }
 

@@ -151,96 +151,32 @@ impl FromStr for Strategy {
     }
 }
 
-/// Where the workers keep their node counters: the knob that switches on the classic
-/// cache slowdowns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum CounterLayout {
-    /// One counter per worker on its own cache line, published once per task.
-    #[default]
-    Padded,
-    /// One shared atomic counter that every worker increments at every node (contention).
-    Shared,
-    /// One counter per worker, side by side in a plain array and written at every node,
-    /// so that neighbours share cache lines (false sharing).
-    Unpadded,
-}
-
-impl CounterLayout {
-    /// Every accepted form, in the order `--help` lists them.
-    pub const FORMS: &'static [KnobForm] = &[
-        KnobForm { form: "padded", help: "per-worker counters on their own cache lines, published per task (default)" },
-        KnobForm { form: "shared", help: "one atomic counter incremented by every worker at every node" },
-        KnobForm { form: "unpadded", help: "per-worker counters side by side in one array, written at every node" },
-    ];
-
-    /// The form this value is written as.
-    pub fn name(self) -> &'static str {
-        match self {
-            CounterLayout::Padded => "padded",
-            CounterLayout::Shared => "shared",
-            CounterLayout::Unpadded => "unpadded",
-        }
+crate::run_knob_enum! {
+    /// Where the workers keep their node counters: the knob that switches on the classic
+    /// cache slowdowns.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub enum CounterLayout("counter layout") {
+        /// One counter per worker on its own cache line, published once per task.
+        #[default]
+        Padded = "padded" => "per-worker counters on their own cache lines, published per task (default)",
+        /// One shared atomic counter that every worker increments at every node (contention).
+        Shared = "shared" => "one atomic counter incremented by every worker at every node",
+        /// One counter per worker, side by side in a plain array and written at every node,
+        /// so that neighbours share cache lines (false sharing).
+        Unpadded = "unpadded" => "per-worker counters side by side in one array, written at every node",
     }
 }
 
-impl fmt::Display for CounterLayout {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for CounterLayout {
-    type Err = KnobError;
-
-    fn from_str(text: &str) -> Result<CounterLayout, KnobError> {
-        [CounterLayout::Padded, CounterLayout::Shared, CounterLayout::Unpadded]
-            .into_iter()
-            .find(|layout| layout.name() == text)
-            .ok_or_else(|| KnobError::not_a_form("counter layout", text, CounterLayout::FORMS, None))
-    }
-}
-
-/// How the model state is restored after a child has been searched.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum StateRestore {
-    /// The model's `undo` (do/undo on one state).
-    #[default]
-    Undo,
-    /// A clone of the whole state at every node, put back afterwards: shows what
-    /// allocation and copying cost (the engine's `Limits::clone_state`).
-    Clone,
-}
-
-impl StateRestore {
-    /// Every accepted form, in the order `--help` lists them.
-    pub const FORMS: &'static [KnobForm] = &[
-        KnobForm { form: "undo", help: "undo each move on one state (default)" },
-        KnobForm { form: "clone", help: "clone the whole state at every node instead of undoing" },
-    ];
-
-    /// The form this value is written as.
-    pub fn name(self) -> &'static str {
-        match self {
-            StateRestore::Undo => "undo",
-            StateRestore::Clone => "clone",
-        }
-    }
-}
-
-impl fmt::Display for StateRestore {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for StateRestore {
-    type Err = KnobError;
-
-    fn from_str(text: &str) -> Result<StateRestore, KnobError> {
-        [StateRestore::Undo, StateRestore::Clone]
-            .into_iter()
-            .find(|mode| mode.name() == text)
-            .ok_or_else(|| KnobError::not_a_form("state mode", text, StateRestore::FORMS, None))
+crate::run_knob_enum! {
+    /// How the model state is restored after a child has been searched.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+    pub enum StateRestore("state mode") {
+        /// The model's `undo` (do/undo on one state).
+        #[default]
+        Undo = "undo" => "undo each move on one state (default)",
+        /// A clone of the whole state at every node, put back afterwards: shows what
+        /// allocation and copying cost (the engine's `Limits::clone_state`).
+        Clone = "clone" => "clone the whole state at every node instead of undoing",
     }
 }
 
