@@ -122,8 +122,8 @@ pub struct Engine<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> {
     limits: Limits,
     /// Moves applied from the root to the current node.
     path: Vec<M::Move>,
-    /// The moves a replayed node offers (see [`Engine::run_subproblem`]).
-    replay_moves: Vec<M::Move>,
+    /// What the last replayed path's nodes offered (see [`Engine::run_subproblem`]).
+    replay: replay::ReplayMemory<M::Move>,
     /// The candidates of every open node on the path, one stretch per level.
     candidates: Vec<M::Move>,
     levels: Vec<Level>,
@@ -179,7 +179,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             steering,
             observer,
             path: Vec::with_capacity(depth),
-            replay_moves: Vec::new(),
+            replay: replay::ReplayMemory::new(),
             candidates: Vec::with_capacity(depth * 8),
             levels: Vec::with_capacity(depth),
             frontier_depth: usize::MAX,
@@ -581,5 +581,7 @@ mod replay;
 
 pub use replay::MovesDoNotReplay;
 
+#[cfg(test)]
+mod replay_tests;
 #[cfg(test)]
 mod tests;

@@ -34,56 +34,85 @@ impl fmt::Display for MovesDoNotReplay {
 /// At most this many offered moves are named in a mismatch's message.
 const MOVES_NAMED: usize = 8;
 
+/// What an engine remembers of the last path it replayed: the moves each node on it
+/// offered. Subproblems that one worker runs one after another share the start of their
+/// paths (the root at least), and a node reached by the same moves from the root is the
+/// same node: its moves, checked once, are not asked for again. A root that lists
+/// thousands of moves (the Hooks layouts) is then branched once per worker, not once per
+/// subproblem.
+pub(super) struct ReplayMemory<Mv> {
+    /// The moves the last replay applied (its path without the last move).
+    applied: Vec<Mv>,
+    /// `offered[d]`: the moves the node at depth `d` of that path offered, valid for
+    /// `d < valid`.
+    offered: Vec<Vec<Mv>>,
+    valid: usize,
+}
+
+impl<Mv> ReplayMemory<Mv> {
+    pub(super) fn new() -> Self {
+        ReplayMemory { applied: Vec::new(), offered: Vec::new(), valid: 0 }
+    }
+}
+
 impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O> {
     /// Applies every move of `subproblem` but the last without counting, checking at every
     /// node from the root to the parent of its last move that the model offers the move the
-    /// path makes there (and accepts it): each check costs one `branch` of a node the origin
-    /// had already branched. A mismatch panics with [`MovesDoNotReplay`], which stops a
-    /// parallel run as a model's panic does.
+    /// path makes there (and accepts it). A node on the path of the previous replay is not
+    /// branched again (see [`ReplayMemory`]); a new one costs one `branch` of a node the
+    /// origin had already branched. A mismatch panics with [`MovesDoNotReplay`], which stops
+    /// a parallel run as a model's panic does.
     pub(super) fn replay_checked(&mut self, subproblem: &[M::Move]) {
         let last = subproblem.len().saturating_sub(1);
+        let memory = &mut self.replay;
+        let shared = subproblem[..last].iter().zip(&memory.applied).take_while(|(new, old)| new == old).count();
+        memory.valid = memory.valid.min(shared + 1);
+        memory.applied.clear();
         let mut silent = NoCounters;
         for (depth, &mv) in subproblem.iter().enumerate() {
-            self.replay_moves.clear();
-            let branch = self.model.branch(&mut self.replay_moves, &mut silent);
-            let offered = matches!(branch, Branch::Moves) && self.replay_moves.contains(&mv);
-            if !offered {
-                let found = match branch {
-                    Branch::Moves => format!("offers {}", self.offered_moves()),
-                    Branch::Solution => "is a solution".to_string(),
-                    Branch::DeadEnd(rule) => format!("is a dead end (rule {rule})"),
-                };
-                self.replay_failed(
-                    depth,
-                    format!("the move {mv:?} at depth {depth} is not offered on replay: the node {found}"),
-                );
+            if depth >= self.replay.valid {
+                if self.replay.offered.len() <= depth {
+                    self.replay.offered.push(Vec::new());
+                }
+                let offered = &mut self.replay.offered[depth];
+                offered.clear();
+                match self.model.branch(offered, &mut silent) {
+                    Branch::Moves => self.replay.valid = depth + 1,
+                    Branch::Solution => self.replay_failed(depth, mv, "the node is a solution".to_string()),
+                    Branch::DeadEnd(rule) => {
+                        self.replay_failed(depth, mv, format!("the node is a dead end (rule {rule})"))
+                    }
+                }
+            }
+            if !self.replay.offered[depth].contains(&mv) {
+                let found = format!("the node offers {}", offered_text(&self.replay.offered[depth]));
+                self.replay_failed(depth, mv, found);
             }
             if depth == last {
                 return;
             }
             if let Err(rule) = self.model.apply(mv, &mut silent) {
-                self.replay_failed(
-                    depth,
-                    format!("the move {mv:?} at depth {depth} is rejected on replay (rule {rule})"),
-                );
+                let detail = format!("the move {mv:?} at depth {depth} is rejected on replay (rule {rule})");
+                std::panic::panic_any(MovesDoNotReplay { depth, detail })
             }
             self.path.push(mv);
-        }
-    }
-
-    /// The moves the last replayed node offered, the first few of them by name.
-    fn offered_moves(&self) -> String {
-        let shown: Vec<String> = self.replay_moves.iter().take(MOVES_NAMED).map(|mv| format!("{mv:?}")).collect();
-        let more = self.replay_moves.len().saturating_sub(MOVES_NAMED);
-        match more {
-            0 => format!("[{}]", shown.join(", ")),
-            more => format!("[{}, and {more} more]", shown.join(", ")),
+            self.replay.applied.push(mv);
         }
     }
 
     #[cold]
     #[inline(never)]
-    fn replay_failed(&self, depth: usize, detail: String) -> ! {
+    fn replay_failed(&self, depth: usize, mv: M::Move, found: String) -> ! {
+        let detail = format!("the move {mv:?} at depth {depth} is not offered on replay: {found}");
         std::panic::panic_any(MovesDoNotReplay { depth, detail })
+    }
+}
+
+/// The moves a replayed node offered, the first few of them by name.
+fn offered_text<Mv: fmt::Debug>(moves: &[Mv]) -> String {
+    let shown: Vec<String> = moves.iter().take(MOVES_NAMED).map(|mv| format!("{mv:?}")).collect();
+    match moves.len().saturating_sub(MOVES_NAMED) {
+        0 => format!("[{}]", shown.join(", ")),
+        more => format!("[{}, and {more} more]", shown.join(", ")),
     }
 }

@@ -1,0 +1,105 @@
+//! Tests of the replay check: a subproblem whose path the model does not offer again stops
+//! with [`MovesDoNotReplay`]; a worker branches a node on its replayed paths once.
+
+use super::*;
+use crate::search::{FullCounters, NoObserver, NoSteering};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Subsets of {1..=n} summing to `target` (as in `tests.rs`), whose root counts its
+/// branches in a counter shared by every clone, and offers the move 1 only on its first
+/// `honest_root_branches` (a model that reads state kept outside do/undo).
+#[derive(Clone)]
+struct CountingRoot {
+    n: u32,
+    target: u32,
+    chosen: Vec<u32>,
+    sum: u32,
+    root_branches: Arc<AtomicUsize>,
+    honest_root_branches: usize,
+}
+
+impl CountingRoot {
+    fn new(honest_root_branches: usize) -> Self {
+        let root_branches = Arc::new(AtomicUsize::new(0));
+        CountingRoot { n: 12, target: 20, chosen: Vec::new(), sum: 0, root_branches, honest_root_branches }
+    }
+}
+
+impl Model for CountingRoot {
+    type Move = u32;
+    type Solution = Vec<u32>;
+    const REJECTS_BEFORE_CHANGING: bool = true;
+    fn rule_names(&self) -> &[&'static str] {
+        &["over"]
+    }
+    fn max_depth(&self) -> usize {
+        self.n as usize
+    }
+    fn branch<C: RuleCounter>(&mut self, moves: &mut Vec<u32>, _c: &mut C) -> Branch {
+        if self.sum == self.target {
+            return Branch::Solution;
+        }
+        let mut from = self.chosen.last().map_or(1, |last| last + 1);
+        if self.chosen.is_empty() && self.root_branches.fetch_add(1, Ordering::Relaxed) >= self.honest_root_branches {
+            from = 2;
+        }
+        moves.extend(from..=self.n);
+        Branch::Moves
+    }
+    fn apply<C: RuleCounter>(&mut self, mv: u32, counters: &mut C) -> Result<(), usize> {
+        counters.check(0);
+        if self.sum + mv > self.target {
+            return Err(0);
+        }
+        self.chosen.push(mv);
+        self.sum += mv;
+        Ok(())
+    }
+    fn undo(&mut self, mv: u32) {
+        self.chosen.pop();
+        self.sum -= mv;
+    }
+    fn solution(&self) -> Vec<u32> {
+        self.chosen.clone()
+    }
+}
+
+type TestEngine = Engine<CountingRoot, FullCounters, NoSteering, NoObserver>;
+
+fn engine(model: CountingRoot) -> TestEngine {
+    Engine::new(model, NoSteering, NoObserver, Limits::exhaustive())
+}
+
+#[test]
+fn a_path_through_a_node_that_no_longer_offers_its_move_stops_with_moves_do_not_replay() {
+    let model = CountingRoot::new(1);
+    let subproblems = engine(model.clone()).enumerate_frontier(2);
+    let through_one = subproblems.iter().find(|path| path[0] == 1).expect("a subproblem under the move 1");
+    let mut worker = engine(model);
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| worker.run_subproblem(through_one)));
+    let payload = caught.expect_err("the root no longer offers the move 1");
+    let mismatch = payload.downcast_ref::<MovesDoNotReplay>().expect("the replay check's payload");
+    assert_eq!(mismatch.depth, 0);
+    assert!(mismatch.detail.starts_with("the move 1 at depth 0 is not offered on replay: the node offers [2, 3, "));
+    assert!(mismatch.to_string().starts_with("moves do not replay: the move 1 at depth 0"), "{mismatch}");
+}
+
+#[test]
+fn a_worker_branches_each_node_of_its_replayed_paths_once_and_counts_the_whole_tree() {
+    let model = CountingRoot::new(usize::MAX);
+    let mut sequential = engine(model.clone());
+    sequential.run();
+    let mut lister = engine(model.clone());
+    let subproblems = lister.enumerate_frontier(2);
+    assert!(subproblems.len() > 20, "{}", subproblems.len());
+    let before = model.root_branches.load(Ordering::Relaxed);
+    let mut worker = engine(model.clone());
+    for subproblem in &subproblems {
+        worker.run_subproblem(subproblem);
+    }
+    // The root is on every path: the worker asked for its moves once.
+    assert_eq!(model.root_branches.load(Ordering::Relaxed) - before, 1);
+    let (whole, lister, worker) = (sequential.stats(), lister.stats(), worker.stats());
+    assert_eq!(lister.nodes + worker.nodes, whole.nodes);
+    assert_eq!(lister.solutions + worker.solutions, whole.solutions);
+}
