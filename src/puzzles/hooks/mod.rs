@@ -77,6 +77,7 @@
 //! enumerates at most 4^10 = 1,048,576 layouts (about 0.6 s when every one survives, as
 //! on an 11x11 grid with a single region).
 
+mod answer;
 mod choice;
 mod config;
 mod geometry;
@@ -93,7 +94,7 @@ mod sums;
 mod tests;
 mod verify;
 
-pub use config::{Bookkeeping, CellChoice, ForcedCells, HooksConfig, PlacementStrategy, Rules, Stranded};
+pub use config::{AnswerSource, Bookkeeping, CellChoice, ForcedCells, HooksConfig, PlacementStrategy, Rules, Stranded};
 pub use model::{HookMove, HooksModel};
 pub use parse::Given;
 
@@ -141,6 +142,7 @@ impl Hooks {
             forced: ForcedCells::TryBoth,
             counts: Bookkeeping::Incremental,
             stranded: Stranded::Ignore,
+            answer: AnswerSource::FromState,
         };
         let survivors = match self.common_sum() {
             Some(_) => self.model(&config).surviving_layouts(),
@@ -212,6 +214,12 @@ impl Puzzle for Hooks {
             default: "ignore",
             help: "an undecided cell cut off from the filled cells: ignore until it is decided; hook-count: it can only stay empty, so a hook left with fewer cells that can join the filled ones than its digits is a dead end (rule hook-reach; needs connectivity=incremental, else ignored)",
         },
+        KnobSpec {
+            name: "answer",
+            values: AnswerSource::VALUES,
+            default: "from-state",
+            help: "where each solution's answer comes from: from-state floods the empty regions on the model's bitboard; from-grid builds the grid and runs the answer type's general code (same answers)",
+        },
     ];
     type Config = HooksConfig;
     type Model = HooksModel;
@@ -231,6 +239,7 @@ impl Puzzle for Hooks {
             forced: reader.knob("forced")?,
             counts: reader.knob("counts")?,
             stranded: reader.knob("stranded")?,
+            answer: reader.knob("answer")?,
         })
     }
 
@@ -243,6 +252,7 @@ impl Puzzle for Hooks {
             ("forced", config.forced.name()),
             ("counts", config.counts.name()),
             ("stranded", config.stranded.name()),
+            ("answer", config.answer.name()),
         ]
     }
 
@@ -283,6 +293,10 @@ impl Puzzle for Hooks {
 
     fn answer_key(&self, _component: usize, solution: &Vec<u8>) -> u64 {
         self.answer_type.of_grids(self.size, [&solution[..]])
+    }
+
+    fn answer_key_here(&self, _component: usize, model: &HooksModel) -> Option<u64> {
+        model.answer_from_state.then(|| model.answer_here(self.answer_type))
     }
 
     /// The grid's answer for a single solution; for several, how many have each answer.
