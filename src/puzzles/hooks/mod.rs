@@ -70,6 +70,10 @@
 //!   that can no longer join the filled cells as empty in its hook's count: a hook whose
 //!   cells still joinable number fewer than its digits is a dead end (rule `hook-reach`).
 //!   `ignore` leaves such a cell to the connectivity rule when it is decided.
+//! - `answer`: `from-state` (the default) reads each solution's answer from the model's
+//!   cell sets, the empty regions flooded on the bitboard (`answer.rs`); `from-grid` builds
+//!   the grid and runs the answer type's general code. Same answers; on the enumeration
+//!   workload the general code cost about as much as the search.
 //!
 //! # Limits
 //!
