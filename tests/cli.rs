@@ -38,6 +38,22 @@ fn hooks7_has_unique_solution_2200() {
     assert_eq!(report["components"][0]["solution_texts"], expected["solutions"]);
 }
 
+/// Hooks' answer from the model's cell sets (the default) and from the solution grid
+/// through the answer type's general code: the published answer both ways, and the same
+/// under the other answer type.
+#[test]
+fn hooks7_answers_the_same_from_the_state_and_from_the_grid() {
+    let expected = expected("hooks_7.json");
+    for source in ["from-state", "from-grid"] {
+        assert_eq!(solve_json(&["hooks7", "--answer", source])["answer"], expected["answer"], "{source}");
+    }
+    let directory = tempfile::tempdir().expect("temp dir");
+    let squares = with_answer_type(directory.path(), "hooks_7.json", "sum_of_squares_of_grid_sum");
+    for source in ["from-state", "from-grid"] {
+        assert_eq!(solve_json(&[&squares, "--answer", source])["answer"], 45 * 45, "{source}");
+    }
+}
+
 #[test]
 fn twenty_four_seven_grids_are_unique_and_answer_8520() {
     let report = solve_json(&["247"]);

@@ -53,8 +53,12 @@ impl<K: Ord, S: Ord + Clone> AnswerTally<K, S> {
     /// Counts one solution with answer key `key`.
     pub fn add(&mut self, key: K, solution: &S) {
         self.solutions += 1;
-        if self.smallest.as_ref().is_none_or(|smallest| solution < smallest) {
-            self.smallest = Some(solution.clone());
+        match &mut self.smallest {
+            // `clone_from` reuses the kept solution's memory: a run whose solutions come
+            // in descending order (every new one the smallest) allocates nothing for them.
+            Some(smallest) if solution < smallest => smallest.clone_from(solution),
+            Some(_) => {}
+            None => self.smallest = Some(solution.clone()),
         }
         self.count(key, 1);
     }

@@ -123,6 +123,13 @@ pub trait Puzzle: Sized + Send + Sync {
     /// The answer key of `solution`, a solution of component `component`.
     fn answer_key(&self, component: usize, solution: &<Self::Model as Model>::Solution) -> Self::AnswerKey;
 
+    /// The answer key of the solution at `model`'s current node (a solution of component
+    /// `component`), read from what the model already knows there, without building the
+    /// solution; it must equal [`Puzzle::answer_key`] of `model.solution()`. `None` (the
+    /// default): the run builds the solution and asks [`Puzzle::answer_key`].
+    fn answer_key_here(&self, _component: usize, _model: &Self::Model) -> Option<Self::AnswerKey> {
+        None
+    }
     /// Names of the independent components, one per model of [`Puzzle::models`]. By
     /// default `1`, `2`, ...: as many as the models built with the default knobs (so a
     /// family whose component count depends on its knobs, or whose models are costly to

@@ -68,29 +68,41 @@ pub(super) struct SolutionCollector<'r, P: Puzzle> {
     stream: Option<&'r SolutionStream>,
     /// Every solution's answer key, counted.
     pub(super) tally: AnswerTally<P::AnswerKey, <P::Model as Model>::Solution>,
+    /// The solution being counted, written over for each one ([`Model::write_solution`]):
+    /// counting a solution allocates nothing unless it becomes the smallest.
+    scratch: Option<<P::Model as Model>::Solution>,
 }
 
 impl<'r, P: Puzzle> SolutionCollector<'r, P> {
     /// An empty collector for component `component`, named `name`.
     pub(super) fn new(puzzle: &'r P, component: usize, name: &'r str, stream: Option<&'r SolutionStream>) -> Self {
-        SolutionCollector { puzzle, component, name, stream, tally: AnswerTally::new() }
+        SolutionCollector { puzzle, component, name, stream, tally: AnswerTally::new(), scratch: None }
     }
 }
 
 impl<P: Puzzle> Clone for SolutionCollector<'_, P> {
     fn clone(&self) -> Self {
-        SolutionCollector { tally: self.tally.clone(), ..*self }
+        SolutionCollector { tally: self.tally.clone(), scratch: None, ..*self }
     }
 }
 
 impl<P: Puzzle> Collector<P::Model> for SolutionCollector<'_, P> {
     fn found(&mut self, model: &P::Model) {
-        let solution = model.solution();
+        let solution = match &mut self.scratch {
+            Some(scratch) => {
+                model.write_solution(scratch);
+                scratch
+            }
+            none => none.insert(model.solution()),
+        };
         if let Some(stream) = self.stream {
-            stream.write(self.name, &self.puzzle.solution_text(&solution));
+            stream.write(self.name, &self.puzzle.solution_text(solution));
         }
-        let key = self.puzzle.answer_key(self.component, &solution);
-        self.tally.add(key, &solution);
+        let key = match self.puzzle.answer_key_here(self.component, model) {
+            Some(key) => key,
+            None => self.puzzle.answer_key(self.component, solution),
+        };
+        self.tally.add(key, solution);
     }
 
     fn absorb(&mut self, other: Self) {

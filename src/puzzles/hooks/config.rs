@@ -75,6 +75,18 @@ knob_enum! {
     }
 }
 
+knob_enum! {
+    /// Where each solution's answer (its key in the answer tally) comes from.
+    pub enum AnswerSource {
+        /// From the model's cell sets at the solution: the empty regions flooded on the
+        /// bitboard, no grid built (see `answer.rs`).
+        FromState = "from-state",
+        /// From the solution grid, through the answer type's general code (a grid of
+        /// sums, a board and a list of regions per solution): the reference.
+        FromGrid = "from-grid",
+    }
+}
+
 /// The knobs of Hooks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HooksConfig {
@@ -92,4 +104,6 @@ pub struct HooksConfig {
     pub counts: Bookkeeping,
     /// What cells cut off from the filled ones mean.
     pub stranded: Stranded,
+    /// Where each solution's answer comes from.
+    pub answer: AnswerSource,
 }

@@ -70,6 +70,10 @@
 //!   that can no longer join the filled cells as empty in its hook's count: a hook whose
 //!   cells still joinable number fewer than its digits is a dead end (rule `hook-reach`).
 //!   `ignore` leaves such a cell to the connectivity rule when it is decided.
+//! - `answer`: `from-state` (the default) reads each solution's answer from the model's
+//!   cell sets, the empty regions flooded on the bitboard (`answer.rs`); `from-grid` builds
+//!   the grid and runs the answer type's general code. Same answers; on the enumeration
+//!   workload the general code cost about as much as the search.
 //!
 //! # Limits
 //!
@@ -77,6 +81,7 @@
 //! enumerates at most 4^10 = 1,048,576 layouts (about 0.6 s when every one survives, as
 //! on an 11x11 grid with a single region).
 
+mod answer;
 mod choice;
 mod config;
 mod geometry;
@@ -93,7 +98,7 @@ mod sums;
 mod tests;
 mod verify;
 
-pub use config::{Bookkeeping, CellChoice, ForcedCells, HooksConfig, PlacementStrategy, Rules, Stranded};
+pub use config::{AnswerSource, Bookkeeping, CellChoice, ForcedCells, HooksConfig, PlacementStrategy, Rules, Stranded};
 pub use model::{HookMove, HooksModel};
 pub use parse::Given;
 
@@ -141,6 +146,7 @@ impl Hooks {
             forced: ForcedCells::TryBoth,
             counts: Bookkeeping::Incremental,
             stranded: Stranded::Ignore,
+            answer: AnswerSource::FromState,
         };
         let survivors = match self.common_sum() {
             Some(_) => self.model(&config).surviving_layouts(),
@@ -212,6 +218,12 @@ impl Puzzle for Hooks {
             default: "ignore",
             help: "an undecided cell cut off from the filled cells: ignore until it is decided; hook-count: it can only stay empty, so a hook left with fewer cells that can join the filled ones than its digits is a dead end (rule hook-reach; needs connectivity=incremental, else ignored)",
         },
+        KnobSpec {
+            name: "answer",
+            values: AnswerSource::VALUES,
+            default: "from-state",
+            help: "where each solution's answer comes from: from-state floods the empty regions on the model's bitboard; from-grid builds the grid and runs the answer type's general code (same answers)",
+        },
     ];
     type Config = HooksConfig;
     type Model = HooksModel;
@@ -231,6 +243,7 @@ impl Puzzle for Hooks {
             forced: reader.knob("forced")?,
             counts: reader.knob("counts")?,
             stranded: reader.knob("stranded")?,
+            answer: reader.knob("answer")?,
         })
     }
 
@@ -243,6 +256,7 @@ impl Puzzle for Hooks {
             ("forced", config.forced.name()),
             ("counts", config.counts.name()),
             ("stranded", config.stranded.name()),
+            ("answer", config.answer.name()),
         ]
     }
 
@@ -283,6 +297,10 @@ impl Puzzle for Hooks {
 
     fn answer_key(&self, _component: usize, solution: &Vec<u8>) -> u64 {
         self.answer_type.of_grids(self.size, [&solution[..]])
+    }
+
+    fn answer_key_here(&self, _component: usize, model: &HooksModel) -> Option<u64> {
+        model.answer_from_state.then(|| model.answer_here(self.answer_type))
     }
 
     /// The grid's answer for a single solution; for several, how many have each answer.

@@ -7,7 +7,9 @@
 //! connectivity (`reach.rs`). Those files import this one; this one only calls their
 //! methods.
 
-use super::config::{Bookkeeping, CellChoice, ForcedCells, HooksConfig, PlacementStrategy, Rules, Stranded};
+use super::config::{
+    AnswerSource, Bookkeeping, CellChoice, ForcedCells, HooksConfig, PlacementStrategy, Rules, Stranded,
+};
 use super::geometry::{cells_of, corner_count, layout_corner, split_square, HOOK_SLOTS};
 use super::joint::{HookCounts, ShareScratch, ShareStack};
 use super::shared::{Shared, CELL_SLOTS};
@@ -98,6 +100,8 @@ pub struct HooksModel {
     pub(super) incremental: bool,
     /// `stranded=hook-count` with incremental connectivity.
     pub(super) hook_reach: bool,
+    /// `answer=from-state`: a solution's answer is read from the cell sets.
+    pub(super) answer_from_state: bool,
     /// Undecided cells of each region per hook, and a bit per hook that has some.
     pub(super) region_hook_open: [HookCounts; CELL_SLOTS],
     pub(super) region_hooks_open: [u16; CELL_SLOTS],
@@ -151,6 +155,7 @@ impl HooksModel {
             region_open,
             incremental: config.counts == Bookkeeping::Incremental,
             hook_reach: config.stranded == Stranded::HookCount && config.connectivity == ConnectivityCheck::Incremental,
+            answer_from_state: config.answer == AnswerSource::FromState,
             region_hook_open: [[0; HOOK_SLOTS]; CELL_SLOTS],
             region_hooks_open: [0; CELL_SLOTS],
             settled_hooks: 0,
@@ -487,8 +492,21 @@ impl Model for HooksModel {
     }
 
     fn solution(&self) -> Vec<u8> {
-        (0..self.shared.size * self.shared.size)
-            .map(|cell| if (self.filled >> cell) & 1 == 1 { self.hook_of[cell] } else { 0 })
-            .collect()
+        let mut grid = Vec::new();
+        self.write_solution(&mut grid);
+        grid
+    }
+
+    /// Reuses `into`'s buffer: a solution that is only counted allocates nothing.
+    #[inline]
+    fn write_solution(&self, into: &mut Vec<u8>) {
+        into.clear();
+        into.extend((0..self.shared.size * self.shared.size).map(|cell| {
+            if (self.filled >> cell) & 1 == 1 {
+                self.hook_of[cell]
+            } else {
+                0
+            }
+        }));
     }
 }

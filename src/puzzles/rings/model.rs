@@ -183,4 +183,11 @@ impl Model for RingsModel {
     fn solution(&self) -> Vec<i32> {
         self.instance.unknowns.iter().map(|&spot| self.value[spot].unwrap_or(0)).collect()
     }
+
+    /// Reuses `into`'s buffer: a solution that is only counted allocates nothing.
+    #[inline]
+    fn write_solution(&self, into: &mut Vec<i32>) {
+        into.clear();
+        into.extend(self.instance.unknowns.iter().map(|&spot| self.value[spot].unwrap_or(0)));
+    }
 }

@@ -5,6 +5,7 @@
 //! count keeps the same solutions, and a merge of per-worker sets is exact (the smallest
 //! `limit` of a union are among the smallest `limit` of each part).
 
+use super::Model;
 use std::collections::BinaryHeap;
 
 /// At most `limit` solutions, the smallest seen so far.
@@ -13,12 +14,16 @@ pub(crate) struct SolutionKeeper<S: Ord> {
     limit: usize,
     /// A max-heap, so the largest kept solution is the one a smaller newcomer replaces.
     kept: BinaryHeap<S>,
+    /// Where [`SolutionKeeper::offer_from`] writes a newcomer once the keeper is full: a
+    /// newcomer that is kept swaps buffers with the solution it replaces, one that is not
+    /// stays here to be overwritten, so a full keeper allocates nothing per solution.
+    scratch: Option<S>,
 }
 
 impl<S: Ord> SolutionKeeper<S> {
     /// Keeps nothing yet; will keep at most `limit`.
     pub(crate) fn new(limit: usize) -> Self {
-        SolutionKeeper { limit, kept: BinaryHeap::new() }
+        SolutionKeeper { limit, kept: BinaryHeap::new(), scratch: None }
     }
 
     /// Whether a solution offered now could be kept at all (false when `limit` is 0), so
@@ -39,8 +44,35 @@ impl<S: Ord> SolutionKeeper<S> {
         }
     }
 
+    /// Offers the solution at `model`'s current node, as [`SolutionKeeper::offer`] of
+    /// `model.solution()` does, but once the keeper is full through its scratch buffer
+    /// ([`Model::write_solution`]): a solution that is not kept allocates nothing.
+    #[inline]
+    pub(crate) fn offer_from<M: Model<Solution = S>>(&mut self, model: &M) {
+        if self.kept.len() < self.limit {
+            self.kept.push(model.solution());
+            return;
+        }
+        let Some(mut largest) = self.kept.peek_mut() else {
+            return;
+        };
+        let scratch = match &mut self.scratch {
+            Some(scratch) => {
+                model.write_solution(scratch);
+                scratch
+            }
+            none => none.insert(model.solution()),
+        };
+        if *scratch < *largest {
+            // The largest kept solution leaves through the scratch buffer; dropping the
+            // `PeekMut` restores the heap order.
+            std::mem::swap(&mut *largest, scratch);
+        }
+    }
+
     /// The kept solutions in ascending order; the keeper is left empty.
     pub(crate) fn take_sorted(&mut self) -> Vec<S> {
+        self.scratch = None;
         std::mem::take(&mut self.kept).into_sorted_vec()
     }
 }

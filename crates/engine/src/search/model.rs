@@ -141,6 +141,16 @@ pub trait Model: Clone + Send {
     /// The solution at the current node (called only after [`Branch::Solution`]).
     fn solution(&self) -> Self::Solution;
 
+    /// Writes the solution at the current node into `into`, a solution built before (by
+    /// [`Model::solution`] or an earlier call), as [`Model::solution`] would give it. The
+    /// engine keeps one such buffer per keeper, so that a solution it then drops (larger
+    /// than every kept one) costs no allocation; a model whose solution owns memory (a
+    /// `Vec`) overrides it to reuse `into`'s. By default `*into = self.solution()`.
+    #[inline]
+    fn write_solution(&self, into: &mut Self::Solution) {
+        *into = self.solution();
+    }
+
     /// Whether the model can optimise (branch and bound): it implements
     /// [`Model::objective`], [`Model::solution_value`] and [`Model::move_bound`]. `false`
     /// (the default) compiles every bound check away, so enumeration and first-solution

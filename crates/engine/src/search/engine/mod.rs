@@ -484,7 +484,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         if M::OPTIMISES && self.objective.is_some() {
             self.record_valued_solution();
         } else if self.solutions.wants_any() {
-            self.solutions.offer(self.model.solution());
+            self.solutions.offer_from(&self.model);
         }
         if O::ACTIVE {
             self.observer.observe(Event::Solution { depth }, &self.model);
