@@ -7,6 +7,7 @@
 //! - [`bounded_read`]: every file the tool is given, read only when regular and under a
 //!   cap per kind;
 //! - [`csv_log`]: whole-line appends and atomic rewrites of CSV files;
+//! - [`run_logs`]: a run's record and counts rows, appended together or not at all;
 //! - [`output_target`]: files the user names as outputs, written without replacing a FIFO,
 //!   a device or a symlink;
 //! - [`results_folder`]: the folder's file names, shards, the summary file;
@@ -27,5 +28,6 @@ pub mod output_target;
 pub mod record;
 pub mod results_folder;
 pub mod run_columns;
+pub mod run_logs;
 pub mod summary;
 pub mod sweep_lock;
