@@ -155,3 +155,29 @@ fn runs_per_config(rows: &[HashMap<String, String>]) -> Vec<(String, usize)> {
     }
     stretches
 }
+
+#[test]
+fn a_sweep_removes_old_temporary_files_of_dead_processes_and_nothing_else() {
+    let folder = tempfile::tempdir().unwrap();
+    let spec = folder.path().join("spec.toml");
+    std::fs::write(&spec, "name = \"t\"\nrepeats = 1\n[[block]]\ninstances = [\"rings\"]\n").unwrap();
+    let an_hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    let make = |name: &str| {
+        let path = folder.path().join(name);
+        std::fs::File::create(&path).unwrap().set_modified(an_hour_ago).unwrap();
+        path
+    };
+    // A PID above the kernel's maximum is never alive; this test's own PID is.
+    let left_by_a_kill = make(".t-summary.csv.999999999-12.tmp");
+    let of_a_live_process = make(&format!(".t-summary.csv.{}-12.tmp", std::process::id()));
+    let not_ours = make("t-notes.tmp");
+    let output = sweep(&spec, folder.path(), &[], None);
+    let stderr = text(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(!left_by_a_kill.exists());
+    assert!(
+        stderr.contains(".t-summary.csv.999999999-12.tmp, a temporary file left by a process that was killed"),
+        "{stderr}"
+    );
+    assert!(of_a_live_process.exists() && not_ours.exists());
+}

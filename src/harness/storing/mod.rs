@@ -13,6 +13,7 @@
 //! - [`results_folder`]: the folder's file names, shards, the summary file;
 //! - [`history`]: earlier runs a fresh run supersedes, kept in `history/` (never deleted
 //!   unasked), and the completion mark of a run log;
+//! - [`stale_temporaries`]: temporary files a killed process left, removed on the next run;
 //! - [`summary`]: per-configuration statistics (`<sweep>-summary.csv`), from records alone;
 //! - [`environment`]: the machine and build a run was measured on;
 //! - [`sweep_lock`]: one writer per run log (an advisory lock in the folder).
@@ -29,5 +30,6 @@ pub mod record;
 pub mod results_folder;
 pub mod run_columns;
 pub mod run_logs;
+pub mod stale_temporaries;
 pub mod summary;
 pub mod sweep_lock;

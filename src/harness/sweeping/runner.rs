@@ -20,6 +20,7 @@ use crate::harness::storing::record::{status, RunRecord, BATCH_TARGET_NS};
 use crate::harness::storing::results_folder::{counts_file_for, runs_file, write_summary, Shard};
 use crate::harness::storing::run_columns::RunColumnCells;
 use crate::harness::storing::run_logs::RunLogs;
+use crate::harness::storing::stale_temporaries::remove_stale_temporaries;
 use crate::harness::storing::sweep_lock::{SweepLock, WhenBusy};
 use crate::machine_guard::{self, MachineGuard};
 use crate::parallel::catch_model_panic;
@@ -89,8 +90,9 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
         eprintln!("backtrack-bench: {line}")
     })?;
     let path = runs_file(&options.out_dir, &plan.sweep, options.shard);
-    let (recorded, notes) =
+    let (recorded, mut notes) =
         if options.resume { recorded_runs(plan, &options.out_dir)? } else { (HashMap::new(), Vec::new()) };
+    notes.extend(removed_temporaries(&options.out_dir));
     let slice = plan.slice(options.shard);
     let mut outcome = SweepOutcome {
         runs_file: path.clone(),
@@ -209,6 +211,16 @@ fn finish_without_runs(
     }
     outcome.elapsed = started.elapsed();
     Ok(outcome)
+}
+
+/// Removes the temporary files killed processes left in the results folder and its
+/// `plots/`; one note per file removed.
+pub fn removed_temporaries(out_dir: &std::path::Path) -> Vec<String> {
+    [out_dir.to_path_buf(), out_dir.join("plots")]
+        .iter()
+        .flat_map(|folder| remove_stale_temporaries(folder))
+        .map(|path| format!("removed {}, a temporary file left by a process that was killed", path.display()))
+        .collect()
 }
 
 /// What every run of one configuration needs.
