@@ -38,13 +38,16 @@ fn rows_of(path: &Path) -> Vec<HashMap<String, String>> {
         .collect()
 }
 
+/// Runs as (configuration id, repeat).
+type RunSet = BTreeSet<(String, String)>;
+
 fn run_key(row: &HashMap<String, String>) -> (String, String) {
     (row["config_id"].clone(), row["repeat"].clone())
 }
 
 /// The runs recorded, and the runs the counts rows belong to; asserts that no counts row
 /// is there twice and none is without its run.
-fn check_logs_in_step(folder: &Path) -> (BTreeSet<(String, String)>, BTreeSet<(String, String)>) {
+fn check_logs_in_step(folder: &Path) -> (RunSet, RunSet) {
     let runs: Vec<_> = rows_of(&folder.join("t-runs.csv")).iter().map(run_key).collect();
     let runs_set: BTreeSet<_> = runs.iter().cloned().collect();
     assert_eq!(runs.len(), runs_set.len(), "a run recorded twice: {runs:?}");

@@ -84,7 +84,7 @@ mod tests {
         let dead_new = make(".t-summary.csv.999999998-1.tmp", SystemTime::now());
         let alive_old = make(&format!(".t-summary.csv.{}-1.tmp", std::process::id()), old);
         let other_old = make("notes.999999999.tmp", old);
-        assert_eq!(remove_stale_temporaries(folder.path()), [dead_old.clone()]);
+        assert_eq!(remove_stale_temporaries(folder.path()), std::slice::from_ref(&dead_old));
         assert!(!dead_old.exists());
         assert!(dead_new.exists() && alive_old.exists() && other_old.exists());
     }
