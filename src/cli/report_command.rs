@@ -9,6 +9,9 @@ use std::io::Write;
 
 /// Runs `report`.
 pub fn run(args: &ReportArgs) -> Result<(), Failure> {
+    for note in crate::harness::sweeping::runner::removed_temporaries(&args.out) {
+        eprintln!("{}: {note}", crate::run::program_name());
+    }
     let outcome = regenerate(&args.out, args.baseline.as_deref(), args.image_base.as_deref()).map_err(|error| {
         if error.is_bad_input() {
             Failure::bad_input(error)

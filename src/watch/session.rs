@@ -189,6 +189,8 @@ struct FrameObserver<'a, P: Puzzle> {
     frames: u64,
     /// Raised once `options.max_steps` frames are drawn; the steering then stops the search.
     steps_spent: &'a AtomicBool,
+    /// Raised by Ctrl-C: cuts the delay between frames short.
+    interrupted: &'a AtomicBool,
     failure: Option<io::Error>,
     /// The last solution found and the status when it was, for the final frame.
     solution: Option<(View, FrameStatus)>,
@@ -262,9 +264,7 @@ impl<P: Puzzle> FrameObserver<'_, P> {
             write!(self.out, "{}", frame.to_text(false))?;
         }
         self.out.flush()?;
-        if !self.options.delay.is_zero() {
-            std::thread::sleep(self.options.delay);
-        }
+        pause(self.options.delay, self.interrupted);
         Ok(())
     }
 
@@ -288,6 +288,22 @@ impl<P: Puzzle> FrameObserver<'_, P> {
             write!(self.out, "{}", note.to_text(self.options.terminal))?;
         }
         self.out.flush()
+    }
+}
+
+/// The longest a Ctrl-C waits for the delay between frames to end.
+const PAUSE_SLICE: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Sleeps `delay` in short slices, returning early once `interrupted` is raised, so that
+/// Ctrl-C is honoured within [`PAUSE_SLICE`] however long `--delay` is.
+fn pause(delay: std::time::Duration, interrupted: &AtomicBool) {
+    let end = std::time::Instant::now() + delay;
+    while !interrupted.load(Ordering::Relaxed) {
+        let left = end.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            return;
+        }
+        std::thread::sleep(left.min(PAUSE_SLICE));
     }
 }
 
@@ -348,6 +364,7 @@ pub fn watch_puzzle<P: Puzzle>(
             previous: Some(root_view),
             frames: 0,
             steps_spent: &steps_spent,
+            interrupted: stop,
             failure: None,
             solution: None,
             showing_solution: false,
@@ -388,6 +405,22 @@ mod tests {
     use super::*;
     use crate::knobs::KnobValues;
     use crate::puzzles::rings::OlympicRings;
+
+    #[test]
+    fn a_long_delay_ends_when_ctrl_c_raises_the_flag() {
+        let interrupted = std::sync::Arc::new(AtomicBool::new(false));
+        let (done, finished) = std::sync::mpsc::channel();
+        let flag = std::sync::Arc::clone(&interrupted);
+        std::thread::spawn(move || {
+            pause(std::time::Duration::from_secs(99_999), &flag);
+            done.send(()).unwrap();
+        });
+        // Not ended before the flag is raised...
+        assert!(finished.recv_timeout(std::time::Duration::from_millis(200)).is_err());
+        interrupted.store(true, Ordering::Relaxed);
+        // ...and ended soon after (a generous hang guard, not a timing).
+        assert!(finished.recv_timeout(std::time::Duration::from_secs(10)).is_ok());
+    }
 
     /// The seed's Olympic Rings with `knobs`, read as the run layer would.
     fn rings(knobs: &KnobValues) -> (OlympicRings, <OlympicRings as Puzzle>::Config) {

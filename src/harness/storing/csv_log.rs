@@ -62,11 +62,59 @@ impl CsvAppender {
 
     /// Appends one row as one whole line and hands it to the OS before returning.
     pub fn append<T: Serialize>(&mut self, row: &T) -> Result<(), HarnessError> {
+        self.append_all(std::slice::from_ref(row))
+    }
+
+    /// Appends `rows` as whole lines in one write, handed to the OS before returning. When
+    /// the write fails part-way (a full disk), the file is cut back to its length before, so
+    /// that the rows land all together or not at all.
+    pub fn append_all<T: Serialize>(&mut self, rows: &[T]) -> Result<(), HarnessError> {
+        let mut lines = Vec::new();
+        for row in rows {
+            lines
+                .extend(serialize_line(row).map_err(|message| HarnessError::Csv { path: self.path.clone(), message })?);
+        }
+        self.write_lines(&lines)
+    }
+
+    /// Writes `bytes` (whole lines) at the end, undoing a partial write.
+    fn write_lines(&mut self, bytes: &[u8]) -> Result<(), HarnessError> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        let before = self.len()?;
+        let written = self.file.write_all(bytes).and_then(|()| self.file.flush());
+        if let Err(source) = written {
+            // Best effort: shrinking needs no space, but if it fails too, the next `--resume`
+            // cuts the partial line on open.
+            let _ = self.file.set_len(before);
+            return Err(HarnessError::io(&self.path, source));
+        }
+        Ok(())
+    }
+
+    /// The file's length in bytes now.
+    pub fn len(&self) -> Result<u64, HarnessError> {
+        self.file.metadata().map(|metadata| metadata.len()).map_err(|source| HarnessError::io(&self.path, source))
+    }
+
+    /// Whether the file holds nothing at all (not even a header).
+    pub fn is_empty(&self) -> Result<bool, HarnessError> {
+        self.len().map(|len| len == 0)
+    }
+
+    /// Cuts the file back to `len` bytes: undoes appends made after [`CsvAppender::len`]
+    /// returned `len`.
+    pub fn truncate(&mut self, len: u64) -> Result<(), HarnessError> {
+        self.file.set_len(len).map_err(|source| HarnessError::io(&self.path, source))
+    }
+
+    /// For the fault tests only: writes the first half of `row`'s line and fails as a full
+    /// disk does (`ENOSPC`), leaving the half line in place as a real full disk may.
+    pub(crate) fn append_half_then_fail_as_full_disk<T: Serialize>(&mut self, row: &T) -> Result<(), HarnessError> {
         let line = serialize_line(row).map_err(|message| HarnessError::Csv { path: self.path.clone(), message })?;
-        self.file
-            .write_all(&line)
-            .and_then(|()| self.file.flush())
-            .map_err(|source| HarnessError::io(&self.path, source))
+        self.file.write_all(&line[..line.len() / 2]).map_err(|source| HarnessError::io(&self.path, source))?;
+        Err(HarnessError::io(&self.path, std::io::Error::from_raw_os_error(libc::ENOSPC)))
     }
 
     /// The file's path.

@@ -7,11 +7,13 @@
 //! - [`bounded_read`]: every file the tool is given, read only when regular and under a
 //!   cap per kind;
 //! - [`csv_log`]: whole-line appends and atomic rewrites of CSV files;
+//! - [`run_logs`]: a run's record and counts rows, appended together or not at all;
 //! - [`output_target`]: files the user names as outputs, written without replacing a FIFO,
 //!   a device or a symlink;
 //! - [`results_folder`]: the folder's file names, shards, the summary file;
 //! - [`history`]: earlier runs a fresh run supersedes, kept in `history/` (never deleted
 //!   unasked), and the completion mark of a run log;
+//! - [`stale_temporaries`]: temporary files a killed process left, removed on the next run;
 //! - [`summary`]: per-configuration statistics (`<sweep>-summary.csv`), from records alone;
 //! - [`environment`]: the machine and build a run was measured on;
 //! - [`sweep_lock`]: one writer per run log (an advisory lock in the folder).
@@ -27,5 +29,7 @@ pub mod output_target;
 pub mod record;
 pub mod results_folder;
 pub mod run_columns;
+pub mod run_logs;
+pub mod stale_temporaries;
 pub mod summary;
 pub mod sweep_lock;

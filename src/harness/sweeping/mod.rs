@@ -7,6 +7,7 @@
 //! - [`dimensions`]: the run knobs a block lists values for, and how the plan crosses them;
 //! - [`plan`]: a spec expanded into configurations with stable ids;
 //! - [`runner`]: the sweep loop, appending one record per run through `storing`;
+//! - [`resume`]: what `--resume` finds done, and which configurations are finished;
 //! - [`progress`], [`work_estimate`]: the bar and its time-left estimate;
 //!
 //! The machine's load while it runs comes from [`crate::machine_guard`].
@@ -14,6 +15,7 @@
 pub mod dimensions;
 pub mod plan;
 pub mod progress;
+pub mod resume;
 pub mod runner;
 pub mod spec;
 mod spec_lines;

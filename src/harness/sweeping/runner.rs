@@ -9,18 +9,18 @@
 
 use super::plan::{Configuration, SweepPlan};
 use super::progress::Progress;
+use super::resume::{is_done, recorded_runs, Recorded};
 use super::work_estimate::WorkEstimate;
 use crate::format::{self, TimeUnit};
 use crate::harness::error::HarnessError;
 use crate::harness::storing::counts::{count_rows, CountRow};
-use crate::harness::storing::csv_log::CsvAppender;
 use crate::harness::storing::environment::{process_cpu_ns, timestamp_now, Environment};
 use crate::harness::storing::history::{clear_completion_mark, keep_superseded_logs, mark_complete, KeptRun};
 use crate::harness::storing::record::{status, RunRecord, BATCH_TARGET_NS};
-use crate::harness::storing::results_folder::{
-    counts_file_for, find_runs_files, read_runs, runs_file, write_summary, Shard,
-};
+use crate::harness::storing::results_folder::{counts_file_for, runs_file, write_summary, Shard};
 use crate::harness::storing::run_columns::RunColumnCells;
+use crate::harness::storing::run_logs::RunLogs;
+use crate::harness::storing::stale_temporaries::remove_stale_temporaries;
 use crate::harness::storing::sweep_lock::{SweepLock, WhenBusy};
 use crate::machine_guard::{self, MachineGuard};
 use crate::parallel::catch_model_panic;
@@ -82,17 +82,6 @@ pub struct SweepOutcome {
     pub kept: Vec<KeptRun>,
 }
 
-/// What the run logs already hold for one configuration.
-#[derive(Debug, Clone, Copy, Default)]
-struct Recorded {
-    /// Measured runs.
-    runs: u32,
-    /// The next repeat number.
-    next_repeat: u32,
-    /// A failure or a node-limit stop: no further repeats.
-    final_outcome: bool,
-}
-
 /// Runs the plan's slice, appending to the folder's run log; returns what happened.
 pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) -> Result<SweepOutcome, HarnessError> {
     let started = Instant::now();
@@ -100,30 +89,13 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
     let _lock = SweepLock::acquire(&options.out_dir, &plan.sweep, options.shard, options.when_busy, |line| {
         eprintln!("backtrack-bench: {line}")
     })?;
-    let guard = MachineGuard::start(|line| eprintln!("backtrack-bench: {line}"));
-    let environment = Environment::detect();
     let path = runs_file(&options.out_dir, &plan.sweep, options.shard);
-    let (recorded, notes) = if options.resume { recorded_runs(plan, options)? } else { (HashMap::new(), Vec::new()) };
-    let mut kept = Vec::new();
-    if !options.resume {
-        // A fresh run must not be summarized together with rows of an earlier one, nor lose
-        // them: they move into the history, and the user hears where at once (and can still
-        // stop this run to resume that one instead).
-        kept = keep_superseded_logs(&options.out_dir, &plan.sweep, options.shard)?;
-        for run in &kept {
-            eprintln!("backtrack-bench: {}", run.describe(&plan.sweep, &options.out_dir));
-        }
-    }
-    // The log is about to grow: it is finished again only when this run ends.
-    clear_completion_mark(&path)?;
-    let mut log = RunLogs {
-        counts: CsvAppender::open(&counts_file_for(&path), &CountRow::header(), options.resume)?,
-        runs: CsvAppender::open(&path, &RunRecord::header(), options.resume)?,
-    };
+    let (recorded, mut notes) =
+        if options.resume { recorded_runs(plan, &options.out_dir)? } else { (HashMap::new(), Vec::new()) };
+    notes.extend(removed_temporaries(&options.out_dir));
     let slice = plan.slice(options.shard);
-    let shard_text = options.shard.map(|shard| shard.to_string()).unwrap_or_default();
     let mut outcome = SweepOutcome {
-        runs_file: path,
+        runs_file: path.clone(),
         summary_file: None,
         configurations: slice.len(),
         already_recorded: 0,
@@ -134,13 +106,13 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
         interrupted: false,
         elapsed: Duration::ZERO,
         notes,
-        kept,
+        kept: Vec::new(),
     };
     let pending: Vec<(&Configuration, Recorded)> = slice
         .into_iter()
         .filter_map(|config| {
             let done = recorded.get(&config.id).copied().unwrap_or_default();
-            if done.final_outcome || done.runs >= config.repeats {
+            if is_done(done, config.repeats) {
                 outcome.already_recorded += 1;
                 None
             } else {
@@ -148,6 +120,25 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
             }
         })
         .collect();
+    if options.resume && pending.is_empty() {
+        return finish_without_runs(plan, options, outcome, started);
+    }
+    if !options.resume {
+        // A fresh run must not be summarized together with rows of an earlier one, nor lose
+        // them: they move into the history, and the user hears where at once (and can still
+        // stop this run to resume that one instead).
+        outcome.kept = keep_superseded_logs(&options.out_dir, &plan.sweep, options.shard)?;
+        for run in &outcome.kept {
+            eprintln!("backtrack-bench: {}", run.describe(&plan.sweep, &options.out_dir));
+        }
+    }
+    // The log is about to grow: it is finished again only when this run ends.
+    clear_completion_mark(&path)?;
+    let (mut log, repairs) = RunLogs::open(&path, &counts_file_for(&path), options.resume)?;
+    outcome.notes.extend(repairs);
+    let guard = MachineGuard::start(|line| eprintln!("backtrack-bench: {line}"));
+    let environment = Environment::detect();
+    let shard_text = options.shard.map(|shard| shard.to_string()).unwrap_or_default();
     let runs_to_do: Vec<(&Configuration, u64)> =
         pending.iter().map(|&(config, done)| (config, u64::from(config.warmup + config.repeats - done.runs))).collect();
     let uniform = || WorkEstimate::uniform(&runs_to_do.iter().map(|&(_, runs)| runs).collect::<Vec<_>>());
@@ -200,6 +191,38 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
     Ok(outcome)
 }
 
+/// A `--resume` that finds every configuration of its slice recorded: runs nothing, says
+/// so, marks the log complete (a sweep killed after its last record has no mark yet) and
+/// rewrites the summary.
+fn finish_without_runs(
+    plan: &SweepPlan,
+    options: &SweepOptions,
+    mut outcome: SweepOutcome,
+    started: Instant,
+) -> Result<SweepOutcome, HarnessError> {
+    outcome.notes.push(format!("nothing to run: all {} configurations are recorded", outcome.configurations));
+    if outcome.runs_file.exists() {
+        mark_complete(&outcome.runs_file)?;
+    }
+    if options.shard.is_none() {
+        let (summary, _, notes) = write_summary(&options.out_dir, &plan.sweep)?;
+        outcome.summary_file = Some(summary);
+        outcome.notes.extend(notes);
+    }
+    outcome.elapsed = started.elapsed();
+    Ok(outcome)
+}
+
+/// Removes the temporary files killed processes left in the results folder and its
+/// `plots/`; one note per file removed.
+pub fn removed_temporaries(out_dir: &std::path::Path) -> Vec<String> {
+    [out_dir.to_path_buf(), out_dir.join("plots")]
+        .iter()
+        .flat_map(|folder| remove_stale_temporaries(folder))
+        .map(|path| format!("removed {}, a temporary file left by a process that was killed", path.display()))
+        .collect()
+}
+
 /// What every run of one configuration needs.
 struct RunContext<'a> {
     guard: &'a MachineGuard,
@@ -239,23 +262,6 @@ impl WorkTracker<'_> {
 
     fn publish(&self) {
         self.progress.set_work(self.work.done_ns(), self.work.remaining_ns());
-    }
-}
-
-/// The two files every run is appended to.
-struct RunLogs {
-    runs: CsvAppender,
-    counts: CsvAppender,
-}
-
-impl RunLogs {
-    /// Appends a run's counts, then its record: a record is only ever written with its
-    /// counts before it, so `--resume` never finds a recorded run without counts.
-    fn append(&mut self, record: &RunRecord, counts: &[CountRow]) -> Result<(), HarnessError> {
-        for row in counts {
-            self.counts.append(row)?;
-        }
-        self.runs.append(record)
     }
 }
 
@@ -409,31 +415,6 @@ fn failed_record(context: &RunContext, repeat: u32, status: &str, message: &str)
     record.fail(status, message);
     record.timestamp = timestamp_now();
     record
-}
-
-/// What the folder's run logs of this sweep already hold, per configuration id.
-fn recorded_runs(
-    plan: &SweepPlan,
-    options: &SweepOptions,
-) -> Result<(HashMap<String, Recorded>, Vec<String>), HarnessError> {
-    let files = match find_runs_files(&options.out_dir) {
-        Ok(mut files) => files.remove(&plan.sweep).unwrap_or_default(),
-        Err(HarnessError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(error) => return Err(error),
-    };
-    let (records, notes) = read_runs(&files)?;
-    let mut recorded: HashMap<String, Recorded> = HashMap::new();
-    for record in records.iter().filter(|record| record.sweep == plan.sweep) {
-        let entry = recorded.entry(record.config_id.clone()).or_default();
-        entry.next_repeat = entry.next_repeat.max(record.repeat + 1);
-        if record.measured() {
-            entry.runs += 1;
-        }
-        if record.status != status::OK {
-            entry.final_outcome = true;
-        }
-    }
-    Ok((recorded, notes))
 }
 
 /// One line about a finished configuration.

@@ -1,0 +1,110 @@
+//! What `--resume` finds already done: per configuration, the runs the folder's run logs
+//! hold, and whether the configuration is finished.
+//!
+//! A configuration is finished when it has all its repeats, when its last outcome would
+//! repeat (`error`, `panic`, `verify-failed`, `limit`), or when its stopping rule ended it
+//! early (a precise enough median, or its time budget). The last is not in any row, so it is
+//! read from the order of the log: the sweep runs one configuration at a time, so one
+//! followed by rows of another in the same log was finished, and every configuration of a
+//! log with its completion mark was. Only the last configuration of an unmarked log (the one
+//! a kill or Ctrl-C stopped) gets more runs; a finished sweep resumed runs nothing.
+
+use super::plan::SweepPlan;
+use crate::harness::error::HarnessError;
+use crate::harness::storing::history::completion_mark;
+use crate::harness::storing::record::status;
+use crate::harness::storing::results_folder::{find_runs_files, read_runs};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// What the run logs already hold for one configuration.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Recorded {
+    /// Measured runs.
+    pub runs: u32,
+    /// The next repeat number.
+    pub next_repeat: u32,
+    /// A failure, a node-limit stop, or a stop by the configuration's stopping rule: no
+    /// further repeats.
+    pub finished: bool,
+}
+
+/// What the folder's run logs of `plan`'s sweep already hold, per configuration id, with
+/// notes about skipped lines.
+pub fn recorded_runs(
+    plan: &SweepPlan,
+    out_dir: &Path,
+) -> Result<(HashMap<String, Recorded>, Vec<String>), HarnessError> {
+    let files = match find_runs_files(out_dir) {
+        Ok(mut files) => files.remove(&plan.sweep).unwrap_or_default(),
+        Err(HarnessError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(error) => return Err(error),
+    };
+    let mut recorded: HashMap<String, Recorded> = HashMap::new();
+    let mut notes = Vec::new();
+    for file in files {
+        let (records, skipped) = read_runs(std::slice::from_ref(&file))?;
+        notes.extend(skipped);
+        let marked_complete = completion_mark(&file).exists();
+        let mut previous: Option<&str> = None;
+        for record in records.iter().filter(|record| record.sweep == plan.sweep) {
+            if let Some(earlier) = previous.filter(|&earlier| earlier != record.config_id) {
+                // The sweep moved on from `earlier`: its rule said stop.
+                recorded.entry(earlier.to_string()).or_default().finished = true;
+            }
+            previous = Some(&record.config_id);
+            let entry = recorded.entry(record.config_id.clone()).or_default();
+            entry.next_repeat = entry.next_repeat.max(record.repeat + 1);
+            if record.measured() {
+                entry.runs += 1;
+            }
+            if record.status != status::OK || marked_complete {
+                entry.finished = true;
+            }
+        }
+    }
+    Ok((recorded, notes))
+}
+
+/// Whether a configuration planned for `repeats` runs needs no more.
+pub fn is_done(done: Recorded, repeats: u32) -> bool {
+    done.finished || done.runs >= repeats
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::storing::csv_log::write_rows;
+    use crate::harness::storing::history::mark_complete;
+    use crate::harness::storing::record::RunRecord;
+    use crate::harness::sweeping::spec::SweepSpec;
+
+    fn record(config_id: &str, repeat: u32) -> RunRecord {
+        RunRecord {
+            sweep: "t".into(),
+            config_id: config_id.into(),
+            repeat,
+            status: status::OK.into(),
+            ..RunRecord::default()
+        }
+    }
+
+    #[test]
+    fn a_configuration_followed_by_another_or_in_a_marked_log_is_finished() {
+        let folder = tempfile::tempdir().unwrap();
+        let spec = SweepSpec::parse("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\n", "t.toml").unwrap();
+        let plan = super::super::plan::expand(&spec, 1).unwrap();
+        let runs = folder.path().join("t-runs.csv");
+        let rows = [record("a", 0), record("b", 0), record("b", 1), record("c", 0)];
+        write_rows(&runs, &rows, &RunRecord::header()).unwrap();
+        let (recorded, _) = recorded_runs(&plan, folder.path()).unwrap();
+        assert_eq!(recorded["a"], Recorded { runs: 1, next_repeat: 1, finished: true });
+        assert_eq!(recorded["b"], Recorded { runs: 2, next_repeat: 2, finished: true });
+        // The last one may have been stopped by a kill: it goes on.
+        assert_eq!(recorded["c"], Recorded { runs: 1, next_repeat: 1, finished: false });
+        assert!(!is_done(recorded["c"], 3) && is_done(recorded["c"], 1));
+        mark_complete(&runs).unwrap();
+        let (recorded, _) = recorded_runs(&plan, folder.path()).unwrap();
+        assert!(recorded["c"].finished);
+    }
+}
