@@ -82,6 +82,8 @@ pub struct NoAdjacentOnes {
 
 impl Puzzle for NoAdjacentOnes {
     const FAMILY: &'static str = "no_adjacent_ones";
+    // An argument and a pattern: registration tries the first and shows the second.
+    const SHORT_FORMS: &'static [&'static str] = &["10", "<N>"];
     const KNOBS: &'static [KnobSpec] =
         &[KnobSpec { name: "first", values: First::VALUES, default: "one", help: "Which bit is tried first." }];
     type Config = First;

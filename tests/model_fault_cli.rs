@@ -504,3 +504,28 @@ fn text_output_names_the_solution_that_failed_the_independent_check() {
                     verify-rejects fault: the solution 2,4,6,8,3,1,7,5 (and 7 more: verify_failures in --json)";
     assert_eq!(stderr.trim_end(), expected, "{stderr}");
 }
+
+#[test]
+fn estimate_compare_counts_on_models_built_afresh_and_the_probes_stop_at_their_time_limit() {
+    // The probes branch the nodes they pass: a model that remembers them (state outside
+    // do/undo) would find its own tree smaller if the full search ran on the probes' model.
+    let (code, stderr, sequential) = solve_json("remembers-nodes", "sequential");
+    assert_eq!(code, Some(0), "{stderr}");
+    let output = run(&["estimate", "10", "--fault", "remembers-nodes", "--compare", "--json"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let estimate: serde_json::Value = serde_json::from_slice(&output.stdout).expect("--json prints the estimate");
+    assert_eq!(estimate["components"][0]["actual_nodes"].as_u64(), sequential.map(|(_, nodes)| nodes), "{estimate}");
+    // Ten million plain probes of 12-queens take seconds; the limit stops them at 50 ms.
+    let started = Instant::now();
+    let output = run(&["estimate", "12", "--probes", "10000000", "--method", "knuth", "--time-limit", "0.05"]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(started.elapsed() < Duration::from_secs(20), "the limit held the probes: {:?}", started.elapsed());
+    let expected = "backtrack-bench: error: the estimate of component `12x12` passed its time limit of 0.05 s after ";
+    assert!(
+        stderr.starts_with(expected) && stderr.contains(" of its 10000000 probes: ask for fewer --probes"),
+        "{stderr}"
+    );
+    let refused = run(&["estimate", "10", "--time-limit", "0"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
+}

@@ -176,7 +176,8 @@ fn a_panic_in_component_names_or_rule_names_is_the_familys_in_every_operation_th
     let fault = "component-names fault injected";
     let solved = run::solve(&instance, &RunSettings::default()).expect_err("solve");
     assert_eq!(panicked_run(&solved), ("broken_model", None, building, "sequential x1", fault));
-    let request = EstimateRequest { probes: 10, seed: 1, compare: false, method: EstimateMethod::default() };
+    let request =
+        EstimateRequest { probes: 10, seed: 1, compare: false, method: EstimateMethod::default(), time_limit: None };
     let estimated = run::estimate(&instance, &knobs, &request).expect_err("estimate");
     assert_eq!(panicked_run(&estimated), ("broken_model", None, building, "sequential x1", fault));
     let measured = run::measure(&instance, &knobs, None).expect_err("measure");

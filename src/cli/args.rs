@@ -256,8 +256,13 @@ pub struct EstimateArgs {
     /// are unbiased; docs/estimate.md compares them.
     #[arg(long, value_name = "METHOD", default_value = "stratified")]
     pub method: crate::search::EstimateMethod,
-    /// Also run the full search (sequential) and print the actual node count, the actual
-    /// time and the ratio of estimate to actual.
+    /// The most seconds the probes of all components may take together: past it, the
+    /// estimate stops (exit code 1) and says how many probes it made, instead of running
+    /// on. The full search of --compare is not bounded by it.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub time_limit: f64,
+    /// Also run the full search (sequential, on models built afresh) and print the actual
+    /// node count, the actual time and the ratio of estimate to actual.
     #[arg(long)]
     pub compare: bool,
     /// Print one JSON object (the settings and one entry per component) instead of a table.

@@ -7,10 +7,14 @@ use crate::knobs::KnobValues;
 use crate::run::instance;
 use crate::run::{self, EstimateRequest};
 use std::io::Write;
+use std::time::Duration;
 
-/// The most probes per component: the probes run without a clock, so this bounds their
-/// time (10 million probes of a 30-deep tree take minutes, not days).
+/// The most probes per component (more only narrow the estimate by their square root);
+/// `--time-limit` bounds their time.
 pub const MAX_PROBES: usize = 10_000_000;
+
+/// The longest `--time-limit`: a day.
+const MAX_TIME_LIMIT_SECONDS: f64 = 86_400.0;
 
 /// Runs `estimate` with the parsed flags and knob values.
 pub fn run(args: &EstimateArgs, knobs: KnobValues) -> Result<(), Failure> {
@@ -22,7 +26,19 @@ pub fn run(args: &EstimateArgs, knobs: KnobValues) -> Result<(), Failure> {
             args.probes
         )));
     }
-    let request = EstimateRequest { probes: args.probes, seed: args.seed, compare: args.compare, method: args.method };
+    if !(args.time_limit > 0.0 && args.time_limit <= MAX_TIME_LIMIT_SECONDS) {
+        return Err(Failure::bad_input(format!(
+            "--time-limit {}: expected more than 0 and at most {MAX_TIME_LIMIT_SECONDS} seconds",
+            args.time_limit
+        )));
+    }
+    let request = EstimateRequest {
+        probes: args.probes,
+        seed: args.seed,
+        compare: args.compare,
+        method: args.method,
+        time_limit: Some(Duration::from_secs_f64(args.time_limit)),
+    };
     let estimates = run::estimate(&instance, &knobs, &request)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();

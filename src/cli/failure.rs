@@ -78,6 +78,8 @@ impl From<RunError> for Failure {
     fn from(error: RunError) -> Failure {
         let code = match error {
             RunError::ModelPanicked(_) => EXIT_MODEL_PANICKED,
+            // Not the input's fault: the work did not end in the time given.
+            RunError::TimeLimit(_) => EXIT_FAILURE,
             _ => EXIT_BAD_INPUT,
         };
         Failure { message: error.to_string(), code }

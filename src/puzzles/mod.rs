@@ -101,7 +101,8 @@ pub trait Puzzle: Sized + Send + Sync {
     const KNOBS: &'static [KnobSpec];
     /// Short command-line arguments that [`Puzzle::instance_from_argument`] accepts, as
     /// examples for help and `list` (`&["6x10"]`, `&["8", "12"]`); empty by default.
-    /// Registration checks that each one gives valid data.
+    /// Registration checks that each one gives valid data, except a pattern: a form with a
+    /// `<placeholder>` (`"<N>"`, `"clq:<PATH>"`) is shown as it is and not tried.
     const SHORT_FORMS: &'static [&'static str] = &[];
     /// The knob settings, as plain enums.
     type Config: Clone + fmt::Debug + Send + Sync;

@@ -72,6 +72,8 @@ pub enum RunError {
     /// The settings ask for an optimisation (`--best`, `--at-least`, `--at-most`) that the
     /// family's model does not declare, or a target of the other sense.
     Objective(String),
+    /// An operation passed the time limit it was given (`estimate --time-limit`).
+    TimeLimit(String),
 }
 
 /// A run ended by a panic of the family's code: its model during the search (every
@@ -163,7 +165,7 @@ impl fmt::Display for RunError {
             RunError::Split(message) => f.write_str(message),
             RunError::Part(error) => write!(f, "{error}"),
             RunError::Replay(error) => write!(f, "{error}"),
-            RunError::Objective(message) => f.write_str(message),
+            RunError::Objective(message) | RunError::TimeLimit(message) => f.write_str(message),
         }
     }
 }
@@ -176,7 +178,7 @@ impl std::error::Error for RunError {
             RunError::Pool(error) => Some(error),
             RunError::Watch(error) => Some(error),
             RunError::ModelPanicked(run) => Some(&run.panic),
-            RunError::Split(_) | RunError::Objective(_) => None,
+            RunError::Split(_) | RunError::Objective(_) | RunError::TimeLimit(_) => None,
             RunError::Part(error) => Some(error),
             RunError::Replay(error) => Some(error),
         }

@@ -7,9 +7,9 @@ use super::error::{PanickedRun, RunError, ESTIMATING, ON_THIS_THREAD};
 use super::family_code::{build_models, BuiltModels};
 use crate::parallel;
 use crate::puzzles::Puzzle;
-use crate::search::{estimate_tree_size_with, search_sequentially, EstimateMethod, Limits, NoCounters};
+use crate::search::{estimate_tree_size_until, search_sequentially, EstimateMethod, Limits, NoCounters};
 use serde::Serialize;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Nodes searched to measure the cost of one node.
 const TIMING_NODES: u64 = 200_000;
@@ -25,6 +25,9 @@ pub struct EstimateRequest {
     pub compare: bool,
     /// How the tree is estimated (stratified Knuth probes by default).
     pub method: EstimateMethod,
+    /// The most time the probes of every component may take together (`None`: no bound);
+    /// past it the estimate is [`RunError::TimeLimit`].
+    pub time_limit: Option<Duration>,
 }
 
 /// The estimate for one component.
@@ -36,7 +39,8 @@ pub struct ComponentEstimate {
     pub estimated_nodes: f64,
     /// Standard error of the estimate.
     pub standard_error: f64,
-    /// Measured cost of a node, from a search of at most 200,000 nodes.
+    /// Measured cost of a node: from the full search with `compare`, else from a search of at
+    /// most 200,000 nodes (on models built after the probes).
     pub ns_per_node: f64,
     /// Estimated search time.
     pub estimated_ns: f64,
@@ -61,42 +65,73 @@ pub(super) fn estimate_puzzle<P: Puzzle>(
     request: &EstimateRequest,
 ) -> Result<Vec<ComponentEstimate>, RunError> {
     let BuiltModels { models, names, .. } = build_models(puzzle, config, ON_THIS_THREAD)?;
-    let mut estimates = Vec::new();
-    for (model, name) in models.into_iter().zip(names) {
+    let deadline = request.time_limit.map(|limit| Instant::now() + limit);
+    let panicked = |name: &str| {
+        let name = name.to_string();
+        move |panic| PanickedRun::error::<P>(Some(&name), ESTIMATING, ON_THIS_THREAD, panic)
+    };
+    let mut probed = Vec::new();
+    for (mut model, name) in models.into_iter().zip(&names) {
         // The probes and the plain searches keep no path: the panic names no node.
-        let estimate = parallel::catch_model_panic(|| estimate_component::<P>(model, name.clone(), request))
-            .map_err(|panic| PanickedRun::error::<P>(Some(&name), ESTIMATING, ON_THIS_THREAD, panic))?;
-        estimates.push(estimate);
+        let started = Instant::now();
+        let estimate = parallel::catch_model_panic(|| {
+            estimate_tree_size_until(&mut model, request.probes, request.seed, request.method, deadline)
+        })
+        .map_err(panicked(name))?
+        .map_err(|out_of_time| {
+            let limit = request.time_limit.unwrap_or_default().as_secs_f64();
+            RunError::TimeLimit(format!(
+                "the estimate of component `{name}` passed its time limit of {limit} s after {} of its {} probes: \
+                 ask for fewer --probes or a longer --time-limit",
+                out_of_time.probes_done, request.probes
+            ))
+        })?;
+        probed.push((estimate, u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX)));
+    }
+    // The node cost and --compare's full search run on models built afresh once the probes
+    // are done, as `solve` would build them: a model that (wrongly) keeps state outside
+    // do/undo must not carry what the probes left in it into the count the estimate is
+    // compared with.
+    let BuiltModels { models: fresh, .. } = build_models(puzzle, config, ON_THIS_THREAD)?;
+    let mut estimates = Vec::new();
+    for (((estimate, estimate_ns), fresh), name) in probed.into_iter().zip(fresh).zip(names) {
+        let measured =
+            parallel::catch_model_panic(|| measure_component::<P>(fresh, request.compare)).map_err(panicked(&name))?;
+        estimates.push(ComponentEstimate {
+            name,
+            estimated_nodes: estimate.nodes,
+            standard_error: estimate.standard_error,
+            ns_per_node: measured.ns_per_node,
+            estimated_ns: estimate.nodes * measured.ns_per_node,
+            estimate_ns,
+            actual_nodes: measured.actual.map(|(nodes, _)| nodes),
+            actual_ns: measured.actual.map(|(_, nanoseconds)| nanoseconds),
+            method: request.method.to_string(),
+            exact_depth: estimate.exact_depth,
+            subtrees: estimate.subtrees,
+        });
     }
     Ok(estimates)
 }
 
-/// The estimate of one component's tree, searched from `model`'s root.
-fn estimate_component<P: Puzzle>(mut model: P::Model, name: String, request: &EstimateRequest) -> ComponentEstimate {
+/// What a real search of one component measured: the cost of a node, and with `compare`
+/// the whole tree's nodes and time.
+struct Measured {
+    ns_per_node: f64,
+    actual: Option<(u64, u64)>,
+}
+
+/// Searches `model`: the whole tree when `compare` (its node cost read from that search, so
+/// that nothing runs on the model before it), else at most [`TIMING_NODES`] nodes.
+fn measure_component<P: Puzzle>(model: P::Model, compare: bool) -> Measured {
+    let node_limit = if compare { u64::MAX } else { TIMING_NODES };
+    let limits = Limits { node_limit, solutions_to_keep: 0, ..Limits::exhaustive() };
     let started = Instant::now();
-    let estimate = estimate_tree_size_with(&mut model, request.probes, request.seed, request.method);
-    let estimate_ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
-    let limits = Limits { node_limit: TIMING_NODES, solutions_to_keep: 0, ..Limits::exhaustive() };
-    let started = Instant::now();
-    let timing = search_sequentially::<P::Model, NoCounters>(model.clone(), limits);
-    let ns_per_node = started.elapsed().as_nanos() as f64 / timing.stats.nodes.max(1) as f64;
-    let actual = request.compare.then(|| {
-        let limits = Limits { solutions_to_keep: 0, ..Limits::exhaustive() };
-        let started = Instant::now();
-        let nodes = search_sequentially::<P::Model, NoCounters>(model, limits).stats.nodes;
-        (nodes, u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX))
-    });
-    ComponentEstimate {
-        name,
-        estimated_nodes: estimate.nodes,
-        standard_error: estimate.standard_error,
-        ns_per_node,
-        estimated_ns: estimate.nodes * ns_per_node,
-        estimate_ns,
-        actual_nodes: actual.map(|(nodes, _)| nodes),
-        actual_ns: actual.map(|(_, nanoseconds)| nanoseconds),
-        method: request.method.to_string(),
-        exact_depth: estimate.exact_depth,
-        subtrees: estimate.subtrees,
+    let nodes = search_sequentially::<P::Model, NoCounters>(model, limits).stats.nodes;
+    let elapsed = started.elapsed();
+    let nanoseconds = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
+    Measured {
+        ns_per_node: elapsed.as_nanos() as f64 / nodes.max(1) as f64,
+        actual: compare.then_some((nodes, nanoseconds)),
     }
 }

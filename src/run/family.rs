@@ -261,7 +261,8 @@ pub fn register<P: Puzzle + 'static>() -> Family {
 /// Checks what family `P` declares, as registration does: its knob specs (see
 /// [`crate::knobs::check_specs`]), that its `config` reads every knob's default and each of
 /// its values (a `:K` value with K = 2) and `describe` gives that value back, and that each
-/// of its `SHORT_FORMS` is an argument its `instance_from_argument` turns into valid data.
+/// of its `SHORT_FORMS` (but a `<pattern>`) is an argument its `instance_from_argument`
+/// turns into valid data.
 /// The error names the family and the knob or short form.
 pub fn check_family<P: Puzzle>() -> Result<(), String> {
     let family = P::FAMILY;
@@ -283,7 +284,9 @@ pub fn check_family<P: Puzzle>() -> Result<(), String> {
             check_described::<P>(&config, Some((spec.name, &value)))?;
         }
     }
-    for form in P::SHORT_FORMS {
+    // A form with a `<placeholder>` is a pattern for help (`<N>`, `clq:<PATH>`), not an
+    // argument: nothing to check.
+    for form in P::SHORT_FORMS.iter().filter(|form| !form.contains('<')) {
         let data = P::instance_from_argument(form).ok_or_else(|| {
             format!("family `{family}`: its short form `{form}` is not accepted by its `instance_from_argument`")
         })?;

@@ -149,8 +149,13 @@ impl WorkEstimate {
 /// measured cost of a node there.
 fn predict_sequential_ns(plan: &SweepPlan, config: &Configuration) -> Option<f64> {
     let instance = plan.instances.get(&config.source)?.as_ref().ok()?;
-    let request =
-        EstimateRequest { probes: PROBES, seed: PROBE_SEED, compare: false, method: EstimateMethod::default() };
+    let request = EstimateRequest {
+        probes: PROBES,
+        seed: PROBE_SEED,
+        compare: false,
+        method: EstimateMethod::default(),
+        time_limit: None,
+    };
     let components = crate::run::estimate(instance, &config.run.knobs, &request).ok()?;
     let total = components
         .iter()

@@ -14,6 +14,7 @@
 //! unbalanced trees differ most, no longer multiplies its estimate.
 
 use super::{Branch, Model, NoCounters};
+use std::time::Instant;
 
 /// A small, fast, seedable pseudo-random generator (xorshift64*), enough for probes.
 #[derive(Debug, Clone)]
@@ -116,20 +117,47 @@ pub fn estimate_tree_size_with<M: Model>(
     seed: u64,
     method: EstimateMethod,
 ) -> TreeEstimate {
+    match estimate_tree_size_until(model, probes, seed, method, None) {
+        Ok(estimate) => estimate,
+        Err(_) => unreachable!("an estimate without a deadline runs every probe"),
+    }
+}
+
+/// The probes of an estimate stopped at their deadline: a stratified estimate over part of
+/// its subtrees would be biased, so none is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProbesOutOfTime {
+    /// The probes made before the deadline passed.
+    pub probes_done: usize,
+}
+
+/// [`estimate_tree_size_with`], stopped when `deadline` passes (looked at before every
+/// probe and after the levels counted exactly): a bound on the time of any number of
+/// probes. The model is back at the root state either way.
+pub fn estimate_tree_size_until<M: Model>(
+    model: &mut M,
+    probes: usize,
+    seed: u64,
+    method: EstimateMethod,
+    deadline: Option<Instant>,
+) -> Result<TreeEstimate, ProbesOutOfTime> {
     let probes = probes.max(1);
     let mut prober = Prober::new(model, seed, method != EstimateMethod::Knuth);
+    prober.deadline = deadline;
     if method != EstimateMethod::Stratified {
         let subtree = prober.probe_subtree(model, &[], probes);
-        return TreeEstimate {
+        prober.check_time()?;
+        return Ok(TreeEstimate {
             probes,
             nodes: subtree.mean,
             standard_error: (subtree.variance / probes as f64).sqrt(),
             nodes_per_depth: prober.per_depth,
             exact_depth: 0,
             subtrees: 1,
-        };
+        });
     }
     let top = count_top_levels(model, (probes / 4).max(1));
+    prober.check_time()?;
     for (depth, &count) in top.nodes_per_depth.iter().enumerate() {
         prober.per_depth[depth] += count as f64;
     }
@@ -142,17 +170,18 @@ pub fn estimate_tree_size_with<M: Model>(
         // An even share; the first `probes % subtrees` subtrees get one more.
         let share = probes / subtrees + usize::from(index < probes % subtrees);
         let subtree = prober.probe_subtree(model, path, share);
+        prober.check_time()?;
         nodes += subtree.mean;
         variance += subtree.variance / share as f64;
     }
-    TreeEstimate {
+    Ok(TreeEstimate {
         probes,
         nodes,
         standard_error: variance.sqrt(),
         nodes_per_depth: prober.per_depth,
         exact_depth: top.depth,
         subtrees,
-    }
+    })
 }
 
 /// The top levels of a tree, counted exactly.
@@ -237,6 +266,11 @@ struct Prober<M: Model> {
     path: Vec<M::Move>,
     /// Sum over subtrees of each subtree's mean per-depth estimate.
     per_depth: Vec<f64>,
+    /// When the probes stop, if they may stop early.
+    deadline: Option<Instant>,
+    /// Probes made; `out_of_time` once a probe was skipped for the deadline.
+    probes_done: usize,
+    out_of_time: bool,
 }
 
 impl<M: Model> Prober<M> {
@@ -248,6 +282,23 @@ impl<M: Model> Prober<M> {
             accepted: Vec::new(),
             path: Vec::new(),
             per_depth: vec![0.0; model.max_depth() + 2],
+            deadline: None,
+            probes_done: 0,
+            out_of_time: false,
+        }
+    }
+
+    /// Whether the deadline has passed (then every later probe is skipped).
+    fn past_deadline(&mut self) -> bool {
+        self.out_of_time = self.out_of_time || self.deadline.is_some_and(|deadline| Instant::now() >= deadline);
+        self.out_of_time
+    }
+
+    /// The estimate's error when a probe was skipped for the deadline.
+    fn check_time(&mut self) -> Result<(), ProbesOutOfTime> {
+        match self.past_deadline() {
+            true => Err(ProbesOutOfTime { probes_done: self.probes_done }),
+            false => Ok(()),
         }
     }
 
@@ -258,6 +309,10 @@ impl<M: Model> Prober<M> {
         let mut sum_of_squares = 0.0;
         let mut per_depth = vec![0.0; self.per_depth.len()];
         for _ in 0..probes {
+            if self.past_deadline() {
+                break;
+            }
+            self.probes_done += 1;
             let estimate = self.probe(model, root.len(), &mut per_depth);
             sum += estimate;
             sum_of_squares += estimate * estimate;

@@ -21,7 +21,10 @@ pub use default_contract::{assert_same_as_default_contract, DefaultContract};
 pub use engine::{
     search_sequentially, Engine, Limits, MovesDoNotReplay, SearchResult, StopReason, DEADLINE_CHECK_INTERVAL,
 };
-pub use estimate::{estimate_tree_size, estimate_tree_size_with, EstimateMethod, ProbeRng, TreeEstimate};
+pub use estimate::{
+    estimate_tree_size, estimate_tree_size_until, estimate_tree_size_with, EstimateMethod, ProbeRng, ProbesOutOfTime,
+    TreeEstimate,
+};
 pub use model::{Branch, Model, MoveCursor, Opened, RuleId};
 pub use objective::{keep_best, Incumbent, Objective, Sense, NO_SCORE};
 pub use stats::Stats;
