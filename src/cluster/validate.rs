@@ -124,6 +124,20 @@ fn differing_fields(found: &PartPlan, expected: &PartPlan) -> Vec<String> {
 fn check_counts(prefix: &str, counts: &Counts, reference: &Counts) -> Result<(), String> {
     let rules = reference.rule_checks.len();
     let depths = reference.nodes_per_depth.len();
+    // A share that searched nothing of this component (a part without its subproblems)
+    // has no vectors at all; its node count must then be 0, which the sum below checks.
+    let untouched = counts.rule_checks.is_empty()
+        && counts.rule_prunes.is_empty()
+        && counts.nodes_per_depth.is_empty()
+        && counts.prunes_per_depth.is_empty();
+    if untouched {
+        return match (counts.nodes, counts.solutions) {
+            (0, 0) => Ok(()),
+            (nodes, solutions) => {
+                Err(format!("{prefix}: {nodes} nodes and {solutions} solutions with no per-rule or per-depth counts"))
+            }
+        };
+    }
     let lengths = [
         ("rule_checks", counts.rule_checks.len(), rules, "the plan's rules"),
         ("rule_prunes", counts.rule_prunes.len(), rules, "the plan's rules"),
