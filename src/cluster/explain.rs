@@ -116,10 +116,19 @@ pub fn explain_cluster(dir: &Path, slots: Option<usize>) -> Result<ClusterExplan
     let loaded = load_plan(dir)?;
     let parts = checked_parts(&loaded)?;
     let mut intervals = Vec::with_capacity(parts.len());
-    let mut search_ns = 0u64;
-    for (part, (_, file)) in parts {
-        search_ns = search_ns.saturating_add(file.search_ns);
+    let (mut search_ns, mut work_ns) = (0u64, 0u64);
+    // Each part's clock was checked (an end after its start, search within wall time);
+    // the sums are checked here, so that every figure below is a sum of these that fits.
+    for (part, (path, file)) in parts {
+        let overflow = |field: &str| {
+            ClusterError::bad_input(format!(
+                "{}: {field}: summed over the parts, the times do not fit in 64 bits",
+                path.display()
+            ))
+        };
+        search_ns = search_ns.checked_add(file.search_ns).ok_or_else(|| overflow("search_ns"))?;
         let end = file.ended_unix_ns.max(file.started_unix_ns);
+        work_ns = work_ns.checked_add(end - file.started_unix_ns).ok_or_else(|| overflow("ended_unix_ns"))?;
         intervals.push(Interval { part, host: file.host, start: file.started_unix_ns, end });
     }
     Ok(explain_intervals(intervals, search_ns, &loaded.plan.balance.method, slots))
@@ -143,7 +152,7 @@ fn explain_intervals(
     let largest_part = durations.iter().copied().max_by_key(|&(part, ns)| (ns, Reverse(part))).unwrap_or((0, 0));
     let mean = work_ns as f64 / durations.len().max(1) as f64;
     let imbalance = if mean > 0.0 { largest_part.1 as f64 / mean } else { 1.0 };
-    let gaps_ns: u64 = slots.iter().map(|slot| slot.gaps_ns).sum();
+    let gaps_ns = slots.iter().fold(0u64, |sum, slot| sum.saturating_add(slot.gaps_ns));
     let mean_gap_ns = gaps_ns / gaps.len().max(1) as u64;
     let median_gap_ns = median_gap(&gaps);
     let times: Vec<u64> = durations.iter().map(|&(_, ns)| ns).collect();
@@ -249,11 +258,11 @@ fn infer_slots(intervals: &[Interval], makespan_ns: u64, slot_count: Option<usiz
         let entry = &mut slots[slot];
         if !entry.parts.is_empty() {
             let gap = interval.start.saturating_sub(free_at[slot]);
-            entry.gaps_ns += gap;
+            entry.gaps_ns = entry.gaps_ns.saturating_add(gap);
             gaps.push(gap);
         }
         entry.parts.push(interval.part);
-        entry.busy_ns += interval.end - interval.start;
+        entry.busy_ns = entry.busy_ns.saturating_add(interval.end - interval.start);
         free_at[slot] = free_at[slot].max(interval.end);
     }
     for slot in &mut slots {
@@ -274,9 +283,10 @@ pub fn list_schedule(times: &[u64], workers: usize, gap_ns: u64) -> u64 {
             0
         } else {
             let Some(Reverse((at, _))) = free.pop() else { break };
-            at + gap_ns
+            // A prediction, not a count: past 64 bits it reads as the longest time there is.
+            at.saturating_add(gap_ns)
         };
-        let end = start + time;
+        let end = start.saturating_add(time);
         makespan = makespan.max(end);
         free.push(Reverse((end, index)));
     }

@@ -3,9 +3,11 @@
 //! --status`, the parts done and missing.
 
 use super::incumbent::{incumbent_dir, read_published};
+use super::key::{key_path, part_verifies, read_key};
 use super::plan::{
     load_plan, parse_answers, parse_json, parse_solutions, plan_path, read_bytes, LoadedPlan, PartFile, PART_SCHEMA,
 };
+use super::validate::{check_part_file, check_plan_counts};
 use super::{check_build, plan_instance, ClusterError};
 use crate::run::cluster::{AnswerShare, AssembleInput, ChildPath, Counts};
 use crate::run::{self, Instance, RunReport};
@@ -21,7 +23,9 @@ struct Survey {
 }
 
 /// Reads every `*.json` file of `dir/parts/` and sorts them into parts of `loaded`'s plan
-/// and problems (unreadable, another plan, another build, other subproblems).
+/// and problems (unreadable, another plan, another build, other subproblems; a digest
+/// that does not verify with the folder's key; a file whose content is not possible,
+/// [`check_part_file`]).
 fn survey(loaded: &LoadedPlan) -> Result<Survey, ClusterError> {
     let folder = loaded.dir.join("parts");
     let mut names: Vec<PathBuf> = match std::fs::read_dir(&folder) {
@@ -35,6 +39,7 @@ fn survey(loaded: &LoadedPlan) -> Result<Survey, ClusterError> {
     });
     names.sort();
     let plan = &loaded.plan;
+    let key = read_key(&loaded.dir)?;
     let mut survey = Survey { found: BTreeMap::new(), problems: Vec::new() };
     for path in names {
         let shown = path.display().to_string();
@@ -59,9 +64,21 @@ fn survey(loaded: &LoadedPlan) -> Result<Survey, ClusterError> {
         } else {
             None
         };
-        match foreign {
-            Some(why) => survey.problems.push(format!("part {part} ({shown}): foreign: {why}")),
-            None => survey.found.entry(part).or_default().push((path, file)),
+        if let Some(why) = foreign {
+            survey.problems.push(format!("part {part} ({shown}): foreign: {why}"));
+            continue;
+        }
+        if !part_verifies(&key, &file) {
+            survey.problems.push(format!(
+                "{shown}: digest: does not verify with the plan's key ({}): the file was edited after it was \
+                 written, or written without the plan's key",
+                key_path(&loaded.dir).display()
+            ));
+            continue;
+        }
+        match check_part_file(&path, &file, loaded) {
+            Ok(()) => survey.found.entry(part).or_default().push((path, file)),
+            Err(problem) => survey.problems.push(problem),
         }
     }
     for (part, files) in &survey.found {
@@ -107,6 +124,7 @@ pub fn status(dir: &Path) -> Result<Status, ClusterError> {
 pub(super) fn checked_parts(loaded: &LoadedPlan) -> Result<BTreeMap<usize, (PathBuf, PartFile)>, ClusterError> {
     let (plan, dir) = (&loaded.plan, &loaded.dir);
     check_build(&plan.tool, dir)?;
+    check_plan_counts(loaded).map_err(ClusterError::bad_input)?;
     let mut survey = survey(loaded)?;
     for part in 1..=plan.part_count {
         if !survey.found.contains_key(&part) {
@@ -148,13 +166,22 @@ pub fn merge(dir: &Path) -> Result<(RunReport, Instance), ClusterError> {
     for (part, (path, file)) in &parts {
         for (component, record) in file.components.iter().enumerate() {
             counts[component].add(&record.counts).map_err(|overflow| {
-                ClusterError::failed(format!("part {part} ({}): component {component}: {overflow}", path.display()))
+                ClusterError::bad_input(format!(
+                    "{}: components[{component}].counts: {overflow} over the plan and the parts (part {part})",
+                    path.display()
+                ))
             })?;
             solution_lists[component].push(parse_solutions(record, path)?);
             answer_lists[component].push(parse_answers(record, path)?);
         }
         for (subproblem, record) in loaded.subproblems[part - 1].iter().zip(&file.subproblems) {
-            elapsed_ns[subproblem.component] = elapsed_ns[subproblem.component].saturating_add(record.ns);
+            let total = &mut elapsed_ns[subproblem.component];
+            *total = total.checked_add(record.ns).ok_or_else(|| {
+                ClusterError::bad_input(format!(
+                    "{}: subproblems[].ns: the search times summed over the parts do not fit in 64 bits",
+                    path.display()
+                ))
+            })?;
         }
     }
     let published = match &plan.objective {
@@ -233,7 +260,12 @@ fn published_solutions(loaded: &LoadedPlan, components: usize) -> Result<Publish
             };
             list.push((solution.value, subproblem.path));
             published.times.push((solution.value, solution.published_unix_ns));
-            published.improvements = published.improvements.saturating_add(solution.improvements);
+            published.improvements = published.improvements.checked_add(solution.improvements).ok_or_else(|| {
+                ClusterError::bad_input(format!(
+                    "{}: improvements: the improvements published, summed, do not fit in 64 bits",
+                    path.display()
+                ))
+            })?;
         }
     }
     Ok(published)

@@ -14,9 +14,12 @@ mod balance;
 pub mod check;
 pub mod explain;
 pub mod incumbent;
+pub mod key;
 mod merge;
 pub mod part_plan;
 pub mod plan;
+mod plan_folder;
+pub mod validate;
 
 pub use balance::{balance, round_robin, Grouping};
 pub use merge::{merge, status, Status};
@@ -27,9 +30,9 @@ use crate::knobs::KnobValues;
 use crate::run::cluster::{PartRequest, SplitRequest};
 use crate::run::{self, Family, Instance, RunError, RunSettings};
 use incumbent::{Exchange, EXCHANGE_INTERVAL};
-use part_plan::{load_part_plan, part_plan_path, write_part_plans};
+use part_plan::{load_part_plan, part_plan_bytes, part_plan_path, write_part_plans};
 use plan::{
-    build_id, fnv1a, instance_hash, part_path, plan_path, subproblem_text, Balance, PartFile, Plan, PlanInstance,
+    build_id, instance_hash, part_path, plan_path, subproblem_text, Balance, PartFile, Plan, PlanInstance,
     PlanObjective, PlanPart, ShareRecord, SubproblemRecord, Tool, PART_SCHEMA, PLAN_SCHEMA,
 };
 use std::fmt;
@@ -191,8 +194,9 @@ pub fn plan_bytes(plan: &Plan) -> Vec<u8> {
     bytes
 }
 
-/// `split`: makes the plan (see [`make_plan`]) and writes `dir/plan.json` atomically (and
-/// `dir/parts/`). A folder that already holds another plan is refused; the same plan is
+/// `split`: makes the plan (see [`make_plan`]) and writes the plan folder: `dir/parts/`,
+/// `dir/plans/`, a fresh key `dir/key` and `dir/plan.json` last; a failure removes what
+/// it wrote ([`plan_folder`]). A folder that already holds another plan is refused; the same plan is
 /// left as it is.
 pub fn split(
     instance: &Instance,
@@ -208,6 +212,11 @@ pub fn split(
     if let Ok(existing) = plan::read_bytes(&path) {
         if existing == bytes {
             write_part_plans(dir, &plan, &bytes, true)?;
+            if !key::key_path(dir).exists() {
+                // The parts signed with the lost key cannot be checked: they are refused
+                // by the merge and must run again.
+                key::write_new_key(dir)?;
+            }
             return Ok(SplitSummary { plan, unchanged: true });
         }
         return Err(ClusterError::bad_input(format!(
@@ -215,11 +224,7 @@ pub fn split(
             path.display()
         )));
     }
-    std::fs::create_dir_all(dir.join("parts"))
-        .map_err(|error| ClusterError::failed(format!("{}: cannot create: {error}", dir.join("parts").display())))?;
-    // The parts' plans first: a folder with plan.json is complete.
-    write_part_plans(dir, &plan, &bytes, false)?;
-    write_atomically(&path, &bytes).map_err(|error| ClusterError::failed(error.to_string()))?;
+    plan_folder::write_plan_folder(dir, &plan, &bytes)?;
     Ok(SplitSummary { plan, unchanged: false })
 }
 
@@ -314,6 +319,9 @@ pub fn run_part(dir: &Path, part: usize, options: PartOptions) -> Result<PartRun
     let clock = Instant::now();
     let (plan, subproblems) = load_part_plan(dir, part)?;
     check_build(&plan.tool, dir)?;
+    // Read before the search: a part that cannot sign its file should not spend hours.
+    let key = key::read_key(dir)?;
+    let part_plan_hash = key::content_hash(&part_plan_bytes(&plan));
     let instance = plan_instance(&plan.instance)?;
     let prepared = run::prepare(&instance, &plan.knobs).map_err(|error| ClusterError::of_run(error, ""))?;
     let subproblems = &subproblems;
@@ -344,11 +352,12 @@ pub fn run_part(dir: &Path, part: usize, options: PartOptions) -> Result<PartRun
     }
     .map_err(|error| ClusterError::of_run(error, &format!("{}: part {part}: ", plan_path(dir).display())))?;
     let environment = Environment::detect();
-    let file = PartFile {
+    let mut file = PartFile {
         schema: PART_SCHEMA.to_string(),
         part,
         part_count: plan.part_count,
         plan_hash: plan.plan_hash.clone(),
+        part_plan_hash,
         build: build_id(),
         host: hostname(),
         cpu_model: environment.cpu_model,
@@ -369,7 +378,9 @@ pub fn run_part(dir: &Path, part: usize, options: PartOptions) -> Result<PartRun
                 ns: timing.ns,
             })
             .collect(),
+        digest: String::new(),
     };
+    key::sign_part(&key, &mut file);
     let mut bytes = serde_json::to_vec_pretty(&file).map_err(|error| ClusterError::failed(error.to_string()))?;
     bytes.push(b'\n');
     write_atomically(&part_path(dir, part), &bytes).map_err(|error| ClusterError::failed(error.to_string()))?;
@@ -384,5 +395,5 @@ fn unix_ns() -> u64 {
 
 /// The hash of a plan's bytes as [`plan_bytes`] writes them (what parts record).
 pub fn plan_hash(plan: &Plan) -> String {
-    fnv1a(&plan_bytes(plan))
+    key::content_hash(&plan_bytes(plan))
 }

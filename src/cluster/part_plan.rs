@@ -3,9 +3,10 @@
 //! bytes instead of every part's subproblems. Without it (a folder copied without
 //! `plans/`), `run-part` reads its part out of `plan.json`.
 
+use super::key::content_hash;
 use super::plan::{
-    fnv1a, instance_hash, load_plan, parse_json, parse_subproblem, read_bytes, Plan, PlanInstance, PlanObjective, Tool,
-    PART_PLAN_SCHEMA,
+    instance_hash, load_plan, parse_json, parse_subproblem, read_bytes, Plan, PlanInstance, PlanObjective, PlanPart,
+    Tool, PART_PLAN_SCHEMA,
 };
 use super::ClusterError;
 use crate::harness::storing::csv_log::write_atomically_unsynced;
@@ -21,7 +22,8 @@ pub struct PartPlan {
     pub schema: String,
     /// The tool that wrote the plan.
     pub tool: Tool,
-    /// The hash of `plan.json` ([`fnv1a`] of its bytes), which the part's file records.
+    /// The hash of `plan.json` ([`content_hash`] of its bytes), which the part's file
+    /// records.
     pub plan_hash: String,
     /// The part's number, from 1.
     pub part: usize,
@@ -47,21 +49,23 @@ pub fn part_plan_path(dir: &Path, part: usize) -> PathBuf {
 
 /// Every part's plan of `plan`, whose file hashes to `plan_hash`.
 pub fn part_plans(plan: &Plan, plan_hash: &str) -> Vec<PartPlan> {
-    plan.parts
-        .iter()
-        .map(|part| PartPlan {
-            schema: PART_PLAN_SCHEMA.to_string(),
-            tool: plan.tool.clone(),
-            plan_hash: plan_hash.to_string(),
-            part: part.part,
-            part_count: plan.part_count,
-            instance: plan.instance.clone(),
-            knobs: plan.knobs.clone(),
-            keep: plan.keep,
-            subproblems: part.subproblems.clone(),
-            objective: plan.objective.clone(),
-        })
-        .collect()
+    plan.parts.iter().map(|part| part_plan_of(plan, plan_hash, part)).collect()
+}
+
+/// The plan of `part` of `plan`, whose file hashes to `plan_hash`.
+pub fn part_plan_of(plan: &Plan, plan_hash: &str, part: &PlanPart) -> PartPlan {
+    PartPlan {
+        schema: PART_PLAN_SCHEMA.to_string(),
+        tool: plan.tool.clone(),
+        plan_hash: plan_hash.to_string(),
+        part: part.part,
+        part_count: plan.part_count,
+        instance: plan.instance.clone(),
+        knobs: plan.knobs.clone(),
+        keep: plan.keep,
+        subproblems: part.subproblems.clone(),
+        objective: plan.objective.clone(),
+    }
 }
 
 /// The bytes of a part's plan as `plans/K.json` holds them.
@@ -116,7 +120,7 @@ fn check_part(part: usize, part_count: usize) -> Result<(), ClusterError> {
 /// them took `split` past a second, and these files are derived from `plan.json` (which is
 /// synced), so `split` into the same folder rewrites any lost one.
 pub fn write_part_plans(dir: &Path, plan: &Plan, plan_bytes: &[u8], only_missing: bool) -> Result<(), ClusterError> {
-    for part_plan in part_plans(plan, &fnv1a(plan_bytes)) {
+    for part_plan in part_plans(plan, &content_hash(plan_bytes)) {
         let path = part_plan_path(dir, part_plan.part);
         if only_missing && path.exists() {
             continue;
@@ -146,7 +150,7 @@ mod tests {
         std::fs::create_dir_all(plans.join(format!(".1.json.{}.tmp", std::process::id()))).unwrap();
         write_part_plans(dir.path(), &plan, &bytes, false).expect("the part plans are written");
         let (first, subproblems) = load_part_plan(dir.path(), 1).expect("part 1's plan reads back");
-        assert_eq!((first.part, first.part_count, first.plan_hash.as_str()), (1, 2, fnv1a(&bytes).as_str()));
+        assert_eq!((first.part, first.part_count, first.plan_hash.as_str()), (1, 2, content_hash(&bytes).as_str()));
         assert_eq!(subproblems.len(), plan.parts[0].subproblems.len());
         let names: Vec<String> = std::fs::read_dir(&plans)
             .unwrap()

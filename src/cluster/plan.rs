@@ -12,13 +12,16 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// The schema tag of `plan.json`. v2: every share carries its answer keys.
-pub const PLAN_SCHEMA: &str = "backtrack-bench-plan/v2";
+/// The schema tag of `plan.json`. v2: every share carries its answer keys. v3: the folder
+/// holds a key (`DIR/key`) and the plan's hash is BLAKE3.
+pub const PLAN_SCHEMA: &str = "backtrack-bench-plan/v3";
 /// The schema tag of a part's file. v2: every share carries its answer keys, and the
-/// start and end times in nanoseconds.
-pub const PART_SCHEMA: &str = "backtrack-bench-part/v2";
-/// The schema tag of `plans/K.json`, the one part's plan that `run-part` reads.
-pub const PART_PLAN_SCHEMA: &str = "backtrack-bench-part-plan/v2";
+/// start and end times in nanoseconds. v3: the hash of the part's plan as it ran, and a
+/// digest keyed with the folder's key.
+pub const PART_SCHEMA: &str = "backtrack-bench-part/v3";
+/// The schema tag of `plans/K.json`, the one part's plan that `run-part` reads. v3: the
+/// plan's hash is BLAKE3.
+pub const PART_PLAN_SCHEMA: &str = "backtrack-bench-part-plan/v3";
 /// The largest plan or part file read (a plan of the most subproblems is tens of MB).
 pub const MAX_FILE_BYTES: u64 = 512 * 1024 * 1024;
 
@@ -27,7 +30,8 @@ pub fn build_id() -> String {
     format!("{}+{}", env!("CARGO_PKG_VERSION"), env!("BACKTRACK_BENCH_GIT_COMMIT"))
 }
 
-/// FNV-1a, 64 bits, as 16 hex digits: the hash of a plan file and of an instance.
+/// FNV-1a, 64 bits, as 16 hex digits: the content hash of an instance (a label, not a
+/// check against edits: the plan's own hash is BLAKE3).
 pub fn fnv1a(bytes: &[u8]) -> String {
     let hash = bytes
         .iter()
@@ -236,8 +240,13 @@ pub struct PartFile {
     pub part: usize,
     /// The number of parts of the plan.
     pub part_count: usize,
-    /// The hash of the plan file it ran ([`fnv1a`] of its bytes).
+    /// The hash of the plan file it ran ([`content_hash`](super::key::content_hash) of
+    /// its bytes).
     pub plan_hash: String,
+    /// The hash of the part's plan it ran (`plans/K.json` as read), which the merge
+    /// compares with the part's plan made from `plan.json`: a knob edited in `plans/K.json`
+    /// makes a part of another search.
+    pub part_plan_hash: String,
     /// The build that ran it.
     pub build: String,
     /// The host it ran on.
@@ -262,6 +271,9 @@ pub struct PartFile {
     pub components: Vec<ShareRecord>,
     /// Each subproblem's nodes and time, in the plan's order.
     pub subproblems: Vec<SubproblemRecord>,
+    /// The keyed digest of everything above (the file with this field empty, compact),
+    /// made with the folder's key ([`super::key`]).
+    pub digest: String,
 }
 
 /// A subproblem as plans write it: `COMPONENT:PATH`.
@@ -339,7 +351,7 @@ pub fn part_path(dir: &Path, part: usize) -> PathBuf {
 pub struct LoadedPlan {
     /// The plan.
     pub plan: Plan,
-    /// [`fnv1a`] of the file's bytes.
+    /// [`content_hash`](super::key::content_hash) of the file's bytes.
     pub hash: String,
     /// The folder.
     pub dir: PathBuf,
@@ -377,7 +389,7 @@ pub fn load_plan(dir: &Path) -> Result<LoadedPlan, ClusterError> {
             plan.instance.content_hash
         )));
     }
-    Ok(LoadedPlan { plan, hash: fnv1a(&bytes), dir: dir.to_path_buf(), subproblems })
+    Ok(LoadedPlan { plan, hash: super::key::content_hash(&bytes), dir: dir.to_path_buf(), subproblems })
 }
 
 /// Reads a share record's answer keys.

@@ -1,0 +1,78 @@
+//! Writing a new plan folder so that nothing half-made is left: the folders, the key and
+//! the parts' plans first and `plan.json` last (a folder with `plan.json` is complete),
+//! and on any failure (a full disk, a folder that cannot be written) everything written
+//! so far removed again, so that a later `split` or `run-part` never meets a key or part
+//! plans without their plan.
+
+use super::key::{content_hash, key_path, write_new_key};
+use super::part_plan::{part_plan_bytes, part_plan_path, part_plans};
+use super::plan::{plan_path, Plan};
+use super::ClusterError;
+use crate::harness::storing::csv_log::{write_atomically, write_atomically_unsynced};
+use std::path::{Path, PathBuf};
+
+/// What a write of a plan folder has made so far, to be removed if it fails.
+#[derive(Default)]
+struct Made {
+    /// Folders created (not those that were there), outermost first.
+    folders: Vec<PathBuf>,
+    /// Files written.
+    files: Vec<PathBuf>,
+}
+
+impl Made {
+    /// Creates `folder` (and its missing parents), remembering each one created.
+    fn create_folder(&mut self, folder: &Path) -> Result<(), ClusterError> {
+        let mut missing: Vec<&Path> = folder.ancestors().take_while(|ancestor| !ancestor.exists()).collect();
+        missing.reverse();
+        for each in missing {
+            std::fs::create_dir(each)
+                .map_err(|error| ClusterError::failed(format!("{}: cannot create: {error}", each.display())))?;
+            self.folders.push(each.to_path_buf());
+        }
+        Ok(())
+    }
+
+    /// Removes what was made, files first, folders innermost first; what cannot be
+    /// removed is left (the error that led here is the one to report).
+    fn undo(self) {
+        for file in &self.files {
+            let _ = std::fs::remove_file(file);
+        }
+        for folder in self.folders.iter().rev() {
+            // Only an empty folder: a folder this split made holds nothing else, unless
+            // someone wrote into it meanwhile, and that is not ours to remove.
+            let _ = std::fs::remove_dir(folder);
+        }
+    }
+}
+
+/// Writes the new plan `plan` (whose file is `bytes`) into `dir`, which holds no
+/// `plan.json`: `dir/parts/`, `dir/plans/`, a fresh key, every part's plan, and
+/// `plan.json` last, atomically. On failure, removes what it wrote and returns the error
+/// (exit 1).
+pub fn write_plan_folder(dir: &Path, plan: &Plan, bytes: &[u8]) -> Result<(), ClusterError> {
+    let mut made = Made::default();
+    let result = write_all(dir, plan, bytes, &mut made);
+    if result.is_err() {
+        made.undo();
+    }
+    result
+}
+
+/// Each file is listed once written: a failed write removes its own temporary file and
+/// leaves what was at its path before, which is not this split's to remove.
+fn write_all(dir: &Path, plan: &Plan, bytes: &[u8], made: &mut Made) -> Result<(), ClusterError> {
+    made.create_folder(&dir.join("parts"))?;
+    made.create_folder(&dir.join("plans"))?;
+    write_new_key(dir)?;
+    made.files.push(key_path(dir));
+    // Not synced one by one: see `write_part_plans`.
+    for part_plan in part_plans(plan, &content_hash(bytes)) {
+        let path = part_plan_path(dir, part_plan.part);
+        write_atomically_unsynced(&path, &part_plan_bytes(&part_plan))
+            .map_err(|error| ClusterError::failed(error.to_string()))?;
+        made.files.push(path);
+    }
+    write_atomically(&plan_path(dir), bytes).map_err(|error| ClusterError::failed(error.to_string()))
+}

@@ -1,0 +1,173 @@
+//! A part file edited after it was written is refused by `merge` with exit code 2, naming
+//! the file and the field: re-signed with the folder's key (so that the digest verifies)
+//! the validator catches the edit; not re-signed, the digest does. A split that fails
+//! leaves no `plan.json` and removes what it wrote.
+
+use backtrack_bench::cluster::key::{key_path, read_key, sign_part};
+use backtrack_bench::cluster::plan::PartFile;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const PARTS: usize = 3;
+
+fn tool(arguments: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_backtrack-bench"))
+        .args(arguments)
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env_remove("JOB_COMPLETION_INDEX")
+        .output()
+        .expect("the binary runs")
+}
+
+fn ok(arguments: &[&str]) -> String {
+    let output = tool(arguments);
+    assert!(output.status.success(), "{arguments:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn refused(arguments: &[&str]) -> String {
+    let output = tool(arguments);
+    assert_eq!(output.status.code(), Some(2), "{arguments:?}: {}", String::from_utf8_lossy(&output.stdout));
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn text(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 temporary path")
+}
+
+fn part_path(dir: &Path, part: usize) -> PathBuf {
+    dir.join("parts").join(format!("{part}.json"))
+}
+
+/// Splits `247` into [`PARTS`] parts in `dir` and runs them all.
+fn split_and_run(dir: &Path) {
+    ok(&["split", "247", "--parts", &PARTS.to_string(), "--out", text(dir)]);
+    for part in 1..=PARTS {
+        ok(&["run-part", text(dir), &part.to_string()]);
+    }
+}
+
+fn read_part(dir: &Path, part: usize) -> PartFile {
+    serde_json::from_slice(&std::fs::read(part_path(dir, part)).unwrap()).expect("a part file")
+}
+
+/// Writes `file` as part `part`, signed with the folder's key when `sign`.
+fn write_part(dir: &Path, part: usize, mut file: PartFile, sign: bool) {
+    if sign {
+        sign_part(&read_key(dir).expect("the folder's key"), &mut file);
+    }
+    std::fs::write(part_path(dir, part), serde_json::to_string_pretty(&file).unwrap()).unwrap();
+}
+
+/// The first part and component whose share searched something (its per-depth counts
+/// are there) and that `wanted` accepts.
+fn find_share(dir: &Path, wanted: impl Fn(&PartFile, usize) -> bool) -> (usize, usize) {
+    for part in 1..=PARTS {
+        let file = read_part(dir, part);
+        for component in 0..file.components.len() {
+            if !file.components[component].counts.nodes_per_depth.is_empty() && wanted(&file, component) {
+                return (part, component);
+            }
+        }
+    }
+    panic!("no part has a share as wanted");
+}
+
+/// Edits part `part` with `edit`, re-signs it with the folder's key, and returns merge's
+/// message; the part is restored after.
+fn merge_after(dir: &Path, part: usize, sign: bool, edit: impl FnOnce(&mut PartFile)) -> String {
+    let original = std::fs::read(part_path(dir, part)).unwrap();
+    let mut file = read_part(dir, part);
+    edit(&mut file);
+    write_part(dir, part, file, sign);
+    let message = refused(&["merge", text(dir)]);
+    std::fs::write(part_path(dir, part), original).unwrap();
+    message
+}
+
+fn assert_names(message: &str, dir: &Path, part: usize, field: &str) {
+    let expected = format!("{}: {field}", text(&part_path(dir, part)));
+    assert!(message.contains(&expected), "expected `{expected}` in: {message}");
+}
+
+#[test]
+fn edited_parts_re_signed_with_the_key_are_refused_naming_the_field() {
+    let folder = tempfile::tempdir().expect("temporary folder");
+    let dir = folder.path().join("run");
+    split_and_run(&dir);
+
+    // Untampered, the merge equals the sequential search.
+    let merged: serde_json::Value = serde_json::from_str(&ok(&["merge", text(&dir), "--json"])).unwrap();
+    let sequential: serde_json::Value = serde_json::from_str(&ok(&["solve", "247", "--json"])).unwrap();
+    for field in ["nodes", "solutions", "rules", "nodes_per_depth", "prunes_per_depth", "answer"] {
+        assert_eq!(merged[field], sequential[field], "{field}");
+    }
+
+    let (part, c) = find_share(&dir, |file, c| file.components[c].counts.nodes > 0);
+    let message = merge_after(&dir, part, true, |file| file.components[c].counts.nodes += 1);
+    assert_names(&message, &dir, part, &format!("components[{c}].counts.nodes"));
+    assert!(message.contains("is not the sum of"), "{message}");
+
+    let (part, c) = find_share(&dir, |file, c| file.components[c].counts.rule_checks.len() > 1);
+    let message = merge_after(&dir, part, true, |file| file.components[c].counts.rule_checks.truncate(1));
+    assert_names(&message, &dir, part, &format!("components[{c}].counts.rule_checks: 1 entries, expected"));
+
+    let (part, c) = find_share(&dir, |file, c| file.components[c].counts.prunes_per_depth.len() > 1);
+    let message = merge_after(&dir, part, true, |file| {
+        file.components[c].counts.prunes_per_depth[1].pop();
+    });
+    assert_names(&message, &dir, part, &format!("components[{c}].counts.prunes_per_depth[1]"));
+    assert!(message.contains("ragged"), "{message}");
+
+    // One more solution, counted (as unlisted) so that the sums hold, whose kept path is
+    // the path of one already kept.
+    let (part, c) = find_share(&dir, |file, c| !file.components[c].solutions.is_empty());
+    let message = merge_after(&dir, part, true, |file| {
+        let share = &mut file.components[c];
+        share.solutions.push(share.solutions[0].clone());
+        share.counts.solutions += 1;
+        share.answers.unlisted_solutions += 1;
+    });
+    assert_names(&message, &dir, part, &format!("components[{c}].solutions"));
+    assert!(message.contains("is listed twice"), "{message}");
+
+    let (part, c) = find_share(&dir, |file, c| !file.components[c].answers.keys.is_empty());
+    let message = merge_after(&dir, part, true, |file| {
+        let answers = &mut file.components[c].answers;
+        answers.keys[0].solutions = u64::MAX - 1;
+        answers.unlisted_solutions = 2;
+    });
+    assert_names(&message, &dir, part, &format!("components[{c}].answers"));
+    assert!(message.contains("overflow 64 bits"), "{message}");
+
+    let message = merge_after(&dir, 1, true, |file| file.ended_unix_ns = file.started_unix_ns - 1);
+    assert_names(&message, &dir, 1, "ended_unix_ns");
+    assert!(message.contains("before started_unix_ns"), "{message}");
+
+    // Not re-signed, the same edit is refused by the digest before the counts are read.
+    let (part, c) = find_share(&dir, |file, c| file.components[c].counts.nodes > 0);
+    let message = merge_after(&dir, part, false, |file| file.components[c].counts.nodes += 1);
+    assert_names(&message, &dir, part, "digest: does not verify with the plan's key");
+    assert!(message.contains(text(&key_path(&dir))), "{message}");
+
+    // Every edit was undone: the folder merges again.
+    ok(&["merge", text(&dir)]);
+}
+
+#[test]
+fn a_failed_split_leaves_no_plan_and_removes_what_it_wrote() {
+    let folder = tempfile::tempdir().expect("temporary folder");
+    let dir = folder.path().join("run");
+    // A folder where plan.json is to go: its write fails (read-only folders do not fail
+    // a process that runs as root).
+    std::fs::create_dir_all(dir.join("plan.json")).unwrap();
+    let output = tool(&["split", "247", "--parts", &PARTS.to_string(), "--out", text(&dir)]);
+    // A write that failed is the tool's failure, exit 1, naming the file.
+    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("plan.json"), "the file is not named");
+    assert!(dir.join("plan.json").is_dir(), "plan.json is still the folder put there, not a plan");
+    assert!(!key_path(&dir).exists(), "the key was left behind");
+    assert!(!dir.join("plans").exists(), "the parts' plans were left behind");
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|entry| entry.unwrap().file_name()).collect();
+    assert_eq!(left, vec![std::ffi::OsString::from("plan.json")], "only what was there before is left");
+}
