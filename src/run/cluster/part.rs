@@ -6,7 +6,7 @@
 
 use super::paths::{descend, undo_all, Finds, PathRecorder, RecordingEngine, RootCandidates};
 use super::{ComponentShare, CountOverflow, Counts, ReplayError, Subproblem};
-use crate::parallel::catch_model_panic;
+use crate::parallel::{catch_model_panic, ModelPanic};
 use crate::puzzles::Puzzle;
 use crate::run::error::{PanickedRun, RunError, SEARCHING};
 use crate::run::family_code::{build_models, BuiltModels};
@@ -236,7 +236,21 @@ fn run_share<P: Puzzle>(
             }
             replayed
         });
-        let (moves, _) = replayed.map_err(panicked)?.map_err(|error| RunError::Part(PartError::Replay(error)))?;
+        // This build made the plan (`run_part` checks it before it starts), so a path that
+        // leaves the tree is the model's: its moves do not replay (or plans/K.json was
+        // edited, which merge finds against plan.json).
+        let (moves, _) = replayed.map_err(panicked)?.map_err(|error| {
+            panicked(ModelPanic {
+                message: format!(
+                    "moves do not replay: {} (the plan was made by this build with these knobs: the model's \
+                     branch reads something besides the moves from the root, or plans/K.json was edited)",
+                    error.message
+                ),
+                location: None,
+                path: None,
+                moves_do_not_replay: true,
+            })
+        })?;
         let stats = {
             let key_of = |solution: &<P::Model as Model>::Solution| puzzle.answer_key(component, solution);
             let publish = |value: i64, path: &[u32]| {

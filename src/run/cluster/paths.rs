@@ -256,7 +256,7 @@ pub(super) fn descend<M: Model>(
         let Some(&mv) = candidates.get(index as usize).filter(|_| branch == Branch::Moves) else {
             failure = Some(format!(
                 "component {component}: the path {} leaves the tree at level {}: the node there has {} candidate(s), \
-                 not {} (a plan from another build or other knobs?)",
+                 not {}",
                 path_text(path),
                 level + 1,
                 if branch == Branch::Moves { candidates.len() } else { 0 },
@@ -269,8 +269,7 @@ pub(super) fn descend<M: Model>(
         last_accepted = accepted;
         if !accepted && level + 1 < path.len() {
             failure = Some(format!(
-                "component {component}: the path {} passes a pruned node at level {} (a plan from another build or \
-                 other knobs?)",
+                "component {component}: the path {} passes a pruned node at level {}",
                 path_text(path),
                 level + 1
             ));
