@@ -529,3 +529,18 @@ fn estimate_compare_counts_on_models_built_afresh_and_the_probes_stop_at_their_t
     let refused = run(&["estimate", "10", "--time-limit", "0"]);
     assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
 }
+
+#[test]
+fn a_split_whose_paths_do_not_replay_stops_with_exit_3_and_writes_no_plan() {
+    // The split lists the frontier, then numbers each path by branching its nodes again: a
+    // model that remembers the nodes it branched no longer offers the move.
+    let folder = tempfile::tempdir().unwrap();
+    let out = folder.path().join("plan").to_string_lossy().into_owned();
+    let output = run(&["split", "10", "--all", "--parts", "2", "--out", &out, "--fault", "remembers-nodes"]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(EXIT_MODEL_PANICKED), "{stderr}");
+    let expected = "backtrack-bench: error: the broken_model family's moves do not replay while splitting component \
+                    `10x10` (sequential x1): the move 0 at depth 0 is not offered when the split numbers its path";
+    assert!(stderr.starts_with(expected), "{stderr}");
+    assert!(!folder.path().join("plan").join("plan.json").exists(), "no plan is written");
+}

@@ -260,7 +260,7 @@ pub(super) fn descend<M: Model>(
                 path_text(path),
                 level + 1,
                 if branch == Branch::Moves { candidates.len() } else { 0 },
-                index + 1
+                u64::from(index) + 1
             ));
             break;
         };

@@ -10,8 +10,8 @@ use crate::puzzles::Puzzle;
 use crate::run::error::{PanickedRun, RunError, ON_THIS_THREAD, SPLITTING};
 use crate::run::family_code::{build_models, BuiltModels};
 use crate::search::{
-    estimate_tree_size_with, Branch, Engine, EstimateMethod, Incumbent, Limits, Model, NoCounters, NoSteering, Sense,
-    Stats, StopReason,
+    estimate_tree_size_with, Branch, Engine, EstimateMethod, Incumbent, Limits, Model, MovesDoNotReplay, NoCounters,
+    NoSteering, Sense, Stats, StopReason,
 };
 
 /// What a split asks for.
@@ -205,7 +205,14 @@ fn path_and_estimate<M: Model>(
     for (level, &mv) in moves.iter().enumerate() {
         let branch = roots.branch(model, level, &mut candidates);
         let index = candidates.iter().position(|&candidate| candidate == mv).filter(|_| branch == Branch::Moves);
-        path.push(index.and_then(|index| u32::try_from(index).ok()).unwrap_or(u32::MAX));
+        let Some(index) = index else {
+            // The listing found `mv` at this node, the same node branched again does not
+            // offer it: a path the parts could not replay. Stopped as the engine's replay
+            // check stops a run.
+            let detail = format!("the move {mv:?} at depth {level} is not offered when the split numbers its path");
+            std::panic::panic_any(MovesDoNotReplay { depth: level, detail })
+        };
+        path.push(u32::try_from(index).unwrap_or(u32::MAX));
         accepted = model.apply(mv, &mut NoCounters).is_ok();
     }
     let estimate = if !accepted || probes == 0 {
