@@ -3,11 +3,14 @@
 //! the same check) refuses missing, doubled and foreign parts with exit code 2, naming the
 //! part.
 
+mod common;
+
 use backtrack_bench::cluster::check::merged_against_sequential;
 use backtrack_bench::knobs::KnobValues;
 use backtrack_bench::run::instance;
+use common::{ok, refused, text};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 const PART_COUNTS: [usize; 4] = [1, 7, 64, 256];
 
@@ -66,31 +69,6 @@ fn the_seed_instances_merged_from_7_parts_equal_sequential() {
     for name in ["rings", "prime-grid", "hooks7", "247"] {
         assert_merges_equal_sequential(name, &[1, 7]);
     }
-}
-
-fn tool(arguments: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_backtrack-bench"))
-        .args(arguments)
-        .env_remove("SLURM_ARRAY_TASK_ID")
-        .env_remove("JOB_COMPLETION_INDEX")
-        .output()
-        .expect("the binary runs")
-}
-
-fn ok(arguments: &[&str]) -> String {
-    let output = tool(arguments);
-    assert!(output.status.success(), "{arguments:?}: {}", String::from_utf8_lossy(&output.stderr));
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn refused(arguments: &[&str]) -> String {
-    let output = tool(arguments);
-    assert_eq!(output.status.code(), Some(2), "{arguments:?}: {}", String::from_utf8_lossy(&output.stdout));
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn text(path: &Path) -> &str {
-    path.to_str().expect("a UTF-8 temporary path")
 }
 
 /// Splits `247` into 7 parts in `dir` and runs them all.

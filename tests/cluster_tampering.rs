@@ -3,37 +3,14 @@
 //! the validator catches the edit; not re-signed, the digest does. A split that fails
 //! leaves no `plan.json` and removes what it wrote.
 
+mod common;
+
 use backtrack_bench::cluster::key::{key_path, read_key, sign_part};
 use backtrack_bench::cluster::plan::PartFile;
+use common::{ok, refused, text, tool};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 const PARTS: usize = 3;
-
-fn tool(arguments: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_backtrack-bench"))
-        .args(arguments)
-        .env_remove("SLURM_ARRAY_TASK_ID")
-        .env_remove("JOB_COMPLETION_INDEX")
-        .output()
-        .expect("the binary runs")
-}
-
-fn ok(arguments: &[&str]) -> String {
-    let output = tool(arguments);
-    assert!(output.status.success(), "{arguments:?}: {}", String::from_utf8_lossy(&output.stderr));
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn refused(arguments: &[&str]) -> String {
-    let output = tool(arguments);
-    assert_eq!(output.status.code(), Some(2), "{arguments:?}: {}", String::from_utf8_lossy(&output.stdout));
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn text(path: &Path) -> &str {
-    path.to_str().expect("a UTF-8 temporary path")
-}
 
 fn part_path(dir: &Path, part: usize) -> PathBuf {
     dir.join("parts").join(format!("{part}.json"))

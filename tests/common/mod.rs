@@ -1,6 +1,7 @@
 //! What the end-to-end tests share: running the `backtrack-bench` binary.
 
 use serde_json::Value;
+use std::path::Path;
 use std::process::{Command, Output};
 
 /// Runs the binary with `arguments` and returns what it did.
@@ -16,4 +17,38 @@ pub fn solve_json(arguments: &[&str]) -> Value {
     let output = run(&all);
     assert!(output.status.success(), "{all:?}: {}", String::from_utf8_lossy(&output.stderr));
     serde_json::from_slice(&output.stdout).expect("--json prints one JSON object")
+}
+
+/// Runs the binary with `arguments` as if outside any batch job: without the variables
+/// (`SLURM_ARRAY_TASK_ID`, `JOB_COMPLETION_INDEX`) that name a cluster part.
+#[allow(dead_code)] // each test file is its own crate, and not every one runs parts
+pub fn tool(arguments: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_backtrack-bench"))
+        .args(arguments)
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env_remove("JOB_COMPLETION_INDEX")
+        .output()
+        .expect("the binary runs")
+}
+
+/// [`tool`] with `arguments`, which must succeed: its stdout.
+#[allow(dead_code)]
+pub fn ok(arguments: &[&str]) -> String {
+    let output = tool(arguments);
+    assert!(output.status.success(), "{arguments:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// [`tool`] with `arguments`, which must be refused as bad input (exit code 2): its stderr.
+#[allow(dead_code)]
+pub fn refused(arguments: &[&str]) -> String {
+    let output = tool(arguments);
+    assert_eq!(output.status.code(), Some(2), "{arguments:?}: {}", String::from_utf8_lossy(&output.stdout));
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// A temporary path as an argument.
+#[allow(dead_code)]
+pub fn text(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 temporary path")
 }

@@ -1,27 +1,25 @@
 //! Tests of the replay check: a subproblem whose path the model does not offer again stops
 //! with [`MovesDoNotReplay`]; a worker branches a node on its replayed paths once.
 
+use super::tests::SubsetSum;
 use super::*;
 use crate::search::{FullCounters, NoObserver, NoSteering};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Subsets of {1..=n} summing to `target` (as in `tests.rs`), whose root counts its
-/// branches in a counter shared by every clone, and offers the move 1 only on its first
+/// The subset-sum tree of `tests.rs` (n = 12, target 20), whose root counts its branches
+/// in a counter shared by every clone, and offers the move 1 only on its first
 /// `honest_root_branches` (a model that reads state kept outside do/undo).
 #[derive(Clone)]
 struct CountingRoot {
-    n: u32,
-    target: u32,
-    chosen: Vec<u32>,
-    sum: u32,
+    tree: SubsetSum,
     root_branches: Arc<AtomicUsize>,
     honest_root_branches: usize,
 }
 
 impl CountingRoot {
     fn new(honest_root_branches: usize) -> Self {
-        let root_branches = Arc::new(AtomicUsize::new(0));
-        CountingRoot { n: 12, target: 20, chosen: Vec::new(), sum: 0, root_branches, honest_root_branches }
+        let tree = SubsetSum { n: 12, target: 20, chosen: Vec::new(), sum: 0 };
+        CountingRoot { tree, root_branches: Arc::new(AtomicUsize::new(0)), honest_root_branches }
     }
 }
 
@@ -30,37 +28,27 @@ impl Model for CountingRoot {
     type Solution = Vec<u32>;
     const REJECTS_BEFORE_CHANGING: bool = true;
     fn rule_names(&self) -> &[&'static str] {
-        &["over"]
+        self.tree.rule_names()
     }
     fn max_depth(&self) -> usize {
-        self.n as usize
+        self.tree.max_depth()
     }
-    fn branch<C: RuleCounter>(&mut self, moves: &mut Vec<u32>, _c: &mut C) -> Branch {
-        if self.sum == self.target {
-            return Branch::Solution;
+    fn branch<C: RuleCounter>(&mut self, moves: &mut Vec<u32>, counters: &mut C) -> Branch {
+        let at_root = self.tree.chosen.is_empty();
+        let branch = self.tree.branch(moves, counters);
+        if at_root && self.root_branches.fetch_add(1, Ordering::Relaxed) >= self.honest_root_branches {
+            moves.retain(|&mv| mv != 1);
         }
-        let mut from = self.chosen.last().map_or(1, |last| last + 1);
-        if self.chosen.is_empty() && self.root_branches.fetch_add(1, Ordering::Relaxed) >= self.honest_root_branches {
-            from = 2;
-        }
-        moves.extend(from..=self.n);
-        Branch::Moves
+        branch
     }
     fn apply<C: RuleCounter>(&mut self, mv: u32, counters: &mut C) -> Result<(), usize> {
-        counters.check(0);
-        if self.sum + mv > self.target {
-            return Err(0);
-        }
-        self.chosen.push(mv);
-        self.sum += mv;
-        Ok(())
+        self.tree.apply(mv, counters)
     }
     fn undo(&mut self, mv: u32) {
-        self.chosen.pop();
-        self.sum -= mv;
+        self.tree.undo(mv);
     }
     fn solution(&self) -> Vec<u32> {
-        self.chosen.clone()
+        self.tree.solution()
     }
 }
 

@@ -6,11 +6,11 @@ use crate::search::{FullCounters, NoCounters, NoObserver, NoSteering};
 /// Subsets of {1..=n} (chosen in increasing order) whose sum is `target`; the rule
 /// "over" rejects a partial sum above the target.
 #[derive(Clone)]
-struct SubsetSum {
-    n: u32,
-    target: u32,
-    chosen: Vec<u32>,
-    sum: u32,
+pub(super) struct SubsetSum {
+    pub(super) n: u32,
+    pub(super) target: u32,
+    pub(super) chosen: Vec<u32>,
+    pub(super) sum: u32,
 }
 
 impl Model for SubsetSum {
