@@ -501,12 +501,15 @@ impl Model for HooksModel {
     #[inline]
     fn write_solution(&self, into: &mut Vec<u8>) {
         into.clear();
-        into.extend((0..self.shared.size * self.shared.size).map(|cell| {
-            if (self.filled >> cell) & 1 == 1 {
-                self.hook_of[cell]
-            } else {
-                0
-            }
-        }));
+        into.resize(self.shared.size * self.shared.size, 0);
+        // Only the filled cells are visited, by their bits: the answer path writes each of
+        // the 194,735 solutions of the enumeration workload, and a test of every cell's bit
+        // (a 128-bit shift each) cost 3.9% of that run.
+        let mut filled = self.filled;
+        while filled != 0 {
+            let cell = filled.trailing_zeros() as usize;
+            into[cell] = self.hook_of[cell];
+            filled &= filled - 1;
+        }
     }
 }
