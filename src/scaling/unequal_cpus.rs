@@ -161,4 +161,28 @@ mod tests {
         let exact = UnequalCpus::draw(16, 1.9, 0.0, 7);
         assert_eq!(exact.true_factors, exact.timed_factors);
     }
+
+    /// Timed without error, the per-CPU calibration predicts the replay it stands for to the
+    /// bit (the slowdown's median part divides out exactly), and the one-CPU one does not.
+    #[test]
+    fn exact_factors_predict_the_unequal_replay_exactly() {
+        let mut depths = vec![0];
+        for children in [6, 2, 9, 4] {
+            depths.push(1);
+            for _ in 0..children {
+                depths.extend([2, 3, 3, 3]);
+            }
+        }
+        let tree = crate::scaling::work_span::tests::tree_from_preorder(&depths, 3);
+        let components = [Component { name: "t".into(), tree, costs: Costs::nodes_only() }];
+        let machine = UnequalCpus::draw(8, 1.9, 0.0, 3);
+        for shape in [Shape::Steal, Shape::Depth(2)] {
+            for row in compare("t", &components, shape, &[1, 2, 4, 8], &machine) {
+                assert_eq!(row.per_cpu, row.measured, "{row:?}");
+                if row.threads > 1 {
+                    assert_ne!(row.one_cpu, row.measured, "{row:?}");
+                }
+            }
+        }
+    }
 }

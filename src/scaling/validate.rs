@@ -245,7 +245,7 @@ mod tests {
             .nth(2)
             .is_some_and(|line| line.starts_with("w,auto,2,1.100000,1.000000,10.00,false")));
         let wide = CheckRow { threads: 16, measured_median_s: 0.2, ..row };
-        let text = readme(&[wide.clone()], &[0.3], &["w: CPU 0 1.000".into()], "m", "c", &[]);
+        let text = readme(std::slice::from_ref(&wide), &[0.3], &["w: CPU 0 1.000".into()], "m", "c", &[]);
         assert!(text.contains("- At 16 threads, `auto` and `steal`: largest error 450.0%."), "{text}");
         assert!(text.contains("(the one-CPU calibration, per-cpu.csv): largest error 50.0% at 16."), "{text}");
         assert!(text.contains("- Calibration per CPU, w: CPU 0 1.000.\n"), "{text}");
