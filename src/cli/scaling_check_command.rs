@@ -67,7 +67,9 @@ pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
             // In the same rounds as the runs, so that a CPU that turns slow touches both.
             if let Some(list) = &cpu_list {
                 for (&cpu, times) in list.cpus.iter().zip(&mut cpu_times) {
-                    times.push(list.on(cpu, || prepared.solve(&base))?.elapsed_ns);
+                    if let Some(report) = list.on(cpu, || prepared.solve(&base)).transpose()? {
+                        times.push(report.elapsed_ns);
+                    }
                 }
             }
         }
@@ -156,16 +158,18 @@ impl CpuPinning {
 
     /// Runs `job` with the calling thread pinned to `cpu`, then gives the thread its mask
     /// back: a pool built while it was pinned would put every thread on that one CPU (its
-    /// threads pin themselves to the CPUs their creator may use).
-    fn on<T>(&self, cpu: usize, job: impl FnOnce() -> T) -> T {
+    /// threads pin themselves to the CPUs their creator may use). `None`, without running
+    /// `job`, when the thread cannot be pinned there (that CPU then has no timing, and the
+    /// check predicts with one CPU's costs).
+    fn on<T>(&self, cpu: usize, job: impl FnOnce() -> T) -> Option<T> {
         let size = std::mem::size_of::<libc::cpu_set_t>();
         // SAFETY: as above; both sets are built here and passed with their size.
-        unsafe {
+        let pinned = unsafe {
             let mut one: libc::cpu_set_t = std::mem::zeroed();
             libc::CPU_SET(cpu, &mut one);
-            libc::sched_setaffinity(0, size, &one);
-        }
-        let result = job();
+            libc::sched_setaffinity(0, size, &one) == 0
+        };
+        let result = pinned.then(job);
         // SAFETY: as above.
         unsafe { libc::sched_setaffinity(0, size, &self.mask) };
         result
