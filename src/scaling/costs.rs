@@ -1,5 +1,5 @@
 //! The per-operation costs a schedule is replayed with, in nanoseconds, as measured on one
-//! machine (see `crate::parallel::task_profile`), and the slowdown of searches run side by side.
+//! machine (see `crate::run::measure`), and the slowdown of searches run side by side.
 
 use serde::Serialize;
 

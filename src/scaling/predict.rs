@@ -151,7 +151,7 @@ struct ComponentRun {
     serial_ns: Option<(f64, f64)>,
 }
 
-fn run_component(component: &Component, shape: Shape, machine: Machine, notes: &mut Vec<String>) -> ComponentRun {
+fn run_component(component: &Component, shape: Shape, machine: Machine<'_>, notes: &mut Vec<String>) -> ComponentRun {
     let tree = &component.tree;
     let costs = &component.costs;
     let slice_nodes = Workload::slice_nodes(tree.total_nodes());
@@ -188,14 +188,28 @@ fn run_component(component: &Component, shape: Shape, machine: Machine, notes: &
 }
 
 /// Predicts `shape` on `components` at each of `threads`, on `cores` CPUs (`None`: one
-/// per worker, the question "what would P cores give").
+/// per worker, the question "what would P cores give"), every CPU as fast as the one the
+/// costs were measured on.
 pub fn predict(components: &[Component], shape: Shape, threads: &[usize], cores: Option<usize>) -> Prediction {
+    predict_on(components, shape, threads, cores, &[])
+}
+
+/// [`predict`] on CPUs of unequal speed: CPU `c` takes `cpu_factors[c mod len]` times as
+/// long as the measuring CPU (see `super::cpu_speeds`), worker i on CPU i mod cores as the
+/// pool pins them; no factors, or all 1.0, predict exactly as [`predict`].
+pub fn predict_on(
+    components: &[Component],
+    shape: Shape,
+    threads: &[usize],
+    cores: Option<usize>,
+    cpu_factors: &[f64],
+) -> Prediction {
     let sequential_ns: f64 = components.iter().map(Component::sequential_ns).sum();
     let mut approximations = Vec::new();
     let rows = threads
         .iter()
         .map(|&threads| {
-            let machine = Machine { workers: threads.max(1), cores };
+            let machine = Machine { workers: threads.max(1), cores, cpu_factors };
             let runs: Vec<ComponentRun> = components
                 .iter()
                 .map(|component| run_component(component, shape, machine, &mut approximations))

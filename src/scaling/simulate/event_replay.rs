@@ -9,7 +9,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
 /// Replays `workload` on `machine` with `costs`.
-pub(super) fn replay(workload: Workload<'_>, machine: Machine, costs: &Costs) -> Schedule {
+pub(super) fn replay(workload: Workload<'_>, machine: Machine<'_>, costs: &Costs) -> Schedule {
     let mut sim = Sim::new(workload, machine, costs);
     sim.start(workload);
     while let Some(Reverse(event)) = sim.events.pop() {
@@ -40,10 +40,12 @@ struct Level {
     left: usize,
 }
 
-/// One virtual worker: its CPU, its deque, the open levels of the branch it is in.
+/// One virtual worker: its CPU and that CPU's time factor, its deque, the open levels of
+/// the branch it is in.
 #[derive(Debug, Default)]
 struct Virtual {
     cpu: usize,
+    factor: f64,
     queue: VecDeque<Queued>,
     levels: Vec<Level>,
     /// A recorded node the worker enters at its next step.
@@ -82,9 +84,10 @@ struct Sim<'a> {
 }
 
 impl<'a> Sim<'a> {
-    fn new(workload: Workload<'a>, machine: Machine, costs: &Costs) -> Sim<'a> {
+    fn new(workload: Workload<'a>, machine: Machine<'_>, costs: &Costs) -> Sim<'a> {
         let workers = machine.workers.max(1);
         let cores = machine.cores.unwrap_or(workers).max(1);
+        let machine = Machine { workers, ..machine };
         let (tree, slice, splitting) = match workload {
             Workload::Listed { slice_nodes, .. } => (None, slice_nodes, false),
             Workload::Stealing { tree, slice_nodes } => (Some(tree), slice_nodes, true),
@@ -96,7 +99,13 @@ impl<'a> Sim<'a> {
             slice: slice.max(1),
             splitting,
             sharing: machine.cores.is_some_and(|cores| cores < workers),
-            workers: (0..workers).map(|index| Virtual { cpu: index % cores, ..Virtual::default() }).collect(),
+            workers: (0..workers)
+                .map(|index| Virtual {
+                    cpu: machine.cpu_of(index),
+                    factor: machine.factor_of(index),
+                    ..Virtual::default()
+                })
+                .collect(),
             busy_on_cpu: vec![0; cores],
             hungry: VecDeque::new(),
             injector: None,
@@ -109,7 +118,9 @@ impl<'a> Sim<'a> {
     fn start(&mut self, workload: Workload<'_>) {
         match workload {
             Workload::Listed { listing_ns, tasks, .. } => {
-                let spawn_ns = self.costs.spawn_ns;
+                // Worker 0 lists and spawns, at its CPU's pace (alone: no sharing yet).
+                let factor = self.workers[0].factor;
+                let (listing_ns, spawn_ns) = (listing_ns * factor, self.costs.spawn_ns * factor);
                 let spawner = &mut self.workers[0];
                 spawner.busy_ns = listing_ns + spawn_ns * tasks.len() as f64;
                 for (index, task) in tasks.iter().enumerate() {
@@ -136,12 +147,12 @@ impl<'a> Sim<'a> {
         self.events.push(Reverse(Timed { time, worker }));
     }
 
-    fn share(&self, worker: usize) -> f64 {
-        if self.sharing {
-            self.busy_on_cpu[self.workers[worker].cpu].max(1) as f64
-        } else {
-            1.0
-        }
+    /// How much longer work takes on `worker` now than on a CPU of its own as fast as the
+    /// measuring one: the busy workers sharing its CPU, times that CPU's time factor.
+    fn pace(&self, worker: usize) -> f64 {
+        let state = &self.workers[worker];
+        let share = if self.sharing { self.busy_on_cpu[state.cpu].max(1) as f64 } else { 1.0 };
+        share * state.factor
     }
 
     fn set_working(&mut self, worker: usize, working: bool) {
@@ -186,7 +197,7 @@ impl<'a> Sim<'a> {
         if self.splitting && !self.hungry.is_empty() && self.workers[worker].queue.is_empty() {
             let given = self.split(worker);
             if given > 0 {
-                let cost = given as f64 * self.costs.split_ns * self.share(worker);
+                let cost = given as f64 * self.costs.split_ns * self.pace(worker);
                 time += cost;
                 self.workers[worker].busy_ns += cost;
                 for queued in self.workers[worker].queue.iter_mut() {
@@ -198,7 +209,7 @@ impl<'a> Sim<'a> {
         if let Some(level) = pending_level {
             self.workers[worker].levels.push(level);
         }
-        let duration = unit_nodes as f64 * self.node_ns * self.share(worker);
+        let duration = unit_nodes as f64 * self.node_ns * self.pace(worker);
         self.workers[worker].busy_ns += duration;
         self.at(worker, time + duration);
     }
@@ -340,7 +351,7 @@ impl<'a> Sim<'a> {
             Work::Chunk { depth, .. } => depth,
         };
         let steal = if stolen { self.costs.steal_ns } else { 0.0 };
-        let overhead = (steal + self.costs.task_start_ns(u64::from(depth.saturating_sub(1)))) * self.share(worker);
+        let overhead = (steal + self.costs.task_start_ns(u64::from(depth.saturating_sub(1)))) * self.pace(worker);
         let state = &mut self.workers[worker];
         state.levels.clear();
         match work {

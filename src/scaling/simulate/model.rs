@@ -5,13 +5,19 @@ use crate::scaling::work_span::SubtreeTree;
 use serde::Serialize;
 use std::cmp::Ordering;
 
-/// The virtual machine: workers, and the CPUs they share (`None`: one CPU each).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Machine {
+/// The virtual machine: workers, the CPUs they share (`None`: one CPU each), and how fast
+/// each CPU is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Machine<'a> {
     /// Worker threads.
     pub workers: usize,
     /// CPUs; `None` for as many as workers.
     pub cores: Option<usize>,
+    /// Time factor of each CPU: how much longer any work takes on CPU `c` than on the CPU
+    /// the costs were measured on, `cpu_factors[c mod len]` (1.0: as fast; 1.5: half as
+    /// long again). Empty: every CPU as fast as the measuring one, the replay as it was
+    /// before CPUs were told apart.
+    pub cpu_factors: &'a [f64],
 }
 
 /// One listed subproblem: its nodes and its depth (its path has `depth - 1` moves to replay).
@@ -93,10 +99,28 @@ impl Schedule {
     }
 }
 
-impl Machine {
+impl Machine<'_> {
+    /// `workers` on `cores` CPUs (`None`: one each), every CPU as fast as the measuring one.
+    pub fn uniform(workers: usize, cores: Option<usize>) -> Machine<'static> {
+        Machine { workers, cores, cpu_factors: &[] }
+    }
+
     /// The CPUs busy when every worker is.
     pub(super) fn busy_cpus(self) -> usize {
         self.cores.map_or(self.workers, |cores| cores.min(self.workers)).max(1)
+    }
+
+    /// Worker `worker`'s CPU: worker i on CPU i mod cores, as the pool pins its threads.
+    pub(super) fn cpu_of(self, worker: usize) -> usize {
+        worker % self.cores.unwrap_or(self.workers).max(1)
+    }
+
+    /// The time factor of worker `worker`'s CPU (1.0 when no factors were given).
+    pub(super) fn factor_of(self, worker: usize) -> f64 {
+        match self.cpu_factors.len() {
+            0 => 1.0,
+            len => self.cpu_factors[self.cpu_of(worker) % len],
+        }
     }
 }
 
