@@ -189,3 +189,16 @@ fn scaling_check_times_every_cpu_and_writes_both_calibrations() {
     assert!(lines[1].starts_with("workload,strategy,threads,measured_median_s,per_cpu_predicted_s"));
     assert!(lines[2].starts_with(&format!("{id},steal,1,")) && lines[3].starts_with(&format!("{id},steal,2,")));
 }
+
+#[test]
+fn scaling_check_with_one_cpu_times_no_cpu_one_by_one() {
+    let out = tempfile::tempdir().expect("a temporary folder");
+    let folder = out.path().to_str().expect("a UTF-8 path");
+    let args = ["scaling-check", "--instances", "hooks7", "--strategies", "steal", "--threads", "1,2", "--one-cpu"];
+    let output = cli(&[&args[..], &["--repeats", "1", "--out", folder]].concat());
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let readme = std::fs::read_to_string(out.path().join("README.md")).expect("README.md");
+    let id = instance::load("hooks7").expect("built-in").id;
+    let note = readme.lines().find(|line| line.starts_with("- Calibration per CPU, ")).expect("the calibration line");
+    assert!(note.contains(&format!("{id}: the CPUs were not timed one by one (`--one-cpu`")), "{note}");
+}

@@ -450,6 +450,12 @@ pub struct ScalingCheckArgs {
     /// The output folder.
     #[arg(long, value_name = "DIR", default_value = "results/scaling")]
     pub out: PathBuf,
+    /// Calibrate on one CPU, as before per-CPU timing: every CPU is taken to be as fast as
+    /// the first. By default the sequential search is also timed on each allowed CPU (one
+    /// more search per CPU and round) and each pinned worker is predicted at its CPU's
+    /// speed (docs/scaling.md, "Calibrated per CPU").
+    #[arg(long)]
+    pub one_cpu: bool,
 }
 
 /// How a run is spread over threads. Each flag is parsed by its type's own parser (the one

@@ -41,7 +41,7 @@ pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
     let mut one_cpu_s = Vec::new();
     let mut notes = Vec::new();
     let mut plots = Vec::new();
-    let cpu_list = CpuPinning::allowed();
+    let cpu_list = if args.one_cpu { None } else { CpuPinning::allowed() };
     for source in &args.instances {
         let instance = instance::load(source)?;
         eprintln!("scaling-check: {}: recording and calibrating", instance.id);

@@ -126,7 +126,7 @@ pub fn calibration_note(workload: &str, factors: Option<&CpuFactors>) -> String 
             format!("{workload}: the sequential search on each CPU over CPU {}: {}", factors.cpus[0], each.join(", "))
         }
         None => {
-            format!("{workload}: the CPUs could not be timed one by one; predicted with every CPU as fast as the first")
+            format!("{workload}: the CPUs were not timed one by one (`--one-cpu`, or no CPU mask to pin to); predicted with every CPU as fast as the first")
         }
     }
 }
