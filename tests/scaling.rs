@@ -5,8 +5,8 @@
 use backtrack_bench::knobs::KnobValues;
 use backtrack_bench::run::instance;
 use backtrack_bench::run::{self, RunSettings};
-use backtrack_bench::scaling::advice::advise;
-use backtrack_bench::scaling::predict::{predict, Component, Shape};
+use backtrack_bench::unstable::scaling::advice::advise;
+use backtrack_bench::unstable::scaling::predict::{predict, Component, Shape};
 
 fn components(name: &str) -> (Vec<Component>, u64) {
     let instance = instance::load(name).expect("built-in instance");

@@ -27,9 +27,7 @@ mod watch_command;
 
 use args::{Cli, Command};
 use clap::{FromArgMatches, Parser};
-pub use failure::{
-    report_panics_as_bugs, Failure, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_MODEL_PANICKED,
-};
+pub use failure::{report_panics_as_bugs, Failure, EXIT_INTERRUPTED};
 use std::process::ExitCode;
 
 /// Parses the command line and runs the command, as the running program
