@@ -3,8 +3,8 @@
 //! generated README.md into the output folder (see docs/scaling.md).
 
 use super::args::ScalingCheckArgs;
-use super::explain_command::{parse_strategy, shape_of};
 use super::failure::Failure;
+use super::predicted_strategy::{parse_strategy, shape_of};
 use crate::harness::storing::csv_log::write_atomically;
 use crate::harness::storing::environment::Environment;
 use crate::knobs::KnobValues;
