@@ -21,10 +21,10 @@ use toml::Value;
 
 /// The built-in presets (`--preset NAME`), embedded so they work from any directory.
 pub const PRESETS: &[(&str, &str)] = &[
-    ("quick", include_str!("../../../scripts/sweeps/quick.toml")),
-    ("full", include_str!("../../../scripts/sweeps/full.toml")),
-    ("scaling", include_str!("../../../scripts/sweeps/scaling.toml")),
-    ("enumeration", include_str!("../../../scripts/sweeps/enumeration.toml")),
+    ("quick", include_str!("../../../../scripts/sweeps/quick.toml")),
+    ("full", include_str!("../../../../scripts/sweeps/full.toml")),
+    ("scaling", include_str!("../../../../scripts/sweeps/scaling.toml")),
+    ("enumeration", include_str!("../../../../scripts/sweeps/enumeration.toml")),
 ];
 
 /// Default per-run node limit (per component) when a spec gives none: nothing runs forever.
