@@ -18,10 +18,10 @@
 //! an earlier state:
 //! `cargo bench --bench solve -- --save-baseline before`, then `-- --baseline before`.
 
-use backtrack_bench::harness::sweeping::spec::SweepSpec;
 use backtrack_bench::knobs::KnobValues;
 use backtrack_bench::run::instance::{self, Instance};
 use backtrack_bench::run::{self, RunSettings};
+use backtrack_bench::unstable::harness::sweeping::spec::SweepSpec;
 use criterion::measurement::WallTime;
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkGroup, Criterion, SamplingMode, Throughput};
 use std::time::{Duration, Instant};

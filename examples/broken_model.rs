@@ -20,7 +20,7 @@ use broken_model::BrokenQueens;
 
 fn main() -> std::process::ExitCode {
     // As the crate's own binary does: a panic outside the family's code prints one line.
-    backtrack_bench::cli::report_panics_as_bugs();
+    backtrack_bench::report_panics_as_bugs();
     if std::env::var_os("BROKEN_MODEL_PANIC_IN_MAIN").is_some() {
         panic!("a panic in the program's own code, asked for by BROKEN_MODEL_PANIC_IN_MAIN");
     }

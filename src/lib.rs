@@ -4,41 +4,51 @@
 //! parallel search is sometimes slower than the sequential one. The crate is layered; every
 //! import points down, from the floors at the top to the ground floor:
 //!
-//! - **Front**: [`cli`] (flags parsed once into typed run settings, one file per command)
+//! - **Front**: `cli` (flags parsed once into typed run settings, one file per command)
 //!   and [`Workbench`], the entry point for a user's own families; [`prelude`], the
 //!   stable surface for a family author in one import; [`testing`], the parity helpers a
 //!   family's tests call.
-//! - **Harness**: [`harness`] (sweeps, CSV records, reports, plots) and [`explain`] (why a
+//! - **Harness**: `harness` (sweeps, CSV records, reports, plots) and `explain` (why a
 //!   parallel run is slower); they see run settings and reports, never a board.
 //! - **Run**: [`run`], the one place where a run happens. An instance file names a family;
 //!   the family registry ([`run::family`]) turns the name into a type, the family reads the
 //!   instance's data and the knob text into its own types once ([`run::prepare`]), and the
 //!   prepared instance solves, estimates, measures or watches. [`run::RunSettings`] holds
-//!   the run knobs, [`run::RunReport`] what a run measured. [`run::cluster`] is the part of
+//!   the run knobs, [`run::RunReport`] what a run measured. `run::cluster` is the part of
 //!   a split search that runs a family's models (split, run a part, assemble).
-//! - **Cluster files**: [`cluster`], one search split across machines as files: the plan,
+//! - **Cluster files**: `cluster`, one search split across machines as files: the plan,
 //!   the parts' files, their checks and merge, the shared incumbent of a branch and bound
-//!   (it knows no puzzle type: families enter through [`run::cluster`]).
-//! - **Drawing**: [`watch`], terminal frames of a search step by step (knows no file).
+//!   (it knows no puzzle type: families enter through `run::cluster`).
+//! - **Drawing**: `watch`, terminal frames of a search step by step (knows no file).
 //! - **Models**: [`puzzles`], the families of the seed posts (and max clique, knapsack)
 //!   as models, each knob a plain enum (they know no thread and no file format beyond their
-//!   own `data` block); [`format`], numbers as people read them.
+//!   own `data` block); `format`, numbers as people read them.
 //! - **Engine** (the crate `backtrack-engine`, re-exported here under the same paths):
 //!   [`parallel`], strategies that run any model on many threads, with per-worker
 //!   accounting (they know no puzzle); [`search`], the depth-first engine over the
 //!   [`search::Model`] trait, with per-rule and per-depth counters that compile away when
 //!   off (it knows no puzzle and no thread); [`knobs`], the one vocabulary for settings
 //!   given as text.
-//! - **Ground**: [`scaling`], the predicted speedup of a strategy from one measured tree
-//!   (pure arithmetic); [`statistics`], medians with bootstrap intervals and the adaptive
-//!   repeat rule; [`machine_guard`], whether other processes used the CPUs while something
+//! - **Ground**: `scaling`, the predicted speedup of a strategy from one measured tree
+//!   (pure arithmetic); `statistics`, medians with bootstrap intervals and the adaptive
+//!   repeat rule; `machine_guard`, whether other processes used the CPUs while something
 //!   was timed (read from `/proc`).
 //!
-//! Stable for a family author: [`prelude`] and the items it names (from [`search`],
-//! [`parallel`], [`knobs`], [`puzzles`], [`run`], [`testing`]); the paths of 0.1.0 that
-//! moved stay as deprecated aliases for a version (`CHANGELOG.md`). The other modules are
-//! the workbench's own machinery, public for its binary and tests, and may change in any
-//! version.
+//! # What is stable
+//!
+//! What this documentation shows is the public API, with semver's promise: [`prelude`]
+//! and the items it names; the engine's [`search`], [`parallel`] and [`knobs`]; the
+//! families' contract and the built-in families ([`puzzles`]); the run entry points and
+//! their types ([`run`]); the parity helpers ([`testing`]); [`Workbench`], [`instance_of`],
+//! [`knob_values`], [`count_nodes`] and [`report_panics_as_bugs`]. The paths of 0.1.0 that
+//! moved stay as deprecated aliases for a version (`CHANGELOG.md`).
+//!
+//! The modules named in code spans above without a link (`cli`, `harness`, `explain`,
+//! `cluster`, `scaling`, `statistics`, `machine_guard`, `format`, `watch`) are the
+//! workbench's own machinery and crate-private; what the crate's own tests, examples and
+//! benches need of them is re-exported under `backtrack_bench::unstable`, hidden from this
+//! documentation, with no semver promise. (`cluster` and `harness` are still reachable
+//! under their own paths as well, hidden, for tests that import them there; that goes.)
 //!
 //! # Your own search
 //!
@@ -137,23 +147,60 @@ extern crate backtrack_engine;
 pub use backtrack_engine::{knob_enum, run_knob_enum};
 pub use backtrack_engine::{knobs, parallel, search};
 
-pub mod cli;
-pub mod cluster;
-pub mod explain;
-pub mod format;
-pub mod harness;
-pub mod machine_guard;
-mod old_paths;
+// The stable surface: the engine's modules above, the families' contract and the built-in
+// families, the run entry points, the parity helpers and the workbench.
 pub mod prelude;
 pub mod puzzles;
 pub mod run;
-pub mod scaling;
-pub mod statistics;
 pub mod testing;
-pub mod watch;
 mod workbench;
 
+pub use cli::report_panics_as_bugs;
 pub use workbench::{count_nodes, instance_of, knob_values, Workbench};
 
+// The workbench's own machinery: crate-private, so renaming inside it breaks no user. What
+// the crate's tests, examples and benches reach into is re-exported by `unstable`.
+mod cli;
+mod explain;
+mod format;
+mod machine_guard;
+mod scaling;
+mod statistics;
+mod watch;
+
+// Machinery still public under its own path, hidden from the documentation, because tests
+// of this repository import it there (`tests/cluster_tampering.rs`, `tests/harness.rs`);
+// it has no semver promise, as `unstable` has none, and becomes crate-private once those
+// imports go through `unstable`.
+#[doc(hidden)]
+pub mod cluster;
+#[doc(hidden)]
+pub mod harness;
+
+mod old_paths;
 #[allow(deprecated)]
 pub use old_paths::{instance, registry, solve};
+
+/// The workbench's machinery that its own tests, examples and benches use: **no semver
+/// promise**. Anything here may be renamed, changed or removed in any version, patch
+/// releases included; a family author needs none of it (see [`prelude`]).
+#[doc(hidden)]
+pub mod unstable {
+    pub use crate::{cluster, harness};
+
+    /// Why a parallel run is slower than the sequential one: the cause names and the
+    /// ranking's thresholds.
+    pub mod explain {
+        pub use crate::explain::{ranks, CAUSE_NAMES};
+    }
+
+    /// The predicted speedup of a strategy from one measured tree.
+    pub mod scaling {
+        pub use crate::scaling::{advice, plot, predict, unequal_cpus, validate};
+    }
+
+    /// Terminal frames of a search, step by step.
+    pub mod watch {
+        pub use crate::watch::{watch_puzzle, WatchOptions};
+    }
+}

@@ -1,6 +1,6 @@
-//! The `backtrack-bench` command: parses the command line and dispatches (see `cli`).
+//! The `backtrack-bench` command: the workbench with its built-in families, under its own
+//! name; parses the command line and dispatches (`Workbench::run_cli`).
 
 fn main() -> std::process::ExitCode {
-    backtrack_bench::cli::report_panics_as_bugs();
-    backtrack_bench::cli::main()
+    backtrack_bench::Workbench::new().run_cli()
 }

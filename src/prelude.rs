@@ -5,10 +5,10 @@
 //! here keeps its name and meaning within a minor version; when one moves, its old path
 //! stays as a deprecated alias for a version and `CHANGELOG.md` says what to write.
 //! The modules it draws from (`search`, `parallel`, `knobs`, `puzzles`, `run`, `testing`)
-//! are stable at the items named here; the rest of the crate (`cli`, `harness`, `explain`,
-//! `cluster`, `scaling`, `statistics`, `machine_guard`, `format`, `watch`) is the
-//! workbench's own machinery, public for its binary and its tests, and may change in any
-//! version.
+//! are public and stable; the rest of the crate (`cli`, `explain`, `scaling`,
+//! `statistics`, `machine_guard`, `format`, `watch`) is the workbench's own machinery,
+//! crate-private, and what its tests need of it is under the hidden, unpromised
+//! `backtrack_bench::unstable` (docs/library.md, "What is stable").
 
 pub use crate::knob_enum;
 pub use crate::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};

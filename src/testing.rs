@@ -18,6 +18,12 @@ use std::fmt;
 
 pub use crate::search::{assert_same_as_default_contract, DefaultContract};
 
+/// A split search adds up to the sequential one: for each part count, the differences
+/// between the report merged from that many parts and the sequential run's (empty when
+/// equal). Its error is for showing (`{error}`): its type belongs to the cluster files'
+/// machinery, which has no semver promise.
+pub use crate::cluster::check::merged_against_sequential;
+
 /// Every parallel strategy, with split parameters small enough to split small trees.
 pub const STRATEGIES: [&str; 7] = ["depth:2", "depth:3", "auto", "steal", "budget:64", "naive", "replicable"];
 

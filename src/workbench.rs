@@ -123,8 +123,8 @@ impl Workbench {
         program
     }
 
-    /// Makes this workbench's name and family choice the process's ([`run::program`],
-    /// [`run::family::withhold_builtin_families`]), as [`Workbench::run_cli`] does before
+    /// Makes this workbench's name and family choice the process's (`run::program`,
+    /// `run::family::withhold_builtin_families`), as [`Workbench::run_cli`] does before
     /// it parses anything; for a program that builds its own front end on the library.
     /// The first call in a process wins.
     pub fn install(&self) {

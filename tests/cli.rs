@@ -94,7 +94,7 @@ fn bad_input_exits_with_code_2_and_says_what_is_wrong() {
         path.to_string_lossy().into_owned()
     };
     let missing = directory.path().join("missing.json").to_string_lossy().into_owned();
-    assert_bad_input(&["solve", &missing], "missing.json: cannot read the file");
+    assert_bad_input(&["solve", &missing], "missing.json: no such file; there is no instance file at this path");
     let malformed = write("malformed.json", "{\n \"schema\": \"puzzle-instance/v1\",\n \"family\": \n}");
     assert_bad_input(&["solve", &malformed], "malformed.json:4:1: not valid JSON");
     let unknown = write("unknown.json", "{\"schema\": \"puzzle-instance/v1\", \"family\": \"sudoku\", \"data\": {}}");

@@ -5,9 +5,9 @@
 
 mod common;
 
-use backtrack_bench::cluster::check::merged_against_sequential;
 use backtrack_bench::knobs::KnobValues;
 use backtrack_bench::run::instance;
+use backtrack_bench::unstable::cluster::check::merged_against_sequential;
 use common::{ok, refused, text};
 use std::path::{Path, PathBuf};
 use std::process::Command;

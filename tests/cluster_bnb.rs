@@ -3,12 +3,12 @@
 //! count; a part rerun after a kill (cut by the value it published before) loses nothing;
 //! a published value that its path does not reach is refused; a seed is honoured.
 
-use backtrack_bench::cluster::check::merged_against_sequential;
-use backtrack_bench::cluster::incumbent::{incumbent_path, IncumbentFile};
-use backtrack_bench::cluster::plan::part_path;
-use backtrack_bench::cluster::{merge, run_part, split, ClusterFailure, PartOptions};
 use backtrack_bench::knobs::KnobValues;
 use backtrack_bench::run::{self, instance, Instance, RunSettings, SearchMode};
+use backtrack_bench::unstable::cluster::check::merged_against_sequential;
+use backtrack_bench::unstable::cluster::incumbent::{incumbent_path, IncumbentFile};
+use backtrack_bench::unstable::cluster::plan::part_path;
+use backtrack_bench::unstable::cluster::{merge, run_part, split, ClusterFailure, PartOptions};
 use std::path::Path;
 
 fn knobs(pairs: &[(&str, &str)]) -> KnobValues {

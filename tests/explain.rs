@@ -2,8 +2,8 @@
 
 mod common;
 
-use backtrack_bench::explain::ranks::MIN_ROUNDS_TO_RANK;
-use backtrack_bench::explain::CAUSE_NAMES;
+use backtrack_bench::unstable::explain::ranks::MIN_ROUNDS_TO_RANK;
+use backtrack_bench::unstable::explain::CAUSE_NAMES;
 use common::run;
 
 /// The cells of the Markdown table rows that follow the header line starting with `header`.

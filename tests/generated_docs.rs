@@ -2,11 +2,13 @@
 //! and docs/*.md equal what `report` renders from the committed run logs in results/, and
 //! docs/harness.md documents exactly the columns the CSV files have.
 
-use backtrack_bench::harness::reporting::generated_docs::{documents, render_section, sections, SECTION_NAMES};
-use backtrack_bench::harness::storing::counts::CountRow;
-use backtrack_bench::harness::storing::record::RunRecord;
-use backtrack_bench::harness::storing::results_folder::{find_runs_files, read_runs};
-use backtrack_bench::harness::storing::summary::{summarize, SummaryRow};
+use backtrack_bench::unstable::harness::reporting::generated_docs::{
+    documents, render_section, sections, SECTION_NAMES,
+};
+use backtrack_bench::unstable::harness::storing::counts::CountRow;
+use backtrack_bench::unstable::harness::storing::record::RunRecord;
+use backtrack_bench::unstable::harness::storing::results_folder::{find_runs_files, read_runs};
+use backtrack_bench::unstable::harness::storing::summary::{summarize, SummaryRow};
 use std::collections::BTreeSet;
 use std::path::Path;
 

@@ -8,13 +8,13 @@
 
 mod broken_model;
 
-use backtrack_bench::cluster::{self, ClusterFailure};
 use backtrack_bench::knobs::KnobValues;
 use backtrack_bench::run::{
     self, instance, EstimateRequest, Instance, InstanceError, PanickedRun, RunError, RunSettings, SearchMode,
 };
 use backtrack_bench::search::EstimateMethod;
 use backtrack_bench::testing::{check_parity_across_strategies, ParityCase};
+use backtrack_bench::unstable::cluster::{self, ClusterFailure};
 use backtrack_bench::{instance_of, knob_values};
 use broken_model::{BrokenQueens, ARGUMENT_FAULT, CONFIG_FAULT, FAULT_DEPTH};
 use serde_json::json;

@@ -4,13 +4,13 @@
 //! image, and titles use the instances' short names. The same check runs over the
 //! committed plots in results/plots/.
 
-use backtrack_bench::harness::reporting::plots::check::{problems, texts, title};
-use backtrack_bench::harness::reporting::plots::{draw_depth_profile, draw_plots, DepthLine, PlotKind};
-use backtrack_bench::harness::storing::counts::{measure, CountRow};
-use backtrack_bench::harness::storing::record::status;
-use backtrack_bench::harness::storing::summary::SummaryRow;
-use backtrack_bench::scaling::plot::speedup_svg;
-use backtrack_bench::scaling::validate::CheckRow;
+use backtrack_bench::unstable::harness::reporting::plots::check::{problems, texts, title};
+use backtrack_bench::unstable::harness::reporting::plots::{draw_depth_profile, draw_plots, DepthLine, PlotKind};
+use backtrack_bench::unstable::harness::storing::counts::{measure, CountRow};
+use backtrack_bench::unstable::harness::storing::record::status;
+use backtrack_bench::unstable::harness::storing::summary::SummaryRow;
+use backtrack_bench::unstable::scaling::plot::speedup_svg;
+use backtrack_bench::unstable::scaling::validate::CheckRow;
 use std::path::{Path, PathBuf};
 
 /// A variant as long as the longest in the committed sweeps, and then some.

@@ -6,9 +6,9 @@
 use backtrack_bench::knobs::KnobValues;
 use backtrack_bench::run::instance;
 use backtrack_bench::run::{self, RunSettings};
-use backtrack_bench::scaling::advice::advise;
-use backtrack_bench::scaling::predict::{predict, predict_on, Component, Shape};
-use backtrack_bench::scaling::unequal_cpus::{compare, csv, UnequalCpus};
+use backtrack_bench::unstable::scaling::advice::advise;
+use backtrack_bench::unstable::scaling::predict::{predict, predict_on, Component, Shape};
+use backtrack_bench::unstable::scaling::unequal_cpus::{compare, csv, UnequalCpus};
 
 fn components(name: &str) -> (Vec<Component>, u64) {
     let instance = instance::load(name).expect("built-in instance");

@@ -4,8 +4,8 @@
 //! invalid UTF-8 bytes and truncated files, each loaded from a file and expanded into a
 //! plan as `sweep` does. Where the mutation is on one line, the error names that line.
 
-use backtrack_bench::harness::sweeping::plan;
-use backtrack_bench::harness::sweeping::spec::SweepSpec;
+use backtrack_bench::unstable::harness::sweeping::plan;
+use backtrack_bench::unstable::harness::sweeping::spec::SweepSpec;
 use std::path::Path;
 
 const BASE: &str = include_str!("../scripts/sweeps/quick.toml");

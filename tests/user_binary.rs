@@ -202,7 +202,7 @@ fn a_family_of_defaults_only_has_names_text_and_no_drawing() {
     assert_eq!(puzzle.render(&solution), "[1, 1, 2, 3, 3, 2]");
     assert_eq!(puzzle.verify(0, &solution), Ok(()));
     assert_eq!(puzzle.answer_of_solutions(&[vec![solution]]), serde_json::Value::Null);
-    let options = backtrack_bench::watch::WatchOptions {
+    let options = backtrack_bench::unstable::watch::WatchOptions {
         delay: std::time::Duration::ZERO,
         max_steps: 5,
         radius: 10,
@@ -212,8 +212,8 @@ fn a_family_of_defaults_only_has_names_text_and_no_drawing() {
     };
     let stop = std::sync::atomic::AtomicBool::new(false);
     let mut frames = Vec::new();
-    let refused =
-        backtrack_bench::watch::watch_puzzle(&puzzle, &(), &options, &mut frames, &stop).expect_err("nothing to draw");
+    let refused = backtrack_bench::unstable::watch::watch_puzzle(&puzzle, &(), &options, &mut frames, &stop)
+        .expect_err("nothing to draw");
     assert!(refused.to_string().starts_with("family `dominoes_by_default` draws nothing to watch"), "{refused}");
     assert!(frames.is_empty(), "nothing was drawn");
 }

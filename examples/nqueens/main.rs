@@ -42,11 +42,11 @@ mod tests {
     }
 
     /// A split search of n queens merged from 1, 7, 64 and 256 parts adds up to the
-    /// sequential one, per rule and per depth too (`backtrack_bench::cluster::check`).
+    /// sequential one, per rule and per depth too (`backtrack_bench::testing::merged_against_sequential`).
     fn assert_split_queens_equal_sequential(n: u64) {
         let instance = backtrack_bench::instance_of::<NQueens>(serde_json::json!({ "n": n })).expect("n queens");
         let knobs = backtrack_bench::knobs::KnobValues::new();
-        let results = backtrack_bench::cluster::check::merged_against_sequential(&instance, &knobs, &[1, 7, 64, 256])
+        let results = backtrack_bench::testing::merged_against_sequential(&instance, &knobs, &[1, 7, 64, 256])
             .unwrap_or_else(|error| panic!("{error}"));
         for (parts, differences) in results {
             assert!(differences.is_empty(), "{n} queens in {parts} parts: {differences:#?}");

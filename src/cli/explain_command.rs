@@ -5,6 +5,7 @@
 
 use super::args::{ExplainArgs, PredictArgs};
 use super::failure::Failure;
+use super::predicted_strategy::shape_of;
 use crate::explain::markdown::{self, ReportContext};
 use crate::explain::measure::{self, ExplainPlan};
 use crate::explain::{plot, verdict};
@@ -17,7 +18,7 @@ use crate::run::instance::Instance;
 use crate::run::settings::{parse_thread_list, resolve_thread_list};
 use crate::run::{self, Calibration, RunSettings, SearchMode};
 use crate::scaling::advice::advise;
-use crate::scaling::predict::{predict, Component, Prediction, Shape};
+use crate::scaling::predict::{predict, Component, Prediction};
 use crate::statistics::StoppingRule;
 use serde::Serialize;
 use std::io::Write;
@@ -26,9 +27,6 @@ use std::path::{Path, PathBuf};
 /// Runs `explain`. Its output goes through `writeln!`, not `println!`: a closed pipe
 /// (`| head`) then ends it quietly with success instead of a panic.
 pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
-    if let Some(dir) = &args.cluster {
-        return super::explain_cluster_command::run(dir, args.slots.map(|slots| slots as usize), args.json);
-    }
     if args.parallel.strategy == Strategy::Sequential {
         return Err(Failure::bad_input(
             "explain needs a parallel strategy to explain: --parallel auto, steal, depth:D, budget:B or naive (see --help)",
@@ -116,20 +114,6 @@ fn file_safe(text: &str) -> String {
     text.chars()
         .map(|character| if character.is_ascii_alphanumeric() || character == '_' { character } else { '-' })
         .collect()
-}
-
-/// The modelled shape of `strategy`, or why it has none.
-pub fn shape_of(strategy: Strategy) -> Result<Shape, Failure> {
-    crate::run::measure::shape_of(strategy).ok_or_else(|| {
-        Failure::bad_input(format!(
-            "--predict models depth:D, auto, auto:K, steal and naive; `{strategy}` is not modelled (see docs/scaling.md)"
-        ))
-    })
-}
-
-/// Parses a strategy name given on the command line.
-pub fn parse_strategy(name: &str) -> Result<Strategy, Failure> {
-    name.parse::<Strategy>().map_err(Failure::bad_input)
 }
 
 /// Everything `--predict --json` prints.

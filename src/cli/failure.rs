@@ -8,6 +8,7 @@
 //! run's panic and records it; [`report_panics_as_bugs`] prints it in one line). The long
 //! help (`args.rs`) and the README list the same.
 
+use crate::cluster::{ClusterError, ClusterFailure};
 use crate::run::{InstanceError, RunError};
 use std::process::ExitCode;
 
@@ -83,6 +84,18 @@ impl From<RunError> for Failure {
             _ => EXIT_BAD_INPUT,
         };
         Failure { message: error.to_string(), code }
+    }
+}
+
+impl From<ClusterError> for Failure {
+    /// A cluster layer error (`split`, `run-part`, `merge`, `explain --cluster`): exit 2
+    /// for bad input, 3 for the family's panic, else 1.
+    fn from(error: ClusterError) -> Failure {
+        match error.kind {
+            ClusterFailure::BadInput => Failure::bad_input(error.message),
+            ClusterFailure::Failed => Failure::failed(error.message),
+            ClusterFailure::ModelPanicked => Failure::model_panicked(error.message),
+        }
     }
 }
 

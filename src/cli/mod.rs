@@ -15,6 +15,7 @@ mod list_command;
 mod merge_command;
 mod output;
 mod parallel_help;
+mod predicted_strategy;
 mod profile_files;
 mod report_command;
 mod run_part_command;
@@ -27,9 +28,7 @@ mod watch_command;
 
 use args::{Cli, Command};
 use clap::{FromArgMatches, Parser};
-pub use failure::{
-    report_panics_as_bugs, Failure, EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_INTERRUPTED, EXIT_MODEL_PANICKED,
-};
+pub use failure::{report_panics_as_bugs, Failure, EXIT_INTERRUPTED};
 use std::process::ExitCode;
 
 /// Parses the command line and runs the command, as the running program
@@ -55,6 +54,11 @@ pub fn main() -> ExitCode {
         Some(Command::Estimate(args)) => {
             let sub = matches.subcommand_matches("estimate").expect("clap matched the estimate subcommand");
             estimate_command::run(&args, knob_args::knob_values(sub))
+        }
+        // `explain --cluster DIR` explains a split search's files: a command of its own.
+        Some(Command::Explain(args)) if args.cluster.is_some() => {
+            let dir = args.cluster.as_deref().expect("matched --cluster");
+            explain_cluster_command::run(dir, args.slots.map(|slots| slots as usize), args.json)
         }
         Some(Command::Explain(args)) => {
             let sub = matches.subcommand_matches("explain").expect("clap matched the explain subcommand");

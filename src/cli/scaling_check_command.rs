@@ -6,8 +6,8 @@
 //! to; the one-CPU prediction (every CPU as fast as the first) is written beside it.
 
 use super::args::ScalingCheckArgs;
-use super::explain_command::{parse_strategy, shape_of};
 use super::failure::Failure;
+use super::predicted_strategy::{parse_strategy, shape_of};
 use crate::harness::storing::csv_log::write_atomically;
 use crate::harness::storing::environment::Environment;
 use crate::knobs::KnobValues;

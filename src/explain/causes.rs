@@ -47,7 +47,7 @@ impl CauseKind {
     }
 }
 
-/// The name of every cause, in the order of [`CauseKind::ALL`] (`unexplained` last).
+/// The name of every cause, in the order of `CauseKind::ALL` (`unexplained` last).
 pub const CAUSE_NAMES: [&str; 6] = {
     let mut names = [""; 6];
     let mut index = 0;

@@ -1,8 +1,8 @@
 //! `explain`: why a parallel search is slower than it should be, measured, not guessed.
 //!
-//! [`decompose`] is pure arithmetic: [`Measurements`] (medians) in, lost time split into
-//! causes that partition it; the causes and terms are the enums [`CauseKind`] and
-//! [`TermKind`], named in one place (`causes`), and the evidence beside the numbers is
+//! `decompose` is pure arithmetic: [`Measurements`] (medians) in, lost time split into
+//! causes that partition it; the causes and terms are the enums `CauseKind` and
+//! `TermKind`, named in one place (`causes`), and the evidence beside the numbers is
 //! worded apart from the arithmetic (`evidence`). [`measure`] reruns the search
 //! (sequentially, at one thread, at N threads and with A/B knobs) until the stopping rule
 //! is met; [`count_check`] compares every run's counts with the sequential run's (moves
@@ -25,11 +25,6 @@ pub mod ranks;
 pub mod verdict;
 mod why_slower;
 
-pub use advice::{Advice, ADVICE_SHARE};
-pub use causes::{CauseKind, TermKind, CAUSE_NAMES};
-pub use decompose::{decompose, Cause, Decomposition, Gain, Outcome, Part, CLOSE_TO_IDEAL};
-pub use evidence::{granularity_judgement, TASKS_PER_WORKER_GUIDE};
-pub use measurements::{CounterComparison, IdleSplit, Measurements, RunMeasure, StateComparison, StrategyKind};
-pub use ranks::Rank;
-pub use verdict::{RankedCause, Verdict};
+pub use causes::CAUSE_NAMES;
+pub use measurements::{CounterComparison, Measurements, RunMeasure};
 pub use why_slower::why_slower_text;

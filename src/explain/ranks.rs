@@ -59,7 +59,7 @@ pub const TIE_MARGIN: f64 = 0.10;
 pub const MIN_ROUNDS_TO_RANK: usize = 6;
 
 /// The confidence of the difference intervals that decide ranks at `rounds` rounds: that of
-/// the expanded percentile interval ([`expanded_percentile_confidence`]), at 6 rounds the
+/// the expanded percentile interval (`statistics::expanded_percentile_confidence`), at 6 rounds the
 /// middle 99.5% of the resamples, at 50 rounds 95.8%. With the busy-machine check switched
 /// off (40 sessions of 24 rounds under another build), 6-round blocks ordered two causes
 /// both ways in 13 of 5,455 pairs with plain 95% intervals and in 4 with expanded ones.
@@ -91,7 +91,7 @@ fn ranks_above(pairs: &[(usize, usize)], differences: &[Interval], first: usize,
 }
 
 /// The ranks the measurements allow: a cause ranks below every cause that ranks above it
-/// (see [`ranks_above`]) and ties with the others. `unexplained` and causes with nothing
+/// (see `ranks_above`) and ties with the others. `unexplained` and causes with nothing
 /// lost get no rank.
 pub fn ranks(causes: &[Cause], pairs: &[(usize, usize)], differences: &[Interval]) -> Vec<Option<Rank>> {
     let rankable: Vec<bool> =

@@ -4,7 +4,7 @@
 //! writes tables, plots and comparisons.
 //!
 //! It sees configurations and records, never boards: a run goes through
-//! [`crate::run::run`] and comes back as a flat [`storing::record::RunRecord`]. The file
+//! [`crate::run::prepare`] and comes back as a flat [`storing::record::RunRecord`]. The file
 //! formats and every column are documented in `docs/harness.md`.
 
 pub mod error;

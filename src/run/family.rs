@@ -1,9 +1,9 @@
 //! The family registry: the one place where a family name becomes a [`Puzzle`] type.
 //!
-//! Each family is one [`FamilyEntry`]: its name, its knobs, and the functions made for its
-//! type by [`entry`] that check its data and knobs and prepare an instance of it for the
+//! Each family is one `FamilyEntry`: its name, its knobs, and the functions made for its
+//! type by `entry` that check its data and knobs and prepare an instance of it for the
 //! run layer's operations (see `prepared`). Built-in families are listed in
-//! [`BUILTIN_FAMILIES`]; a user's crate adds its own with [`register`] (or
+//! `BUILTIN_FAMILIES`; a user's crate adds its own with [`register`] (or
 //! [`crate::Workbench::family`]). `puzzles` knows nothing of it.
 //!
 //! Why the registered families live in a process-wide table rather than in a value passed
@@ -13,7 +13,7 @@
 //! before any command runs; it is append-only and idempotent, so a reader never sees a
 //! family disappear or change.
 //!
-//! A user's binary may also withhold the built-in families ([`withhold_builtin_families`]):
+//! A user's binary may also withhold the built-in families (`withhold_builtin_families`):
 //! the same reasoning makes that a process-wide switch, thrown once at start-up and never
 //! back, so that every command (and the loader's "not offered" error) sees the same set.
 //! Families are listed registered first, then the built-in ones: a user's binary shows
@@ -37,7 +37,7 @@ use std::sync::RwLock;
 type PrepareFn = fn(&Value, &KnobValues, &str, &str) -> Result<Box<dyn Prepared>, RunError>;
 
 /// One registered family: its name, knobs and the functions made for its [`Puzzle`] type.
-pub struct FamilyEntry {
+pub(crate) struct FamilyEntry {
     name: &'static str,
     knobs: &'static [KnobSpec],
     short_forms: &'static [&'static str],
@@ -53,7 +53,7 @@ pub struct FamilyEntry {
 /// The entry of family `P`: its functions, monomorphised for `P`. Each call into `P`'s code
 /// runs inside a catch: a panic there is the family's, returned as
 /// [`RunError::ModelPanicked`] naming the family and its function.
-pub const fn entry<P: Puzzle + 'static>() -> FamilyEntry {
+pub(crate) const fn entry<P: Puzzle + 'static>() -> FamilyEntry {
     FamilyEntry {
         name: P::FAMILY,
         knobs: P::KNOBS,
@@ -87,7 +87,7 @@ fn check_knobs<P: Puzzle>(values: &KnobValues) -> Result<(), RunError> {
 
 /// The built-in families, in the order `list` and the help show them. A new built-in
 /// family is one line here.
-pub static BUILTIN_FAMILIES: [FamilyEntry; 6] = [
+pub(crate) static BUILTIN_FAMILIES: [FamilyEntry; 6] = [
     entry::<rings::OlympicRings>(),
     entry::<prime_grid::PrimeGrid>(),
     entry::<hooks::Hooks>(),
@@ -100,20 +100,20 @@ pub static BUILTIN_FAMILIES: [FamilyEntry; 6] = [
 /// table is process-wide).
 static REGISTERED: RwLock<Vec<Family>> = RwLock::new(Vec::new());
 
-/// Whether the built-in families are offered (see [`withhold_builtin_families`]).
+/// Whether the built-in families are offered (see `withhold_builtin_families`).
 static BUILTINS_OFFERED: AtomicBool = AtomicBool::new(true);
 
 /// Stops offering the built-in families in this process: they leave help, `list` and the
 /// known families, and an instance of one is refused as not offered by this program. For a
 /// user's binary that is about its own families only ([`crate::Workbench`]); made once,
 /// before a command runs, and never undone (see the module's note).
-pub fn withhold_builtin_families() {
+pub(crate) fn withhold_builtin_families() {
     BUILTINS_OFFERED.store(false, Ordering::Relaxed);
 }
 
 /// Whether this process offers the built-in families (it does unless a user's binary
 /// withheld them).
-pub fn builtin_families_offered() -> bool {
+pub(crate) fn builtin_families_offered() -> bool {
     BUILTINS_OFFERED.load(Ordering::Relaxed)
 }
 
@@ -230,11 +230,11 @@ impl Family {
 
 /// Registers family `P` beside the built-in ones and returns its handle; registering a
 /// family twice returns the first handle. The family's knobs and short forms are checked
-/// first ([`check_family`]), so that a mistyped default fails here, naming the family and
+/// first (`check_family`), so that a mistyped default fails here, naming the family and
 /// the knob, and not later as if the user had typed it.
 ///
 /// # Panics
-/// When another family already has `P::FAMILY` as its name, or [`check_family`] finds a
+/// When another family already has `P::FAMILY` as its name, or `check_family` finds a
 /// fault in `P`'s declarations.
 pub fn register<P: Puzzle + 'static>() -> Family {
     let mut registered = REGISTERED.write().unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -264,7 +264,7 @@ pub fn register<P: Puzzle + 'static>() -> Family {
 /// of its `SHORT_FORMS` (but a `<pattern>`) is an argument its `instance_from_argument`
 /// turns into valid data.
 /// The error names the family and the knob or short form.
-pub fn check_family<P: Puzzle>() -> Result<(), String> {
+pub(crate) fn check_family<P: Puzzle>() -> Result<(), String> {
     let family = P::FAMILY;
     crate::knobs::check_specs(family, P::KNOBS)?;
     let read = |values: &KnobValues| P::config(values).map_err(|error| format!("family `{family}`: {}", error.message));

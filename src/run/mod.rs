@@ -18,6 +18,9 @@
 //! (`watch`); above it, the harness and the command line, which see only settings,
 //! reports and records.
 
+// The split search's model side: no semver promise (crate-private once its own re-exports
+// are trimmed to what the crate uses).
+#[doc(hidden)]
 pub mod cluster;
 mod collect;
 mod error;
@@ -25,7 +28,7 @@ pub mod estimate;
 pub mod family;
 mod family_code;
 pub mod instance;
-pub mod measure;
+pub(crate) mod measure;
 mod optimum;
 mod prepared;
 pub mod program;
@@ -39,7 +42,7 @@ pub use error::{PanickedRun, RunError};
 pub use estimate::{ComponentEstimate, EstimateRequest};
 pub use family::{register, Family};
 pub use instance::{Instance, InstanceError};
-pub use measure::Calibration;
+pub(crate) use measure::Calibration;
 pub use prepared::{read_knobs, Prepared};
 pub use program::{program_name, Program};
 pub use report::{ComponentReport, ObjectiveReport, ParallelSummary, RuleReport, RunReport, WorkerTotals};
@@ -82,7 +85,9 @@ pub fn estimate(
 }
 
 /// Each component of `instance` with `knobs`: its tree and its costs, measured as
-/// `calibration` says, or in node counts only without one.
+/// `calibration` says, or in node counts only without one. Hidden, with no semver promise:
+/// its result is the scaling machinery's type, for the workbench's own commands and tests.
+#[doc(hidden)]
 pub fn measure(
     instance: &Instance,
     knobs: &KnobValues,
@@ -94,7 +99,7 @@ pub fn measure(
 /// Animates the search of every component of `instance` into `out`, until each ends, has
 /// drawn `options.max_steps` frames, or `stop` is raised; the inner error is one of
 /// writing to `out`.
-pub fn watch(
+pub(crate) fn watch(
     instance: &Instance,
     knobs: &KnobValues,
     options: &WatchOptions,

@@ -5,7 +5,7 @@
 //! every layer that talks to a person (the command line's help, usage and error prefix,
 //! the results folder's README, the loader's "not offered by ..." error), and threading a
 //! value through each of those calls would touch every command for one string. Like the
-//! registry it is set once, before a command runs ([`set_program`]), and only read after.
+//! registry it is set once, before a command runs (`set_program`), and only read after.
 
 use std::sync::OnceLock;
 
@@ -53,11 +53,11 @@ static PROGRAM: OnceLock<Program> = OnceLock::new();
 
 /// Makes `program` the running program; the first call wins (it is made once, before a
 /// command runs), so a later one returns `false` and changes nothing.
-pub fn set_program(program: Program) -> bool {
+pub(crate) fn set_program(program: Program) -> bool {
     PROGRAM.set(program).is_ok()
 }
 
-/// The running program ([`Program::workbench`] unless [`set_program`] said otherwise).
+/// The running program ([`Program::workbench`] unless `set_program` said otherwise).
 pub fn program() -> &'static Program {
     PROGRAM.get_or_init(Program::workbench)
 }

@@ -3,13 +3,13 @@
 //!
 //! Command-line flags (`cli::args`, `cli::knob_args`) and sweep-spec blocks
 //! (`harness::sweeping::spec`) are parsed into these types where they enter, with the same
-//! parsers (each knob's `FromStr` from the `crate::knobs` vocabulary, [`parse_thread_count`],
-//! [`parse_thread_list`]), so a bad value is refused at the boundary (exit code 2) and never
+//! parsers (each knob's `FromStr` from the `crate::knobs` vocabulary, `parse_thread_count`,
+//! `parse_thread_list`), so a bad value is refused at the boundary (exit code 2) and never
 //! travels further as text. The family's knob text is the one exception: it is read into
 //! the family's typed config once, by `run::prepare`.
 //!
 //! A new run knob is its type (with `FromStr` and `Display`), its [`RunSettings`] field,
-//! default and column here, and its entry in [`RUN_DIMENSIONS`] for sweeps; outside this
+//! default and column here, and its entry in `RUN_DIMENSIONS` for sweeps; outside this
 //! file, its flag (`cli::args`) and its CSV cell (`harness::storing::run_columns`).
 
 use crate::knobs::KnobValues;
@@ -172,7 +172,7 @@ impl RunSettings {
 
 /// Which runs a dimension varies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scope {
+pub(crate) enum Scope {
     /// Every run: crossed before the thread counts.
     EveryRun,
     /// Only runs of parallel strategies (it concerns pool threads): crossed after the thread
@@ -182,7 +182,7 @@ pub enum Scope {
 
 /// One run knob a sweep block can list values for.
 #[derive(Debug)]
-pub struct RunDimension {
+pub(crate) struct RunDimension {
     /// The block key listing its values (`affinities = ["pinned", "free"]`).
     pub key: &'static str,
     /// Which runs it varies.
@@ -194,7 +194,7 @@ pub struct RunDimension {
 
 /// The run dimensions, in the order the plan crosses them (the first varies slowest);
 /// `EveryRun` ones come first. A block that leaves a key out runs that knob's default.
-pub const RUN_DIMENSIONS: &[RunDimension] = &[
+pub(crate) const RUN_DIMENSIONS: &[RunDimension] = &[
     RunDimension { key: "modes", scope: Scope::EveryRun, set: |run, text| parsed(text).map(|mode| run.mode = mode) },
     RunDimension {
         key: "states",
@@ -227,7 +227,7 @@ where
 
 /// Parses and checks a thread count given as text (`--threads 4`): the one parser of a
 /// single count; the range is the parallel layer's [`check_thread_count`].
-pub fn parse_thread_count(text: &str) -> Result<usize, String> {
+pub(crate) fn parse_thread_count(text: &str) -> Result<usize, String> {
     let threads = text
         .trim()
         .parse::<usize>()
@@ -236,6 +236,9 @@ pub fn parse_thread_count(text: &str) -> Result<usize, String> {
 }
 
 /// One entry of a `threads` list: a number, an expression of the core count, or a range.
+/// Hidden, with no semver promise: the sweep spec's vocabulary (public only because
+/// `harness` still is).
+#[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ThreadCount {
     /// One thread count.
@@ -244,7 +247,8 @@ pub enum ThreadCount {
     Range(ThreadTerm, ThreadTerm),
 }
 
-/// A thread count: `4`, `cores`, `cores*2`, `cores+1`.
+/// A thread count: `4`, `cores`, `cores*2`, `cores+1`. Hidden, as [`ThreadCount`] is.
+#[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ThreadTerm {
     /// A fixed number.
@@ -324,12 +328,12 @@ impl ThreadCount {
 
 /// Parses a comma-separated thread list (`1,2,cores*2`), as `--threads` of `sweep` and
 /// `--predict` of `explain` take it.
-pub fn parse_thread_list(text: &str) -> Result<Vec<ThreadCount>, String> {
+pub(crate) fn parse_thread_list(text: &str) -> Result<Vec<ThreadCount>, String> {
     text.split(',').map(ThreadCount::parse).collect()
 }
 
 /// A thread list resolved for a machine with `cores` available threads, in the order given.
-pub fn resolve_thread_list(list: &[ThreadCount], cores: usize) -> Vec<usize> {
+pub(crate) fn resolve_thread_list(list: &[ThreadCount], cores: usize) -> Vec<usize> {
     list.iter().flat_map(|count| count.resolve(cores)).collect()
 }
 

@@ -168,11 +168,6 @@ impl TreeBuilder {
         }
     }
 
-    /// Recorded nodes so far.
-    pub fn recorded(&self) -> usize {
-        self.nodes.len()
-    }
-
     /// The tree, with the root closed, and `nodes_per_depth` of the whole search.
     pub fn finish(mut self, nodes_per_depth: Vec<u64>) -> SubtreeTree {
         while !self.open.is_empty() {

@@ -13,11 +13,9 @@ mod outliers;
 mod sample;
 mod stopping;
 
-pub use bootstrap::{
-    bootstrap_interval, bootstrap_intervals, median_interval, ratio_interval, BootstrapSettings, Interval,
-};
+pub use bootstrap::{bootstrap_intervals, median_interval, ratio_interval, BootstrapSettings, Interval};
 pub use change::{compare_samples, ChangeVerdict, SampleChange};
 pub use expanded::expanded_percentile_confidence;
-pub use outliers::{tukey_fences, Outliers};
-pub use sample::{mean, median, quantile, relative_standard_deviation};
+pub use outliers::tukey_fences;
+pub use sample::{median, relative_standard_deviation};
 pub use stopping::{StoppingRule, StoppingState};

@@ -19,17 +19,6 @@ pub struct Outliers {
     pub samples: usize,
 }
 
-impl Outliers {
-    /// Share of samples that are outliers (0 for an empty sample).
-    pub fn share(&self) -> f64 {
-        if self.samples == 0 {
-            0.0
-        } else {
-            self.mild as f64 / self.samples as f64
-        }
-    }
-}
-
 /// Classifies `values` by Tukey's fences; fewer than four samples have no outliers.
 pub fn tukey_fences(values: &[f64]) -> Outliers {
     let mut outliers = Outliers { samples: values.len(), ..Outliers::default() };

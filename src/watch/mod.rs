@@ -10,5 +10,4 @@ mod grid_art;
 mod rings_art;
 mod session;
 
-pub use canvas::{Canvas, Style};
-pub use session::{fits_terminal, render_frame, watch_puzzle, FrameStatus, WatchError, WatchOptions, WatchSummary};
+pub use session::{watch_puzzle, WatchError, WatchOptions, WatchSummary};

@@ -1,18 +1,18 @@
 //! The run dimensions of a sweep block: the plan's cross product of the run knobs a block
 //! lists values for (`modes`, `strategies`, `affinities`, ...). The knobs themselves, their
-//! spec keys and parsers, are the run settings' table [`RUN_DIMENSIONS`]; thread counts are
+//! spec keys and parsers, are the run settings' table `RUN_DIMENSIONS`; thread counts are
 //! not in it: they are expressions of the core count, overridable by `--threads`, and
 //! depend on the strategy.
 
 use crate::parallel::Strategy;
-pub use crate::run::settings::{RunDimension, Scope, RUN_DIMENSIONS};
+pub(crate) use crate::run::settings::{RunDimension, Scope, RUN_DIMENSIONS};
 use crate::run::RunSettings;
 
 /// The run descriptions of one block from `base` (knobs, node limit and the like already
 /// set): its `EveryRun` dimensions crossed in table order, then per strategy its thread
 /// counts (`sequential`: one thread), then its `PoolThreads` dimensions (`sequential`: the
 /// first value only). `values` holds each dimension's listed values, parallel to
-/// [`RUN_DIMENSIONS`] (empty: the default); `thread_counts` the block's resolved counts.
+/// `RUN_DIMENSIONS` (empty: the default); `thread_counts` the block's resolved counts.
 pub fn cross_runs(base: RunSettings, values: &[Vec<String>], thread_counts: &[usize]) -> Vec<RunSettings> {
     let dimensions = || RUN_DIMENSIONS.iter().zip(values);
     let mut runs = vec![base];

@@ -10,7 +10,7 @@
 //! - [`resume`]: what `--resume` finds done, and which configurations are finished;
 //! - [`progress`], [`work_estimate`]: the bar and its time-left estimate;
 //!
-//! The machine's load while it runs comes from [`crate::machine_guard`].
+//! The machine's load while it runs comes from `crate::machine_guard`.
 
 pub mod dimensions;
 pub mod plan;

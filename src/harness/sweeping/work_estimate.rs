@@ -2,7 +2,7 @@
 //!
 //! Runs range from microseconds to seconds, so counting runs says little. Before the sweep,
 //! each configuration's run is predicted from Knuth's tree-size estimate of its (instance,
-//! knobs) times the cost of a node measured on a short search ([`crate::size_estimate`]), capped by
+//! knobs) times the cost of a node measured on a short search ([`crate::search::estimate_tree_size`]), capped by
 //! the node limit and divided among the threads. As runs finish, a configuration's own
 //! measured run time replaces its prediction, and the ratio of measured to predicted time of
 //! the configurations seen so far corrects the predictions of those not yet run.

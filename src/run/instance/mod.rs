@@ -1,6 +1,7 @@
 //! Loading `puzzle-instance/v1` files: JSON syntax, the common keys, and the family's own
 //! `data` block, with errors that name the file, the line and what was wrong.
 
+mod argument;
 mod locate;
 mod unique_keys;
 
@@ -49,6 +50,19 @@ pub struct Instance {
 /// Why an instance could not be loaded. Every variant names the file.
 #[derive(Debug)]
 pub enum InstanceError {
+    /// No file has this name, and it is neither a built-in instance nor an argument a
+    /// family takes.
+    Missing {
+        /// The argument as given.
+        path: PathBuf,
+        /// What else the argument was tried as, and what was wrong with it.
+        tried: String,
+    },
+    /// The path names a directory, not an instance file.
+    NotAFile {
+        /// The directory.
+        path: PathBuf,
+    },
     /// The file could not be read.
     Read {
         /// The file.
@@ -110,6 +124,12 @@ pub enum InstanceError {
 impl fmt::Display for InstanceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            InstanceError::Missing { path, tried } => write!(f, "{}: no such file; {tried}", path.display()),
+            InstanceError::NotAFile { path } => write!(
+                f,
+                "{}: a directory, not an instance file; give the path of a file (`.json`, or a format a family reads)",
+                path.display()
+            ),
             InstanceError::Read { path, source } => write!(f, "{}: cannot read the file: {source}", path.display()),
             InstanceError::TooLarge { path, bytes } => {
                 write!(f, "{}: the file is ", path.display())?;
@@ -206,7 +226,7 @@ pub fn load(name_or_path: &str) -> Result<Instance, InstanceError> {
     }
     let path = PathBuf::from(name_or_path);
     if !path.exists() {
-        if let Some(instance) = from_argument(name_or_path) {
+        if let Some(instance) = argument::from_argument(name_or_path) {
             return instance;
         }
         if builtin.is_some() {
@@ -221,6 +241,12 @@ pub fn load(name_or_path: &str) -> Result<Instance, InstanceError> {
                 ),
             });
         }
+    }
+    match std::fs::metadata(&path) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Err(argument::missing(name_or_path)),
+        Ok(metadata) if metadata.is_dir() => return Err(InstanceError::NotAFile { path }),
+        // Any other failure is reported by the read below, with the system's reason.
+        _ => {}
     }
     let bytes = read_bounded(&path)?;
     let own_format = path.extension().and_then(|extension| Family::for_extension(&extension.to_string_lossy()));
@@ -361,39 +387,6 @@ pub fn parse(text: &str, path: &Path, source: &str) -> Result<Instance, Instance
     // Moved out, not cloned: the rest of the file is dropped.
     let data = object.remove("data").expect("checked above");
     Ok(Instance { source: source.to_string(), id, title, family, data, expected: object.remove("expected") })
-}
-
-/// The instance that the first family accepting `argument` builds from it, or why its
-/// `data` block is not valid (`nqueens` given `40` for a board of at most 32), or the
-/// panic of a family's code reading it.
-fn from_argument(argument: &str) -> Option<Result<Instance, InstanceError>> {
-    let failed = |family: Family, error: RunError| {
-        let path = PathBuf::from(argument);
-        let (key, message) = match error {
-            RunError::ModelPanicked(panic) => return InstanceError::FamilyPanicked { path, panic },
-            RunError::Data(error) => (data_key(&error.key), error.message),
-            other => ("data".to_string(), other.to_string()),
-        };
-        let message = format!("{message} (read by family `{}`)", family.name());
-        InstanceError::Content { path, line: None, key, message }
-    };
-    Family::all().into_iter().find_map(|family| {
-        let data = match family.instance_from_argument(argument) {
-            Ok(data) => data?,
-            Err(error) => return Some(Err(failed(family, error))),
-        };
-        if let Err(error) = family.check_data(&data) {
-            return Some(Err(failed(family, error)));
-        }
-        Some(Ok(Instance {
-            source: argument.to_string(),
-            id: format!("{}-{argument}", family.name()),
-            title: String::new(),
-            family,
-            data,
-            expected: None,
-        }))
-    })
 }
 
 /// The instance file's key of the family's data key `key` (`data` for the block itself).

@@ -101,6 +101,7 @@ impl Schedule {
 
 impl Machine<'_> {
     /// `workers` on `cores` CPUs (`None`: one each), every CPU as fast as the measuring one.
+    #[cfg(test)]
     pub fn uniform(workers: usize, cores: Option<usize>) -> Machine<'static> {
         Machine { workers, cores, cpu_factors: &[] }
     }

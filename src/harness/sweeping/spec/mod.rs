@@ -5,7 +5,7 @@
 //! `plan` turns it into the list of configurations. The format is documented in
 //! `docs/harness.md`; every key is checked, and an error names the file, the line, the key
 //! and what is allowed (`quick.toml:12: block[0].strategies: ...`). Run knobs are parsed
-//! here (the keys of [`super::dimensions::RUN_DIMENSIONS`]), each value checked by the
+//! here (the keys of `RUN_DIMENSIONS`), each value checked by the
 //! parser its command-line flag uses.
 
 use super::dimensions::RUN_DIMENSIONS;
@@ -21,10 +21,10 @@ use toml::Value;
 
 /// The built-in presets (`--preset NAME`), embedded so they work from any directory.
 pub const PRESETS: &[(&str, &str)] = &[
-    ("quick", include_str!("../../../scripts/sweeps/quick.toml")),
-    ("full", include_str!("../../../scripts/sweeps/full.toml")),
-    ("scaling", include_str!("../../../scripts/sweeps/scaling.toml")),
-    ("enumeration", include_str!("../../../scripts/sweeps/enumeration.toml")),
+    ("quick", include_str!("../../../../scripts/sweeps/quick.toml")),
+    ("full", include_str!("../../../../scripts/sweeps/full.toml")),
+    ("scaling", include_str!("../../../../scripts/sweeps/scaling.toml")),
+    ("enumeration", include_str!("../../../../scripts/sweeps/enumeration.toml")),
 ];
 
 /// Default per-run node limit (per component) when a spec gives none: nothing runs forever.
@@ -74,7 +74,7 @@ pub struct Block {
     /// Also run the family's baseline configuration (from the spec's `baselines`).
     pub include_baseline: bool,
     /// The listed values of each run dimension (`modes`, `strategies`, ...), parallel to
-    /// [`RUN_DIMENSIONS`], each checked by its parser; empty where the key is absent (the
+    /// `RUN_DIMENSIONS`, each checked by its parser; empty where the key is absent (the
     /// run knob keeps its default).
     pub run_values: Vec<Vec<String>>,
     /// Thread counts for the parallel strategies (`sequential` always runs on one thread).
