@@ -60,7 +60,8 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         // A search with no node limit and no deadline never looks at the limits (the next
         // look stays at `u64::MAX`): its whole recursion is a copy that keeps the node count
         // of a node's children in a local and adds it once, after them, instead of keeping
-        // the engine's count current for a look that never comes (N-Queens n = 13: NUMBERS).
+        // the engine's count current for a look that never comes (N-Queens n = 13, together
+        // with the family model's masked row indices: 24.9 instructions a node, now 23.8).
         if self.next_limit_check == u64::MAX {
             self.expand_lazy_within::<false>(depth);
         } else {
@@ -101,7 +102,14 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
                 // Never below zero: every node entered so far was within the limits or
                 // looked at them (which moved the next look past it), or the search stopped.
                 let before_limit_check = self.next_limit_check - self.nodes;
-                let next = Self::next_accepted::<true>(model, counters, &mut cursor, &mut tried, before_limit_check, &mut prunes);
+                let next = Self::next_accepted::<true>(
+                    model,
+                    counters,
+                    &mut cursor,
+                    &mut tried,
+                    before_limit_check,
+                    &mut prunes,
+                );
                 self.nodes += tried;
                 entered += tried;
                 next
