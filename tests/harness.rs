@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 /// The run log's columns. Changing them breaks `--resume` and `report` on older files:
 /// change deliberately, and document the column in docs/harness.md.
-const RUNS_HEADER: &str = "sweep,spec,config_id,config_index,repeat,shard,status,error,puzzle,instance,source,instance_title,variant,knobs,mode,strategy,threads,counters,state,affinity,node_limit,repeats_planned,warmup,complete,solutions,answer_value,answer_json,verify_failures,nodes,wall_ns,batch,user_cpu_ns,system_cpu_ns,prunes_total,subproblems,steals,imbalance,idle_share,task_ns_median,task_ns_p90,task_nodes_median,first_solution_ns,stop_latency_ns,nodes_after_first,machine_quiet,other_cpu_share,load_average,peak_rss_kib,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,timestamp,objective_best,objective_proven,time_to_best_ns";
+const RUNS_HEADER: &str = "sweep,spec,config_id,config_index,repeat,shard,status,error,puzzle,instance,source,instance_title,variant,knobs,mode,strategy,threads,counters,state,affinity,node_limit,repeats_planned,warmup,complete,solutions,answer_value,answer_json,verify_failures,nodes,wall_ns,batch,user_cpu_ns,system_cpu_ns,prunes_total,subproblems,steals,imbalance,idle_share,task_ns_median,task_ns_p90,task_nodes_median,first_solution_ns,stop_latency_ns,nodes_after_first,machine_quiet,other_cpu_share,load_average,peak_rss_kib,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,timestamp,objective_best,objective_proven,time_to_best_ns,machine_id";
 
 /// The summary's columns (same rule).
 const SUMMARY_HEADER: &str = "sweep,spec,config_id,config_index,puzzle,instance,source,instance_title,variant,knobs,mode,strategy,threads,counters,state,affinity,node_limit,repeats_planned,warmup,status,runs,error,solutions,nodes,wall_ns_median,wall_ns_median_low,wall_ns_median_high,wall_rsd,outliers,outliers_severe,batch,user_cpu_ns_median,user_cpu_ns_median_low,user_cpu_ns_median_high,system_cpu_ns_median,system_cpu_ns_median_low,system_cpu_ns_median_high,cpu_per_wall,prunes_total,reference_config_id,nodes_vs_reference,time_vs_reference,time_vs_reference_low,time_vs_reference_high,speedup,speedup_low,speedup_high,efficiency,search_overhead,parallel_overhead,subproblems_per_worker,steals,idle_share,imbalance,busy_machine_runs,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,first_timestamp,last_timestamp,objective_best";
@@ -183,10 +183,20 @@ fn report_rebuilds_tables_and_plots_from_the_fixture_alone() {
 }
 
 /// The fixture's run log with the `baseline` configuration's times multiplied by `factor`,
-/// written to `old-runs.csv` in `folder`.
+/// written to `old-runs.csv` in `folder`; both logs measured on one machine.
 fn fixture_runs_scaled(folder: &Path, factor: f64) -> PathBuf {
-    let runs = read_rows::<RunRecord>(&folder.join("fixture-runs.csv"), RUNS_HEADER).unwrap().rows;
-    let scaled: Vec<RunRecord> = runs
+    fixture_runs_scaled_on(folder, factor, ("fixture-vm", "fixture-vm"))
+}
+
+/// As [`fixture_runs_scaled`], with the old runs measured on `machines.0` and the
+/// fixture's own on `machines.1` (empty: a log older than the `machine_id` column).
+fn fixture_runs_scaled_on(folder: &Path, factor: f64, machines: (&str, &str)) -> PathBuf {
+    let current = folder.join("fixture-runs.csv");
+    let runs = read_rows::<RunRecord>(&current, RUNS_HEADER).unwrap().rows;
+    let on = |machine: &str, runs: &[RunRecord]| -> Vec<RunRecord> {
+        runs.iter().map(|run| RunRecord { machine_id: machine.into(), ..run.clone() }).collect()
+    };
+    let scaled: Vec<RunRecord> = on(machines.0, &runs)
         .into_iter()
         .map(|run| {
             if run.variant == "baseline" {
@@ -196,6 +206,7 @@ fn fixture_runs_scaled(folder: &Path, factor: f64) -> PathBuf {
             }
         })
         .collect();
+    write_rows(&current, &on(machines.1, &runs), RUNS_HEADER).unwrap();
     let path = folder.join("old-runs.csv");
     write_rows(&path, &scaled, RUNS_HEADER).unwrap();
     path
@@ -226,6 +237,39 @@ fn report_with_a_baseline_flags_only_the_configuration_that_changed() {
     );
     let readme = std::fs::read_to_string(folder.path().join("README.md")).unwrap();
     assert!(readme.contains("## Changes against"), "{readme}");
+}
+
+#[test]
+fn times_from_another_or_an_unknown_machine_are_neither_faster_nor_slower() {
+    for (machines, verdict, line) in [
+        (("vm-1", "vm-2"), "other machine", "; 7 on another machine (times not compared)"),
+        (("", "vm-2"), "machine unknown", "; 7 machine unknown"),
+    ] {
+        let folder = folder_with_fixture();
+        // Three times faster before, as in the test above: on one machine a regression.
+        let baseline = fixture_runs_scaled_on(folder.path(), 1.0 / 3.0, machines);
+        let out = folder.path().to_string_lossy().into_owned();
+        let output = run(&["report", "--out", &out, "--baseline", &baseline.to_string_lossy(), "--fail-on-change"]);
+        let stdout = text(&output.stdout);
+        assert_eq!(output.status.code(), Some(0), "{stdout}{}", text(&output.stderr));
+        assert!(stdout.contains("7 configurations in both, 0 flagged, 0 regression(s)"), "{stdout}");
+        assert!(
+            stdout.contains(&format!("changed: 0 configurations faster, 0 slower, 0 within noise{line}")),
+            "{stdout}"
+        );
+        // The configuration whose time moved is listed, with why it is no verdict.
+        let row = stdout.lines().find(|row| row.starts_with("| fixture | `rings` | baseline |")).expect(&stdout);
+        assert!(row.ends_with(&format!("| {verdict} |")) && !stdout.contains("slower**"), "{stdout}");
+        let json = run(&["report", "--out", &out, "--baseline", &baseline.to_string_lossy(), "--json"]);
+        let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+        let verdicts: BTreeSet<&str> = json["comparison"]["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|change| change["verdict"].as_str().unwrap())
+            .collect();
+        assert_eq!(verdicts, BTreeSet::from([verdict.replace(' ', "-").as_str()]));
+    }
 }
 
 #[test]
