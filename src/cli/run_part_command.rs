@@ -15,6 +15,9 @@ pub fn run(args: &RunPartArgs) -> Result<(), Failure> {
     if let Some(warning) = &run.warning {
         eprintln!("warning: part {part}: could not publish its incumbent to the other parts: {warning}");
     }
+    for ignored in &run.ignored {
+        eprintln!("warning: part {part}: ignored an incumbent file (merge will refuse it): {ignored}");
+    }
     let file = run.file;
     let nodes: u64 = file.components.iter().map(|share| share.counts.nodes).sum();
     writeln!(

@@ -308,6 +308,9 @@ pub struct PartRun {
     /// A failure to publish the incumbent (the part's own file is complete; the other
     /// parts searched with a staler incumbent).
     pub warning: Option<String>,
+    /// Other parts' incumbent files the part ignored, and why (unreadable, another
+    /// plan's, a digest that does not verify): `merge` refuses them.
+    pub ignored: Vec<String>,
 }
 
 /// `run-part`: searches part `part` of the plan in `dir` as `options` say and writes
@@ -329,7 +332,7 @@ pub fn run_part(dir: &Path, part: usize, options: PartOptions) -> Result<PartRun
     let exchange = match &plan.objective {
         Some(objective) => {
             let sense = objective.sense(&part_plan_path(dir, part))?;
-            Some(Exchange::new(dir, part, &plan.plan_hash, sense, &objective.start))
+            Some(Exchange::new(dir, part, &plan.plan_hash, key.clone(), sense, &objective.start))
         }
         None => None,
     };
@@ -384,7 +387,11 @@ pub fn run_part(dir: &Path, part: usize, options: PartOptions) -> Result<PartRun
     let mut bytes = serde_json::to_vec_pretty(&file).map_err(|error| ClusterError::failed(error.to_string()))?;
     bytes.push(b'\n');
     write_atomically(&part_path(dir, part), &bytes).map_err(|error| ClusterError::failed(error.to_string()))?;
-    Ok(PartRun { file, warning: exchange.as_ref().and_then(Exchange::error) })
+    Ok(PartRun {
+        file,
+        warning: exchange.as_ref().and_then(Exchange::error),
+        ignored: exchange.as_ref().map(Exchange::ignored).unwrap_or_default(),
+    })
 }
 
 /// Now, in nanoseconds since the Unix epoch.
