@@ -1,4 +1,5 @@
-//! `merge`: add up the parts of a split search into one report, or list their status.
+//! `merge`: add up the parts of a split search into one report, or list their status
+//! (exit code 2 when a file there is one `merge` refuses).
 
 use super::args::MergeArgs;
 use super::failure::Failure;
@@ -33,6 +34,14 @@ fn print_status(args: &MergeArgs) -> Result<(), Failure> {
         writeln!(out, "rerun on Slurm:  scripts/cluster/submit.sh --array {} {dir}", ranges(&status.missing))?;
     } else if status.problems.is_empty() {
         writeln!(out, "next: {} merge {dir}", crate::run::program_name())?;
+    }
+    if !status.problems.is_empty() {
+        // The status is printed, and the exit code says what merge would: these files are
+        // refused (exit 2), as a script polling the status must learn.
+        return Err(Failure::bad_input(format!(
+            "{dir}: merge refuses {} file(s), each named on a `problem:` line above: remove them or rerun their parts",
+            status.problems.len()
+        )));
     }
     Ok(())
 }
