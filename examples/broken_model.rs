@@ -1,5 +1,6 @@
 //! The workbench's command line with a family that has a bug on purpose (its `fault` knob:
-//! `apply`, `branch`, `undo`, `solution`, `max-depth`, `non-replayable`; the puzzle's
+//! `apply`, `branch`, `undo`, `solution`, `max-depth`, `non-replayable`, `remembers-nodes`,
+//! `process-dependent` (a dead-end root where `BROKEN_MODEL_OTHER_PROCESS` is set); the puzzle's
 //! `verify` and `answer-key` in the instance's data; see `tests/broken_model/mod.rs`), to
 //! see how the tool reports a model's bug:
 //! `cargo run --example broken_model -- solve 10 --fault apply --parallel steal --threads 2`

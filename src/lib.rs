@@ -168,14 +168,8 @@ mod scaling;
 mod statistics;
 mod watch;
 
-// Machinery still public under its own path, hidden from the documentation, because tests
-// of this repository import it there (`tests/cluster_tampering.rs`, `tests/harness.rs`);
-// it has no semver promise, as `unstable` has none, and becomes crate-private once those
-// imports go through `unstable`.
-#[doc(hidden)]
-pub mod cluster;
-#[doc(hidden)]
-pub mod harness;
+mod cluster;
+mod harness;
 
 mod old_paths;
 #[allow(deprecated)]
@@ -186,7 +180,18 @@ pub use old_paths::{instance, registry, solve};
 /// releases included; a family author needs none of it (see [`prelude`]).
 #[doc(hidden)]
 pub mod unstable {
-    pub use crate::{cluster, harness};
+    /// Split, run and merge one search on a cluster: plans, part files, keys and the
+    /// incumbent exchange.
+    pub mod cluster {
+        pub use crate::cluster::{
+            check, incumbent, key, make_plan, merge, plan, run_part, split, ClusterFailure, PartOptions,
+        };
+    }
+
+    /// Sweeps, their records and the reports drawn from them.
+    pub mod harness {
+        pub use crate::harness::{reporting, storing, sweeping};
+    }
 
     /// Why a parallel run is slower than the sequential one: the cause names and the
     /// ranking's thresholds.

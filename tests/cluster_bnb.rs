@@ -7,6 +7,7 @@ use backtrack_bench::knobs::KnobValues;
 use backtrack_bench::run::{self, instance, Instance, RunSettings, SearchMode};
 use backtrack_bench::unstable::cluster::check::merged_against_sequential;
 use backtrack_bench::unstable::cluster::incumbent::{incumbent_path, IncumbentFile};
+use backtrack_bench::unstable::cluster::key::{read_key, sign};
 use backtrack_bench::unstable::cluster::plan::part_path;
 use backtrack_bench::unstable::cluster::{merge, run_part, split, ClusterFailure, PartOptions};
 use std::path::Path;
@@ -94,6 +95,8 @@ fn a_published_value_that_its_path_does_not_reach_is_refused_by_the_merge() {
     let path = (1..=2).map(|part| incumbent_path(dir, part)).find(|path| path.exists()).expect("a published file");
     let mut file: IncumbentFile = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     file.solutions[0].value += 1;
+    // Signed with the folder's key, so that the digest verifies and the replay is reached.
+    sign(&read_key(dir).expect("the folder's key"), &mut file);
     std::fs::write(&path, serde_json::to_vec(&file).unwrap()).unwrap();
     let error = merge(dir).expect_err("a forged value");
     assert_eq!(error.kind, ClusterFailure::BadInput);

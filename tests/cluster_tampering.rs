@@ -1,12 +1,17 @@
-//! A part file edited after it was written is refused by `merge` with exit code 2, naming
-//! the file and the field: re-signed with the folder's key (so that the digest verifies)
-//! the validator catches the edit; not re-signed, the digest does. A split that fails
-//! leaves no `plan.json` and removes what it wrote.
+//! A part file edited after it was written is refused by `merge` (and by `merge --status`
+//! and `explain --cluster`, which share its checks) with exit code 2, naming the file and
+//! the field: re-signed with the folder's key (so that the digest verifies)
+//! the validator catches the edit; not re-signed, the digest does. An incumbent file
+//! written or edited without the key is ignored by a running part and refused by `merge`.
+//! A split that fails leaves no `plan.json` and removes what it wrote.
 
 mod common;
 
-use backtrack_bench::cluster::key::{key_path, read_key, sign_part};
-use backtrack_bench::cluster::plan::PartFile;
+use backtrack_bench::unstable::cluster::incumbent::{
+    incumbent_path, IncumbentFile, PublishedSolution, INCUMBENT_SCHEMA,
+};
+use backtrack_bench::unstable::cluster::key::{content_hash, key_path, read_key, sign, sign_part};
+use backtrack_bench::unstable::cluster::plan::PartFile;
 use common::{ok, refused, text, tool};
 use std::path::{Path, PathBuf};
 
@@ -62,6 +67,35 @@ fn merge_after(dir: &Path, part: usize, sign: bool, edit: impl FnOnce(&mut PartF
     message
 }
 
+/// As [`merge_after`], and `merge --status` and `explain --cluster` refuse the same edit
+/// by the same checks: exit 2, `explain --cluster` with merge's message, `merge --status`
+/// with each of its problems on a `problem:` line (the part refused is listed as missing).
+fn every_reader_refuses(dir: &Path, part: usize, sign: bool, edit: impl FnOnce(&mut PartFile)) -> String {
+    let original = std::fs::read(part_path(dir, part)).unwrap();
+    let mut file = read_part(dir, part);
+    edit(&mut file);
+    write_part(dir, part, file, sign);
+    let message = refused(&["merge", text(dir)]);
+    assert_eq!(refused(&["explain", "--cluster", text(dir)]), message, "explain --cluster");
+    let status = tool(&["merge", text(dir), "--status"]);
+    let stdout = String::from_utf8_lossy(&status.stdout);
+    assert_eq!(status.status.code(), Some(2), "merge --status: {stdout}");
+    assert!(stdout.contains(&format!("missing: {part}")), "merge --status: {stdout}");
+    // The refused part counts as missing too: the status says so on its `missing:` line.
+    let problems: Vec<&str> = message
+        .lines()
+        .skip(1)
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.contains(": missing (run:"))
+        .collect();
+    assert!(!problems.is_empty(), "{message}");
+    for problem in problems {
+        assert!(stdout.contains(&format!("problem: {problem}")), "merge --status lacks `{problem}`: {stdout}");
+    }
+    std::fs::write(part_path(dir, part), original).unwrap();
+    message
+}
+
 fn assert_names(message: &str, dir: &Path, part: usize, field: &str) {
     let expected = format!("{}: {field}", text(&part_path(dir, part)));
     assert!(message.contains(&expected), "expected `{expected}` in: {message}");
@@ -81,7 +115,7 @@ fn edited_parts_re_signed_with_the_key_are_refused_naming_the_field() {
     }
 
     let (part, c) = find_share(&dir, |file, c| file.components[c].counts.nodes > 0);
-    let message = merge_after(&dir, part, true, |file| file.components[c].counts.nodes += 1);
+    let message = every_reader_refuses(&dir, part, true, |file| file.components[c].counts.nodes += 1);
     assert_names(&message, &dir, part, &format!("components[{c}].counts.nodes"));
     assert!(message.contains("is not the sum of"), "{message}");
 
@@ -123,12 +157,77 @@ fn edited_parts_re_signed_with_the_key_are_refused_naming_the_field() {
 
     // Not re-signed, the same edit is refused by the digest before the counts are read.
     let (part, c) = find_share(&dir, |file, c| file.components[c].counts.nodes > 0);
-    let message = merge_after(&dir, part, false, |file| file.components[c].counts.nodes += 1);
+    let message = every_reader_refuses(&dir, part, false, |file| file.components[c].counts.nodes += 1);
     assert_names(&message, &dir, part, "digest: does not verify with the plan's key");
     assert!(message.contains(text(&key_path(&dir))), "{message}");
 
     // Every edit was undone: the folder merges again.
     ok(&["merge", text(&dir)]);
+}
+
+/// A branch-and-bound instance whose parts publish incumbents.
+const KNAPSACK: &str = "instances/knapsack/strongly-correlated_30.json";
+
+/// The merged (or sequential) best value in a `--json` report.
+fn best(json: &str) -> i64 {
+    let report: serde_json::Value = serde_json::from_str(json).expect("one JSON object");
+    report["objective"]["best"].as_i64().unwrap_or_else(|| panic!("no best value: {report}"))
+}
+
+#[test]
+fn incumbent_files_without_the_key_are_ignored_by_parts_and_refused_by_merge() {
+    let folder = tempfile::tempdir().expect("temporary folder");
+    let dir = folder.path().join("run");
+    ok(&["split", KNAPSACK, "--parts", "2", "--out", text(&dir)]);
+    let optimum = best(&ok(&["solve", KNAPSACK, "--json"]));
+    // A file of this plan, written without the key, claiming a value beyond the optimum:
+    // trusted, it would cut every part's search, and the merge would lack the optimum.
+    let forged = dir.join("incumbent").join("9.json");
+    std::fs::create_dir_all(forged.parent().unwrap()).unwrap();
+    let forged_file = IncumbentFile {
+        schema: INCUMBENT_SCHEMA.to_string(),
+        plan_hash: content_hash(&std::fs::read(dir.join("plan.json")).unwrap()),
+        part: 9,
+        solutions: vec![PublishedSolution {
+            solution: "0:0".to_string(),
+            value: optimum + 1000,
+            published_unix_ns: 1,
+            improvements: 1,
+        }],
+        digest: "blake3-keyed:".to_string() + &"0".repeat(64),
+    };
+    std::fs::write(&forged, serde_json::to_vec_pretty(&forged_file).unwrap()).unwrap();
+    for part in 1..=2 {
+        let output = tool(&["run-part", text(&dir), &part.to_string()]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{stderr}");
+        let warning = format!("ignored an incumbent file (merge will refuse it): {}: digest:", text(&forged));
+        assert!(stderr.contains(&warning), "part {part}: {stderr}");
+    }
+    let message = refused(&["merge", text(&dir)]);
+    assert!(message.contains(&format!("{}: digest: does not verify with the plan's key", text(&forged))), "{message}");
+    std::fs::remove_file(&forged).unwrap();
+    // The parts were not cut by it: without it the merge has the optimum, proven.
+    let merged = ok(&["merge", text(&dir), "--json"]);
+    assert_eq!(best(&merged), optimum);
+    assert!(merged.contains("\"proven\": true") || merged.contains("\"proven\":true"), "{merged}");
+
+    // A part's own file edited without the key: the digest refuses it; re-signed with the
+    // key, the replay of its path does (its value is not the solution's).
+    let published =
+        (1..=2).map(|part| incumbent_path(&dir, part)).find(|path| path.exists()).expect("a part published");
+    let original = std::fs::read(&published).unwrap();
+    let mut edited: IncumbentFile = serde_json::from_slice(&original).unwrap();
+    edited.solutions[0].value -= 1;
+    std::fs::write(&published, serde_json::to_vec(&edited).unwrap()).unwrap();
+    let message = refused(&["merge", text(&dir)]);
+    assert!(message.contains(&format!("{}: digest: does not verify", text(&published))), "{message}");
+    sign(&read_key(&dir).unwrap(), &mut edited);
+    std::fs::write(&published, serde_json::to_vec(&edited).unwrap()).unwrap();
+    let message = refused(&["merge", text(&dir)]);
+    assert!(message.contains("claims the value") && !message.contains("digest"), "{message}");
+    std::fs::write(&published, original).unwrap();
+    assert_eq!(best(&ok(&["merge", text(&dir), "--json"])), optimum);
 }
 
 #[test]

@@ -3,9 +3,9 @@
 //! killed with SIGINT and SIGKILL leaving every CSV parseable. All on the tiny rings
 //! instance, so the file runs in a few seconds.
 
-use backtrack_bench::harness::storing::csv_log::{read_rows, write_rows};
-use backtrack_bench::harness::storing::record::RunRecord;
-use backtrack_bench::harness::storing::summary::SummaryRow;
+use backtrack_bench::unstable::harness::storing::csv_log::{read_rows, write_rows};
+use backtrack_bench::unstable::harness::storing::record::RunRecord;
+use backtrack_bench::unstable::harness::storing::summary::SummaryRow;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 /// The run log's columns. Changing them breaks `--resume` and `report` on older files:
 /// change deliberately, and document the column in docs/harness.md.
-const RUNS_HEADER: &str = "sweep,spec,config_id,config_index,repeat,shard,status,error,puzzle,instance,source,instance_title,variant,knobs,mode,strategy,threads,counters,state,affinity,node_limit,repeats_planned,warmup,complete,solutions,answer_value,answer_json,verify_failures,nodes,wall_ns,batch,user_cpu_ns,system_cpu_ns,prunes_total,subproblems,steals,imbalance,idle_share,task_ns_median,task_ns_p90,task_nodes_median,first_solution_ns,stop_latency_ns,nodes_after_first,machine_quiet,other_cpu_share,load_average,peak_rss_kib,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,timestamp,objective_best,objective_proven,time_to_best_ns";
+const RUNS_HEADER: &str = "sweep,spec,config_id,config_index,repeat,shard,status,error,puzzle,instance,source,instance_title,variant,knobs,mode,strategy,threads,counters,state,affinity,node_limit,repeats_planned,warmup,complete,solutions,answer_value,answer_json,verify_failures,nodes,wall_ns,batch,user_cpu_ns,system_cpu_ns,prunes_total,subproblems,steals,imbalance,idle_share,task_ns_median,task_ns_p90,task_nodes_median,first_solution_ns,stop_latency_ns,nodes_after_first,machine_quiet,other_cpu_share,load_average,peak_rss_kib,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,timestamp,objective_best,objective_proven,time_to_best_ns,machine_id";
 
 /// The summary's columns (same rule).
 const SUMMARY_HEADER: &str = "sweep,spec,config_id,config_index,puzzle,instance,source,instance_title,variant,knobs,mode,strategy,threads,counters,state,affinity,node_limit,repeats_planned,warmup,status,runs,error,solutions,nodes,wall_ns_median,wall_ns_median_low,wall_ns_median_high,wall_rsd,outliers,outliers_severe,batch,user_cpu_ns_median,user_cpu_ns_median_low,user_cpu_ns_median_high,system_cpu_ns_median,system_cpu_ns_median_low,system_cpu_ns_median_high,cpu_per_wall,prunes_total,reference_config_id,nodes_vs_reference,time_vs_reference,time_vs_reference_low,time_vs_reference_high,speedup,speedup_low,speedup_high,efficiency,search_overhead,parallel_overhead,subproblems_per_worker,steals,idle_share,imbalance,busy_machine_runs,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,first_timestamp,last_timestamp,objective_best";
@@ -182,10 +182,12 @@ fn report_rebuilds_tables_and_plots_from_the_fixture_alone() {
     }
 }
 
-/// The fixture's run log with the `baseline` configuration's times multiplied by `factor`,
-/// written to `old-runs.csv` in `folder`.
+/// `old-runs.csv` in `folder`: the fixture's runs, `baseline` times times `factor`; one machine.
 fn fixture_runs_scaled(folder: &Path, factor: f64) -> PathBuf {
-    let runs = read_rows::<RunRecord>(&folder.join("fixture-runs.csv"), RUNS_HEADER).unwrap().rows;
+    let current = folder.join("fixture-runs.csv");
+    let mut runs = read_rows::<RunRecord>(&current, RUNS_HEADER).unwrap().rows;
+    runs.iter_mut().for_each(|run| run.machine_id = "fixture-vm".into());
+    write_rows(&current, &runs, RUNS_HEADER).unwrap();
     let scaled: Vec<RunRecord> = runs
         .into_iter()
         .map(|run| {

@@ -1,8 +1,11 @@
 //! A sweep run again keeps the earlier run: every row of it stays in the results folder's
 //! `history/`, `report` compares the new run with it, a killed run is named as unfinished
-//! with the way to resume it, and shards (at once, or rerun) keep their rows too. Through
-//! the binary, on the tiny rings instance.
+//! with the way to resume it, and shards (at once, or rerun) keep their rows too; times of
+//! another machine, or of a log that names none, are neither faster nor slower. Through
+//! the binary, on the tiny rings instance and the report fixture.
 
+use backtrack_bench::unstable::harness::storing::csv_log::{read_rows, write_rows};
+use backtrack_bench::unstable::harness::storing::record::RunRecord;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -186,4 +189,60 @@ fn shards_at_once_and_rerun_keep_every_row() {
     sweep(&spec, &out, &["--shard", "1/2"]);
     assert!(before.is_subset(&every_row_under(&out)));
     assert!(out.join("history/t-2/t-runs.shard-1-of-2.csv").exists());
+}
+
+/// The report fixture's run log (`tests/fixtures/report`) in a fresh folder, measured on
+/// `machines.1`, and beside it `old-runs.csv`: the same runs on `machines.0` (empty: a log
+/// older than the `machine_id` column) with the `baseline` configuration's times times
+/// `factor`. Returns the folder and the old log.
+fn fixture_runs_scaled_on(factor: f64, machines: (&str, &str)) -> (tempfile::TempDir, PathBuf) {
+    let folder = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/report/fixture-runs.csv");
+    let runs = read_rows::<RunRecord>(&fixture, &RunRecord::header()).unwrap().rows;
+    let on = |machine: &str, scale: f64| -> Vec<RunRecord> {
+        let wall =
+            |run: &RunRecord| if run.variant == "baseline" { (run.wall_ns as f64 * scale) as u64 } else { run.wall_ns };
+        runs.iter().map(|run| RunRecord { machine_id: machine.into(), wall_ns: wall(run), ..run.clone() }).collect()
+    };
+    write_rows(&folder.path().join("fixture-runs.csv"), &on(machines.1, 1.0), &RunRecord::header()).unwrap();
+    let old = folder.path().join("old-runs.csv");
+    write_rows(&old, &on(machines.0, factor), &RunRecord::header()).unwrap();
+    (folder, old)
+}
+
+fn run_report(arguments: &[&str]) -> Output {
+    binary().args(arguments).output().expect("the binary runs")
+}
+
+#[test]
+fn times_from_another_or_an_unknown_machine_are_neither_faster_nor_slower() {
+    for (machines, verdict, line) in [
+        (("vm-1", "vm-2"), "other machine", "; 7 on another machine (times not compared)"),
+        (("", "vm-2"), "machine unknown", "; 7 machine unknown"),
+    ] {
+        // Three times faster before: on one machine a regression (tests/harness.rs).
+        let (folder, baseline) = fixture_runs_scaled_on(1.0 / 3.0, machines);
+        let out = folder.path().to_string_lossy().into_owned();
+        let output =
+            run_report(&["report", "--out", &out, "--baseline", &baseline.to_string_lossy(), "--fail-on-change"]);
+        let stdout = text(&output.stdout);
+        assert_eq!(output.status.code(), Some(0), "{stdout}{}", text(&output.stderr));
+        assert!(stdout.contains("7 configurations in both, 0 flagged, 0 regression(s)"), "{stdout}");
+        assert!(
+            stdout.contains(&format!("changed: 0 configurations faster, 0 slower, 0 within noise{line}")),
+            "{stdout}"
+        );
+        // The configuration whose time moved is listed, with why it is no verdict.
+        let row = stdout.lines().find(|row| row.starts_with("| fixture | `rings` | baseline |")).expect(&stdout);
+        assert!(row.ends_with(&format!("| {verdict} |")) && !stdout.contains("slower**"), "{stdout}");
+        let json = run_report(&["report", "--out", &out, "--baseline", &baseline.to_string_lossy(), "--json"]);
+        let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+        let verdicts: BTreeSet<&str> = json["comparison"]["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|change| change["verdict"].as_str().unwrap())
+            .collect();
+        assert_eq!(verdicts, BTreeSet::from([verdict.replace(' ', "-").as_str()]));
+    }
 }

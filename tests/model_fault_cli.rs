@@ -36,8 +36,14 @@ fn broken_model_binary() -> PathBuf {
 /// (a hang: before a worker's panic stopped the run, `steal` and `budget` never ended).
 /// Its output is read as it comes (`watch` writes more than a pipe holds).
 fn run(arguments: &[&str]) -> Output {
+    run_with(arguments, &[])
+}
+
+/// [`run`] with the environment variables `variables` set.
+fn run_with(arguments: &[&str], variables: &[(&str, &str)]) -> Output {
     let mut child = Command::new(broken_model_binary())
         .args(arguments)
+        .envs(variables.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -543,4 +549,25 @@ fn a_split_whose_paths_do_not_replay_stops_with_exit_3_and_writes_no_plan() {
                     `10x10` (sequential x1): the move 0 at depth 0 is not offered when the split numbers its path";
     assert!(stderr.starts_with(expected), "{stderr}");
     assert!(!folder.path().join("plan").join("plan.json").exists(), "no plan is written");
+}
+
+#[test]
+fn a_part_whose_process_offers_other_moves_than_the_split_saw_stops_with_exit_3() {
+    // The model's root is a dead end where BROKEN_MODEL_OTHER_PROCESS is set: the split
+    // (without it) plans the tree, the part (with it) cannot replay the plan's paths.
+    let folder = tempfile::tempdir().unwrap();
+    let out = folder.path().join("plan").to_string_lossy().into_owned();
+    let split = run(&["split", "8", "--all", "--parts", "2", "--out", &out, "--fault", "process-dependent"]);
+    assert_eq!(split.status.code(), Some(0), "{}", text(&split.stderr));
+    let output = run_with(&["run-part", &out, "1"], &[("BROKEN_MODEL_OTHER_PROCESS", "1")]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(EXIT_MODEL_PANICKED), "{stderr}");
+    let expected =
+        "backtrack-bench: error: the broken_model family's moves do not replay while searching component `8x8`";
+    assert!(stderr.starts_with(expected), "{stderr}");
+    assert!(stderr.contains("leaves the tree at level 1: the node there has 0 candidate(s)"), "{stderr}");
+    assert!(!folder.path().join("plan/parts/1.json").exists(), "no part file is written");
+    // The same part in a process like the split's runs.
+    let output = run(&["run-part", &out, "1"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
 }

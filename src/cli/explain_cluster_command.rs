@@ -2,14 +2,13 @@
 //! the makespan predicted at 1 to 1,024 workers (docs/cluster.md).
 
 use super::failure::Failure;
-use super::split_command::failure;
 use crate::cluster::explain::{explain_cluster, hosts, seconds};
 use std::io::Write;
 use std::path::Path;
 
 /// Runs `explain --cluster DIR`.
 pub fn run(dir: &Path, slots: Option<usize>, json: bool) -> Result<(), Failure> {
-    let explanation = explain_cluster(dir, slots).map_err(failure)?;
+    let explanation = explain_cluster(dir, slots).map_err(Failure::from)?;
     let mut out = std::io::stdout().lock();
     if json {
         writeln!(out, "{}", serde_json::to_string(&explanation).map_err(|error| Failure::failed(error.to_string()))?)?;

@@ -1,9 +1,9 @@
-//! `merge`: add up the parts of a split search into one report, or list their status.
+//! `merge`: add up the parts of a split search into one report, or list their status
+//! (exit code 2 when a file there is one `merge` refuses).
 
 use super::args::MergeArgs;
 use super::failure::Failure;
 use super::output::print_report;
-use super::split_command::failure;
 use crate::cluster;
 use std::io::Write;
 
@@ -12,12 +12,12 @@ pub fn run(args: &MergeArgs) -> Result<(), Failure> {
     if args.status {
         return print_status(args);
     }
-    let (report, instance) = cluster::merge(&args.dir).map_err(failure)?;
+    let (report, instance) = cluster::merge(&args.dir).map_err(Failure::from)?;
     print_report(&instance, &report, args.json)
 }
 
 fn print_status(args: &MergeArgs) -> Result<(), Failure> {
-    let status = cluster::status(&args.dir).map_err(failure)?;
+    let status = cluster::status(&args.dir).map_err(Failure::from)?;
     let dir = args.dir.display();
     let mut out = std::io::stdout().lock();
     writeln!(out, "{dir}: {} of {} parts done", status.done.len(), status.part_count)?;
@@ -33,6 +33,14 @@ fn print_status(args: &MergeArgs) -> Result<(), Failure> {
         writeln!(out, "rerun on Slurm:  scripts/cluster/submit.sh --array {} {dir}", ranges(&status.missing))?;
     } else if status.problems.is_empty() {
         writeln!(out, "next: {} merge {dir}", crate::run::program_name())?;
+    }
+    if !status.problems.is_empty() {
+        // The status is printed, and the exit code says what merge would: these files are
+        // refused (exit 2), as a script polling the status must learn.
+        return Err(Failure::bad_input(format!(
+            "{dir}: merge refuses {} file(s), each named on a `problem:` line above: remove them or rerun their parts",
+            status.problems.len()
+        )));
     }
     Ok(())
 }

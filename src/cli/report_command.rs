@@ -76,7 +76,11 @@ fn outcome_json(outcome: &ReportOutcome) -> serde_json::Value {
                 "baseline_ns": change.baseline_ns,
                 "current_ns": change.current_ns,
                 "ratio": change.time.ratio,
-                "verdict": change.time.verdict,
+                "verdict": match change.time_verdict() {
+                    Some(verdict) => json!(verdict),
+                    None => json!(change.verdict_text().replace(' ', "-")),
+                },
+                "machine": change.machine,
                 "runs": [change.runs.0, change.runs.1],
                 "baseline_nodes": change.baseline_nodes,
                 "current_nodes": change.current_nodes,

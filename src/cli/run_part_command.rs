@@ -2,18 +2,20 @@
 
 use super::args::RunPartArgs;
 use super::failure::Failure;
-use super::split_command::failure;
 use crate::cluster;
 use std::io::Write;
 use std::time::Duration;
 
 /// Runs `run-part` with the parsed flags.
 pub fn run(args: &RunPartArgs) -> Result<(), Failure> {
-    let part = cluster::part_from_environment(args.part).map_err(failure)?;
+    let part = cluster::part_from_environment(args.part).map_err(Failure::from)?;
     let options = cluster::PartOptions { threads: args.threads, exchange: Duration::from_millis(args.exchange_ms) };
-    let run = cluster::run_part(&args.dir, part, options).map_err(failure)?;
+    let run = cluster::run_part(&args.dir, part, options).map_err(Failure::from)?;
     if let Some(warning) = &run.warning {
         eprintln!("warning: part {part}: could not publish its incumbent to the other parts: {warning}");
+    }
+    for ignored in &run.ignored {
+        eprintln!("warning: part {part}: ignored an incumbent file (merge will refuse it): {ignored}");
     }
     let file = run.file;
     let nodes: u64 = file.components.iter().map(|share| share.counts.nodes).sum();

@@ -3,18 +3,11 @@
 
 use super::args::SplitArgs;
 use super::failure::Failure;
-use crate::cluster::{self, ClusterError};
+use crate::cluster;
 use crate::knobs::KnobValues;
 use crate::run::instance;
 use serde_json::json;
 use std::io::Write;
-
-/// `Failure::from` (failure.rs) under its old name, for `merge`, `run-part` and `explain
-/// --cluster` until they use `Failure::from` themselves: then this goes, and no command
-/// imports from another.
-pub(super) fn failure(error: ClusterError) -> Failure {
-    Failure::from(error)
-}
 
 /// Runs `split` with the parsed flags and knob values.
 pub fn run(args: &SplitArgs, knobs: KnobValues) -> Result<(), Failure> {

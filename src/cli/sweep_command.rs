@@ -88,7 +88,10 @@ pub fn run(args: &SweepArgs) -> Result<bool, Failure> {
     if args.dry_run {
         return if args.json { print_plan_json(&plan, shard) } else { print_plan(&plan, shard) }.map(|()| true);
     }
-    let when_busy = if args.wait { WhenBusy::Wait } else { WhenBusy::Refuse };
+    // Installed before the lock is taken: a Ctrl-C while `--wait` waits for the folder's
+    // other run ends the wait (within `sweep_lock::WAIT_SLICE`), not the other run's end.
+    let stop = install_interrupt_handler();
+    let when_busy = if args.wait { WhenBusy::WaitUnless(stop) } else { WhenBusy::Refuse };
     let options = SweepOptions {
         out_dir: args.out.clone(),
         resume: args.resume,
@@ -96,7 +99,6 @@ pub fn run(args: &SweepArgs) -> Result<bool, Failure> {
         quiet: args.quiet || args.json,
         when_busy,
     };
-    let stop = install_interrupt_handler();
     let outcome = run_sweep(&plan, &options, stop).map_err(|error| {
         if error.is_bad_input() {
             Failure::bad_input(error)

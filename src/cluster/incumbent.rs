@@ -4,9 +4,14 @@
 //! every part's file when it starts and at intervals while it runs. One writer per file
 //! and a maximum taken by every reader: no lock, on any shared folder a cluster has.
 //!
-//! Nothing read here is trusted by the merge: it replays each published path and checks
-//! the value claimed (see docs/cluster.md for what a forged file can still do to a run).
+//! Each file carries a keyed digest made with the plan folder's key ([`super::key`]). A
+//! running part ignores a file whose digest does not verify (and says so when it ends):
+//! stopping would let whoever can write the folder, without the key, stop every part.
+//! `merge` refuses such a file, naming it, since a part may have cut its search by it.
+//! Nor does the merge trust a signed one: it replays each published path and checks the
+//! value claimed (see docs/cluster.md for what a forged file can still do to a run).
 
+use super::key::{key_path, sign, signed_by, Key};
 use super::plan::{parse_json, parse_subproblem, subproblem_text};
 use super::ClusterError;
 use crate::harness::storing::bounded_read::{read_bounded, ReadKind};
@@ -14,6 +19,7 @@ use crate::harness::storing::csv_log::write_atomically_unsynced;
 use crate::run::cluster::Subproblem;
 use crate::search::{Incumbent, Sense};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
@@ -50,6 +56,10 @@ pub struct IncumbentFile {
     pub part: usize,
     /// Its best solution of each component it found one in.
     pub solutions: Vec<PublishedSolution>,
+    /// The keyed digest of the rest of the file (`blake3-keyed:...`), made with the plan
+    /// folder's key; missing (empty) in a file written without it, which is refused.
+    #[serde(default)]
+    pub digest: String,
 }
 
 impl PublishedSolution {
@@ -75,10 +85,10 @@ pub fn incumbent_path(dir: &Path, part: usize) -> PathBuf {
     incumbent_dir(dir).join(format!("{part}.json"))
 }
 
-/// Every incumbent file in `dir`'s folder of the plan hashed `plan_hash`, and what is
-/// wrong with the others (unreadable, not a regular file, too large, another plan's). A
-/// missing folder holds none.
-pub fn read_published(dir: &Path, plan_hash: &str) -> (Vec<(PathBuf, IncumbentFile)>, Vec<String>) {
+/// Every incumbent file in `dir`'s folder of the plan hashed `plan_hash` signed with
+/// `key`, and what is wrong with the others (unreadable, not a regular file, too large,
+/// another plan's, a digest that does not verify). A missing folder holds none.
+pub fn read_published(dir: &Path, plan_hash: &str, key: &Key) -> (Vec<(PathBuf, IncumbentFile)>, Vec<String>) {
     let folder = incumbent_dir(dir);
     let mut names: Vec<PathBuf> = match std::fs::read_dir(&folder) {
         Ok(entries) => entries.filter_map(Result::ok).map(|entry| entry.path()).collect(),
@@ -93,7 +103,7 @@ pub fn read_published(dir: &Path, plan_hash: &str) -> (Vec<(PathBuf, IncumbentFi
     let mut files = Vec::new();
     let mut problems = Vec::new();
     for path in names {
-        match read_one(&path, plan_hash) {
+        match read_one(&path, plan_hash, key) {
             Ok(file) => files.push((path, file)),
             Err(problem) => problems.push(problem),
         }
@@ -103,7 +113,7 @@ pub fn read_published(dir: &Path, plan_hash: &str) -> (Vec<(PathBuf, IncumbentFi
 
 /// One incumbent file of this plan, read by the tool's one bounded reader (a pipe in its
 /// place would block the reader).
-fn read_one(path: &Path, plan_hash: &str) -> Result<IncumbentFile, String> {
+fn read_one(path: &Path, plan_hash: &str, key: &Key) -> Result<IncumbentFile, String> {
     let bytes = read_bounded(path, ReadKind::Incumbent).map_err(|refused| refused.to_string())?;
     let file: IncumbentFile = parse_json(&bytes, path, INCUMBENT_SCHEMA).map_err(|error| error.message)?;
     if file.plan_hash != plan_hash {
@@ -111,6 +121,15 @@ fn read_one(path: &Path, plan_hash: &str) -> Result<IncumbentFile, String> {
             "{}: from another plan (plan hash {}, this plan's {plan_hash})",
             path.display(),
             file.plan_hash
+        ));
+    }
+    if !signed_by(key, &file) {
+        let folder = path.parent().and_then(Path::parent).unwrap_or(Path::new("."));
+        return Err(format!(
+            "{}: digest: does not verify with the plan's key ({}): the file was edited after its part wrote it, \
+             or written without the plan's key",
+            path.display(),
+            key_path(folder).display()
         ));
     }
     Ok(file)
@@ -130,15 +149,19 @@ pub struct Exchange {
     dir: PathBuf,
     part: usize,
     plan_hash: String,
+    key: Key,
     sense: Sense,
     incumbents: Vec<Arc<Incumbent>>,
     published: Mutex<Published>,
+    /// Why files of other parts were ignored, once each.
+    ignored: Mutex<BTreeSet<String>>,
 }
 
 impl Exchange {
-    /// The exchange of part `part` of the plan in `dir` (hashed `plan_hash`), whose
-    /// components' incumbents start at `start` (values of `sense`'s objective).
-    pub fn new(dir: &Path, part: usize, plan_hash: &str, sense: Sense, start: &[Option<i64>]) -> Exchange {
+    /// The exchange of part `part` of the plan in `dir` (hashed `plan_hash`, its files
+    /// signed with `key`), whose components' incumbents start at `start` (values of
+    /// `sense`'s objective).
+    pub fn new(dir: &Path, part: usize, plan_hash: &str, key: Key, sense: Sense, start: &[Option<i64>]) -> Exchange {
         let incumbents = start
             .iter()
             .map(|value| value.map_or_else(Incumbent::new, |value| Incumbent::seeded(sense.score(value))))
@@ -147,9 +170,11 @@ impl Exchange {
             dir: dir.to_path_buf(),
             part,
             plan_hash: plan_hash.to_string(),
+            key,
             sense,
             incumbents,
             published: Mutex::new(Published { solutions: vec![None; start.len()], error: None }),
+            ignored: Mutex::new(BTreeSet::new()),
         }
     }
 
@@ -158,10 +183,15 @@ impl Exchange {
         &self.incumbents
     }
 
-    /// Raises each incumbent to the best value published in the folder (files that
-    /// cannot be read are skipped: the merge names them).
+    /// Raises each incumbent to the best value published in the folder. Files that cannot
+    /// be read, are another plan's or do not verify with the key are skipped and kept for
+    /// [`Exchange::ignored`]: a forged value never cuts this part's search, and the merge
+    /// refuses the file, naming it.
     pub fn read_others(&self) {
-        let (files, _) = read_published(&self.dir, &self.plan_hash);
+        let (files, problems) = read_published(&self.dir, &self.plan_hash, &self.key);
+        if !problems.is_empty() {
+            self.ignored.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).extend(problems);
+        }
         for (_, file) in files {
             for published in &file.solutions {
                 let Some(subproblem) = parse_subproblem(&published.solution) else {
@@ -188,12 +218,14 @@ impl Exchange {
         let solution = subproblem_text(&Subproblem { component, path: path.to_vec() });
         published.solutions[component] =
             Some(PublishedSolution { solution, value, published_unix_ns: super::unix_ns(), improvements });
-        let file = IncumbentFile {
+        let mut file = IncumbentFile {
             schema: INCUMBENT_SCHEMA.to_string(),
             plan_hash: self.plan_hash.clone(),
             part: self.part,
             solutions: published.solutions.iter().flatten().cloned().collect(),
+            digest: String::new(),
         };
+        sign(&self.key, &mut file);
         let mut bytes = serde_json::to_vec_pretty(&file).unwrap_or_default();
         bytes.push(b'\n');
         let target = incumbent_path(&self.dir, self.part);
@@ -219,6 +251,11 @@ impl Exchange {
             drop(stop);
             result
         })
+    }
+
+    /// Why other parts' incumbent files were ignored (each reason once).
+    pub fn ignored(&self) -> Vec<String> {
+        self.ignored.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).iter().cloned().collect()
     }
 
     /// The first failure to publish, if any.

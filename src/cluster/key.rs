@@ -1,14 +1,17 @@
 //! The plan folder's key and the keyed digests made with it: `split` writes a random key
-//! into `DIR/key` (mode 0600), every part signs its file with a keyed BLAKE3 hash of its
-//! content, and `merge` and `explain --cluster` refuse a part whose digest does not verify.
+//! into `DIR/key` (mode 0600), every part signs its file and its incumbent file with a
+//! keyed BLAKE3 hash of their content, `merge` and `explain --cluster` refuse a part whose
+//! digest does not verify, and `merge` an incumbent file; a running part ignores one.
 //!
 //! What this detects and what it cannot (docs/cluster.md, "What the merge trusts"): an
 //! edit after the part was written, a truncated file, a part of another plan, a part
 //! made up by someone without the key. Anyone who can read the key can write a part the
 //! merge accepts: it is a shared secret of the folder, not a signature.
 
+use super::incumbent::IncumbentFile;
 use super::plan::{read_bytes, PartFile};
 use super::ClusterError;
+use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -107,19 +110,48 @@ impl Key {
     }
 }
 
+/// A file that carries a keyed digest of its own content: a part file, an incumbent file.
+pub trait SignedFile: Serialize + Clone {
+    /// The file's digest field (empty while the digest is computed).
+    fn digest_field(&mut self) -> &mut String;
+}
+
+impl SignedFile for PartFile {
+    fn digest_field(&mut self) -> &mut String {
+        &mut self.digest
+    }
+}
+
+impl SignedFile for IncumbentFile {
+    fn digest_field(&mut self) -> &mut String {
+        &mut self.digest
+    }
+}
+
 /// Signs `file` with `key`: its digest over the file's content with the digest empty, in
 /// compact JSON (a canonical form: the same content gives the same bytes however the
 /// file's text is laid out).
-pub fn sign_part(key: &Key, file: &mut PartFile) {
-    file.digest.clear();
-    file.digest = key.digest(&serde_json::to_vec(file).unwrap_or_default());
+pub fn sign<F: SignedFile>(key: &Key, file: &mut F) {
+    file.digest_field().clear();
+    let digest = key.digest(&serde_json::to_vec(file).unwrap_or_default());
+    *file.digest_field() = digest;
 }
 
-/// Whether `file`'s digest is `key`'s over its content ([`sign_part`]).
-pub fn part_verifies(key: &Key, file: &PartFile) -> bool {
+/// Whether `file`'s digest is `key`'s over its content ([`sign`]).
+pub fn signed_by<F: SignedFile>(key: &Key, file: &F) -> bool {
     let mut content = file.clone();
-    content.digest.clear();
-    key.verifies(&serde_json::to_vec(&content).unwrap_or_default(), &file.digest)
+    let digest = std::mem::take(content.digest_field());
+    key.verifies(&serde_json::to_vec(&content).unwrap_or_default(), &digest)
+}
+
+/// Signs a part file ([`sign`]).
+pub fn sign_part(key: &Key, file: &mut PartFile) {
+    sign(key, file);
+}
+
+/// Whether a part file's digest is `key`'s over its content.
+pub fn part_verifies(key: &Key, file: &PartFile) -> bool {
+    signed_by(key, file)
 }
 
 /// The (unkeyed) BLAKE3 hash of `bytes` as files write it (`blake3:<64 hex digits>`): the

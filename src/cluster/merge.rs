@@ -237,10 +237,11 @@ struct Published {
 /// part may have cut its search by any of them), and each solution's path within the
 /// plan's components; the assembly then replays each and checks its value.
 fn published_solutions(loaded: &LoadedPlan, components: usize) -> Result<Published, ClusterError> {
-    let (files, problems) = read_published(&loaded.dir, &loaded.hash);
+    let key = read_key(&loaded.dir)?;
+    let (files, problems) = read_published(&loaded.dir, &loaded.hash, &key);
     if !problems.is_empty() {
         return Err(ClusterError::bad_input(format!(
-            "{}: the incumbent files the parts shared do not all belong to this plan, {} problem(s):\n  {}",
+            "{}: the incumbent files the parts shared are not all this plan's as its parts wrote them, {} problem(s):\n  {}",
             incumbent_dir(&loaded.dir).display(),
             problems.len(),
             problems.join("\n  ")

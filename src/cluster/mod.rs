@@ -21,8 +21,8 @@ pub mod plan;
 mod plan_folder;
 pub mod validate;
 
-pub use balance::{balance, round_robin, Grouping};
-pub use merge::{merge, status, Status};
+pub use balance::{balance, round_robin};
+pub use merge::{merge, status};
 
 use crate::harness::storing::csv_log::write_atomically;
 use crate::harness::storing::environment::{hostname, timestamp_now, Environment};
@@ -308,6 +308,9 @@ pub struct PartRun {
     /// A failure to publish the incumbent (the part's own file is complete; the other
     /// parts searched with a staler incumbent).
     pub warning: Option<String>,
+    /// Other parts' incumbent files the part ignored, and why (unreadable, another
+    /// plan's, a digest that does not verify): `merge` refuses them.
+    pub ignored: Vec<String>,
 }
 
 /// `run-part`: searches part `part` of the plan in `dir` as `options` say and writes
@@ -329,7 +332,7 @@ pub fn run_part(dir: &Path, part: usize, options: PartOptions) -> Result<PartRun
     let exchange = match &plan.objective {
         Some(objective) => {
             let sense = objective.sense(&part_plan_path(dir, part))?;
-            Some(Exchange::new(dir, part, &plan.plan_hash, sense, &objective.start))
+            Some(Exchange::new(dir, part, &plan.plan_hash, key.clone(), sense, &objective.start))
         }
         None => None,
     };
@@ -384,16 +387,15 @@ pub fn run_part(dir: &Path, part: usize, options: PartOptions) -> Result<PartRun
     let mut bytes = serde_json::to_vec_pretty(&file).map_err(|error| ClusterError::failed(error.to_string()))?;
     bytes.push(b'\n');
     write_atomically(&part_path(dir, part), &bytes).map_err(|error| ClusterError::failed(error.to_string()))?;
-    Ok(PartRun { file, warning: exchange.as_ref().and_then(Exchange::error) })
+    Ok(PartRun {
+        file,
+        warning: exchange.as_ref().and_then(Exchange::error),
+        ignored: exchange.as_ref().map(Exchange::ignored).unwrap_or_default(),
+    })
 }
 
 /// Now, in nanoseconds since the Unix epoch.
 fn unix_ns() -> u64 {
     let since_epoch = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
     u64::try_from(since_epoch.as_nanos()).unwrap_or(u64::MAX)
-}
-
-/// The hash of a plan's bytes as [`plan_bytes`] writes them (what parts record).
-pub fn plan_hash(plan: &Plan) -> String {
-    key::content_hash(&plan_bytes(plan))
 }

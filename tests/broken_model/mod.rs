@@ -3,7 +3,9 @@
 //! `solution()` at the nodes under the root's child 1 (column 1 for the first queen) at
 //! depth 3 (at the leaves for `solution`), or in `rule_names`, claims a `max_depth()` one
 //! short of the tree, or reads a global counter or a global set of the nodes seen in
-//! `branch`, so that its moves do not replay.
+//! `branch`, so that its moves do not replay, or offers no move at the root in a process
+//! where [`OTHER_PROCESS_VARIABLE`] is set (a tree that differs between processes: `split`
+//! plans it, `run-part` cannot replay the plan's paths).
 //!
 //! The instance's data may name the fault too (`{"n": 8, "fault": "apply"}`), for the
 //! commands that take no knob flags (`scaling-check`); the knob, when not `none`, wins.
@@ -55,6 +57,11 @@ knob_enum! {
         /// subproblem, so the nodes on it are branched twice: the engine's replay check stops
         /// the run ("moves do not replay").
         RemembersNodes = "remembers-nodes",
+        /// In a process where [`OTHER_PROCESS_VARIABLE`] is set, the root is a dead end; in
+        /// any other, plain N-Queens. A model whose tree depends on its process (a file it
+        /// reads, the clock, the host): `split` without the variable plans the tree, and
+        /// `run-part` with it cannot replay the plan's paths ("moves do not replay").
+        ProcessDependent = "process-dependent",
         /// The puzzle's `verify` panics at a faulty solution (named in the data only).
         Verify = "verify",
         /// The puzzle's `verify` rejects the solutions whose first queen is in column 2
@@ -76,6 +83,9 @@ pub const CONFIG_FAULT: &str = "panic-in-config";
 
 /// The instance argument on which `Puzzle::instance_from_argument` panics.
 pub const ARGUMENT_FAULT: &str = "panic-in-argument";
+
+/// The environment variable that makes the `process-dependent` model's root a dead end.
+pub const OTHER_PROCESS_VARIABLE: &str = "BROKEN_MODEL_OTHER_PROCESS";
 
 /// The depth of the faulty nodes (under the root's child 1).
 pub const FAULT_DEPTH: usize = 3;
@@ -167,6 +177,10 @@ impl Model for BrokenModel {
                 return Branch::DeadEnd(RULE_HIDDEN);
             }
         }
+        if self.fault == Fault::ProcessDependent && self.columns.is_empty() {
+            counters.check(RULE_HIDDEN);
+            return Branch::DeadEnd(RULE_HIDDEN);
+        }
         if self.fault == Fault::NonReplayable && self.columns.len() == self.n - 1 {
             counters.check(RULE_HIDDEN);
             if LAST_ROW_CALLS.fetch_add(1, Ordering::Relaxed).is_multiple_of(5) {
@@ -205,7 +219,7 @@ impl Puzzle for BrokenQueens {
         name: "fault",
         values: Fault::VALUES,
         default: "none",
-        help: "The model's bug: a panic in apply, branch, undo, solution or rule_names, a max_depth() too small, moves that do not replay.",
+        help: "The model's bug: a panic in apply, branch, undo, solution or rule_names, a max_depth() too small, moves that do not replay (in one process, or between processes).",
     }];
     type Config = Fault;
     type Model = BrokenModel;
@@ -246,6 +260,11 @@ impl Puzzle for BrokenQueens {
 
     fn models(&self, knob: &Fault) -> Vec<BrokenModel> {
         let fault = if *knob == Fault::None { self.fault } else { *knob };
+        // The fault shows only in a process with the variable set (read once per model set).
+        let fault = match fault {
+            Fault::ProcessDependent if std::env::var_os(OTHER_PROCESS_VARIABLE).is_none() => Fault::None,
+            fault => fault,
+        };
         // Each run starts the hidden counter afresh, so that two sequential runs agree.
         if fault == Fault::NonReplayable {
             LAST_ROW_CALLS.store(0, Ordering::Relaxed);

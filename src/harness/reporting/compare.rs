@@ -15,10 +15,18 @@
 //! search stops wherever its workers happen to be, so its count varies from run to run.
 //! A *regression* (what `--fail-on-change` fails on) is a configuration slower beyond the
 //! noise or with a different node count; a faster one is reported but is no regression.
+//!
+//! Times are compared only between runs of one machine (the `machine_id` column): two
+//! virtual machines with the same CPU model string differ by more than most changes (a
+//! rerun on a fresh VM called 29 of 38 configurations faster with no code change). Where the
+//! machines differ, or a side predates the column, the verdict is "other machine" or
+//! "machine unknown" and the configuration counts as neither faster nor slower; its node
+//! counts are still compared, as they do not depend on the machine.
 
 use crate::harness::storing::record::{status, RunRecord};
 use crate::statistics::{compare_samples, BootstrapSettings, ChangeVerdict, SampleChange};
-use std::collections::BTreeMap;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Time changes below this share are never flagged, however clear: between two sweeps of
 /// the same build on the 2-core development VM, millisecond-scale configurations moved by
@@ -48,6 +56,38 @@ pub fn threshold_for(baseline_ns: f64, current_ns: f64) -> f64 {
 /// Fewer quiet runs than this and the busy ones are kept (with a mark in the table).
 const MIN_QUIET_RUNS: usize = 3;
 
+/// Whether both sides of a configuration ran on one machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MachineMatch {
+    /// Every run on both sides names the same machine: times compare.
+    Same,
+    /// The sides name different machines (or one side several): times do not compare.
+    Other,
+    /// A run names no machine (written before the `machine_id` column): times do not
+    /// compare, as nothing says the machine was the same.
+    Unknown,
+}
+
+impl MachineMatch {
+    /// The machines of the runs on both sides.
+    pub fn of(before: &[&RunRecord], now: &[&RunRecord]) -> MachineMatch {
+        let (before, now) = (machines(before), machines(now));
+        if before.contains("") || now.contains("") {
+            MachineMatch::Unknown
+        } else if before.len() == 1 && before == now {
+            MachineMatch::Same
+        } else {
+            MachineMatch::Other
+        }
+    }
+}
+
+/// The machines that ran `runs`.
+fn machines<'a>(runs: &[&'a RunRecord]) -> BTreeSet<&'a str> {
+    runs.iter().map(|run| run.machine_id.as_str()).collect()
+}
+
 /// One configuration present (and completed) on both sides.
 #[derive(Debug, Clone)]
 pub struct Change {
@@ -65,8 +105,11 @@ pub struct Change {
     pub runs: (usize, usize),
     /// Whether busy-machine runs had to be kept on either side.
     pub busy_runs_kept: bool,
-    /// The ratio with its interval, and the verdict on time.
+    /// The ratio with its interval, and the verdict on time as if both sides ran on one
+    /// machine; [`Change::time_verdict`] is the verdict that counts.
     pub time: SampleChange,
+    /// Whether both sides ran on one machine.
+    pub machine: MachineMatch,
 }
 
 impl Change {
@@ -76,14 +119,39 @@ impl Change {
         nodes_are_reproducible(&self.current) && self.current_nodes != self.baseline_nodes
     }
 
-    /// Whether the change is flagged (time beyond the noise either way, or nodes differ).
-    pub fn flagged(&self) -> bool {
-        self.time.verdict != ChangeVerdict::NoChange || self.nodes_changed()
+    /// The verdict on time, where times compare (both sides on one machine).
+    pub fn time_verdict(&self) -> Option<ChangeVerdict> {
+        (self.machine == MachineMatch::Same).then_some(self.time.verdict)
     }
 
-    /// Whether the change is a regression: slower beyond the noise, or nodes differ.
+    /// The verdict on time in words: `faster`, `slower`, `time within noise`, or why times
+    /// were not compared (`other machine`, `machine unknown`).
+    pub fn verdict_text(&self) -> &'static str {
+        match (self.machine, self.time.verdict) {
+            (MachineMatch::Other, _) => "other machine",
+            (MachineMatch::Unknown, _) => "machine unknown",
+            (MachineMatch::Same, ChangeVerdict::Faster) => "faster",
+            (MachineMatch::Same, ChangeVerdict::Slower) => "slower",
+            (MachineMatch::Same, ChangeVerdict::NoChange) => "time within noise",
+        }
+    }
+
+    /// Whether the change is flagged (time beyond the noise either way on one machine, or
+    /// nodes differ).
+    pub fn flagged(&self) -> bool {
+        self.time_verdict().is_some_and(|verdict| verdict != ChangeVerdict::NoChange) || self.nodes_changed()
+    }
+
+    /// Whether the change is a regression: slower beyond the noise on one machine, or
+    /// nodes differ.
     pub fn regression(&self) -> bool {
-        self.time.verdict == ChangeVerdict::Slower || self.nodes_changed()
+        self.time_verdict() == Some(ChangeVerdict::Slower) || self.nodes_changed()
+    }
+
+    /// Whether the times moved beyond the noise between two machines (or unknown ones): a
+    /// change the table shows as such rather than calling it faster or slower.
+    pub fn moved_across_machines(&self) -> bool {
+        self.machine != MachineMatch::Same && self.time.verdict != ChangeVerdict::NoChange
     }
 }
 
@@ -117,6 +185,7 @@ pub fn compare(baseline: &[RunRecord], current: &[RunRecord]) -> Vec<Change> {
                 runs: (before_times.len(), now_times.len()),
                 busy_runs_kept: before_busy || now_busy,
                 time,
+                machine: MachineMatch::of(before_runs, now_runs),
             })
         })
         .collect();
@@ -165,6 +234,7 @@ mod tests {
                 strategy: "sequential".into(),
                 wall_ns,
                 nodes,
+                machine_id: "m1".into(),
                 ..RunRecord::default()
             })
             .collect()
@@ -219,6 +289,45 @@ mod tests {
         };
         assert!(!compare(&with("auto", 10), &with("auto", 17))[0].nodes_changed());
         assert!(compare(&with("sequential", 10), &with("sequential", 17))[0].nodes_changed());
+    }
+
+    /// `runs` measured on `machine`.
+    fn on(machine: &str, runs: Vec<RunRecord>) -> Vec<RunRecord> {
+        runs.into_iter().map(|run| RunRecord { machine_id: machine.into(), ..run }).collect()
+    }
+
+    #[test]
+    fn times_of_other_machines_are_neither_faster_nor_slower() {
+        let before = || on("m1", both(&[("a", &[100, 101, 99], 10)]));
+        let now = |machine: &str| on(machine, both(&[("a", &[50, 51, 49], 10)]));
+        // One machine: the normal verdict.
+        let same = &compare(&before(), &now("m1"))[0];
+        assert_eq!(
+            (same.machine, same.time_verdict(), same.verdict_text()),
+            (MachineMatch::Same, Some(ChangeVerdict::Faster), "faster")
+        );
+        assert!(same.flagged());
+        // Two machines: the times moved, but that says nothing about the code.
+        let other = &compare(&before(), &now("m2"))[0];
+        assert_eq!(
+            (other.machine, other.time_verdict(), other.verdict_text()),
+            (MachineMatch::Other, None, "other machine")
+        );
+        assert!(!other.flagged() && !other.regression() && other.moved_across_machines());
+        // Slower on another machine is no regression either; other nodes still are.
+        let slower = compare(&on("m2", both(&[("a", &[50, 51, 49], 10)])), &before());
+        assert_eq!(slower[0].time.verdict, ChangeVerdict::Slower);
+        assert!(!slower[0].regression());
+        let nodes = compare(&on("m2", both(&[("a", &[100, 101, 99], 11)])), &before());
+        assert!(nodes[0].regression() && nodes[0].flagged());
+        // A side written before the column: machine unknown.
+        let unknown = &compare(&on("", both(&[("a", &[100, 101, 99], 10)])), &now("m1"))[0];
+        assert_eq!((unknown.machine, unknown.verdict_text()), (MachineMatch::Unknown, "machine unknown"));
+        assert!(!unknown.flagged());
+        // A side measured on two machines (shards) does not compare with one.
+        let mut mixed = before();
+        mixed[0].machine_id = "m3".into();
+        assert_eq!(compare(&mixed, &now("m1"))[0].machine, MachineMatch::Other);
     }
 
     #[test]

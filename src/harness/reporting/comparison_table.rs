@@ -2,15 +2,17 @@
 //! a one-line count of what changed, then the configurations flagged by [`super::compare`],
 //! printed by `report` and appended to `results/README.md`.
 
-use super::compare::{Change, MIN_CHANGE, MIN_CHANGE_SHORT, SHORT_CALL_NS};
+use super::compare::{Change, MachineMatch, MIN_CHANGE, MIN_CHANGE_SHORT, SHORT_CALL_NS};
 use crate::format::{count, TimeUnit};
 use crate::statistics::ChangeVerdict;
 use std::fmt::Write as _;
 
 /// What changed, in one line: `changed: 3 configurations faster, 1 slower, 36 within noise`,
-/// and the node counts that differ, if any.
+/// then the configurations whose times were not compared (other or unknown machines) and
+/// the node counts that differ, if any.
 pub fn changed_line(changes: &[Change]) -> String {
-    let verdicts = |verdict: ChangeVerdict| changes.iter().filter(|change| change.time.verdict == verdict).count();
+    let verdicts =
+        |verdict: ChangeVerdict| changes.iter().filter(|change| change.time_verdict() == Some(verdict)).count();
     let faster = verdicts(ChangeVerdict::Faster);
     let noun = if faster == 1 { "configuration" } else { "configurations" };
     let mut line = format!(
@@ -18,6 +20,16 @@ pub fn changed_line(changes: &[Change]) -> String {
         verdicts(ChangeVerdict::Slower),
         verdicts(ChangeVerdict::NoChange)
     );
+    let machines = |machine: MachineMatch| changes.iter().filter(|change| change.machine == machine).count();
+    let other = machines(MachineMatch::Other);
+    if other > 0 {
+        let _ = write!(line, "; {other} on another machine (times not compared)");
+    }
+    let unknown = machines(MachineMatch::Unknown);
+    if unknown > 0 {
+        let _ =
+            write!(line, "; {unknown} machine unknown (a log older than its `machine_id` column; times not compared)");
+    }
     let nodes = changes.iter().filter(|change| change.nodes_changed()).count();
     if nodes > 0 {
         let _ = write!(line, "; {nodes} with other node counts");
@@ -30,6 +42,9 @@ pub fn comparison_markdown(against: &str, changes: &[Change]) -> String {
     let mut text = String::new();
     let flagged: Vec<&Change> = changes.iter().filter(|change| change.flagged()).collect();
     let regressions = flagged.iter().filter(|change| change.regression()).count();
+    // Shown too: times that moved between machines, as such rather than faster or slower.
+    let listed: Vec<&Change> =
+        changes.iter().filter(|change| change.flagged() || change.moved_across_machines()).collect();
     let _ = writeln!(text, "## Changes against {against}\n");
     let _ = writeln!(text, "{}\n", changed_line(changes));
     let _ = writeln!(
@@ -37,6 +52,7 @@ pub fn comparison_markdown(against: &str, changes: &[Change]) -> String {
         "{} configurations in both, {} flagged, {regressions} regression(s). A time change is flagged when the \
          95% bootstrap interval of now / before excludes 1 and the ratio is beyond ±{:.0}% (±{:.0}% for calls under {}); a node count when it \
          differs (not compared for parallel first-solution searches, whose counts vary from run to run). \
+         Times are compared only between runs of one machine (`machine_id`): \"other machine\" and \"machine unknown\" are neither faster nor slower. \
          Regressions are the slower ones and those with other node counts; `--fail-on-change` fails on them only.\n",
         changes.len(),
         flagged.len(),
@@ -44,22 +60,21 @@ pub fn comparison_markdown(against: &str, changes: &[Change]) -> String {
         MIN_CHANGE_SHORT * 100.0,
         crate::format::duration(SHORT_CALL_NS)
     );
-    if flagged.is_empty() {
+    if listed.is_empty() {
         return text;
     }
-    let unit = TimeUnit::for_column(flagged.iter().map(|change| change.baseline_ns));
+    let unit = TimeUnit::for_column(listed.iter().map(|change| change.baseline_ns));
     let _ = writeln!(
         text,
         "| sweep | instance | configuration | strategy | threads | before ({0}) | now ({0}) | now / before [95% CI] | nodes before | nodes now | verdict |",
         unit.symbol()
     );
     text.push_str("|---|---|---|---|---:|---:|---:|---:|---:|---:|---|\n");
-    for change in flagged {
+    for change in listed {
         let run = &change.current;
-        let verdict = match change.time.verdict {
-            ChangeVerdict::Faster => "faster",
-            ChangeVerdict::Slower => "**slower**",
-            ChangeVerdict::NoChange => "time within noise",
+        let verdict = match change.verdict_text() {
+            "slower" => "**slower**",
+            text => text,
         };
         let nodes_note = if change.nodes_changed() { "; **nodes changed**" } else { "" };
         let busy_note = if change.busy_runs_kept { "; ⚠ busy-machine runs" } else { "" };

@@ -1,5 +1,5 @@
 //! The environment every record carries: git commit, crate and compiler versions, CPU,
-//! core count, host, and the time of the run.
+//! core count, host, the machine's identity, and the time of the run.
 //!
 //! The commit and the compiler version are captured at build time by `build.rs`; the rest
 //! is read once per process.
@@ -22,6 +22,9 @@ pub struct Environment {
     pub available_parallelism: usize,
     /// The machine's host name (tells shards apart).
     pub hostname: String,
+    /// This machine as booted now ([`machine_id`]): `report` compares times only between
+    /// runs of one machine.
+    pub machine_id: String,
 }
 
 impl Environment {
@@ -34,6 +37,7 @@ impl Environment {
             cpu_model: cpu_model(),
             available_parallelism: crate::machine_guard::available_cpus(),
             hostname: hostname(),
+            machine_id: machine_id(),
         }
     }
 }
@@ -62,6 +66,40 @@ pub fn hostname() -> String {
         }
     }
     std::env::var("HOSTNAME").or_else(|_| std::env::var("COMPUTERNAME")).unwrap_or_else(|_| "unknown".to_string())
+}
+
+/// Names the machine instead of [`machine_id`]'s hash, for machines that should compare
+/// although they differ by boot or host name (a reboot of the same hardware, containers on
+/// one host), or that should not although they share both.
+pub const MACHINE_VARIABLE: &str = "BACKTRACK_BENCH_MACHINE";
+
+/// This machine as booted now: 16 hex digits of the BLAKE3 hash of the host name and the
+/// kernel's boot id (`/proc/sys/kernel/random/boot_id`, random at each boot), or the value
+/// of [`MACHINE_VARIABLE`] when it is set. Two virtual machines made from one image share
+/// the CPU model string, the host name and even `/etc/machine-id`, but never a boot id; a
+/// reboot gives another id too, which is fair for timing, as frequency, cache and
+/// neighbour state start afresh. Where there is no boot id (not Linux) the host name alone
+/// is hashed. Read once per process.
+pub fn machine_id() -> String {
+    static MACHINE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    MACHINE
+        .get_or_init(|| match std::env::var(MACHINE_VARIABLE) {
+            Ok(name) if !name.trim().is_empty() => name.trim().to_string(),
+            _ => {
+                let boot_id = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").unwrap_or_default();
+                hash_machine(&hostname(), boot_id.trim())
+            }
+        })
+        .clone()
+}
+
+/// The identity of a machine named `host` with boot id `boot_id` (empty when unknown).
+fn hash_machine(host: &str, boot_id: &str) -> String {
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(host.as_bytes());
+    hasher.update(&[0]);
+    hasher.update(boot_id.as_bytes());
+    hasher.finalize().to_hex()[..16].to_string()
 }
 
 /// The current time as RFC 3339 UTC with milliseconds (`2026-11-22T04:29:57.123Z`); such
@@ -129,5 +167,17 @@ mod tests {
         assert!(!environment.git_commit.is_empty() && !environment.rustc_version.is_empty());
         assert!(environment.rustc_version.starts_with("rustc"), "{}", environment.rustc_version);
         assert!(environment.available_parallelism >= 1);
+        assert_eq!(environment.machine_id, machine_id(), "read once, the same for every record");
+    }
+
+    #[test]
+    fn machines_differ_by_host_or_boot() {
+        let one = hash_machine("vm", "2b1e0c1a-0000-4000-8000-000000000001");
+        assert_eq!(one.len(), 16);
+        assert_eq!(one, hash_machine("vm", "2b1e0c1a-0000-4000-8000-000000000001"));
+        assert_ne!(one, hash_machine("vm", "2b1e0c1a-0000-4000-8000-000000000002"), "a reboot or another VM");
+        assert_ne!(one, hash_machine("vm2", "2b1e0c1a-0000-4000-8000-000000000001"));
+        // The separator keeps `ab`+`c` apart from `a`+`bc`.
+        assert_ne!(hash_machine("ab", "c"), hash_machine("a", "bc"));
     }
 }

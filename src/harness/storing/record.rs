@@ -149,6 +149,10 @@ pub struct RunRecord {
     pub objective_proven: Option<bool>,
     /// Time from the search's start to its best solution; empty without an objective.
     pub time_to_best_ns: Option<u64>,
+    /// The machine that measured the run, as booted then
+    /// ([`super::environment::machine_id`]); `report` compares times only between runs of
+    /// one machine. Empty in files written before the column existed: machine unknown.
+    pub machine_id: String,
 }
 }
 
@@ -164,6 +168,7 @@ impl RunRecord {
     /// strategy reported none).
     pub fn finish(&mut self, report: &RunReport, batch: u64, total_elapsed_ns: u64, cpu_ns: (u64, u64)) {
         let batch = batch.max(1);
+        self.name_machine();
         let verify_failures: usize = report.components.iter().map(|component| component.verify_failures.len()).sum();
         self.status = if verify_failures > 0 {
             status::VERIFY_FAILED
@@ -220,8 +225,17 @@ impl RunRecord {
 
     /// Marks the run as failed with `status` and `message`.
     pub fn fail(&mut self, status: &str, message: &str) {
+        self.name_machine();
         self.status = status.to_string();
         self.error = cut(message, 500);
+    }
+
+    /// Fills in the machine that ran this record when its starter left it empty, so that
+    /// every row written carries it whoever built the rest of its environment.
+    fn name_machine(&mut self) {
+        if self.machine_id.is_empty() {
+            self.machine_id = super::environment::machine_id();
+        }
     }
 
     /// Whether the run was measured while the machine was busy.
@@ -255,7 +269,7 @@ mod tests {
     /// The pinned columns before the run description ([`RunSettings::COLUMNS`]).
     const PINNED_BEFORE_RUN_COLUMNS: &str = "sweep,spec,config_id,config_index,repeat,shard,status,error,puzzle,instance,source,instance_title,variant,knobs";
     /// The pinned columns after the run description.
-    const PINNED_AFTER_RUN_COLUMNS: &str = "repeats_planned,warmup,complete,solutions,answer_value,answer_json,verify_failures,nodes,wall_ns,batch,user_cpu_ns,system_cpu_ns,prunes_total,subproblems,steals,imbalance,idle_share,task_ns_median,task_ns_p90,task_nodes_median,first_solution_ns,stop_latency_ns,nodes_after_first,machine_quiet,other_cpu_share,load_average,peak_rss_kib,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,timestamp,objective_best,objective_proven,time_to_best_ns";
+    const PINNED_AFTER_RUN_COLUMNS: &str = "repeats_planned,warmup,complete,solutions,answer_value,answer_json,verify_failures,nodes,wall_ns,batch,user_cpu_ns,system_cpu_ns,prunes_total,subproblems,steals,imbalance,idle_share,task_ns_median,task_ns_p90,task_nodes_median,first_solution_ns,stop_latency_ns,nodes_after_first,machine_quiet,other_cpu_share,load_average,peak_rss_kib,git_commit,crate_version,rustc_version,cpu_model,available_parallelism,hostname,timestamp,objective_best,objective_proven,time_to_best_ns,machine_id";
 
     #[test]
     fn the_runs_header_is_pinned() {

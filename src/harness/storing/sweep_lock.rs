@@ -18,15 +18,36 @@ use fs4::{FileExt, TryLockError};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 /// What to do when another sweep holds the lock.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub enum WhenBusy {
     /// Fail at once with [`HarnessError::SweepBusy`] (exit code 2).
     Refuse,
-    /// Block until the other sweep ends (`--wait`).
+    /// Block until the other sweep ends.
     Wait,
+    /// Wait until the other sweep ends or the flag is raised (`sweep --wait`, whose Ctrl-C
+    /// raises it): the lock is tried every [`WAIT_SLICE`], so a Ctrl-C while waiting ends
+    /// the wait within that time, refused with [`HarnessError::SweepBusy`]. A blocking
+    /// `flock` would wait for the other sweep however long it runs.
+    WaitUnless(&'static AtomicBool),
 }
+
+impl PartialEq for WhenBusy {
+    fn eq(&self, other: &WhenBusy) -> bool {
+        match (self, other) {
+            (WhenBusy::WaitUnless(mine), WhenBusy::WaitUnless(theirs)) => std::ptr::eq(*mine, *theirs),
+            _ => std::mem::discriminant(self) == std::mem::discriminant(other),
+        }
+    }
+}
+
+impl Eq for WhenBusy {}
+
+/// How often [`WhenBusy::WaitUnless`] tries the lock again.
+pub const WAIT_SLICE: Duration = Duration::from_millis(50);
 
 /// The lock of one sweep (or shard) on its results folder; released on drop.
 #[derive(Debug)]
@@ -148,6 +169,23 @@ fn take(
         return Err(busy(holders()));
     }
     waiting(&format!("waiting for the folder's other run of this sweep to end: {}", holders()));
+    if let WhenBusy::WaitUnless(stop) = when_busy {
+        loop {
+            if stop.load(Ordering::Relaxed) {
+                return Err(busy(format!("{} (stopped waiting for it: Ctrl-C)", holders())));
+            }
+            std::thread::sleep(WAIT_SLICE);
+            let attempt = match mode {
+                LockMode::Shared => FileExt::try_lock_shared(file),
+                LockMode::Exclusive => FileExt::try_lock(file),
+            };
+            match attempt {
+                Ok(()) => return Ok(()),
+                Err(TryLockError::Error(source)) => return Err(HarnessError::io(path, source)),
+                Err(TryLockError::WouldBlock) => {}
+            }
+        }
+    }
     let locked = match mode {
         LockMode::Shared => FileExt::lock_shared(file),
         LockMode::Exclusive => FileExt::lock(file),
@@ -277,5 +315,27 @@ mod tests {
         assert!(heard.recv().unwrap().contains(&format!("pid {}", std::process::id())));
         drop(first);
         waiter.join().unwrap().unwrap();
+    }
+
+    #[test]
+    fn a_wait_ends_within_a_slice_once_its_flag_is_raised_and_takes_a_freed_lock() {
+        static STOP: AtomicBool = AtomicBool::new(false);
+        let folder = tempfile::tempdir().unwrap();
+        let first = acquire(folder.path(), None).unwrap();
+        let path = folder.path().to_path_buf();
+        let (told, heard) = std::sync::mpsc::channel();
+        let waiter = std::thread::spawn(move || {
+            SweepLock::acquire(&path, "s", None, WhenBusy::WaitUnless(&STOP), |_| told.send(()).unwrap()).map(|_| ())
+        });
+        heard.recv().unwrap();
+        let raised = std::time::Instant::now();
+        STOP.store(true, Ordering::Relaxed);
+        let message = refusal(waiter.join().unwrap().map(|()| unreachable!("the holder still runs")));
+        assert!(raised.elapsed() < Duration::from_secs(5), "the wait ignored its flag");
+        assert!(message.contains("stopped waiting for it: Ctrl-C"), "{message}");
+        // Without the flag the polling wait takes the lock once it is free.
+        STOP.store(false, Ordering::Relaxed);
+        drop(first);
+        SweepLock::acquire(folder.path(), "s", None, WhenBusy::WaitUnless(&STOP), |_| {}).unwrap();
     }
 }
