@@ -14,11 +14,11 @@
 //!   the family registry ([`run::family`]) turns the name into a type, the family reads the
 //!   instance's data and the knob text into its own types once ([`run::prepare`]), and the
 //!   prepared instance solves, estimates, measures or watches. [`run::RunSettings`] holds
-//!   the run knobs, [`run::RunReport`] what a run measured. `run::cluster` is the part of
+//!   the run knobs, [`run::RunReport`] what a run measured. `run::parts` is the part of
 //!   a split search that runs a family's models (split, run a part, assemble).
 //! - **Cluster files**: `cluster`, one search split across machines as files: the plan,
 //!   the parts' files, their checks and merge, the shared incumbent of a branch and bound
-//!   (it knows no puzzle type: families enter through `run::cluster`).
+//!   (it knows no puzzle type: families enter through `run::parts`).
 //! - **Drawing**: `watch`, terminal frames of a search step by step (knows no file).
 //! - **Models**: [`puzzles`], the families of the seed posts (and max clique, knapsack)
 //!   as models, each knob a plain enum (they know no thread and no file format beyond their

@@ -96,7 +96,12 @@ impl MachineGuard {
             std::thread::spawn(move || {
                 let mut last_warning: Option<Instant> = None;
                 while !stop.load(Ordering::Relaxed) {
-                    std::thread::sleep(SAMPLE_INTERVAL);
+                    // Parked rather than asleep: `halt` unparks it, so the end of a sweep
+                    // (or its interruption) does not wait out the interval.
+                    std::thread::park_timeout(SAMPLE_INTERVAL);
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
                     let Some(now) = read_sample() else { continue };
                     let mut kept = samples.lock().expect("not poisoned");
                     let start = window_start(&kept, now.at);
@@ -161,6 +166,7 @@ impl MachineGuard {
     fn halt(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
         if let Some(thread) = self.thread.take() {
+            thread.thread().unpark();
             let _ = thread.join();
         }
     }

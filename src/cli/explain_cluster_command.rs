@@ -2,7 +2,7 @@
 //! the makespan predicted at 1 to 1,024 workers (docs/cluster.md).
 
 use super::failure::Failure;
-use crate::cluster::explain::{explain_cluster, hosts, seconds};
+use crate::explain::cluster::{explain_cluster, hosts, seconds};
 use std::io::Write;
 use std::path::Path;
 

@@ -16,7 +16,7 @@ use super::plan::{parse_json, parse_subproblem, subproblem_text};
 use super::ClusterError;
 use crate::harness::storing::bounded_read::{read_bounded, ReadKind};
 use crate::harness::storing::csv_log::write_atomically_unsynced;
-use crate::run::cluster::Subproblem;
+use crate::run::parts::Subproblem;
 use crate::search::{Incumbent, Sense};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;

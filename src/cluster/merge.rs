@@ -9,7 +9,7 @@ use super::plan::{
 };
 use super::validate::{check_part_file, check_plan_counts};
 use super::{check_build, plan_instance, ClusterError};
-use crate::run::cluster::{AnswerShare, AssembleInput, ChildPath, Counts};
+use crate::run::parts::{AnswerShare, AssembleInput, ChildPath, Counts};
 use crate::run::{self, Instance, RunReport};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -121,7 +121,7 @@ pub fn status(dir: &Path) -> Result<Status, ClusterError> {
 /// foreign (exit 2). `merge` and `explain --cluster` both read the parts through it: a
 /// folder split again after its plan was removed still holds the old plan's parts, and
 /// neither command may read them as this plan's.
-pub(super) fn checked_parts(loaded: &LoadedPlan) -> Result<BTreeMap<usize, (PathBuf, PartFile)>, ClusterError> {
+pub(crate) fn checked_parts(loaded: &LoadedPlan) -> Result<BTreeMap<usize, (PathBuf, PartFile)>, ClusterError> {
     let (plan, dir) = (&loaded.plan, &loaded.dir);
     check_build(&plan.tool, dir)?;
     check_plan_counts(loaded).map_err(ClusterError::bad_input)?;

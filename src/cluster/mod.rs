@@ -8,14 +8,13 @@
 //!
 //! This layer reads and writes files and sees families only through the run layer
 //! ([`crate::run::Prepared`]); the frontier listing, the searches and the rebuilding of
-//! the solutions are the run layer's ([`crate::run::cluster`]).
+//! the solutions are the run layer's ([`crate::run::parts`]).
 
 mod balance;
 pub mod check;
-pub mod explain;
 pub mod incumbent;
 pub mod key;
-mod merge;
+pub(crate) mod merge;
 pub mod part_plan;
 pub mod plan;
 mod plan_folder;
@@ -27,7 +26,7 @@ pub use merge::{merge, status};
 use crate::harness::storing::csv_log::write_atomically;
 use crate::harness::storing::environment::{hostname, timestamp_now, Environment};
 use crate::knobs::KnobValues;
-use crate::run::cluster::{PartRequest, SplitRequest};
+use crate::run::parts::{PartRequest, SplitRequest};
 use crate::run::{self, Family, Instance, RunError, RunSettings};
 use incumbent::{Exchange, EXCHANGE_INTERVAL};
 use part_plan::{load_part_plan, part_plan_bytes, part_plan_path, write_part_plans};
@@ -346,7 +345,7 @@ pub fn run_part(dir: &Path, part: usize, options: PartOptions) -> Result<PartRun
         keep: plan.keep,
         threads,
         incumbents: exchange.as_ref().map(Exchange::incumbents).unwrap_or_default(),
-        publish: exchange.as_ref().map(|_| &publish as &run::cluster::Publish<'_>),
+        publish: exchange.as_ref().map(|_| &publish as &run::parts::Publish<'_>),
     };
     let search = || prepared.run_part(&request);
     let outcome = match &exchange {

@@ -11,7 +11,7 @@ use super::plan::{
 use super::ClusterError;
 use crate::harness::storing::csv_log::write_atomically_unsynced;
 use crate::knobs::KnobValues;
-use crate::run::cluster::Subproblem;
+use crate::run::parts::Subproblem;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 

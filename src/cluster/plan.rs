@@ -5,7 +5,7 @@
 use super::ClusterError;
 use crate::harness::storing::bounded_read::{read_bounded, ReadKind};
 use crate::knobs::KnobValues;
-use crate::run::cluster::{path_text, AnswerShare, ChildPath, ComponentShare, Counts, Subproblem};
+use crate::run::parts::{path_text, AnswerShare, ChildPath, ComponentShare, Counts, Subproblem};
 use crate::search::Sense;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};

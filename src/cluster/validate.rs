@@ -14,7 +14,7 @@
 use super::key::content_hash;
 use super::part_plan::{part_plan_bytes, part_plan_of, part_plan_path, PartPlan};
 use super::plan::{parse_json, parse_path, read_bytes, LoadedPlan, PartFile, ShareRecord, PART_PLAN_SCHEMA};
-use crate::run::cluster::{ChildPath, Counts};
+use crate::run::parts::{ChildPath, Counts};
 use std::collections::{BTreeSet, HashSet};
 use std::path::Path;
 

@@ -14,6 +14,7 @@
 mod advice;
 pub mod anomaly;
 mod causes;
+pub mod cluster;
 pub mod count_check;
 mod decompose;
 mod evidence;

@@ -1,7 +1,7 @@
 //! Why a run could not start or did not finish: the run layer's one error, each variant
 //! wrapping the typed error of the layer it came from.
 
-use super::cluster::{PartError, ReplayError};
+use super::parts::{PartError, ReplayError};
 use crate::knobs::KnobError;
 use crate::parallel::{ModelPanic, PoolError, RETRACE_LIMIT};
 use crate::puzzles::DataError;

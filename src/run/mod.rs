@@ -20,8 +20,6 @@
 
 // The split search's model side: no semver promise (crate-private once its own re-exports
 // are trimmed to what the crate uses).
-#[doc(hidden)]
-pub mod cluster;
 mod collect;
 mod error;
 pub mod estimate;
@@ -30,6 +28,8 @@ mod family_code;
 pub mod instance;
 pub(crate) mod measure;
 mod optimum;
+#[doc(hidden)]
+pub mod parts;
 mod prepared;
 pub mod program;
 pub mod report;

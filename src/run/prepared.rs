@@ -7,7 +7,6 @@
 //! operation is its own file with one generic function, plus its method here (declared on
 //! the trait, forwarded in the one `impl`).
 
-use super::cluster::{self, AssembleInput, PartOutcome, PartRequest, SplitListing, SplitRequest};
 use super::collect::SolutionStream;
 use super::error::{
     PanickedRun, RunError, BEFORE_ANY_RUN, BUILDING_MODELS, ON_THIS_THREAD, READING_DATA, READING_KNOBS, WATCHING,
@@ -15,6 +14,7 @@ use super::error::{
 use super::estimate::{estimate_puzzle, ComponentEstimate, EstimateRequest};
 use super::family_code::catch_family;
 use super::measure::{measure_puzzle, Calibration};
+use super::parts::{self, AssembleInput, PartOutcome, PartRequest, SplitListing, SplitRequest};
 use super::report::RunReport;
 use super::settings::RunSettings;
 use super::solve::{pool_for, solve_puzzle, Labels};
@@ -119,15 +119,15 @@ impl<P: Puzzle> Prepared for Ready<P> {
     }
 
     fn split(&self, request: &SplitRequest) -> Result<SplitListing, RunError> {
-        cluster::split::split_puzzle(&self.puzzle, &self.config, request)
+        parts::split::split_puzzle(&self.puzzle, &self.config, request)
     }
 
     fn run_part(&self, request: &PartRequest<'_>) -> Result<PartOutcome, RunError> {
-        cluster::part::run_part_puzzle(&self.puzzle, &self.config, request)
+        parts::part::run_part_puzzle(&self.puzzle, &self.config, request)
     }
 
     fn assemble(&self, input: &AssembleInput<'_>) -> Result<RunReport, RunError> {
-        let labels = cluster::assemble::Labels { instance: &self.instance, source: &self.source };
-        cluster::assemble::assemble_puzzle(&self.puzzle, &self.config, labels, input)
+        let labels = parts::assemble::Labels { instance: &self.instance, source: &self.source };
+        parts::assemble::assemble_puzzle(&self.puzzle, &self.config, labels, input)
     }
 }

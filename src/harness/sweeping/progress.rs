@@ -71,7 +71,9 @@ impl Progress {
             std::thread::spawn(move || {
                 while !shared.finished.load(Ordering::Relaxed) {
                     shared.draw(&bar);
-                    std::thread::sleep(POLL_INTERVAL);
+                    // Parked rather than asleep: `stop` unparks it, so a sweep that ends
+                    // (or is interrupted) does not wait out the interval.
+                    std::thread::park_timeout(POLL_INTERVAL);
                 }
             })
         });
@@ -117,6 +119,7 @@ impl Progress {
     fn stop(&mut self) {
         self.shared.finished.store(true, Ordering::Relaxed);
         if let Some(poller) = self.poller.take() {
+            poller.thread().unpark();
             let _ = poller.join();
             self.bar.finish_and_clear();
         }

@@ -6,9 +6,9 @@
 //! (each part to the first free worker, as a Slurm array or an Indexed Job hands them out),
 //! each part costing its measured time plus the median gap the scheduler left before a part.
 
-use super::merge::checked_parts;
-use super::plan::load_plan;
-use super::ClusterError;
+use crate::cluster::merge::checked_parts;
+use crate::cluster::plan::load_plan;
+use crate::cluster::ClusterError;
 use crate::statistics;
 use serde::Serialize;
 use std::cmp::Reverse;
