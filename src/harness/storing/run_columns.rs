@@ -76,14 +76,10 @@ pub struct RunColumnCells {
 
 impl From<&RunSettings> for RunColumnCells {
     fn from(run: &RunSettings) -> Self {
-        RunColumnCells {
-            mode: run.mode.name().to_string(),
-            strategy: run.strategy.to_string(),
-            threads: run.threads,
-            counters: run.counters.to_string(),
-            state: run.state.to_string(),
-            affinity: run.affinity.to_string(),
-            node_limit: run.node_limit,
-        }
+        // Each cell's text is written once, by `column_values` (what flags and specs
+        // write); only the two numeric cells are taken as numbers. The header test in
+        // record.rs pins this struct's field order to `RunSettings::COLUMNS`.
+        let [mode, strategy, _threads, counters, state, affinity, _node_limit] = run.column_values();
+        RunColumnCells { mode, strategy, threads: run.threads, counters, state, affinity, node_limit: run.node_limit }
     }
 }
