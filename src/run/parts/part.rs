@@ -6,7 +6,7 @@
 
 use super::paths::{descend, undo_all, Finds, PathRecorder, RecordingEngine, RootCandidates};
 use super::{ComponentShare, CountOverflow, Counts, ReplayError, Subproblem};
-use crate::parallel::{catch_model_panic, ModelPanic};
+use crate::parallel::{catch_model_panic, ModelPanic, Pool};
 use crate::puzzles::Puzzle;
 use crate::run::error::{PanickedRun, RunError, SEARCHING};
 use crate::run::family_code::{build_models, BuiltModels};
@@ -148,10 +148,16 @@ pub(in crate::run) fn run_part_puzzle<P: Puzzle>(
     if threads == 1 {
         work(roots.clone());
     } else {
-        std::thread::scope(|scope| {
-            for _ in 0..threads {
-                let models = roots.clone();
-                scope.spawn(|| work(models));
+        // The parallel layer's pool, as every other run's threads: named, and pinned one
+        // to a CPU of those this process may use (a batch system's CPU set included).
+        let pool = Pool::new(threads).map_err(RunError::Pool)?;
+        let work = &work;
+        // Each thread's copy of the models is made here and moved to it: the scope's jobs
+        // may only borrow what every thread can share, and models need not be `Sync`.
+        let copies: Vec<Vec<P::Model>> = (0..threads).map(|_| roots.clone()).collect();
+        pool.rayon().scope(move |scope| {
+            for models in copies {
+                scope.spawn(move |_| work(models));
             }
         });
     }
