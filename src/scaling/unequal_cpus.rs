@@ -8,6 +8,7 @@
 use super::costs::{Costs, Slowdown};
 use super::cpu_speeds::{CpuFactors, Placement};
 use super::predict::{predict_on, Component, Shape};
+use super::validate::error_pct;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
@@ -63,14 +64,6 @@ impl ComparedRow {
     /// The per-CPU prediction's signed error, percent of the measured time.
     pub fn per_cpu_error_pct(&self) -> f64 {
         error_pct(self.per_cpu, self.measured)
-    }
-}
-
-fn error_pct(predicted: f64, measured: f64) -> f64 {
-    if measured > 0.0 {
-        (predicted - measured) / measured * 100.0
-    } else {
-        0.0
     }
 }
 

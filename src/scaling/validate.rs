@@ -26,11 +26,7 @@ pub struct CheckRow {
 impl CheckRow {
     /// `(predicted - measured) / measured`, in percent.
     pub fn error_pct(&self) -> f64 {
-        if self.measured_median_s > 0.0 {
-            (self.predicted_s - self.measured_median_s) / self.measured_median_s * 100.0
-        } else {
-            0.0
-        }
+        error_pct(self.predicted_s, self.measured_median_s)
     }
 
     /// Measured speedup over the measured sequential median.
@@ -41,6 +37,15 @@ impl CheckRow {
     /// Predicted speedup over the measured sequential median.
     pub fn predicted_speedup(&self) -> f64 {
         speedup(self.sequential_median_s, self.predicted_s)
+    }
+}
+
+/// `(predicted - measured) / measured`, in percent; 0 for a time not measured.
+pub(super) fn error_pct(predicted: f64, measured: f64) -> f64 {
+    if measured > 0.0 {
+        (predicted - measured) / measured * 100.0
+    } else {
+        0.0
     }
 }
 

@@ -147,6 +147,19 @@ fn open_lock_file(path: &Path) -> Result<File, HarnessError> {
 }
 
 /// Tries the lock; when it is held, refuses naming `holders()`, or waits for it.
+/// One try at the lock, without waiting: whether it was taken.
+fn try_take(file: &File, path: &Path, mode: LockMode) -> Result<bool, HarnessError> {
+    let attempt = match mode {
+        LockMode::Shared => FileExt::try_lock_shared(file),
+        LockMode::Exclusive => FileExt::try_lock(file),
+    };
+    match attempt {
+        Ok(()) => Ok(true),
+        Err(TryLockError::Error(source)) => Err(HarnessError::io(path, source)),
+        Err(TryLockError::WouldBlock) => Ok(false),
+    }
+}
+
 fn take(
     file: &File,
     path: &Path,
@@ -156,14 +169,8 @@ fn take(
     busy: &impl Fn(String) -> HarnessError,
     waiting: &impl Fn(&str),
 ) -> Result<(), HarnessError> {
-    let attempt = match mode {
-        LockMode::Shared => FileExt::try_lock_shared(file),
-        LockMode::Exclusive => FileExt::try_lock(file),
-    };
-    match attempt {
-        Ok(()) => return Ok(()),
-        Err(TryLockError::Error(source)) => return Err(HarnessError::io(path, source)),
-        Err(TryLockError::WouldBlock) => {}
+    if try_take(file, path, mode)? {
+        return Ok(());
     }
     if when_busy == WhenBusy::Refuse {
         return Err(busy(holders()));
@@ -175,14 +182,8 @@ fn take(
                 return Err(busy(format!("{} (stopped waiting for it: Ctrl-C)", holders())));
             }
             std::thread::sleep(WAIT_SLICE);
-            let attempt = match mode {
-                LockMode::Shared => FileExt::try_lock_shared(file),
-                LockMode::Exclusive => FileExt::try_lock(file),
-            };
-            match attempt {
-                Ok(()) => return Ok(()),
-                Err(TryLockError::Error(source)) => return Err(HarnessError::io(path, source)),
-                Err(TryLockError::WouldBlock) => {}
+            if try_take(file, path, mode)? {
+                return Ok(());
             }
         }
     }
