@@ -111,7 +111,12 @@ fn the_parity_check_passes_the_sound_model_and_names_the_run_where_moves_do_not_
         .expect_err("the moves do not replay");
     assert_ne!(failure.run, "sequential", "{failure}");
     assert!(failure.message.contains(&format!("moves do not replay: {} found ", failure.run)), "{failure}");
-    assert!(failure.message.contains(&format!("sequential {sequential} in ")), "{failure}");
+    // Which last rows are dead ends depends on the order the threads reach them, so a
+    // parallel run may find another count, or by chance the same count of other solutions.
+    let other_count = failure.message.contains(&format!("sequential {sequential} in "));
+    let other_solutions = failure.message.contains(&format!("found the same {sequential} solutions in "))
+        && failure.message.contains("but other solutions");
+    assert!(other_count || other_solutions, "{failure}");
 }
 
 #[test]
