@@ -62,77 +62,77 @@ const RULE_DIAGONAL: RuleId = 1;
 const RULE_ANTI_DIAGONAL: RuleId = 2;
 const RULE_NAMES: &[&str] = &["column", "diagonal", "anti-diagonal"];
 
-/// Which columns and diagonals are taken, in one of the two representations: a `bool` per
-/// line in fixed arrays, or a bit per line. Both live inline in the model (nothing on the
-/// heap), and the knob's branch is the same at every node, so it predicts perfectly.
+/// The lines that hold a queen, as bits or as flags (the `checks` knob). Both forms are
+/// fields of their own rather than variants of an enum: the bit masks then share no memory
+/// with the flag arrays, so the compiler can keep them in registers across the engine's
+/// loop (as variants, a flag store at a computed index might have hit a mask).
 #[derive(Debug, Clone)]
-enum Taken {
-    Array { columns: [bool; MAX_N], diagonals: [bool; 2 * MAX_N - 1], anti_diagonals: [bool; 2 * MAX_N - 1] },
-    Bitmask { columns: u64, diagonals: u64, anti_diagonals: u64 },
+struct Taken {
+    checks: Checks,
+    columns: u64,
+    diagonals: u64,
+    anti_diagonals: u64,
+    column_flags: [bool; MAX_N],
+    diagonal_flags: [bool; 2 * MAX_N],
+    anti_diagonal_flags: [bool; 2 * MAX_N],
 }
 
 impl Taken {
     fn new(checks: Checks) -> Taken {
-        match checks {
-            Checks::Array => Taken::Array {
-                columns: [false; MAX_N],
-                diagonals: [false; 2 * MAX_N - 1],
-                anti_diagonals: [false; 2 * MAX_N - 1],
-            },
-            Checks::Bitmask => Taken::Bitmask { columns: 0, diagonals: 0, anti_diagonals: 0 },
+        Taken {
+            checks,
+            columns: 0,
+            diagonals: 0,
+            anti_diagonals: 0,
+            column_flags: [false; MAX_N],
+            diagonal_flags: [false; 2 * MAX_N],
+            anti_diagonal_flags: [false; 2 * MAX_N],
         }
     }
 
-    /// The first of the column, the diagonal and the anti-diagonal that is taken, as the
-    /// rule it breaks: the rules in their index order, a later test only when the earlier
-    /// ones passed, and each line's position computed only when it is tested. The model
-    /// declares [`Model::RULES_IN_ORDER`], so the engine derives the checks and nothing is
-    /// counted here.
     #[inline(always)]
     fn first_taken(&self, row: usize, column: usize, n: usize) -> Option<RuleId> {
-        match self {
-            Taken::Bitmask { columns, diagonals, anti_diagonals } => {
-                if columns >> column & 1 == 1 {
+        match self.checks {
+            Checks::Bitmask => {
+                if self.columns >> column & 1 == 1 {
                     return Some(RULE_COLUMN);
                 }
-                if diagonals >> (row + column) & 1 == 1 {
+                if self.diagonals >> (row + column) & 1 == 1 {
                     return Some(RULE_DIAGONAL);
                 }
-                (anti_diagonals >> (row + n - 1 - column) & 1 == 1).then_some(RULE_ANTI_DIAGONAL)
+                (self.anti_diagonals >> (row + n - 1 - column) & 1 == 1).then_some(RULE_ANTI_DIAGONAL)
             }
-            Taken::Array { columns, diagonals, anti_diagonals } => {
-                if columns[column] {
+            Checks::Array => {
+                if self.column_flags[column % MAX_N] {
                     return Some(RULE_COLUMN);
                 }
-                if diagonals[row + column] {
+                if self.diagonal_flags[(row + column) % (2 * MAX_N)] {
                     return Some(RULE_DIAGONAL);
                 }
-                anti_diagonals[row + n - 1 - column].then_some(RULE_ANTI_DIAGONAL)
+                self.anti_diagonal_flags[(row + n - 1 - column) % (2 * MAX_N)].then_some(RULE_ANTI_DIAGONAL)
             }
         }
     }
 
-    /// Marks (or, with `taken` false, frees) the three lines.
     #[inline(always)]
     fn set(&mut self, lines: Lines, taken: bool) {
-        match self {
-            Taken::Array { columns, diagonals, anti_diagonals } => {
-                columns[lines.column] = taken;
-                diagonals[lines.diagonal] = taken;
-                anti_diagonals[lines.anti_diagonal] = taken;
+        match self.checks {
+            Checks::Array => {
+                self.column_flags[lines.column % MAX_N] = taken;
+                self.diagonal_flags[lines.diagonal % (2 * MAX_N)] = taken;
+                self.anti_diagonal_flags[lines.anti_diagonal % (2 * MAX_N)] = taken;
             }
-            Taken::Bitmask { columns, diagonals, anti_diagonals } => {
+            Checks::Bitmask => {
                 // A queen is placed only on free lines and removed from taken ones, so
                 // flipping the bits sets or clears them.
-                *columns ^= 1 << lines.column;
-                *diagonals ^= 1 << lines.diagonal;
-                *anti_diagonals ^= 1 << lines.anti_diagonal;
+                self.columns ^= 1 << lines.column;
+                self.diagonals ^= 1 << lines.diagonal;
+                self.anti_diagonals ^= 1 << lines.anti_diagonal;
             }
         }
     }
 }
 
-/// The column, diagonal and anti-diagonal of a square.
 #[derive(Debug, Clone, Copy)]
 struct Lines {
     column: usize,

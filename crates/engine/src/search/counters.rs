@@ -86,10 +86,11 @@ pub const MAX_RULES: usize = 16;
 pub struct FullCounters {
     /// `checks[rule]`: how often the rule was evaluated.
     pub checks: [u64; MAX_RULES],
-    /// `nodes_per_depth[depth]`.
+    /// `nodes_per_depth[depth]`, for depths `0..=max_depth` and one spare entry past
+    /// them (always zero; see `sized`).
     pub nodes_per_depth: Vec<u64>,
     /// `prunes_per_depth[depth][rule]`: one fixed-size row per depth, so that a prune costs
-    /// one bounds check (on the depth) and no multiply.
+    /// one bounds check (on the depth) and no multiply; with a spare row, as above.
     pub prunes_per_depth: Vec<[u64; MAX_RULES]>,
     /// How many rules the model names: the used prefix of every per-rule array.
     pub rules: usize,
@@ -104,8 +105,11 @@ impl RuleCounter for FullCounters {
         );
         FullCounters {
             checks: [0; MAX_RULES],
-            nodes_per_depth: vec![0; max_depth + 1],
-            prunes_per_depth: vec![[0; MAX_RULES]; max_depth + 1],
+            // The spare row past `max_depth`: the plain loops add a node's children's counts
+            // at the depth below it without testing whether it is a leaf at `max_depth`
+            // (whose count of children is zero; one with children stops the search).
+            nodes_per_depth: vec![0; max_depth + 2],
+            prunes_per_depth: vec![[0; MAX_RULES]; max_depth + 2],
             rules,
         }
     }

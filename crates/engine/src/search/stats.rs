@@ -28,8 +28,10 @@ impl Stats {
     /// Stats with the detailed counts taken from `counters`.
     pub fn with_counters(nodes: u64, solutions: u64, counters: &FullCounters) -> Stats {
         let rules = counters.rules;
+        // Depths `0..=max_depth`: the counters' spare row past them is left out.
+        let depths = counters.nodes_per_depth.len().saturating_sub(1);
         // A model without rules has no per-depth prune rows at all.
-        let depth_rows = if rules == 0 { 0 } else { counters.prunes_per_depth.len() };
+        let depth_rows = if rules == 0 { 0 } else { depths };
         let rule_prunes = (0..rules).map(|rule| counters.prunes_per_depth.iter().map(|row| row[rule]).sum()).collect();
         Stats {
             nodes,
@@ -37,7 +39,7 @@ impl Stats {
             counted: true,
             rule_checks: counters.checks[..rules].to_vec(),
             rule_prunes,
-            nodes_per_depth: counters.nodes_per_depth.clone(),
+            nodes_per_depth: counters.nodes_per_depth[..depths].to_vec(),
             prunes_per_depth: counters.prunes_per_depth[..depth_rows].iter().map(|row| row[..rules].to_vec()).collect(),
         }
     }

@@ -159,6 +159,9 @@ pub struct Engine<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> {
     /// Set when a child was cut by the bound of a model whose moves come in bound order:
     /// its later siblings are cut with it.
     siblings_cut: bool,
+    /// The open nodes of the plain lazy walk ([`Engine::walk_lazy`]), kept between
+    /// searches so that a worker's many subproblems allocate it once.
+    walk_frames: Vec<std::mem::MaybeUninit<lazy_walk::Frame<M::Move>>>,
 }
 
 impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O> {
@@ -197,6 +200,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             kept_score: NO_SCORE,
             target_score,
             siblings_cut: false,
+            walk_frames: Vec::with_capacity(depth),
             limits,
         }
     }
@@ -469,13 +473,19 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     /// Counts the node at `depth` as pruned by `rule` in the model's `branch` or `open`.
     #[cold]
     fn dead_end(&mut self, rule: RuleId, depth: usize) {
+        Self::count_dead_end(&mut self.counters, rule, depth);
+    }
+
+    /// [`Engine::dead_end`] on the counters alone, for a loop that holds them apart.
+    #[cold]
+    fn count_dead_end(counters: &mut C, rule: RuleId, depth: usize) {
         if M::RULES_IN_ORDER {
             panic!(
                 "the model declares RULES_IN_ORDER but named rule {rule} in a dead end at depth {depth}: with \
                  RULES_IN_ORDER only apply may name a rule (the checks are derived from the moves applied)"
             );
         }
-        self.counters.prune(rule, depth);
+        counters.prune(rule, depth);
     }
 
     #[cold]
@@ -576,6 +586,7 @@ pub fn search_sequentially<M: Model, C: RuleCounter>(model: M, limits: Limits) -
 }
 
 mod bounded;
+mod lazy_walk;
 mod plain;
 mod replay;
 

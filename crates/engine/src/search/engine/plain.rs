@@ -58,19 +58,17 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     /// the limits or the end of the moves.
     pub(super) fn expand_lazy(&mut self, depth: usize) {
         // A search with no node limit and no deadline never looks at the limits (the next
-        // look stays at `u64::MAX`): its whole recursion is a copy that keeps the node count
-        // of a node's children in a local and adds it once, after them, instead of keeping
-        // the engine's count current for a look that never comes (N-Queens n = 13, together
-        // with the family model's masked row indices: 24.9 instructions a node, now 23.8).
+        // look stays at `u64::MAX`): it takes the loop of `lazy_walk.rs`, which keeps no
+        // count current for a look that never comes and makes no call per placed move.
         if self.next_limit_check == u64::MAX {
-            self.expand_lazy_within::<false>(depth);
+            self.walk_lazy(depth);
         } else {
-            self.expand_lazy_within::<true>(depth);
+            self.expand_lazy_limited(depth);
         }
     }
 
-    /// [`Engine::expand_lazy`] with (`LIMITED`) or without a node limit or deadline.
-    fn expand_lazy_within<const LIMITED: bool>(&mut self, depth: usize) {
+    /// [`Engine::expand_lazy`] with a node limit or a deadline.
+    fn expand_lazy_limited(&mut self, depth: usize) {
         let mut cursor = match self.model.open(&mut self.counters) {
             Opened::Moves(cursor) => cursor,
             Opened::Solution => {
@@ -94,32 +92,26 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         // (N-Queens n = 12: 35.4 instructions a node with this tally, 37.9 without).
         let mut prunes = [0u64; MAX_RULES];
         loop {
-            let (model, counters) = (&mut self.model, &mut self.counters);
-            let next = if LIMITED {
-                // The node count advances in a local, compared with how many nodes may be
-                // entered before the next look at the limits.
-                let mut tried = 0;
-                // Never below zero: every node entered so far was within the limits or
-                // looked at them (which moved the next look past it), or the search stopped.
-                let before_limit_check = self.next_limit_check - self.nodes;
-                let next = Self::next_accepted::<true>(
-                    model,
-                    counters,
-                    &mut cursor,
-                    &mut tried,
-                    before_limit_check,
-                    &mut prunes,
-                );
-                self.nodes += tried;
-                entered += tried;
-                next
-            } else {
-                Self::next_accepted::<false>(model, counters, &mut cursor, &mut entered, u64::MAX, &mut prunes)
-            };
+            // The node count advances in a local, compared with how many nodes may be
+            // entered before the next look at the limits.
+            let mut tried = 0;
+            // Never below zero: every node entered so far was within the limits or looked
+            // at them (which moved the next look past it), or the search stopped.
+            let before_limit_check = self.next_limit_check - self.nodes;
+            let next = Self::next_accepted::<true>(
+                &mut self.model,
+                &mut self.counters,
+                &mut cursor,
+                &mut tried,
+                before_limit_check,
+                &mut prunes,
+            );
+            self.nodes += tried;
+            entered += tried;
             let Some((mv, applied)) = next else {
                 break;
             };
-            if LIMITED && !applied {
+            if !applied {
                 if self.limit_reached() {
                     // As in `expand_plain`: a node limit leaves this node uncounted (and
                     // took it off the node count), a deadline counts it.
@@ -133,14 +125,11 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
                     continue;
                 }
             }
-            self.expand_lazy_within::<LIMITED>(child_depth);
+            self.expand_lazy_limited(child_depth);
             self.model.undo(mv);
             if self.stop.is_some() {
                 break;
             }
-        }
-        if !LIMITED {
-            self.nodes += entered;
         }
         // SAFETY: as in `rejected`, a child's depth is at most `max_depth`.
         unsafe {
@@ -157,7 +146,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     /// the model's fields in registers while rejected moves go by (one loop with the
     /// recursion in it: 5 instructions a node more on N-Queens without rule counts).
     #[inline(always)]
-    fn next_accepted<const LIMITED: bool>(
+    pub(super) fn next_accepted<const LIMITED: bool>(
         model: &mut M,
         counters: &mut C,
         cursor: &mut MoveCursor,

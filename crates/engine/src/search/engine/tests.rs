@@ -397,3 +397,68 @@ fn a_dead_end_named_by_a_model_whose_rules_are_tested_in_order_is_its_bug() {
     }
     outcome(DeadEndInOrder(model()), Limits::exhaustive());
 }
+
+/// A binary tree `depth` levels deep whose leaves are neither solutions nor dead ends: they
+/// offer moves, none of them (the empty `Moves` a model may give where nothing is left to
+/// decide). Lazy or pushed as `LAZY` says.
+#[derive(Clone)]
+struct EmptyLeaves<const LAZY: bool> {
+    depth: usize,
+    placed: usize,
+}
+
+impl<const LAZY: bool> Model for EmptyLeaves<LAZY> {
+    type Move = u8;
+    type Solution = usize;
+    const LAZY_MOVES: bool = LAZY;
+    fn rule_names(&self) -> &[&'static str] {
+        &[]
+    }
+    fn max_depth(&self) -> usize {
+        self.depth
+    }
+    fn branch<C: RuleCounter>(&mut self, moves: &mut Vec<u8>, _c: &mut C) -> Branch {
+        if self.placed < self.depth {
+            moves.extend([0, 1]);
+        }
+        Branch::Moves
+    }
+    fn open<C: RuleCounter>(&mut self, _c: &mut C) -> super::super::Opened {
+        super::super::Opened::Moves(if self.placed < self.depth { 2 } else { 0 })
+    }
+    fn next_move(&self, cursor: &mut u64) -> Option<u8> {
+        *cursor = cursor.checked_sub(1)?;
+        Some(*cursor as u8)
+    }
+    fn apply<C: RuleCounter>(&mut self, _mv: u8, _counters: &mut C) -> Result<(), usize> {
+        self.placed += 1;
+        Ok(())
+    }
+    fn undo(&mut self, _mv: u8) {
+        self.placed -= 1;
+    }
+    fn solution(&self) -> usize {
+        self.placed
+    }
+}
+
+#[test]
+fn leaves_at_the_maximum_depth_that_offer_no_moves_are_counted_at_their_depth() {
+    // Before, the plain loops added the leaves' (empty) children's count one row past the
+    // counters' last (depth `max_depth + 1`): a debug assertion, and an out-of-bounds write
+    // without it.
+    let expected = [1, 2, 4, 8];
+    for limits in [Limits::exhaustive(), Limits { node_limit: 1_000, ..Limits::exhaustive() }] {
+        for (stats, kind) in [
+            (outcome(EmptyLeaves::<true> { depth: 3, placed: 0 }, limits.clone()).0, "lazy"),
+            (outcome(EmptyLeaves::<false> { depth: 3, placed: 0 }, limits.clone()).0, "pushed"),
+            (
+                outcome(EmptyLeaves::<true> { depth: 3, placed: 0 }, Limits { clone_state: true, ..limits.clone() }).0,
+                "general path",
+            ),
+        ] {
+            assert_eq!(stats.nodes_per_depth, expected, "{kind}");
+            assert_eq!((stats.nodes, stats.solutions), (15, 0), "{kind}");
+        }
+    }
+}
