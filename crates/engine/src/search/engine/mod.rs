@@ -159,9 +159,8 @@ pub struct Engine<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> {
     /// Set when a child was cut by the bound of a model whose moves come in bound order:
     /// its later siblings are cut with it.
     siblings_cut: bool,
-    /// The open nodes of the plain lazy walk ([`Engine::walk_lazy`]), kept between
-    /// searches so that a worker's many subproblems allocate it once.
-    walk_frames: Vec<std::mem::MaybeUninit<lazy_walk::Frame<M::Move>>>,
+    /// The memory of the plain lazy walk ([`Engine::walk_lazy`]).
+    walk_space: lazy_walk::WalkSpace<M::Move>,
 }
 
 impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O> {
@@ -200,7 +199,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             kept_score: NO_SCORE,
             target_score,
             siblings_cut: false,
-            walk_frames: Vec::with_capacity(depth),
+            walk_space: lazy_walk::WalkSpace::new(),
             limits,
         }
     }
