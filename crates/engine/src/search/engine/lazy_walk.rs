@@ -141,9 +141,12 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     ) -> WalkEnd<M::Move> {
         // The walk's place lives in locals for the loop (registers, where they fit), and is
         // written back when it leaves.
-        let (mut depth, mut cursor) = (walk.depth, walk.cursor);
+        let (mut depth, mut cursor, root_depth) = (walk.depth, walk.cursor, walk.root_depth);
         let WalkSpace { frames, nodes_at, prunes_at } = &mut *walk.space;
         debug_assert!(depth < frames.len() && frames.len() + 1 == nodes_at.len() && nodes_at.len() == prunes_at.len());
+        // As slices, whose addresses stay in locals: through the vectors, a count stored
+        // might have changed a vector's address, which was read again after every store.
+        let (frames, nodes_at, prunes_at) = (frames.as_mut_slice(), nodes_at.as_mut_slice(), prunes_at.as_mut_slice());
         // The counts of the current node's children, at the depth below it.
         // SAFETY (here and at every depth change below): `depth + 1 <= max_depth + 1`, and
         // the counts have a slot for every depth up to `max_depth + 1`.
@@ -162,7 +165,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
                 unsafe { *nodes_at.get_unchecked_mut(depth + 1) += std::mem::take(&mut entered) };
                 // The current node is done: the walk climbs back to its parent (or ends at
                 // its root).
-                if depth == walk.root_depth {
+                if depth == root_depth {
                     break WalkEnd::Done;
                 }
                 depth -= 1;
