@@ -8,9 +8,10 @@
 //! travels further as text. The family's knob text is the one exception: it is read into
 //! the family's typed config once, by `run::prepare`.
 //!
-//! A new run knob is its type (with `FromStr` and `Display`), its [`RunSettings`] field,
-//! default and column here, and its entry in `RUN_DIMENSIONS` for sweeps; outside this
-//! file, its flag (`cli::args`) and its CSV cell (`harness::storing::run_columns`).
+//! A new run knob is its type (with `FromStr` and `Display`) and, here, its [`RunSettings`]
+//! field and default, its row in `run_column_table!` (its CSV column, which the runs log,
+//! the summary row and `sweep --dry-run` all take from that table) and its entry in
+//! `RUN_DIMENSIONS` for sweeps; outside this file, only its flag (`cli::args`).
 
 use crate::knobs::KnobValues;
 use crate::parallel::{check_thread_count, CounterLayout, ParallelPlan, StateRestore, Strategy, ThreadAffinity};
@@ -135,25 +136,66 @@ impl Default for RunSettings {
     }
 }
 
+/// The run description's CSV columns (of the runs log, the summary and `sweep --dry-run`),
+/// in their order: the one table of them. Each row is the column's documentation, its
+/// name (also the field of the CSV rows that carry it), its cell's type, and how the cell
+/// is read from a `&RunSettings`. The table is handed to `$callback!`, after the caller's
+/// tokens, so that every list of the columns is generated from it: here,
+/// [`RunSettings::COLUMNS`] and [`RunSettings::column_values`]; in
+/// `harness::storing::run_columns`, the row fields, `RunColumnCells` and its
+/// `From<&RunSettings>`. A row's place in the table is its column's place in the CSV
+/// header, which the header test in `harness::storing::record` pins. The knobs have their
+/// own `knobs` column, written by the rows themselves.
+macro_rules! run_column_table {
+    ($callback:path { $($caller:tt)* }) => {
+        $callback! {
+            $($caller)*
+            /// `all`, `first` or `best`.
+            mode: String = |run| run.mode.name().to_string();
+            /// Parallel strategy.
+            strategy: String = |run| run.strategy.to_string();
+            /// Worker threads.
+            threads: usize = |run| run.threads;
+            /// Counter layout.
+            counters: String = |run| run.counters.to_string();
+            /// State restoration.
+            state: String = |run| run.state.to_string();
+            /// Where pool threads ran (`pinned` or `free`); empty in files written before
+            /// the column existed, which ran `pinned`.
+            affinity: String = |run| run.affinity.to_string();
+            /// Node limit per component.
+            node_limit: u64 = |run| run.node_limit;
+        }
+    };
+}
+pub(crate) use run_column_table;
+
+/// Defines [`RunSettings::COLUMNS`] and [`RunSettings::column_values`] from the rows of
+/// [`run_column_table!`].
+macro_rules! settings_columns {
+    ($( $(#[doc = $doc:literal])* $column:ident : $cell:ty = |$run:ident| $value:expr; )*) => {
+        /// How many run-description columns there are.
+        const RUN_COLUMN_COUNT: usize = [$(stringify!($column)),*].len();
+
+        impl RunSettings {
+            /// The run description's CSV columns (of the runs log, the summary and `sweep
+            /// --dry-run`), in their order; the knobs have their own `knobs` column.
+            pub const COLUMNS: [&'static str; RUN_COLUMN_COUNT] = [$(stringify!($column)),*];
+
+            /// The values under [`RunSettings::COLUMNS`], as their flags and specs write them.
+            pub fn column_values(&self) -> [String; RUN_COLUMN_COUNT] {
+                [$({
+                    let $run = self;
+                    let cell: $cell = $value;
+                    cell.to_string()
+                }),*]
+            }
+        }
+    };
+}
+run_column_table! { settings_columns {} }
+
 impl RunSettings {
-    /// The run description's CSV columns (of the runs log, the summary and `sweep
-    /// --dry-run`), in their order; the knobs have their own `knobs` column.
-    pub const COLUMNS: [&'static str; 7] =
-        ["mode", "strategy", "threads", "counters", "state", "affinity", "node_limit"];
-
-    /// The values under [`RunSettings::COLUMNS`], as their flags and specs write them.
-    pub fn column_values(&self) -> [String; 7] {
-        [
-            self.mode.name().to_string(),
-            self.strategy.to_string(),
-            self.threads.to_string(),
-            self.counters.to_string(),
-            self.state.to_string(),
-            self.affinity.to_string(),
-            self.node_limit.to_string(),
-        ]
-    }
-
     /// The threads the run uses: 1 for `sequential` (it runs on the calling thread), else
     /// [`RunSettings::threads`].
     pub fn pool_threads(&self) -> usize {

@@ -8,6 +8,7 @@
 //! is the struct's field order; `tests` pins it, because `--resume` and `report` read files
 //! written by older builds.
 
+use super::environment::Environment;
 use super::run_columns::row_with_run_columns;
 use crate::run::{RunReport, SearchMode};
 use serde::{Deserialize, Serialize};
@@ -168,7 +169,6 @@ impl RunRecord {
     /// strategy reported none).
     pub fn finish(&mut self, report: &RunReport, batch: u64, total_elapsed_ns: u64, cpu_ns: (u64, u64)) {
         let batch = batch.max(1);
-        self.name_machine();
         let verify_failures: usize = report.components.iter().map(|component| component.verify_failures.len()).sum();
         self.status = if verify_failures > 0 {
             status::VERIFY_FAILED
@@ -225,16 +225,31 @@ impl RunRecord {
 
     /// Marks the run as failed with `status` and `message`.
     pub fn fail(&mut self, status: &str, message: &str) {
-        self.name_machine();
         self.status = status.to_string();
         self.error = cut(message, 500);
     }
 
-    /// Fills in the machine that ran this record when its starter left it empty, so that
-    /// every row written carries it whoever built the rest of its environment.
-    fn name_machine(&mut self) {
-        if self.machine_id.is_empty() {
-            self.machine_id = super::environment::machine_id();
+    /// The record with the environment's columns (commit, versions, CPU, core count, host
+    /// and machine) taken from `environment`: the one place they are copied into a record.
+    pub fn with_environment(self, environment: &Environment) -> RunRecord {
+        let Environment {
+            git_commit,
+            crate_version,
+            rustc_version,
+            cpu_model,
+            available_parallelism,
+            hostname,
+            machine_id,
+        } = environment.clone();
+        RunRecord {
+            git_commit,
+            crate_version,
+            rustc_version,
+            cpu_model,
+            available_parallelism,
+            hostname,
+            machine_id,
+            ..self
         }
     }
 
@@ -261,11 +276,13 @@ fn cut(text: &str, limit: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::harness::storing::run_columns::RunColumnCells;
     use crate::run::RunSettings;
 
     // The pinned column list: changing it breaks `--resume` and `report --baseline` on
     // older files, so change it deliberately (and document the column in docs/harness.md).
-    // A new run knob adds its column to `RunSettings::COLUMNS`, which this list takes in.
+    // A new run knob adds its column to `run_column_table!` (src/run/settings.rs), which
+    // makes `RunSettings::COLUMNS`, which this list takes in.
     /// The pinned columns before the run description ([`RunSettings::COLUMNS`]).
     const PINNED_BEFORE_RUN_COLUMNS: &str = "sweep,spec,config_id,config_index,repeat,shard,status,error,puzzle,instance,source,instance_title,variant,knobs";
     /// The pinned columns after the run description.
@@ -276,6 +293,65 @@ mod tests {
         let run_columns = RunSettings::COLUMNS.join(",");
         let pinned = format!("{PINNED_BEFORE_RUN_COLUMNS},{run_columns},{PINNED_AFTER_RUN_COLUMNS}");
         assert_eq!(RunRecord::header(), pinned);
+    }
+
+    /// A record's CSV cells by column name.
+    fn cells(record: &RunRecord) -> std::collections::HashMap<String, String> {
+        let mut writer = csv::Writer::from_writer(Vec::new());
+        writer.serialize(record).unwrap();
+        let text = String::from_utf8(writer.into_inner().unwrap()).unwrap();
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let header = reader.headers().unwrap().clone();
+        let row = reader.records().next().unwrap().unwrap();
+        header.iter().zip(row.iter()).map(|(name, cell)| (name.to_string(), cell.to_string())).collect()
+    }
+
+    #[test]
+    fn the_run_cells_are_the_settings_column_values() {
+        let settings = RunSettings {
+            mode: SearchMode::First,
+            strategy: crate::parallel::Strategy::Budget(500),
+            threads: 4,
+            counters: crate::parallel::CounterLayout::Shared,
+            state: crate::parallel::StateRestore::Clone,
+            affinity: crate::parallel::ThreadAffinity::Free,
+            node_limit: 123_456,
+            ..RunSettings::default()
+        };
+        let record = RunRecord::default().with_run_columns(RunColumnCells::from(&settings));
+        let cells = cells(&record);
+        let written: Vec<&str> = RunSettings::COLUMNS.iter().map(|column| cells[*column].as_str()).collect();
+        assert_eq!(written, ["first", "budget:500", "4", "shared", "clone", "free", "123456"]);
+        assert_eq!(written, settings.column_values());
+        assert_eq!(record.run_columns(), RunColumnCells::from(&settings));
+    }
+
+    #[test]
+    fn the_environment_columns_come_from_the_environment() {
+        let environment = Environment {
+            git_commit: "0123456789ab".into(),
+            crate_version: "9.8.7".into(),
+            rustc_version: "rustc 1.2.3".into(),
+            cpu_model: "Test CPU".into(),
+            available_parallelism: 12,
+            hostname: "host-a".into(),
+            machine_id: "machine-a".into(),
+        };
+        let record = RunRecord { sweep: "s".into(), ..RunRecord::default() }.with_environment(&environment);
+        let cells = cells(&record);
+        let expected = [
+            ("git_commit", "0123456789ab"),
+            ("crate_version", "9.8.7"),
+            ("rustc_version", "rustc 1.2.3"),
+            ("cpu_model", "Test CPU"),
+            ("available_parallelism", "12"),
+            ("hostname", "host-a"),
+            ("machine_id", "machine-a"),
+            ("sweep", "s"),
+        ];
+        for (column, value) in expected {
+            assert_eq!(cells[column], value, "{column}");
+        }
     }
 
     #[test]

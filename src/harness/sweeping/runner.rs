@@ -456,13 +456,8 @@ fn start_record(
         repeats_planned: config.repeats,
         warmup: config.warmup,
         batch: 1,
-        git_commit: environment.git_commit.clone(),
-        crate_version: environment.crate_version.clone(),
-        rustc_version: environment.rustc_version.clone(),
-        cpu_model: environment.cpu_model.clone(),
-        available_parallelism: environment.available_parallelism,
-        hostname: environment.hostname.clone(),
         ..RunRecord::default()
     }
     .with_run_columns(RunColumnCells::from(&config.run))
+    .with_environment(environment)
 }
