@@ -10,7 +10,7 @@ mod common;
 use backtrack_bench::unstable::cluster::incumbent::{
     incumbent_path, IncumbentFile, PublishedSolution, INCUMBENT_SCHEMA,
 };
-use backtrack_bench::unstable::cluster::key::{content_hash, key_path, read_key, sign, sign_part};
+use backtrack_bench::unstable::cluster::key::{content_hash, key_path, read_key, sign};
 use backtrack_bench::unstable::cluster::plan::PartFile;
 use common::{ok, refused, text, tool};
 use std::path::{Path, PathBuf};
@@ -33,10 +33,10 @@ fn read_part(dir: &Path, part: usize) -> PartFile {
     serde_json::from_slice(&std::fs::read(part_path(dir, part)).unwrap()).expect("a part file")
 }
 
-/// Writes `file` as part `part`, signed with the folder's key when `sign`.
-fn write_part(dir: &Path, part: usize, mut file: PartFile, sign: bool) {
-    if sign {
-        sign_part(&read_key(dir).expect("the folder's key"), &mut file);
+/// Writes `file` as part `part`, signed with the folder's key when `signed`.
+fn write_part(dir: &Path, part: usize, mut file: PartFile, signed: bool) {
+    if signed {
+        sign(&read_key(dir).expect("the folder's key"), &mut file);
     }
     std::fs::write(part_path(dir, part), serde_json::to_string_pretty(&file).unwrap()).unwrap();
 }

@@ -62,6 +62,12 @@ pub struct IncumbentFile {
     pub digest: String,
 }
 
+impl super::key::SignedFile for IncumbentFile {
+    fn digest_field(&mut self) -> &mut String {
+        &mut self.digest
+    }
+}
+
 impl PublishedSolution {
     /// The solution's component and path, or an error naming `path` (the file).
     pub fn subproblem(&self, path: &Path) -> Result<Subproblem, ClusterError> {

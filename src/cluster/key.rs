@@ -8,9 +8,8 @@
 //! made up by someone without the key. Anyone who can read the key can write a part the
 //! merge accepts: it is a shared secret of the folder, not a signature.
 
-use super::incumbent::IncumbentFile;
-use super::plan::{read_bytes, PartFile};
 use super::ClusterError;
+use crate::harness::storing::bounded_read::{read_bounded, ReadKind};
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -79,7 +78,8 @@ pub fn read_key(dir: &Path) -> Result<Key, ClusterError> {
             path.display()
         )));
     }
-    let bytes = read_bytes(&path)?;
+    let bytes =
+        read_bounded(&path, ReadKind::ClusterFile).map_err(|refused| ClusterError::bad_input(refused.to_string()))?;
     let text = String::from_utf8_lossy(&bytes);
     let decoded = unhex(text.trim()).filter(|decoded| decoded.len() == KEY_BYTES);
     let decoded = decoded.ok_or_else(|| {
@@ -116,18 +116,6 @@ pub trait SignedFile: Serialize + Clone {
     fn digest_field(&mut self) -> &mut String;
 }
 
-impl SignedFile for PartFile {
-    fn digest_field(&mut self) -> &mut String {
-        &mut self.digest
-    }
-}
-
-impl SignedFile for IncumbentFile {
-    fn digest_field(&mut self) -> &mut String {
-        &mut self.digest
-    }
-}
-
 /// Signs `file` with `key`: its digest over the file's content with the digest empty, in
 /// compact JSON (a canonical form: the same content gives the same bytes however the
 /// file's text is laid out).
@@ -142,16 +130,6 @@ pub fn signed_by<F: SignedFile>(key: &Key, file: &F) -> bool {
     let mut content = file.clone();
     let digest = std::mem::take(content.digest_field());
     key.verifies(&serde_json::to_vec(&content).unwrap_or_default(), &digest)
-}
-
-/// Signs a part file ([`sign`]).
-pub fn sign_part(key: &Key, file: &mut PartFile) {
-    sign(key, file);
-}
-
-/// Whether a part file's digest is `key`'s over its content.
-pub fn part_verifies(key: &Key, file: &PartFile) -> bool {
-    signed_by(key, file)
 }
 
 /// The (unkeyed) BLAKE3 hash of `bytes` as files write it (`blake3:<64 hex digits>`): the

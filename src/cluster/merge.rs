@@ -3,7 +3,7 @@
 //! --status`, the parts done and missing.
 
 use super::incumbent::{incumbent_dir, read_published};
-use super::key::{key_path, part_verifies, read_key};
+use super::key::{key_path, read_key, signed_by};
 use super::plan::{
     load_plan, parse_answers, parse_json, parse_solutions, plan_path, read_bytes, LoadedPlan, PartFile, PART_SCHEMA,
 };
@@ -68,7 +68,7 @@ fn survey(loaded: &LoadedPlan) -> Result<Survey, ClusterError> {
             survey.problems.push(format!("part {part} ({shown}): foreign: {why}"));
             continue;
         }
-        if !part_verifies(&key, &file) {
+        if !signed_by(&key, &file) {
             survey.problems.push(format!(
                 "{shown}: digest: does not verify with the plan's key ({}): the file was edited after it was \
                  written, or written without the plan's key",

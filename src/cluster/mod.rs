@@ -382,7 +382,7 @@ pub fn run_part(dir: &Path, part: usize, options: PartOptions) -> Result<PartRun
             .collect(),
         digest: String::new(),
     };
-    key::sign_part(&key, &mut file);
+    key::sign(&key, &mut file);
     let mut bytes = serde_json::to_vec_pretty(&file).map_err(|error| ClusterError::failed(error.to_string()))?;
     bytes.push(b'\n');
     write_atomically(&part_path(dir, part), &bytes).map_err(|error| ClusterError::failed(error.to_string()))?;

@@ -276,6 +276,12 @@ pub struct PartFile {
     pub digest: String,
 }
 
+impl super::key::SignedFile for PartFile {
+    fn digest_field(&mut self) -> &mut String {
+        &mut self.digest
+    }
+}
+
 /// A subproblem as plans write it: `COMPONENT:PATH`.
 pub fn subproblem_text(subproblem: &Subproblem) -> String {
     format!("{}:{}", subproblem.component, path_text(&subproblem.path))
