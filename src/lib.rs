@@ -202,6 +202,15 @@ pub mod unstable {
     /// The predicted speedup of a strategy from one measured tree.
     pub mod scaling {
         pub use crate::scaling::{advice, plot, predict, unequal_cpus, validate};
+
+        /// Each component of `instance` with `knobs`: its tree, measured in node counts
+        /// only (no calibration of the costs), as the scaling prediction takes it.
+        pub fn measure(
+            instance: &crate::run::Instance,
+            knobs: &crate::knobs::KnobValues,
+        ) -> Result<Vec<predict::Component>, crate::run::RunError> {
+            crate::run::measure(instance, knobs, None)
+        }
     }
 
     /// Terminal frames of a search, step by step.

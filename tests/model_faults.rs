@@ -185,7 +185,7 @@ fn a_panic_in_component_names_or_rule_names_is_the_familys_in_every_operation_th
         EstimateRequest { probes: 10, seed: 1, compare: false, method: EstimateMethod::default(), time_limit: None };
     let estimated = run::estimate(&instance, &knobs, &request).expect_err("estimate");
     assert_eq!(panicked_run(&estimated), ("broken_model", None, building, "sequential x1", fault));
-    let measured = run::measure(&instance, &knobs, None).expect_err("measure");
+    let measured = backtrack_bench::unstable::scaling::measure(&instance, &knobs).expect_err("measure");
     assert_eq!(panicked_run(&measured), ("broken_model", None, building, "sequential x1", fault));
     let split = cluster::make_plan(&instance, &knobs, 2, None).expect_err("split");
     assert_eq!(split.kind, ClusterFailure::ModelPanicked, "{split}");

@@ -12,7 +12,7 @@ use backtrack_bench::unstable::scaling::unequal_cpus::{compare, csv, UnequalCpus
 
 fn components(name: &str) -> (Vec<Component>, u64) {
     let instance = instance::load(name).expect("built-in instance");
-    let components = run::measure(&instance, &KnobValues::new(), None).expect("recorded");
+    let components = backtrack_bench::unstable::scaling::measure(&instance, &KnobValues::new()).expect("recorded");
     let nodes = run::solve(&instance, &RunSettings::default()).expect("solved").nodes;
     (components, nodes)
 }
@@ -138,7 +138,7 @@ fn per_cpu_factors_bring_the_simulated_sixteen_cpu_check_within_its_timing_noise
         "instances/prime_grid_enumeration.json",
     ] {
         let instance = instance::load(source).expect("committed instance");
-        let components = run::measure(&instance, &KnobValues::new(), None).expect("recorded");
+        let components = backtrack_bench::unstable::scaling::measure(&instance, &KnobValues::new()).expect("recorded");
         for shape in [Shape::Auto { per_thread: 32 }, Shape::Steal] {
             rows.extend(compare(&instance.id, &components, shape, &CHECKED_THREADS, &machine));
         }

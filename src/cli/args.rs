@@ -4,7 +4,7 @@
 //! help of the parallel flags is built from their forms (`parallel_help`).
 
 use crate::parallel::{CounterLayout, StateRestore, Strategy, ThreadAffinity};
-use crate::run::settings::parse_thread_count;
+use crate::run::thread_list::parse_thread_count;
 use crate::run::RunSettings;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;

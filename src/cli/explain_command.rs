@@ -15,7 +15,7 @@ use crate::machine_guard::available_cpus;
 use crate::parallel::Strategy;
 use crate::run::instance;
 use crate::run::instance::Instance;
-use crate::run::settings::{parse_thread_list, resolve_thread_list};
+use crate::run::thread_list::{parse_thread_list, resolve_thread_list};
 use crate::run::{self, Calibration, RunSettings, SearchMode};
 use crate::scaling::advice::advise;
 use crate::scaling::predict::{predict, Component, Prediction};

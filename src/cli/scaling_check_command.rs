@@ -14,7 +14,7 @@ use crate::knobs::KnobValues;
 use crate::machine_guard::available_cpus;
 use crate::parallel::ThreadAffinity;
 use crate::run::instance;
-use crate::run::settings::{parse_thread_list, resolve_thread_list};
+use crate::run::thread_list::{parse_thread_list, resolve_thread_list};
 use crate::run::{self, Calibration, RunSettings};
 use crate::scaling::cpu_speeds::{CpuFactors, Placement};
 use crate::scaling::plot::speedup_svg;

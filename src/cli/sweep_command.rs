@@ -8,7 +8,7 @@ use crate::harness::sweeping::plan;
 use crate::harness::sweeping::runner::{run_sweep, SweepOptions, SweepOutcome};
 use crate::harness::sweeping::spec::{Overrides, SweepSpec};
 use crate::harness::HarnessError;
-use crate::run::settings::parse_thread_list;
+use crate::run::thread_list::parse_thread_list;
 use crate::run::RunSettings;
 use serde_json::json;
 use std::io::Write;

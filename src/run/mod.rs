@@ -28,13 +28,13 @@ mod family_code;
 pub mod instance;
 pub(crate) mod measure;
 mod optimum;
-#[doc(hidden)]
-pub mod parts;
+pub(crate) mod parts;
 mod prepared;
 pub mod program;
 pub mod report;
 pub mod settings;
 mod solve;
+pub(crate) mod thread_list;
 mod worker_merge;
 
 pub use collect::SolutionStream;
@@ -85,10 +85,9 @@ pub fn estimate(
 }
 
 /// Each component of `instance` with `knobs`: its tree and its costs, measured as
-/// `calibration` says, or in node counts only without one. Hidden, with no semver promise:
-/// its result is the scaling machinery's type, for the workbench's own commands and tests.
-#[doc(hidden)]
-pub fn measure(
+/// `calibration` says, or in node counts only without one: for the workbench's own
+/// commands, and its tests through `unstable::scaling::measure`.
+pub(crate) fn measure(
     instance: &Instance,
     knobs: &KnobValues,
     calibration: Option<Calibration>,

@@ -21,7 +21,7 @@ pub(super) mod split;
 
 pub use answers::AnswerShare;
 pub use assemble::AssembleInput;
-pub use part::{PartError, PartOutcome, PartRequest, Publish, SubproblemTiming};
+pub use part::{PartError, PartOutcome, PartRequest, Publish};
 pub use paths::path_text;
 pub use split::{SplitListing, SplitRequest};
 

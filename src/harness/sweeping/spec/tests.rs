@@ -72,7 +72,7 @@ fn run_dimension_values_are_kept_as_listed_and_absent_ones_are_empty() {
 fn overrides_replace_every_block() {
     let mut spec = SweepSpec::preset("quick").unwrap();
     spec.apply(&Overrides {
-        threads: Some(crate::run::settings::parse_thread_list("1,4").unwrap()),
+        threads: Some(crate::run::thread_list::parse_thread_list("1,4").unwrap()),
         repeats: Some(7),
         name: Some("mine".into()),
         ..Overrides::default()

@@ -6,7 +6,7 @@
 
 use super::{Engine, StopReason};
 use crate::search::keeper::SolutionKeeper;
-use crate::search::{Event, Incumbent, Model, Observer, Opened, RuleCounter, Steering, NO_SCORE};
+use crate::search::{Event, Incumbent, Model, Observer, RuleCounter, Steering, NO_SCORE};
 use std::sync::Arc;
 
 impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O> {
@@ -120,20 +120,9 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     /// ([`Model::LAZY_MOVES`]): the same nodes and counts, and the moves after a sibling
     /// cut are never made (a colour-ordered max clique lists no move it will not try).
     fn expand_bounded_lazy(&mut self, depth: usize) {
-        let mut cursor = match self.model.open(&mut self.counters) {
-            Opened::Moves(cursor) => cursor,
-            Opened::Solution => {
-                self.record_solution(depth);
-                return;
-            }
-            Opened::DeadEnd(rule) => {
-                self.dead_end(rule, depth);
-                return;
-            }
+        let Some(mut cursor) = self.open_lazy(depth) else {
+            return;
         };
-        if depth >= self.max_depth && self.model.next_move(&mut { cursor }).is_some() {
-            self.depth_exceeded(depth);
-        }
         let child_depth = depth + 1;
         while let Some(mv) = self.model.next_move(&mut cursor) {
             if !self.bounded_child(mv, child_depth) {

@@ -74,20 +74,9 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     /// same nodes, counts, solutions and order as the recursion of [`Engine::expand_lazy`]
     /// makes with limits.
     pub(super) fn walk_lazy(&mut self, depth: usize) {
-        let cursor = match self.model.open(&mut self.counters) {
-            Opened::Moves(cursor) => cursor,
-            Opened::Solution => {
-                self.record_solution(depth);
-                return;
-            }
-            Opened::DeadEnd(rule) => {
-                self.dead_end(rule, depth);
-                return;
-            }
+        let Some(cursor) = self.open_lazy(depth) else {
+            return;
         };
-        if depth >= self.max_depth && self.model.next_move(&mut { cursor }).is_some() {
-            self.depth_exceeded(depth);
-        }
         let mut space = std::mem::replace(&mut self.walk_space, WalkSpace::new());
         // Children are one deeper than their parent: depths up to `max_depth + 1`, the
         // last one's counts zero (a node at `max_depth` with children stopped the walk).

@@ -67,22 +67,33 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         }
     }
 
-    /// [`Engine::expand_lazy`] with a node limit or a deadline.
-    fn expand_lazy_limited(&mut self, depth: usize) {
-        let mut cursor = match self.model.open(&mut self.counters) {
+    /// Opens the node at `depth` of a model that yields its moves one by one: its cursor,
+    /// or `None` when it is a solution or a dead end (recorded here). A node at `max_depth`
+    /// that offers a move stops the search: the model's bug (see `depth_exceeded`).
+    #[inline(always)]
+    pub(super) fn open_lazy(&mut self, depth: usize) -> Option<MoveCursor> {
+        let cursor = match self.model.open(&mut self.counters) {
             Opened::Moves(cursor) => cursor,
             Opened::Solution => {
                 self.record_solution(depth);
-                return;
+                return None;
             }
             Opened::DeadEnd(rule) => {
                 self.dead_end(rule, depth);
-                return;
+                return None;
             }
         };
         if depth >= self.max_depth && self.model.next_move(&mut { cursor }).is_some() {
             self.depth_exceeded(depth);
         }
+        Some(cursor)
+    }
+
+    /// [`Engine::expand_lazy`] with a node limit or a deadline.
+    fn expand_lazy_limited(&mut self, depth: usize) {
+        let Some(mut cursor) = self.open_lazy(depth) else {
+            return;
+        };
         let child_depth = depth + 1;
         let mut entered: u64 = 0;
         // The children's prunes per rule, added to the counters once at the end (unused,
