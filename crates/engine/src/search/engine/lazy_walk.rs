@@ -5,12 +5,14 @@
 //! Why a loop apart: in the recursion every placed move paid a call, the saving and
 //! restoring of the callee's registers, and the reloading of the model's state that the call
 //! might have changed. Here the model is a `&mut` argument that nothing else in the loop can
-//! reach, so the compiler keeps what it read of the model's state in registers from one node
-//! to the next (it still writes every change back: the state must be current when the loop
-//! leaves). Only a solution leaves it: the engine records the solution (which reads the
-//! model) and the walk resumes where it stood. Nothing in the loop may unwind, for the same
-//! reason: a model that goes deeper than its `max_depth` leaves the loop, and the engine
-//! panics outside it.
+//! reach: no call in the loop can change it, and the stores of the walk's own counts cannot
+//! either, so the compiler keeps the model's fields in registers while rejected moves go by
+//! and reads them again only where the model itself wrote them (it writes every change
+//! back: the state must be current when the loop leaves). Only a solution leaves it: the
+//! engine records the solution (which reads the model) and the walk resumes where it
+//! stood. Nothing in the loop may unwind, for the same reason: a model that goes deeper
+//! than its `max_depth` leaves the loop, and the engine panics outside it. The steps and
+//! what each gained: `results/cost-of-generality/steps.md`.
 
 use super::Engine;
 use crate::search::{Model, MoveCursor, Observer, Opened, RuleCounter, Steering, MAX_RULES};
