@@ -32,7 +32,8 @@
 //! - **Ground**: `scaling`, the predicted speedup of a strategy from one measured tree
 //!   (pure arithmetic); `statistics`, medians with bootstrap intervals and the adaptive
 //!   repeat rule; `machine_guard`, whether other processes used the CPUs while something
-//!   was timed (read from `/proc`).
+//!   was timed (read from `/proc`); `fnv`, the stable hash of configuration ids and
+//!   instance labels.
 //!
 //! # What is stable
 //!
@@ -162,6 +163,7 @@ pub use workbench::{count_nodes, instance_of, knob_values, Workbench};
 // the crate's tests, examples and benches reach into is re-exported by `unstable`.
 mod cli;
 mod explain;
+mod fnv;
 mod format;
 mod machine_guard;
 mod scaling;

@@ -4,7 +4,7 @@
 //! moves without an alias here breaks the build, not a user.
 //!
 //! Items whose signature changed have no alias: docs/library.md's migration table says
-//! what to write instead.
+//! what to write instead. (`puzzles::knobs` keeps its alias in `puzzles` itself.)
 
 /// 0.1.0's `backtrack_bench::instance`: now [`crate::run::instance`].
 #[deprecated(since = "0.2.0", note = "moved to `backtrack_bench::run::instance`")]
@@ -34,12 +34,4 @@ pub mod solve {
     pub fn run(instance: &crate::run::Instance, settings: &RunSettings) -> Result<RunReport, RunError> {
         crate::run::solve(instance, settings)
     }
-}
-
-/// 0.1.0's `backtrack_bench::puzzles::knobs`: now [`crate::knobs`] and
-/// [`crate::knob_enum`].
-#[deprecated(since = "0.2.0", note = "moved to `backtrack_bench::knobs` and `backtrack_bench::knob_enum`")]
-pub mod puzzle_knobs {
-    pub use crate::knob_enum;
-    pub use crate::knobs::*;
 }

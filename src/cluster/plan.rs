@@ -3,6 +3,7 @@
 //! and the text form of paths, with reading that names the file, line and key.
 
 use super::ClusterError;
+use crate::fnv::fnv1a;
 use crate::harness::storing::bounded_read::{read_bounded, ReadKind};
 use crate::knobs::KnobValues;
 use crate::run::parts::{path_text, AnswerShare, ChildPath, ComponentShare, Counts, Subproblem};
@@ -30,16 +31,8 @@ pub fn build_id() -> String {
     format!("{}+{}", env!("CARGO_PKG_VERSION"), env!("BACKTRACK_BENCH_GIT_COMMIT"))
 }
 
-/// FNV-1a, 64 bits, as 16 hex digits: the content hash of an instance (a label, not a
-/// check against edits: the plan's own hash is BLAKE3).
-pub fn fnv1a(bytes: &[u8]) -> String {
-    let hash = bytes
-        .iter()
-        .fold(0xcbf2_9ce4_8422_2325u64, |hash, &byte| (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3));
-    format!("{hash:016x}")
-}
-
-/// The content hash of an instance: its family and its `data` block as compact JSON.
+/// The content hash of an instance: its family and its `data` block as compact JSON, by
+/// FNV-1a (a label, not a check against edits: the plan's own hash is BLAKE3).
 pub fn instance_hash(family: &str, data: &Value) -> String {
     let mut bytes = family.as_bytes().to_vec();
     bytes.push(b'\n');

@@ -19,9 +19,14 @@ pub mod rings;
 pub mod twenty_four_seven;
 pub mod view;
 
-/// 0.1.0's path of the knob vocabulary (deprecated): [`crate::knobs`].
-#[allow(deprecated)]
-pub use crate::old_paths::puzzle_knobs as knobs;
+/// 0.1.0's `backtrack_bench::puzzles::knobs`: now [`crate::knobs`] and
+/// [`crate::knob_enum`]. Kept here, not with the other old paths in `old_paths.rs`, so that
+/// the models' module imports nothing of the run layer those paths lead to.
+#[deprecated(since = "0.2.0", note = "moved to `backtrack_bench::knobs` and `backtrack_bench::knob_enum`")]
+pub mod knobs {
+    pub use crate::knob_enum;
+    pub use crate::knobs::*;
+}
 
 use crate::knobs::{KnobError, KnobSpec, KnobValues};
 use crate::search::Model;

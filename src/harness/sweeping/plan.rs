@@ -7,7 +7,7 @@
 
 use super::dimensions::cross_runs;
 use super::spec::{Block, KnobSelection, KnobValueList, SweepSpec};
-use crate::cluster::plan::fnv1a;
+use crate::fnv::fnv1a;
 use crate::harness::error::HarnessError;
 use crate::harness::storing::results_folder::Shard;
 use crate::knobs::{cross_product, expand_values, KnobSpec, KnobValues};
