@@ -33,7 +33,9 @@
 //!   (pure arithmetic); `statistics`, medians with bootstrap intervals and the adaptive
 //!   repeat rule; `machine_guard`, whether other processes used the CPUs while something
 //!   was timed (read from `/proc`); `fnv`, the stable hash of configuration ids and
-//!   instance labels.
+//!   instance labels; `files`, reading a given file under a cap and replacing a written one
+//!   atomically (for the harness and the cluster plans alike); `environment`, the machine
+//!   and build a run was measured on.
 //!
 //! # What is stable
 //!
@@ -162,7 +164,9 @@ pub use workbench::{count_nodes, instance_of, knob_values, Workbench};
 // The workbench's own machinery: crate-private, so renaming inside it breaks no user. What
 // the crate's tests, examples and benches reach into is re-exported by `unstable`.
 mod cli;
+mod environment;
 mod explain;
+mod files;
 mod fnv;
 mod format;
 mod machine_guard;
@@ -203,7 +207,8 @@ pub mod unstable {
 
     /// The predicted speedup of a strategy from one measured tree.
     pub mod scaling {
-        pub use crate::scaling::{advice, plot, predict, unequal_cpus, validate};
+        pub use crate::harness::reporting::plots::scaling_check as plot;
+        pub use crate::scaling::{advice, predict, unequal_cpus, validate};
 
         /// Each component of `instance` with `knobs`: its tree, measured in node counts
         /// only (no calibration of the costs), as the scaling prediction takes it.

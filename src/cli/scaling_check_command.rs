@@ -8,8 +8,9 @@
 use super::args::ScalingCheckArgs;
 use super::failure::Failure;
 use super::predicted_strategy::{parse_strategy, shape_of};
+use crate::environment::Environment;
+use crate::harness::reporting::plots::scaling_check::speedup_svg;
 use crate::harness::storing::csv_log::write_atomically;
-use crate::harness::storing::environment::Environment;
 use crate::knobs::KnobValues;
 use crate::machine_guard::available_cpus;
 use crate::parallel::ThreadAffinity;
@@ -17,7 +18,6 @@ use crate::run::instance;
 use crate::run::thread_list::{parse_thread_list, resolve_thread_list};
 use crate::run::{self, Calibration, RunSettings};
 use crate::scaling::cpu_speeds::{CpuFactors, Placement};
-use crate::scaling::plot::speedup_svg;
 use crate::scaling::predict::{predict_on, Component};
 use crate::scaling::validate::{calibration_note, csv, machine_note, per_cpu_csv, readme, CheckRow};
 

@@ -14,8 +14,8 @@
 use super::key::{key_path, sign, signed_by, Key};
 use super::plan::{parse_json, parse_subproblem, subproblem_text};
 use super::ClusterError;
-use crate::harness::storing::bounded_read::{read_bounded, ReadKind};
-use crate::harness::storing::csv_log::write_atomically_unsynced;
+use crate::files::atomic_write::write_atomically_unsynced;
+use crate::files::bounded_read::{read_bounded, ReadKind};
 use crate::run::parts::Subproblem;
 use crate::search::{Incumbent, Sense};
 use serde::{Deserialize, Serialize};

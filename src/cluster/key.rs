@@ -9,7 +9,7 @@
 //! merge accepts: it is a shared secret of the folder, not a signature.
 
 use super::ClusterError;
-use crate::harness::storing::bounded_read::{read_bounded, ReadKind};
+use crate::files::bounded_read::{read_bounded, ReadKind};
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};

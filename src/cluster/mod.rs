@@ -23,8 +23,8 @@ pub mod validate;
 pub use balance::{balance, round_robin};
 pub use merge::{merge, status};
 
-use crate::harness::storing::csv_log::write_atomically;
-use crate::harness::storing::environment::{hostname, timestamp_now, Environment};
+use crate::environment::{hostname, timestamp_now, Environment};
+use crate::files::atomic_write::write_atomically;
 use crate::knobs::KnobValues;
 use crate::run::parts::{PartRequest, SplitRequest};
 use crate::run::{self, Family, Instance, RunError, RunSettings};

@@ -9,7 +9,7 @@ use super::plan::{
     Tool, PART_PLAN_SCHEMA,
 };
 use super::ClusterError;
-use crate::harness::storing::csv_log::write_atomically_unsynced;
+use crate::files::atomic_write::write_atomically_unsynced;
 use crate::knobs::KnobValues;
 use crate::run::parts::Subproblem;
 use serde::{Deserialize, Serialize};

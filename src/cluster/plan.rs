@@ -3,8 +3,8 @@
 //! and the text form of paths, with reading that names the file, line and key.
 
 use super::ClusterError;
+use crate::files::bounded_read::{read_bounded, ReadKind};
 use crate::fnv::fnv1a;
-use crate::harness::storing::bounded_read::{read_bounded, ReadKind};
 use crate::knobs::KnobValues;
 use crate::run::parts::{path_text, AnswerShare, ChildPath, ComponentShare, Counts, Subproblem};
 use crate::search::Sense;

@@ -8,7 +8,7 @@ use super::key::{content_hash, key_path, write_new_key};
 use super::part_plan::{part_plan_bytes, part_plan_path, part_plans};
 use super::plan::{plan_path, Plan};
 use super::ClusterError;
-use crate::harness::storing::csv_log::{write_atomically, write_atomically_unsynced};
+use crate::files::atomic_write::{write_atomically, write_atomically_unsynced};
 use std::path::{Path, PathBuf};
 
 /// What a write of a plan folder has made so far, to be removed if it fails.

@@ -57,7 +57,7 @@ pub enum HarnessError {
         message: String,
     },
     /// A file the tool reads is not a regular file or is over its kind's cap (see
-    /// [`crate::harness::storing::bounded_read`]): the user's input, exit code 2.
+    /// [`crate::files::bounded_read`]): the user's input, exit code 2.
     Unreadable {
         /// The file.
         path: PathBuf,
@@ -71,6 +71,12 @@ pub enum HarnessError {
         /// The plotting library's message.
         message: String,
     },
+}
+
+impl From<crate::files::atomic_write::FileError> for HarnessError {
+    fn from(error: crate::files::atomic_write::FileError) -> HarnessError {
+        HarnessError::Io { path: error.path, source: error.source }
+    }
 }
 
 impl HarnessError {
@@ -141,10 +147,10 @@ impl std::error::Error for HarnessError {
     }
 }
 
-impl From<crate::harness::storing::bounded_read::ReadRefused> for HarnessError {
+impl From<crate::files::bounded_read::ReadRefused> for HarnessError {
     /// A missing file stays an I/O error of kind `NotFound` (callers that accept a missing
     /// run log check for it); any other refusal is the user's input.
-    fn from(refused: crate::harness::storing::bounded_read::ReadRefused) -> HarnessError {
+    fn from(refused: crate::files::bounded_read::ReadRefused) -> HarnessError {
         if refused.not_found {
             HarnessError::io(refused.path, std::io::Error::new(std::io::ErrorKind::NotFound, refused.message))
         } else {

@@ -8,7 +8,6 @@
 pub mod advice;
 pub mod costs;
 pub mod cpu_speeds;
-pub mod plot;
 pub mod predict;
 pub mod simulate;
 pub mod unequal_cpus;

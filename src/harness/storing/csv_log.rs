@@ -7,7 +7,8 @@
 //! a mix. Readers drop a trailing line without its newline (which only a crash of the
 //! machine itself could leave) and say so.
 
-use super::bounded_read::{read_bounded, ReadKind};
+use crate::files::atomic_write;
+use crate::files::bounded_read::{read_bounded, ReadKind};
 use crate::harness::error::HarnessError;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -137,34 +138,9 @@ pub fn header_of<T: Serialize>(row: &T) -> String {
     String::from_utf8_lossy(&bytes).lines().next().unwrap_or_default().to_string()
 }
 
-/// Writes `contents` to `path` through a temporary file in the same folder, synced to disk,
-/// and a rename.
+/// [`crate::files::atomic_write::write_atomically`], its error as the harness's.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), HarnessError> {
-    replace_file(path, contents, true)
-}
-
-/// [`write_atomically`] without the sync: a reader still sees the old or the new file,
-/// never a part of one, but a crash of the machine may lose it. For files rebuilt from
-/// another, synced, file and written by the hundred, where a sync each (milliseconds on a
-/// busy disk) would be most of the time spent.
-pub fn write_atomically_unsynced(path: &Path, contents: &[u8]) -> Result<(), HarnessError> {
-    replace_file(path, contents, false)
-}
-
-fn replace_file(path: &Path, contents: &[u8], sync: bool) -> Result<(), HarnessError> {
-    let folder = path.parent().filter(|parent| !parent.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    std::fs::create_dir_all(folder).map_err(|source| HarnessError::io(folder, source))?;
-    let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
-    // Unique per process and moment: shards on several hosts may share the folder.
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().subsec_nanos();
-    let temporary = folder.join(format!(".{name}.{}-{nanos}.tmp", std::process::id()));
-    let result = File::create(&temporary)
-        .and_then(|mut file| file.write_all(contents).and_then(|()| if sync { file.sync_all() } else { Ok(()) }))
-        .and_then(|()| std::fs::rename(&temporary, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temporary);
-    }
-    result.map_err(|source| HarnessError::io(path, source))
+    atomic_write::write_atomically(path, contents).map_err(HarnessError::from)
 }
 
 /// Writes `rows` under their header to `path`, atomically.

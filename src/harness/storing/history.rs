@@ -18,8 +18,8 @@
 //! so that two shards starting at once agree on the entry.
 
 use super::csv_log::write_atomically;
-use super::environment::timestamp_now;
 use super::results_folder::{counts_file_for, find_runs_files, runs_file, Shard};
+use crate::environment::timestamp_now;
 use crate::harness::error::HarnessError;
 use fs4::FileExt;
 use std::fs::OpenOptions;

@@ -4,8 +4,6 @@
 //! - [`run_columns`]: the run-description columns the runs record and the summary share;
 //! - [`counts`]: per-rule, per-depth and per-worker counts of each run, long format
 //!   (`<sweep>-counts.csv`);
-//! - [`bounded_read`]: every file the tool is given, read only when regular and under a
-//!   cap per kind;
 //! - [`csv_log`]: whole-line appends and atomic rewrites of CSV files;
 //! - [`run_logs`]: a run's record and counts rows, appended together or not at all;
 //! - [`output_target`]: files the user names as outputs, written without replacing a FIFO,
@@ -15,15 +13,14 @@
 //!   unasked), and the completion mark of a run log;
 //! - [`stale_temporaries`]: temporary files a killed process left, removed on the next run;
 //! - [`summary`]: per-configuration statistics (`<sweep>-summary.csv`), from records alone;
-//! - [`environment`]: the machine and build a run was measured on;
 //! - [`sweep_lock`]: one writer per run log (an advisory lock in the folder).
 //!
-//! It knows records and files, never a search: the runner hands it finished records.
+//! It knows records and files, never a search: the runner hands it finished records. How a
+//! file is read under its cap and replaced atomically is `crate::files`'; the machine and
+//! build a run was measured on, `crate::environment`.
 
-pub mod bounded_read;
 pub mod counts;
 pub mod csv_log;
-pub mod environment;
 pub mod history;
 pub mod output_target;
 pub mod record;

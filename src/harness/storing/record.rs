@@ -8,8 +8,8 @@
 //! is the struct's field order; `tests` pins it, because `--resume` and `report` read files
 //! written by older builds.
 
-use super::environment::Environment;
 use super::run_columns::row_with_run_columns;
+use crate::environment::Environment;
 use crate::run::{RunReport, SearchMode};
 use serde::{Deserialize, Serialize};
 
@@ -151,7 +151,7 @@ pub struct RunRecord {
     /// Time from the search's start to its best solution; empty without an objective.
     pub time_to_best_ns: Option<u64>,
     /// The machine that measured the run, as booted then
-    /// ([`super::environment::machine_id`]); `report` compares times only between runs of
+    /// ([`crate::environment::machine_id`]); `report` compares times only between runs of
     /// one machine. Empty in files written before the column existed: machine unknown.
     pub machine_id: String,
 }

@@ -11,10 +11,10 @@
 //! For the tests only, the environment variable [`FAULT_VARIABLE`] injects the faults this
 //! guards against; see [`Fault`].
 
-use super::bounded_read::{read_bounded, ReadKind};
 use super::counts::CountRow;
 use super::csv_log::{read_rows, write_atomically, CsvAppender};
 use super::record::RunRecord;
+use crate::files::bounded_read::{read_bounded, ReadKind};
 use crate::harness::error::HarnessError;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;

@@ -11,8 +11,8 @@
 //! are left in place (removing one would let two processes lock two different files).
 //! Readers (`report`) take no lock: run logs only ever grow by whole lines.
 
+use crate::environment::{hostname, timestamp_now};
 use crate::harness::error::HarnessError;
-use crate::harness::storing::environment::{hostname, timestamp_now};
 use crate::harness::storing::results_folder::Shard;
 use fs4::{FileExt, TryLockError};
 use std::fs::{File, OpenOptions};

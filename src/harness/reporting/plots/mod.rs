@@ -14,6 +14,7 @@ pub mod check;
 pub mod depth;
 pub mod knobs;
 pub mod legend;
+pub mod scaling_check;
 pub mod speedup;
 pub mod style;
 

@@ -10,8 +10,8 @@
 
 use super::dimensions::RUN_DIMENSIONS;
 use super::spec_lines::{line_at, line_at_bytes, KeyLines};
+use crate::files::bounded_read::{read_bounded, ReadKind};
 use crate::harness::error::HarnessError;
-use crate::harness::storing::bounded_read::{read_bounded, ReadKind};
 use crate::knobs::KnobValues;
 use crate::parallel::MAX_THREADS;
 use crate::run::settings::RunSettings;

@@ -85,14 +85,6 @@ pub fn read_bounded(path: &Path, kind: ReadKind) -> Result<Vec<u8>, ReadRefused>
     Ok(bytes)
 }
 
-/// The bytes of `path` as [`read_bounded`], or `None` when it does not exist.
-pub fn read_bounded_if_present(path: &Path, kind: ReadKind) -> Result<Option<Vec<u8>>, ReadRefused> {
-    match read_bounded(path, kind) {
-        Err(refused) if refused.not_found => Ok(None),
-        other => other.map(Some),
-    }
-}
-
 fn check_regular(metadata: &std::fs::Metadata, kind: ReadKind) -> Result<(), String> {
     let file_type = metadata.file_type();
     let what = if file_type.is_file() {
@@ -164,8 +156,11 @@ mod tests {
     }
 
     #[test]
-    fn a_missing_file_is_none_when_allowed() {
+    fn a_missing_file_is_refused_as_not_found() {
         let folder = tempfile::tempdir().unwrap();
-        assert!(read_bounded_if_present(&folder.path().join("absent"), ReadKind::Csv).unwrap().is_none());
+        let refused = read_bounded(&folder.path().join("absent"), ReadKind::Csv).unwrap_err();
+        assert!(refused.not_found, "{refused}");
+        let directory = read_bounded(folder.path(), ReadKind::Csv).unwrap_err();
+        assert!(!directory.not_found, "{directory}");
     }
 }

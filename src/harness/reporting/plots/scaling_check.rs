@@ -2,12 +2,12 @@
 //! threads for one workload, on the report's log2 speedup axes, in the report's colour for
 //! each strategy, with the ideal line and a legend that names both.
 
-use super::validate::CheckRow;
 use crate::harness::reporting::plots::canvas::{render_string, titled, Area, DrawResult};
 use crate::harness::reporting::plots::legend::{Entry, Legend};
 use crate::harness::reporting::plots::speedup::{
     build_speedup_chart, cores_entry, draw_cores, draw_ideal, ideal_entry, series_styles, LEGEND_MAX_WIDTH, SIZE,
 };
+use crate::scaling::validate::CheckRow;
 use plotters::prelude::*;
 
 /// The plot of `rows` (one workload) as SVG text.
