@@ -141,7 +141,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         // The counts of the current node's children, at the depth below it.
         // SAFETY (here and at every depth change below): `depth + 1 <= max_depth + 1`, and
         // the counts have a slot for every depth up to `max_depth + 1`.
-        let mut pruned = unsafe { prunes_at.get_unchecked_mut(depth + 1) };
+        let mut pruned = unsafe { slot(prunes_at, depth + 1) };
         // The children entered since the walk last came to the current node: a local (a
         // register), added to `nodes_at` when the walk leaves the node. Counted there
         // directly, the stores made the compiler reload the model's state at every node
@@ -153,7 +153,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             let Some((to_child, _)) =
                 Self::next_accepted::<false>(model, counters, &mut cursor, &mut entered, u64::MAX, pruned)
             else {
-                unsafe { *nodes_at.get_unchecked_mut(depth + 1) += std::mem::take(&mut entered) };
+                unsafe { *slot(nodes_at, depth + 1) += std::mem::take(&mut entered) };
                 // The current node is done: the walk climbs back to its parent (or ends at
                 // its root).
                 if depth == root_depth {
@@ -162,10 +162,10 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
                 depth -= 1;
                 // SAFETY: the walk descended from `depth` (it is below the root's), writing
                 // this frame; `frames` has a slot for every depth up to `max_depth`.
-                let frame = unsafe { frames.get_unchecked(depth).assume_init() };
+                let frame = unsafe { slot(frames, depth).assume_init() };
                 model.undo(frame.to_child);
                 cursor = frame.cursor;
-                pruned = unsafe { prunes_at.get_unchecked_mut(depth + 1) };
+                pruned = unsafe { slot(prunes_at, depth + 1) };
                 continue;
             };
             let child_depth = depth + 1;
@@ -175,19 +175,19 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
                         // The panic is the caller's: a call that may unwind inside the loop
                         // would make the compiler keep the model's state in memory current
                         // at every step, for whoever catches it.
-                        unsafe { *nodes_at.get_unchecked_mut(child_depth) += entered };
+                        unsafe { *slot(nodes_at, child_depth) += entered };
                         break WalkEnd::DepthExceeded(child_depth);
                     }
                     // SAFETY: `depth < child_depth <= max_depth`, and `frames` has a slot for
                     // every depth up to `max_depth`.
-                    unsafe { *frames.get_unchecked_mut(depth) = MaybeUninit::new(Frame { cursor, to_child }) };
-                    unsafe { *nodes_at.get_unchecked_mut(child_depth) += std::mem::take(&mut entered) };
+                    unsafe { *slot(frames, depth) = MaybeUninit::new(Frame { cursor, to_child }) };
+                    unsafe { *slot(nodes_at, child_depth) += std::mem::take(&mut entered) };
                     cursor = child_cursor;
                     depth = child_depth;
-                    pruned = unsafe { prunes_at.get_unchecked_mut(depth + 1) };
+                    pruned = unsafe { slot(prunes_at, depth + 1) };
                 }
                 Opened::Solution => {
-                    unsafe { *nodes_at.get_unchecked_mut(child_depth) += entered };
+                    unsafe { *slot(nodes_at, child_depth) += entered };
                     break WalkEnd::Solution(child_depth, to_child);
                 }
                 Opened::DeadEnd(rule) => {
@@ -199,4 +199,17 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         (walk.depth, walk.cursor) = (depth, cursor);
         found
     }
+}
+
+/// The slot of `depth` in one of the walk's per-depth vectors, without a bounds check.
+///
+/// # Safety
+/// `depth < slots.len()`: the walk's frames have a slot for every depth up to `max_depth`,
+/// its counts for every depth up to `max_depth + 1`, and it never goes deeper than that (a
+/// node at `max_depth` offering children ends the walk).
+#[inline(always)]
+unsafe fn slot<T>(slots: &mut [T], depth: usize) -> &mut T {
+    debug_assert!(depth < slots.len());
+    // SAFETY: the caller's contract.
+    unsafe { slots.get_unchecked_mut(depth) }
 }
