@@ -16,7 +16,8 @@ use backtrack_bench::search::{Model, MoveCursor, Opened, RuleCounter, RuleId};
 use serde_json::{json, Value};
 
 /// The largest board: the bitmask checks keep both diagonals (2n - 1 bits) in one `u64`.
-/// A power of two, so that `% MAX_N` on a row index is a mask (see [`QueensModel::next_row`]).
+/// A power of two, so that `% MAX_N` and `% LINKS` on a row index are masks (a compare and a
+/// branch fewer than a bounds check at every placement and removal).
 const MAX_N: usize = 32;
 const _: () = assert!(MAX_N.is_power_of_two());
 
@@ -140,21 +141,32 @@ struct Lines {
     anti_diagonal: usize,
 }
 
-/// The search state: rows are filled in `row_order`; a move is the next row's column. A
-/// move is tested before anything changes, so a rejected one leaves nothing to undo.
+/// The search state: rows are filled in the order of the `rows` knob; a move is the next
+/// row's column. A move is tested before anything changes, so a rejected one leaves nothing
+/// to undo.
 #[derive(Debug, Clone)]
 pub struct QueensModel {
     n: usize,
-    row_order: [u8; MAX_N],
-    /// Column of the queen of each row; meaningful for the first `placed` rows of the order.
+    /// The row order as links, indexed `% LINKS`: `next_row[row]` is the row filled after
+    /// `row` (`FULL` after the last), `previous_row[row]` the one before it (the last row's
+    /// for `FULL`). A placement or removal reads its next row from the row it stands on, one
+    /// load, instead of counting the queens placed and looking that count up in the order:
+    /// in memory, a chain of four dependent steps that every node after a removal waited for.
+    next_row: [u8; LINKS],
+    previous_row: [u8; LINKS],
+    /// The first row of the order (where the links start, for [`QueensModel::queen_of`]).
+    first_row: usize,
+    /// Column of the queen of each row; meaningful for the rows before `row` in the order.
     queens: [u8; MAX_N],
-    placed: usize,
-    /// The row the next queen goes to (`row_order[placed]`; see [`QueensModel::next_row`]
-    /// for a full board), kept by `apply` and `undo` so that testing a move does not look
-    /// it up.
+    /// The row the next queen goes to; `FULL` when every row has one.
     row: usize,
     taken: Taken,
 }
+
+/// The `row` of a full board: past every row index.
+const FULL: usize = MAX_N;
+/// The length of the row links: a power of two past `FULL`, so that `% LINKS` is a mask.
+const LINKS: usize = 2 * MAX_N;
 
 impl QueensModel {
     #[inline(always)]
@@ -162,19 +174,16 @@ impl QueensModel {
         Lines { column, diagonal: row + column, anti_diagonal: row + self.n - 1 - column }
     }
 
-    /// The row that receives the next queen (0 when a board of fewer than `MAX_N` rows is
-    /// full, its first row's when one of `MAX_N` is: a full board tests no move). The index
-    /// is masked rather than bounds-checked: `placed` is at most `n <= MAX_N`, and only a
-    /// full board of `MAX_N` rows reaches `MAX_N`, which the mask maps to 0 (a compare and
-    /// a branch fewer at every placement and removal).
-    #[inline(always)]
-    fn next_row(&self) -> usize {
-        usize::from(self.row_order[self.placed % MAX_N])
-    }
-
     /// The column of `row`'s queen, if it has one yet.
     fn queen_of(&self, row: usize) -> Option<usize> {
-        self.row_order[..self.placed].contains(&(row as u8)).then(|| usize::from(self.queens[row]))
+        let mut filled = self.first_row;
+        while filled != self.row {
+            if filled == row {
+                return Some(usize::from(self.queens[row]));
+            }
+            filled = usize::from(self.next_row[filled % LINKS]);
+        }
+        None
     }
 }
 
@@ -195,7 +204,7 @@ impl Model for QueensModel {
 
     #[inline(always)]
     fn open<C: RuleCounter>(&mut self, _counters: &mut C) -> Opened {
-        if self.placed == self.n {
+        if self.row == FULL {
             return Opened::Solution;
         }
         // The columns not tried yet are those below the cursor: all n at first.
@@ -218,15 +227,13 @@ impl Model for QueensModel {
         self.taken.set(self.lines_of(row, usize::from(column)), true);
         // `row < n <= MAX_N`: the mask is the identity and spares the bounds check.
         self.queens[row % MAX_N] = column;
-        self.placed += 1;
-        self.row = self.next_row();
+        self.row = usize::from(self.next_row[row % LINKS]);
         Ok(())
     }
 
     #[inline(always)]
     fn undo(&mut self, column: u8) {
-        self.placed -= 1;
-        self.row = self.next_row();
+        self.row = usize::from(self.previous_row[self.row % LINKS]);
         self.taken.set(self.lines_of(self.row, usize::from(column)), false);
     }
 
@@ -301,16 +308,20 @@ impl Puzzle for NQueens {
                 (0..n).map(|index| if index % 2 == 0 { index / 2 } else { n - 1 - index / 2 }).collect()
             }
         };
-        let mut order = [0u8; MAX_N];
-        for (slot, &row) in order.iter_mut().zip(&row_order) {
-            *slot = row as u8;
+        let (mut next_row, mut previous_row) = ([FULL as u8; LINKS], [FULL as u8; LINKS]);
+        let mut filled = FULL;
+        for &row in row_order.iter().rev() {
+            next_row[row] = filled as u8;
+            previous_row[filled] = row as u8;
+            filled = row;
         }
         vec![QueensModel {
             n,
-            row_order: order,
+            next_row,
+            previous_row,
+            first_row: filled,
             queens: [0; MAX_N],
-            placed: 0,
-            row: usize::from(order[0]),
+            row: filled,
             taken: Taken::new(config.checks),
         }]
     }

@@ -26,27 +26,38 @@ struct Frame<Move> {
     to_child: Move,
 }
 
-/// The walk's memory, one slot per depth, kept by the engine between walks so that a
-/// worker's many subproblems allocate it once.
+/// What the walk keeps of one depth: the open node there while the walk is below it, and
+/// the counts of its children. One record per depth, so that the walk moves one pointer a
+/// level down or up instead of computing an address in each of three per-depth vectors
+/// from the depth.
+#[derive(Debug)]
+struct Level<Move> {
+    /// Written when the walk descends from this depth, read when it climbs back to it.
+    open: MaybeUninit<Frame<Move>>,
+    /// Nodes entered one below this depth in this walk. Counted here, in memory only the
+    /// walk reaches, and added to the counters once when it ends: a count kept per node of
+    /// the path had to be added to the counters and zeroed at every descent and climb
+    /// (about 30 instructions a placed move), and a count behind the counters' pointer, as
+    /// the recursion found, makes the compiler reload the model's state after every prune.
+    children_entered: u64,
+    /// Prunes one below this depth per rule in this walk (unused without rule counts),
+    /// likewise.
+    children_pruned: [u64; MAX_RULES],
+}
+
+/// The walk's memory, kept by the engine between walks so that a worker's many subproblems
+/// allocate it once.
 pub(super) struct WalkSpace<Move> {
-    /// The open nodes from the walk's root to the parent of the current node, indexed by
-    /// depth: `frames[d]` is written when the walk descends from depth `d` and read when it
-    /// climbs back (so a descent is two stores, with no capacity test).
-    frames: Vec<MaybeUninit<Frame<Move>>>,
-    /// Nodes entered at each depth in this walk. Counted here, in memory only the walk
-    /// reaches, and added to the counters once when it ends: a count kept per node of the
-    /// path had to be added to the counters and zeroed at every descent and climb (about
-    /// 30 instructions a placed move), and a count behind the counters' pointer, as the
-    /// recursion found, makes the compiler reload the model's state after every prune.
-    nodes_at: Vec<u64>,
-    /// Prunes at each depth per rule in this walk (unused without rule counts), likewise.
-    prunes_at: Vec<[u64; MAX_RULES]>,
+    /// One level for every depth from 0 to `max_depth`: the walk descends from a depth
+    /// below `max_depth` only, and a node at `max_depth` has children only in a model's bug,
+    /// which ends the walk before any is entered.
+    levels: Vec<Level<Move>>,
 }
 
 impl<Move> WalkSpace<Move> {
     /// No memory yet: the first walk sizes it.
     pub(super) fn new() -> Self {
-        WalkSpace { frames: Vec::new(), nodes_at: Vec::new(), prunes_at: Vec::new() }
+        WalkSpace { levels: Vec::new() }
     }
 }
 
@@ -80,11 +91,8 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             return;
         };
         let mut space = std::mem::replace(&mut self.walk_space, WalkSpace::new());
-        // Children are one deeper than their parent: depths up to `max_depth + 1`, the
-        // last one's counts zero (a node at `max_depth` with children stopped the walk).
-        space.frames.resize(self.max_depth + 1, MaybeUninit::uninit());
-        space.nodes_at.resize(self.max_depth + 2, 0);
-        space.prunes_at.resize(self.max_depth + 2, [0; MAX_RULES]);
+        let unused = || Level { open: MaybeUninit::uninit(), children_entered: 0, children_pruned: [0; MAX_RULES] };
+        space.levels.resize_with(self.max_depth + 1, unused);
         let mut walk = Walk { space: &mut space, root_depth: depth, depth, cursor };
         loop {
             let (leaf_depth, to_leaf) =
@@ -100,22 +108,22 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             if self.stop.is_some() {
                 for open in (walk.root_depth..walk.depth).rev() {
                     // SAFETY: the walk descended from every depth between its root and the
-                    // current node, writing each one's frame.
-                    self.model.undo(unsafe { walk.space.frames[open].assume_init() }.to_child);
+                    // current node, writing each one's open node.
+                    self.model.undo(unsafe { walk.space.levels[open].open.assume_init() }.to_child);
                 }
                 break;
             }
         }
-        // The walk's counts go to the counters, and its slots are zeroed for the next walk.
-        for below in depth + 1..space.nodes_at.len() {
-            let nodes = std::mem::take(&mut space.nodes_at[below]);
-            let prunes = std::mem::replace(&mut space.prunes_at[below], [0; MAX_RULES]);
+        // The walk's counts go to the counters, and its levels are zeroed for the next walk.
+        for (parent_depth, level) in space.levels.iter_mut().enumerate().skip(depth) {
+            let nodes = std::mem::take(&mut level.children_entered);
+            let prunes = std::mem::replace(&mut level.children_pruned, [0; MAX_RULES]);
             self.nodes += nodes;
-            // SAFETY: `below` is at most `max_depth + 1`; the counters have a row for it
-            // (their spare row past `max_depth`).
+            // SAFETY: `parent_depth + 1` is at most `max_depth + 1`; the counters have a row
+            // for it (their spare row past `max_depth`).
             unsafe {
-                self.counters.nodes_within(below, nodes);
-                self.counters.add_prunes_within(below, &prunes);
+                self.counters.nodes_within(parent_depth + 1, nodes);
+                self.counters.add_prunes_within(parent_depth + 1, &prunes);
             }
         }
         self.walk_space = space;
@@ -130,86 +138,81 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         walk: &mut Walk<'_, M::Move>,
         max_depth: usize,
     ) -> WalkEnd<M::Move> {
+        debug_assert!(walk.root_depth <= walk.depth && walk.depth <= max_depth);
+        debug_assert_eq!(walk.space.levels.len(), max_depth + 1);
+        let levels = walk.space.levels.as_mut_ptr();
         // The walk's place lives in locals for the loop (registers, where they fit), and is
-        // written back when it leaves.
-        let (mut depth, mut cursor, root_depth) = (walk.depth, walk.cursor, walk.root_depth);
-        let WalkSpace { frames, nodes_at, prunes_at } = &mut *walk.space;
-        debug_assert!(depth < frames.len() && frames.len() + 1 == nodes_at.len() && nodes_at.len() == prunes_at.len());
-        // As slices, whose addresses stay in locals: through the vectors, a count stored
-        // might have changed a vector's address, which was read again after every store.
-        let (frames, nodes_at, prunes_at) = (frames.as_mut_slice(), nodes_at.as_mut_slice(), prunes_at.as_mut_slice());
-        // The counts of the current node's children, at the depth below it.
-        // SAFETY (here and at every depth change below): `depth + 1 <= max_depth + 1`, and
-        // the counts have a slot for every depth up to `max_depth + 1`.
-        let mut pruned = unsafe { slot(prunes_at, depth + 1) };
+        // written back when it leaves: `here` is the current node's level, `cursor` its
+        // cursor.
+        // SAFETY (of every level pointer below): the walk stays between its root's level
+        // and `max_depth`'s, the last of `levels` (it leaves before it would enter a child
+        // of a node at `max_depth`), and nothing else reaches `levels` while it runs.
+        let (root, deepest, mut here) =
+            unsafe { (levels.add(walk.root_depth), levels.add(max_depth), levels.add(walk.depth)) };
+        let mut cursor = walk.cursor;
+        let depth_of = |level: *mut Level<M::Move>| unsafe { level.offset_from(levels) } as usize;
         // The children entered since the walk last came to the current node: a local (a
-        // register), added to `nodes_at` when the walk leaves the node. Counted there
+        // register), added to the level when the walk leaves the node. Counted there
         // directly, the stores made the compiler reload the model's state at every node
         // with children (N-Queens n = 11 without rule counts: 38.7 M instructions against
         // 36.2 M); the prunes, counted at rejected nodes only, cost less there than their
         // addition at every descent and climb.
         let mut entered = 0;
         let found = loop {
+            let pruned = unsafe { &mut (*here).children_pruned };
             let Some((to_child, _)) =
                 Self::next_accepted::<false>(model, counters, &mut cursor, &mut entered, u64::MAX, pruned)
             else {
-                unsafe { *slot(nodes_at, depth + 1) += std::mem::take(&mut entered) };
+                unsafe { (*here).children_entered += std::mem::take(&mut entered) };
                 // The current node is done: the walk climbs back to its parent (or ends at
                 // its root).
-                if depth == root_depth {
+                if here == root {
                     break WalkEnd::Done;
                 }
-                depth -= 1;
-                // SAFETY: the walk descended from `depth` (it is below the root's), writing
-                // this frame; `frames` has a slot for every depth up to `max_depth`.
-                let frame = unsafe { slot(frames, depth).assume_init() };
-                model.undo(frame.to_child);
-                cursor = frame.cursor;
-                pruned = unsafe { slot(prunes_at, depth + 1) };
+                here = unsafe { here.sub(1) };
+                // SAFETY: the walk descended from this level (it is below the root's),
+                // writing its open node.
+                let parent = unsafe { (*here).open.assume_init() };
+                model.undo(parent.to_child);
+                cursor = parent.cursor;
                 continue;
             };
-            let child_depth = depth + 1;
             match model.open(counters) {
                 Opened::Moves(child_cursor) => {
-                    if child_depth >= max_depth && model.next_move(&mut { child_cursor }).is_some() {
+                    let child = unsafe { here.add(1) };
+                    if child == deepest && offers_moves(model, child_cursor) {
                         // The panic is the caller's: a call that may unwind inside the loop
                         // would make the compiler keep the model's state in memory current
                         // at every step, for whoever catches it.
-                        unsafe { *slot(nodes_at, child_depth) += entered };
-                        break WalkEnd::DepthExceeded(child_depth);
+                        unsafe { (*here).children_entered += entered };
+                        break WalkEnd::DepthExceeded(depth_of(child));
                     }
-                    // SAFETY: `depth < child_depth <= max_depth`, and `frames` has a slot for
-                    // every depth up to `max_depth`.
-                    unsafe { *slot(frames, depth) = MaybeUninit::new(Frame { cursor, to_child }) };
-                    unsafe { *slot(nodes_at, child_depth) += std::mem::take(&mut entered) };
+                    unsafe {
+                        (*here).open = MaybeUninit::new(Frame { cursor, to_child });
+                        (*here).children_entered += std::mem::take(&mut entered);
+                    }
                     cursor = child_cursor;
-                    depth = child_depth;
-                    pruned = unsafe { slot(prunes_at, depth + 1) };
+                    here = child;
                 }
                 Opened::Solution => {
-                    unsafe { *slot(nodes_at, child_depth) += entered };
-                    break WalkEnd::Solution(child_depth, to_child);
+                    unsafe { (*here).children_entered += entered };
+                    break WalkEnd::Solution(depth_of(here) + 1, to_child);
                 }
                 Opened::DeadEnd(rule) => {
-                    Self::count_dead_end(counters, rule, child_depth);
+                    Self::count_dead_end(counters, rule, depth_of(here) + 1);
                     model.undo(to_child);
                 }
             }
         };
-        (walk.depth, walk.cursor) = (depth, cursor);
+        (walk.depth, walk.cursor) = (depth_of(here), cursor);
         found
     }
 }
 
-/// The slot of `depth` in one of the walk's per-depth vectors, without a bounds check.
-///
-/// # Safety
-/// `depth < slots.len()`: the walk's frames have a slot for every depth up to `max_depth`,
-/// its counts for every depth up to `max_depth + 1`, and it never goes deeper than that (a
-/// node at `max_depth` offering children ends the walk).
-#[inline(always)]
-unsafe fn slot<T>(slots: &mut [T], depth: usize) -> &mut T {
-    debug_assert!(depth < slots.len());
-    // SAFETY: the caller's contract.
-    unsafe { slots.get_unchecked_mut(depth) }
+/// Whether a node whose cursor is `cursor` offers a move: asked of a node at `max_depth`
+/// only. A call of its own, so that the compiler does not try the model's move at every
+/// descent to save the branch on the depth (7 instructions a descent instead of 2).
+#[inline(never)]
+fn offers_moves<M: Model>(model: &M, mut cursor: MoveCursor) -> bool {
+    model.next_move(&mut cursor).is_some()
 }
