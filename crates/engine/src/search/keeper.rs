@@ -11,7 +11,11 @@
 //! solutions in descending order (N-Queens with its columns tried from the last) makes
 //! every newcomer the smallest yet: a max-heap paid a sift through all its levels for each
 //! (13 queens, 1,000 kept: about 870 instructions a solution, most of them comparisons),
-//! the batches a few comparisons each.
+//! the batches a few comparisons each. Such a stream is also recognised: when the
+//! newcomers of a batch came in non-increasing order and the largest of them is no larger
+//! than every kept one, the last `limit` of them are the smallest, and the selection is a
+//! cut instead of a partition (one comparison a newcomer, against about 240 instructions of
+//! partitioning a solution for 13 queens).
 
 use super::Model;
 
@@ -29,6 +33,10 @@ pub(crate) struct SolutionKeeper<S: Ord> {
     held: Vec<S>,
     /// Whether a selection has run, so that `held[limit - 1]` bars the newcomers.
     selected: bool,
+    /// Whether every newcomer since the last selection was no larger than the one before.
+    falling: bool,
+    /// Whether the kept solutions are in ascending order (after a selection by a cut).
+    kept_ascending: bool,
     /// Solutions the selections dropped, whose buffers the next newcomers are written into
     /// ([`Model::write_solution`]): once the batches are full, keeping allocates nothing.
     spare: Vec<S>,
@@ -37,7 +45,14 @@ pub(crate) struct SolutionKeeper<S: Ord> {
 impl<S: Ord> SolutionKeeper<S> {
     /// Keeps nothing yet; will keep at most `limit`.
     pub(crate) fn new(limit: usize) -> Self {
-        SolutionKeeper { limit, held: Vec::new(), selected: false, spare: Vec::new() }
+        SolutionKeeper {
+            limit,
+            held: Vec::new(),
+            selected: false,
+            falling: true,
+            kept_ascending: false,
+            spare: Vec::new(),
+        }
     }
 
     /// Whether a solution offered now could be kept at all (false when `limit` is 0), so
@@ -93,8 +108,21 @@ impl<S: Ord> SolutionKeeper<S> {
         self.limit.max(MIN_BATCH)
     }
 
+    /// Where the newcomers since the last selection start in `held`.
+    #[inline]
+    fn first_newcomer(&self) -> usize {
+        if self.selected {
+            self.limit
+        } else {
+            0
+        }
+    }
+
     /// Holds `solution` and sorts the held ones out once a batch is full.
     fn gather(&mut self, solution: S) {
+        if self.falling && self.held.len() > self.first_newcomer() {
+            self.falling = self.held.last().is_some_and(|previous| solution <= *previous);
+        }
         self.held.push(solution);
         if self.held.len() == self.limit.saturating_add(self.batch()) {
             self.select();
@@ -105,18 +133,41 @@ impl<S: Ord> SolutionKeeper<S> {
     /// `held[limit - 1]`; the others go to the spares.
     fn select(&mut self) {
         if self.held.len() > self.limit {
-            self.held.select_nth_unstable(self.limit - 1);
             let room = self.batch().saturating_sub(self.spare.len());
-            self.spare.extend(self.held.drain(self.limit..).take(room));
+            if self.last_newcomers_are_the_smallest() {
+                let dropped = self.held.len() - self.limit;
+                self.spare.extend(self.held.drain(..dropped).take(room));
+                // Non-increasing, reversed: ascending, the largest kept at `limit - 1`.
+                self.held.reverse();
+                self.kept_ascending = true;
+            } else {
+                self.held.select_nth_unstable(self.limit - 1);
+                self.spare.extend(self.held.drain(self.limit..).take(room));
+                self.kept_ascending = false;
+            }
             self.selected = true;
         }
+        self.falling = true;
+    }
+
+    /// Whether the last `limit` held solutions are the smallest `limit`: at least `limit`
+    /// newcomers came in non-increasing order, and the first (largest) of them is no larger
+    /// than any kept one.
+    fn last_newcomers_are_the_smallest(&self) -> bool {
+        let first_newcomer = self.first_newcomer();
+        if !self.falling || self.held.len() - first_newcomer < self.limit {
+            return false;
+        }
+        let kept = &self.held[..first_newcomer];
+        let smallest_kept = if self.kept_ascending { kept.first() } else { kept.iter().min() };
+        smallest_kept.is_none_or(|smallest| self.held[first_newcomer] <= *smallest)
     }
 
     /// The kept solutions in ascending order; the keeper is left empty.
     pub(crate) fn take_sorted(&mut self) -> Vec<S> {
         self.select();
         self.spare = Vec::new();
-        self.selected = false;
+        (self.selected, self.falling, self.kept_ascending) = (false, true, false);
         let mut kept = std::mem::take(&mut self.held);
         kept.sort();
         kept
@@ -160,7 +211,11 @@ mod tests {
         let ascending: Vec<u32> = (0..500).collect();
         let descending: Vec<u32> = (0..500).rev().collect();
         let scrambled: Vec<u32> = (0..500u32).map(|value| value.wrapping_mul(7919) % 211).collect();
-        for offered in [&ascending, &descending, &scrambled] {
+        // Falling with repeats, and falling in runs that rise between them (a run's first
+        // newcomers larger than kept ones, or not, depending on the batch).
+        let falling_with_repeats: Vec<u32> = (0..500).rev().map(|value| value / 3).collect();
+        let sawtooth: Vec<u32> = (0..500).map(|index| 1000 - (index % 97) * 7 - index / 97).collect();
+        for offered in [&ascending, &descending, &scrambled, &falling_with_repeats, &sawtooth] {
             let mut sorted = offered.clone();
             sorted.sort();
             for limit in [1, 2, 31, 32, 33, 100, 250, 499, 500, 501] {
