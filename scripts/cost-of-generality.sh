@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The cost of generality: N-Queens (every solution) searched by the engine with the nqueens
-# example's model and by a hand-written recursion of the same tree, with per-rule counts
+# example's model and by two hand-written recursions of the same tree (`hand` passes the
+# taken lines by value, `hand-in-place` changes one board in place), with per-rule counts
 # and without. Writes results/cost-of-generality/instructions.csv (callgrind's instruction
 # counts of each whole process, per node) and wall.csv (wall times, the four searches taken
 # in turn ROUNDS times, so that a drifting machine touches each alike), and prints both.
@@ -15,10 +16,10 @@ cargo build --release --quiet --example cost_of_generality
 binary=target/release/examples/cost_of_generality
 out=results/cost-of-generality
 mkdir -p "$out"
-modes=("hand" "engine" "hand --no-rule-counts" "engine --no-rule-counts")
+modes=("hand" "hand-in-place" "engine" "hand --no-rule-counts" "hand-in-place --no-rule-counts" "engine --no-rule-counts")
 name() { case "$1" in *--no-rule-counts) echo "${1%% *},no-rule-counts" ;; *) echo "$1,rule-counts" ;; esac; }
 
-# The nodes of the tree: the same for all four (the example's test asserts it).
+# The nodes of the tree: the same for all six (the example's test asserts it).
 nodes=$("$binary" hand "$n_instructions" | sed -E 's/.*nodes=([0-9]+).*/\1/')
 {
   echo "search,counts,n,nodes,instructions,instructions_per_node"
@@ -31,7 +32,7 @@ nodes=$("$binary" hand "$n_instructions" | sed -E 's/.*nodes=([0-9]+).*/\1/')
 } > "$out/instructions.csv.tmp"
 mv "$out/instructions.csv.tmp" "$out/instructions.csv"
 
-# Wall times: one warm-up each, then ROUNDS rounds of the four in turn.
+# Wall times: one warm-up each, then ROUNDS rounds of the six in turn.
 for mode in "${modes[@]}"; do
   # shellcheck disable=SC2086
   "$binary" $mode "$n_wall" >/dev/null
@@ -58,9 +59,11 @@ runs = {}
 for row in rows:
     runs.setdefault((row["search"], row["counts"]), {})[int(row["round"])] = int(row["wall_ns"])
 for counts in ("rule-counts", "no-rule-counts"):
-    engine, hand = runs[("engine", counts)], runs[("hand", counts)]
-    ratios = [engine[r] / hand[r] for r in sorted(engine)]
-    print(f"{counts}: engine median {statistics.median(engine.values()) / 1e6:.1f} ms, hand-written median "
-          f"{statistics.median(hand.values()) / 1e6:.1f} ms, engine / hand-written per round: median "
-          f"{statistics.median(ratios):.3f} (min {min(ratios):.3f}, max {max(ratios):.3f})")
+    engine = runs[("engine", counts)]
+    for hand_name in ("hand", "hand-in-place"):
+        hand = runs[(hand_name, counts)]
+        ratios = [engine[r] / hand[r] for r in sorted(engine)]
+        print(f"{counts}: engine median {statistics.median(engine.values()) / 1e6:.1f} ms, {hand_name} median "
+              f"{statistics.median(hand.values()) / 1e6:.1f} ms, engine / {hand_name} per round: median "
+              f"{statistics.median(ratios):.3f} (min {min(ratios):.3f}, max {max(ratios):.3f})")
 PY

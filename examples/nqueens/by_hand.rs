@@ -62,3 +62,72 @@ fn descend<const RULES: bool>(n: usize, row: usize, columns: u64, diagonals: u64
         descend::<RULES>(n, row + 1, columns | column_bit, diagonals | diagonal_bit, anti | anti_bit, counts);
     }
 }
+
+/// The board of [`count_in_place`]: the taken lines and the next row, changed in place.
+struct Board {
+    n: usize,
+    row: usize,
+    columns: u64,
+    diagonals: u64,
+    anti_diagonals: u64,
+}
+
+impl Board {
+    /// Takes or frees (the same flips) the lines of a queen at `column` of `row`.
+    #[inline(always)]
+    fn flip(&mut self, row: usize, column: usize) {
+        self.columns ^= 1 << column;
+        self.diagonals ^= 1 << (row + column);
+        self.anti_diagonals ^= 1 << (row + self.n - 1 - column);
+    }
+}
+
+/// [`count`] over a board changed in place: the same tree, tests and counts.
+pub fn count_in_place<const RULES: bool>(n: usize) -> HandCounts {
+    let mut counts = HandCounts { nodes: 1, ..HandCounts::default() };
+    let mut board = Board { n, row: 0, columns: 0, diagonals: 0, anti_diagonals: 0 };
+    descend_in_place::<RULES>(&mut board, &mut counts);
+    if RULES {
+        let columns = counts.nodes - 1;
+        let diagonals = columns - counts.prunes[0];
+        counts.checks = [columns, diagonals, diagonals - counts.prunes[1]];
+    }
+    counts
+}
+
+// Not inlined into `count_in_place`, so that the board stays memory the recursion changes,
+// as a model's state is, rather than locals the compiler could split into registers.
+#[inline(never)]
+fn descend_in_place<const RULES: bool>(board: &mut Board, counts: &mut HandCounts) {
+    if board.row == board.n {
+        counts.solutions += 1;
+        return;
+    }
+    let row = board.row;
+    for column in (0..board.n).rev() {
+        counts.nodes += 1;
+        if board.columns >> column & 1 == 1 {
+            if RULES {
+                counts.prunes[0] += 1;
+            }
+            continue;
+        }
+        if board.diagonals >> (row + column) & 1 == 1 {
+            if RULES {
+                counts.prunes[1] += 1;
+            }
+            continue;
+        }
+        if board.anti_diagonals >> (row + board.n - 1 - column) & 1 == 1 {
+            if RULES {
+                counts.prunes[2] += 1;
+            }
+            continue;
+        }
+        board.flip(row, column);
+        board.row += 1;
+        descend_in_place::<RULES>(board, counts);
+        board.row -= 1;
+        board.flip(row, column);
+    }
+}

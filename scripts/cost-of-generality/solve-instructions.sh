@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Instructions (callgrind, whole processes) of the `nqueens` example's `solve`, of the engine
-# called directly on the family's model and of the hand-written recursion of the same tree,
+# called directly on the family's model and of the two hand-written recursions of the same
+# tree (`hand`: the taken lines passed by value; `hand-in-place`: one board changed in place),
 # with rule counts and without; writes their rows, labelled BUILD, into
 # results/cost-of-generality/solve-instructions.csv, keeping the rows of other builds.
 # Usage: scripts/cost-of-generality/solve-instructions.sh [N (13)] [BUILD (the short commit)]
@@ -22,7 +23,7 @@ nodes=$("$hand" hand "$n" | sed -E 's/.*nodes=([0-9]+).*/\1/')
   if [ -f "$csv" ]; then grep -v -e "^$header\$" -e "^$build,[a-z]*,[a-z-]*,$n," "$csv" || true; fi
   for counts in rule-counts no-rule-counts; do
     flag=(); [ "$counts" = no-rule-counts ] && flag=(--no-rule-counts)
-    for search in solve engine hand; do
+    for search in solve engine hand hand-in-place; do
       case $search in
         solve) instructions=$(ir "$engine" solve "$n" --all --checks bitmask --rows plain "${flag[@]}") ;;
         *) instructions=$(ir "$hand" "$search" "$n" "${flag[@]}") ;;

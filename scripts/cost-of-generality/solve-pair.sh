@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The cost of generality as a user pays it: whole processes of the `nqueens` example's
-# `solve` (instance, prepare, per-solution tally, kept solutions, report) against the
-# hand-written recursion of the same tree, taken in pairs (A B A B ...) so that a drifting
-# machine touches both alike; prints the medians and their ratio, with rule counts and
-# without. Writes results/cost-of-generality/solve-pair-wall.csv. Instructions:
+# `solve` (instance, prepare, per-solution tally, kept solutions, report) against the two
+# hand-written recursions of the same tree (`hand`: the taken lines passed by value;
+# `hand-in-place`: one board changed in place, as a model's state is), taken in turn
+# (A B C A B C ...) so that a drifting machine touches each alike; prints the medians and
+# the ratios, with rule counts and without. Writes results/cost-of-generality/solve-pair-wall.csv. Instructions:
 # scripts/cost-of-generality/solve-instructions.sh. Run it on a quiet machine.
 # Usage: scripts/cost-of-generality/solve-pair.sh [N (13)] [ROUNDS (11)]
 set -euo pipefail
@@ -23,9 +24,11 @@ wall() { local start end; start=$(date +%s%N); "$@" >/dev/null; end=$(date +%s%N
     # One warm-up each.
     "$engine" solve "$n" --all --checks bitmask --rows plain "${flag[@]}" >/dev/null
     "$hand" hand "$n" "${flag[@]}" >/dev/null
+    "$hand" hand-in-place "$n" "${flag[@]}" >/dev/null
     for round in $(seq 1 "$rounds"); do
       echo "solve,$counts,$n,$round,$(wall "$engine" solve "$n" --all --checks bitmask --rows plain "${flag[@]}")"
       echo "hand,$counts,$n,$round,$(wall "$hand" hand "$n" "${flag[@]}")"
+      echo "hand-in-place,$counts,$n,$round,$(wall "$hand" hand-in-place "$n" "${flag[@]}")"
     done
   done
 } > "$out/solve-pair-wall.csv.tmp"
@@ -35,6 +38,8 @@ import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 for counts in ("rule-counts", "no-rule-counts"):
     med = {s: statistics.median(int(r["wall_ns"]) for r in rows if r["counts"] == counts and r["search"] == s)
-           for s in ("solve", "hand")}
-    print(f"{counts}: solve {med['solve'] / 1e6:.1f} ms, hand {med['hand'] / 1e6:.1f} ms, ratio {med['solve'] / med['hand']:.3f}")
+           for s in ("solve", "hand", "hand-in-place")}
+    print(f"{counts}: solve {med['solve'] / 1e6:.1f} ms, hand {med['hand'] / 1e6:.1f} ms, ratio "
+          f"{med['solve'] / med['hand']:.3f}; hand-in-place {med['hand-in-place'] / 1e6:.1f} ms, ratio "
+          f"{med['solve'] / med['hand-in-place']:.3f}")
 PY
