@@ -3,7 +3,7 @@
 # example's model and by two hand-written recursions of the same tree (`hand` passes the
 # taken lines by value, `hand-in-place` changes one board in place), with per-rule counts
 # and without. Writes results/cost-of-generality/instructions.csv (callgrind's instruction
-# counts of each whole process, per node) and wall.csv (wall times, the four searches taken
+# counts of each whole process, per node) and wall.csv (wall times, the six searches taken
 # in turn ROUNDS times, so that a drifting machine touches each alike), and prints both.
 # Usage: scripts/cost-of-generality.sh [N_INSTRUCTIONS (12)] [N_WALL (13)] [ROUNDS (11)].
 # Needs valgrind for the instruction counts; run it on a quiet machine for the wall times.

@@ -18,11 +18,16 @@ pub struct HandCounts {
 }
 
 /// Counts the placements of `n` queens; `RULES` keeps per-rule checks and prunes. The
-/// checks are derived from the prunes at the end, as a hand-written search would: every
-/// node but the root tests the column, and each later test follows the ones that passed.
+/// checks are derived from the prunes at the end, as a hand-written search would.
 pub fn count<const RULES: bool>(n: usize) -> HandCounts {
     let mut counts = HandCounts { nodes: 1, ..HandCounts::default() };
     descend::<RULES>(n, 0, 0, 0, 0, &mut counts);
+    with_checks::<RULES>(counts)
+}
+
+/// `counts` with the checks derived from the prunes (with rule counts): every node but the
+/// root tests the column, and each later test follows the ones that passed.
+fn with_checks<const RULES: bool>(mut counts: HandCounts) -> HandCounts {
     if RULES {
         let columns = counts.nodes - 1;
         let diagonals = columns - counts.prunes[0];
@@ -87,12 +92,7 @@ pub fn count_in_place<const RULES: bool>(n: usize) -> HandCounts {
     let mut counts = HandCounts { nodes: 1, ..HandCounts::default() };
     let mut board = Board { n, row: 0, columns: 0, diagonals: 0, anti_diagonals: 0 };
     descend_in_place::<RULES>(&mut board, &mut counts);
-    if RULES {
-        let columns = counts.nodes - 1;
-        let diagonals = columns - counts.prunes[0];
-        counts.checks = [columns, diagonals, diagonals - counts.prunes[1]];
-    }
-    counts
+    with_checks::<RULES>(counts)
 }
 
 // Not inlined into `count_in_place`, so that the board stays memory the recursion changes,
