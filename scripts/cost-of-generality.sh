@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The cost of generality: N-Queens (every solution) searched by the engine with the nqueens
-# example's model and by two hand-written recursions of the same tree (`hand` passes the
-# taken lines by value, `hand-in-place` changes one board in place), with per-rule counts
-# and without. Writes results/cost-of-generality/instructions.csv (callgrind's instruction
-# counts of each whole process, per node) and wall.csv (wall times, the six searches taken
+# example's model and by three hand-written searches of the same tree (`hand` recurses
+# passing the taken lines by value, `hand-in-place` recurses changing one board in place,
+# `hand-walk` loops over an explicit stack of rows by value), with per-rule counts and
+# without. Writes results/cost-of-generality/instructions.csv (callgrind's instruction
+# counts of each whole process, per node) and wall.csv (wall times, the eight searches taken
 # in turn ROUNDS times, so that a drifting machine touches each alike), and prints both.
 # Usage: scripts/cost-of-generality.sh [N_INSTRUCTIONS (12)] [N_WALL (13)] [ROUNDS (11)].
 # Needs valgrind for the instruction counts; run it on a quiet machine for the wall times.
@@ -16,10 +17,11 @@ cargo build --release --quiet --example cost_of_generality
 binary=target/release/examples/cost_of_generality
 out=results/cost-of-generality
 mkdir -p "$out"
-modes=("hand" "hand-in-place" "engine" "hand --no-rule-counts" "hand-in-place --no-rule-counts" "engine --no-rule-counts")
+modes=("hand" "hand-in-place" "hand-walk" "engine"
+  "hand --no-rule-counts" "hand-in-place --no-rule-counts" "hand-walk --no-rule-counts" "engine --no-rule-counts")
 name() { case "$1" in *--no-rule-counts) echo "${1%% *},no-rule-counts" ;; *) echo "$1,rule-counts" ;; esac; }
 
-# The nodes of the tree: the same for all six (the example's test asserts it).
+# The nodes of the tree: the same for all eight (the example's test asserts it).
 nodes=$("$binary" hand "$n_instructions" | sed -E 's/.*nodes=([0-9]+).*/\1/')
 {
   echo "search,counts,n,nodes,instructions,instructions_per_node"
@@ -32,7 +34,7 @@ nodes=$("$binary" hand "$n_instructions" | sed -E 's/.*nodes=([0-9]+).*/\1/')
 } > "$out/instructions.csv.tmp"
 mv "$out/instructions.csv.tmp" "$out/instructions.csv"
 
-# Wall times: one warm-up each, then ROUNDS rounds of the six in turn.
+# Wall times: one warm-up each, then ROUNDS rounds of the eight in turn.
 for mode in "${modes[@]}"; do
   # shellcheck disable=SC2086
   "$binary" $mode "$n_wall" >/dev/null
@@ -60,10 +62,15 @@ for row in rows:
     runs.setdefault((row["search"], row["counts"]), {})[int(row["round"])] = int(row["wall_ns"])
 for counts in ("rule-counts", "no-rule-counts"):
     engine = runs[("engine", counts)]
-    for hand_name in ("hand", "hand-in-place"):
+    for hand_name in ("hand", "hand-in-place", "hand-walk"):
         hand = runs[(hand_name, counts)]
         ratios = [engine[r] / hand[r] for r in sorted(engine)]
         print(f"{counts}: engine median {statistics.median(engine.values()) / 1e6:.1f} ms, {hand_name} median "
               f"{statistics.median(hand.values()) / 1e6:.1f} ms, engine / {hand_name} per round: median "
               f"{statistics.median(ratios):.3f} (min {min(ratios):.3f}, max {max(ratios):.3f})")
+    # The two by-value shapes against each other: a loop over a stack against the recursion.
+    walk, hand = runs[("hand-walk", counts)], runs[("hand", counts)]
+    ratios = [walk[r] / hand[r] for r in sorted(walk)]
+    print(f"{counts}: hand-walk / hand per round: median {statistics.median(ratios):.3f} "
+          f"(min {min(ratios):.3f}, max {max(ratios):.3f})")
 PY

@@ -3,6 +3,10 @@
 //! from the last to the first, each tried placement a node, the column, diagonal and
 //! anti-diagonal tests in that order, the first that fails named as the prune). It is the
 //! baseline of the cost-of-generality measurement: what the search costs without an engine.
+//! Three shapes of it: the recursion passing the taken lines by value ([`count`]), the same
+//! recursion over one board changed in place ([`count_in_place`], the model contract's
+//! shape), and a loop over an explicit stack of rows passed by value ([`count_by_walk`], the
+//! engine's walk's shape with the state as values).
 
 /// What the recursion counted: the same figures the engine reports.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -130,4 +134,83 @@ fn descend_in_place<const RULES: bool>(board: &mut Board, counts: &mut HandCount
         board.row -= 1;
         board.flip(row, column);
     }
+}
+
+/// A row of [`count_by_walk`]'s stack: the lines its queens take, by value, and how many of
+/// its columns are left to try (columns are tried from the last, so those below this one).
+#[derive(Debug, Default, Clone, Copy)]
+struct OpenRow {
+    columns: u64,
+    diagonals: u64,
+    anti_diagonals: u64,
+    untried: usize,
+}
+
+/// [`count`] as a loop over an explicit stack of open rows instead of a recursion: the same
+/// tree, tests and counts. The state is values (the current row's in locals, its parents'
+/// on the stack), as in [`count`]; the loop is the shape of the engine's walk, so that the
+/// two can be told apart: what a loop costs against a recursion, and what a state in
+/// memory, changed in place, costs against values.
+pub fn count_by_walk<const RULES: bool>(n: usize) -> HandCounts {
+    const MAX_ROWS: usize = 32;
+    assert!(n <= MAX_ROWS, "at most {MAX_ROWS} rows");
+    let mut counts = HandCounts { nodes: 1, ..HandCounts::default() };
+    let mut parents = [OpenRow::default(); MAX_ROWS];
+    let mut row = 0;
+    let mut here = OpenRow { untried: n, ..OpenRow::default() };
+    if n == 0 {
+        counts.solutions = 1;
+        return with_checks::<RULES>(counts);
+    }
+    loop {
+        let mut placed = None;
+        while here.untried > 0 {
+            here.untried -= 1;
+            let column = here.untried;
+            counts.nodes += 1;
+            let column_bit = 1 << column;
+            if here.columns & column_bit != 0 {
+                if RULES {
+                    counts.prunes[0] += 1;
+                }
+                continue;
+            }
+            let diagonal_bit = 1 << (row + column);
+            if here.diagonals & diagonal_bit != 0 {
+                if RULES {
+                    counts.prunes[1] += 1;
+                }
+                continue;
+            }
+            let anti_bit = 1 << (row + n - 1 - column);
+            if here.anti_diagonals & anti_bit != 0 {
+                if RULES {
+                    counts.prunes[2] += 1;
+                }
+                continue;
+            }
+            placed = Some((column_bit, diagonal_bit, anti_bit));
+            break;
+        }
+        match placed {
+            // The queen completes the board: a solution, and the row goes on.
+            Some(_) if row + 1 == n => counts.solutions += 1,
+            Some((column_bit, diagonal_bit, anti_bit)) => {
+                parents[row % MAX_ROWS] = here;
+                here = OpenRow {
+                    columns: here.columns | column_bit,
+                    diagonals: here.diagonals | diagonal_bit,
+                    anti_diagonals: here.anti_diagonals | anti_bit,
+                    untried: n,
+                };
+                row += 1;
+            }
+            None if row == 0 => break,
+            None => {
+                row -= 1;
+                here = parents[row % MAX_ROWS];
+            }
+        }
+    }
+    with_checks::<RULES>(counts)
 }

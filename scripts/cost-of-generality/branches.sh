@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Where the wall time of the cost-of-generality searches goes: conditional branches and
 # their mispredictions as cachegrind's branch simulator counts them (whole processes), for
-# the engine called directly on the `nqueens` family's model and the two hand-written
-# recursions of the same tree, with rule counts and without. The simulator is not the CPU's
+# the engine called directly on the `nqueens` family's model and the three hand-written
+# searches of the same tree (two recursions, one loop), with rule counts and without. The simulator is not the CPU's
 # predictor, but it runs every search through the same one, so the searches compare; its
 # counts are exact and repeatable, unlike wall times on a noisy machine. Writes
 # results/cost-of-generality/branches.csv and prints it.
@@ -22,7 +22,7 @@ conditional() { sed -nE "s/.*$1: *[0-9,]+ +\( *([0-9,]+) cond.*/\1/p" | tr -d ,;
   echo "search,counts,n,nodes,instructions,conditional_branches,mispredicted,mispredicted_per_node"
   for counts in rule-counts no-rule-counts; do
     flag=(); [ "$counts" = no-rule-counts ] && flag=(--no-rule-counts)
-    for search in hand hand-in-place engine; do
+    for search in hand hand-in-place hand-walk engine; do
       summary=$(valgrind --tool=cachegrind --cache-sim=no --branch-sim=yes --cachegrind-out-file=/dev/null \
         "$binary" "$search" "$n" "${flag[@]}" 2>&1 >/dev/null)
       instructions=$(sed -nE 's/.*I +refs: *([0-9,]+).*/\1/p' <<<"$summary" | tr -d ,)
