@@ -27,8 +27,8 @@ nodes=$("$binary" hand "$n_instructions" | sed -E 's/.*nodes=([0-9]+).*/\1/')
   echo "search,counts,n,nodes,instructions,instructions_per_node"
   for mode in "${modes[@]}"; do
     # shellcheck disable=SC2086 # the mode is a list of words on purpose
-    instructions=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" $mode "$n_instructions" 2>&1 >/dev/null |
-      sed -nE 's/.*Collected : ([0-9]+).*/\1/p')
+    instructions=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$binary" $mode "$n_instructions" \
+      2>&1 >/dev/null | sed -nE 's/.*Collected : ([0-9]+).*/\1/p')
     echo "$(name "$mode"),$n_instructions,$nodes,$instructions,$(python3 -c "print(f'{$instructions / $nodes:.1f}')")"
   done
 } > "$out/instructions.csv.tmp"

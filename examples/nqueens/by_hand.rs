@@ -1,4 +1,4 @@
-//! N-Queens by hand: a plain recursion over exactly the tree the engine searches with the
+//! N-Queens by hand: plain searches of exactly the tree the engine searches with the
 //! family's model under `checks=bitmask`, `rows=plain` (rows top to bottom, columns tried
 //! from the last to the first, each tried placement a node, the column, diagonal and
 //! anti-diagonal tests in that order, the first that fails named as the prune). It is the
@@ -8,7 +8,7 @@
 //! shape), and a loop over an explicit stack of rows passed by value ([`count_by_walk`], the
 //! engine's walk's shape with the state as values).
 
-/// What the recursion counted: the same figures the engine reports.
+/// What a hand-written search counted: the same figures the engine reports.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct HandCounts {
     /// Nodes: the root and every tried placement, rejected ones included.
@@ -136,8 +136,8 @@ fn descend_in_place<const RULES: bool>(board: &mut Board, counts: &mut HandCount
     }
 }
 
-/// A row of [`count_by_walk`]'s stack: the lines its queens take, by value, and how many of
-/// its columns are left to try (columns are tried from the last, so those below this one).
+/// A row of [`count_by_walk`]'s stack: the lines the queens above it take, by value, and how many of
+/// its columns are left to try: columns `0..untried` (they are tried from the last).
 #[derive(Debug, Default, Clone, Copy)]
 struct OpenRow {
     columns: u64,
@@ -151,6 +151,9 @@ struct OpenRow {
 /// on the stack), as in [`count`]; the loop is the shape of the engine's walk, so that the
 /// two can be told apart: what a loop costs against a recursion, and what a state in
 /// memory, changed in place, costs against values.
+///
+/// # Panics
+/// When `n` is over 32 (the masks hold 2n - 1 diagonals in 64 bits, and the stack 32 rows).
 pub fn count_by_walk<const RULES: bool>(n: usize) -> HandCounts {
     const MAX_ROWS: usize = 32;
     assert!(n <= MAX_ROWS, "at most {MAX_ROWS} rows");
@@ -196,6 +199,8 @@ pub fn count_by_walk<const RULES: bool>(n: usize) -> HandCounts {
             // The queen completes the board: a solution, and the row goes on.
             Some(_) if row + 1 == n => counts.solutions += 1,
             Some((column_bit, diagonal_bit, anti_bit)) => {
+                // `row < n <= MAX_ROWS`: the mask is the identity and spares a bounds check,
+                // which the recursions have no array to pay.
                 parents[row % MAX_ROWS] = here;
                 here = OpenRow {
                     columns: here.columns | column_bit,

@@ -2,10 +2,10 @@
 # Where the wall time of the cost-of-generality searches goes: conditional branches and
 # their mispredictions as cachegrind's branch simulator counts them (whole processes), for
 # the engine called directly on the `nqueens` family's model and the three hand-written
-# searches of the same tree (two recursions, one loop), with rule counts and without. The simulator is not the CPU's
-# predictor, but it runs every search through the same one, so the searches compare; its
-# counts are exact and repeatable, unlike wall times on a noisy machine. Writes
-# results/cost-of-generality/branches.csv and prints it.
+# searches of the same tree (two recursions, one loop), with rule counts and without. The
+# simulator is not the CPU's predictor, but it runs every search through the same one, so
+# the searches compare; its counts are exact and repeatable, unlike wall times on a noisy
+# machine. Writes results/cost-of-generality/branches.csv and prints it.
 # Usage: scripts/cost-of-generality/branches.sh [N (12)]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -14,7 +14,11 @@ cargo build --release --quiet --example cost_of_generality
 binary=target/release/examples/cost_of_generality
 out=results/cost-of-generality
 mkdir -p "$out"
+trap 'rm -f "$out/branches.csv.tmp"' EXIT
+# A figure missing from an output ends the script before the CSV is replaced.
+need() { [[ -n $2 ]] || { echo "branches.sh: no $1 in the output of $3" >&2; exit 1; }; }
 nodes=$("$binary" hand "$n" | sed -E 's/.*nodes=([0-9]+).*/\1/')
+need nodes "$nodes" "cost_of_generality hand $n"
 # The "Branches:" and "Mispredicts:" lines of cachegrind's summary: the conditional count is
 # the one in parentheses.
 conditional() { sed -nE "s/.*$1: *[0-9,]+ +\( *([0-9,]+) cond.*/\1/p" | tr -d ,; }
@@ -24,11 +28,15 @@ conditional() { sed -nE "s/.*$1: *[0-9,]+ +\( *([0-9,]+) cond.*/\1/p" | tr -d ,;
     flag=(); [ "$counts" = no-rule-counts ] && flag=(--no-rule-counts)
     for search in hand hand-in-place hand-walk engine; do
       summary=$(valgrind --tool=cachegrind --cache-sim=no --branch-sim=yes --cachegrind-out-file=/dev/null \
-        "$binary" "$search" "$n" "${flag[@]}" 2>&1 >/dev/null)
+        "$binary" "$search" "$n" ${flag[@]+"${flag[@]}"} 2>&1 >/dev/null)
       instructions=$(sed -nE 's/.*I +refs: *([0-9,]+).*/\1/p' <<<"$summary" | tr -d ,)
       branches=$(conditional Branches <<<"$summary")
       mispredicted=$(conditional Mispredicts <<<"$summary")
-      echo "$search,$counts,$n,$nodes,$instructions,$branches,$mispredicted,$(python3 -c "print(f'{$mispredicted / $nodes:.3f}')")"
+      for figure in instructions branches mispredicted; do
+        need "$figure" "${!figure}" "valgrind on $search $counts"
+      done
+      per_node=$(python3 -c "print(f'{$mispredicted / $nodes:.3f}')")
+      echo "$search,$counts,$n,$nodes,$instructions,$branches,$mispredicted,$per_node"
     done
   done
 } > "$out/branches.csv.tmp"
