@@ -2,10 +2,9 @@
 //! with the `nqueens` example's model and by three hand-written searches of the same tree
 //! (`examples/nqueens/by_hand.rs`: a recursion passing the taken lines by value, one changing
 //! a board in place, and a loop over an explicit stack of rows by value), with per-rule
-//! counts and without. The searches count
-//! the same nodes, solutions, checks and prunes (the `cost_of_generality` example's test
-//! asserts it, and this bench checks it before timing). `scripts/cost-of-generality.sh`
-//! gives the instructions per node of each.
+//! counts and without. The searches count the same nodes, solutions, checks and prunes (the
+//! `cost_of_generality` example's test asserts it, and this bench checks it before timing).
+//! `scripts/cost-of-generality.sh` gives the instructions per node of each.
 //!
 //! `cargo bench --bench cost_of_generality`
 

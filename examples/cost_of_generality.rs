@@ -1,9 +1,10 @@
 //! The cost of generality: the N-Queens tree searched by the engine with the family's model
-//! (`checks=bitmask`, `rows=plain`) and by a hand-written recursion of the same tree
-//! (`nqueens/by_hand.rs`: `hand` passes the taken lines by value, `hand-in-place` changes
-//! one board in place as a model does, `hand-walk` loops over an explicit stack of rows
-//! passed by value, the shape of the engine's walk), with the same counts. `scripts/cost-of-generality.sh` runs it
-//! under callgrind for instructions per node; `benches/cost_of_generality.rs` times it.
+//! (`checks=bitmask`, `rows=plain`) and by hand-written searches of the same tree
+//! (`nqueens/by_hand.rs`: `hand` recurses passing the taken lines by value, `hand-in-place`
+//! recurses changing one board in place as a model does, `hand-walk` loops over an explicit
+//! stack of rows passed by value, the shape of the engine's walk), with the same counts.
+//! `scripts/cost-of-generality.sh` runs it under callgrind for instructions per node;
+//! `benches/cost_of_generality.rs` times it.
 //!
 //! `cargo run --release --example cost_of_generality -- engine|hand|hand-in-place|hand-walk N [--no-rule-counts]`
 

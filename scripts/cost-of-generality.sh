@@ -60,17 +60,19 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 runs = {}
 for row in rows:
     runs.setdefault((row["search"], row["counts"]), {})[int(row["round"])] = int(row["wall_ns"])
+
+
+def compare(counts, a, b):
+    """The median of a's time over b's, round by round, and the two medians."""
+    times_a, times_b = runs[(a, counts)], runs[(b, counts)]
+    ratios = [times_a[r] / times_b[r] for r in sorted(times_a)]
+    print(f"{counts}: {a} median {statistics.median(times_a.values()) / 1e6:.1f} ms, {b} median "
+          f"{statistics.median(times_b.values()) / 1e6:.1f} ms, {a} / {b} per round: median "
+          f"{statistics.median(ratios):.3f} (min {min(ratios):.3f}, max {max(ratios):.3f})")
+
 for counts in ("rule-counts", "no-rule-counts"):
-    engine = runs[("engine", counts)]
-    for hand_name in ("hand", "hand-in-place", "hand-walk"):
-        hand = runs[(hand_name, counts)]
-        ratios = [engine[r] / hand[r] for r in sorted(engine)]
-        print(f"{counts}: engine median {statistics.median(engine.values()) / 1e6:.1f} ms, {hand_name} median "
-              f"{statistics.median(hand.values()) / 1e6:.1f} ms, engine / {hand_name} per round: median "
-              f"{statistics.median(ratios):.3f} (min {min(ratios):.3f}, max {max(ratios):.3f})")
+    for hand in ("hand", "hand-in-place", "hand-walk"):
+        compare(counts, "engine", hand)
     # The two by-value shapes against each other: a loop over a stack against the recursion.
-    walk, hand = runs[("hand-walk", counts)], runs[("hand", counts)]
-    ratios = [walk[r] / hand[r] for r in sorted(walk)]
-    print(f"{counts}: hand-walk / hand per round: median {statistics.median(ratios):.3f} "
-          f"(min {min(ratios):.3f}, max {max(ratios):.3f})")
+    compare(counts, "hand-walk", "hand")
 PY

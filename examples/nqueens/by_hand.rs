@@ -136,8 +136,8 @@ fn descend_in_place<const RULES: bool>(board: &mut Board, counts: &mut HandCount
     }
 }
 
-/// A row of [`count_by_walk`]'s stack: the lines the queens above it take, by value, and how many of
-/// its columns are left to try: columns `0..untried` (they are tried from the last).
+/// A row of [`count_by_walk`]'s stack: the lines the queens above it take, by value, and
+/// its columns left to try, `0..untried` (they are tried from the last).
 #[derive(Debug, Default, Clone, Copy)]
 struct OpenRow {
     columns: u64,
@@ -199,8 +199,8 @@ pub fn count_by_walk<const RULES: bool>(n: usize) -> HandCounts {
             // The queen completes the board: a solution, and the row goes on.
             Some(_) if row + 1 == n => counts.solutions += 1,
             Some((column_bit, diagonal_bit, anti_bit)) => {
-                // `row < n <= MAX_ROWS`: the mask is the identity and spares a bounds check,
-                // which the recursions have no array to pay.
+                // `row < n <= MAX_ROWS`: the mask is the identity and spares the bounds check
+                // that the recursions, with no array, do not pay either.
                 parents[row % MAX_ROWS] = here;
                 here = OpenRow {
                     columns: here.columns | column_bit,
