@@ -180,7 +180,7 @@ fn scaling_check_times_every_cpu_and_writes_both_calibrations() {
     assert!(note.contains(&format!("{id}: the sequential search on each CPU over CPU ")), "{note}");
     // One factor per CPU of the affinity mask, which has at least the available CPUs (a
     // CPU quota can make those fewer).
-    assert!(note.matches(", CPU ").count() + 1 >= cpus, "one factor per CPU: {note}");
+    assert!(cpus_seen(note) >= cpus, "one factor per CPU: {note}");
     let first = note.trim_end_matches('.').split(": ").nth(2).and_then(|factors| factors.split(", ").next());
     assert!(first.is_some_and(|first| first.ends_with(" 1.000")), "the first CPU's factor is exactly 1: {note}");
     let per_cpu = std::fs::read_to_string(out.path().join("per-cpu.csv")).expect("per-cpu.csv");
@@ -188,6 +188,29 @@ fn scaling_check_times_every_cpu_and_writes_both_calibrations() {
     assert_eq!(lines.len(), 4, "{per_cpu}");
     assert!(lines[1].starts_with("workload,strategy,threads,measured_median_s,per_cpu_predicted_s"));
     assert!(lines[2].starts_with(&format!("{id},steal,1,")) && lines[3].starts_with(&format!("{id},steal,2,")));
+    // Every timing behind the table, for taking a miss apart later.
+    let raw = std::fs::read_to_string(out.path().join("measurements.json")).expect("measurements.json");
+    let measured: serde_json::Value = serde_json::from_str(&raw).expect("JSON");
+    let workload = &measured[0];
+    assert_eq!(workload["workload"], id.as_str());
+    let runs = workload["runs"].as_array().expect("runs");
+    let shapes: Vec<(String, u64)> = runs
+        .iter()
+        .map(|run| (run["strategy"].as_str().unwrap_or_default().to_string(), run["threads"].as_u64().unwrap_or(0)))
+        .collect();
+    assert_eq!(shapes, [("sequential".to_string(), 1), ("steal".to_string(), 1), ("steal".to_string(), 2)]);
+    for (run, line) in runs[1..].iter().zip(&lines[2..]) {
+        let time_ns = run["times_ns"][0].as_u64().expect("one timed run");
+        let median_s: f64 = line.split(',').nth(3).and_then(|field| field.parse().ok()).expect("measured_median_s");
+        assert!((time_ns as f64 / 1e9 - median_s).abs() < 1e-6, "{line} against {run}");
+    }
+    assert!(workload["cpu_times_ns"].as_array().is_some_and(|cpus| cpus.len() == cpus_seen(note)));
+    assert!(workload["components"][0]["costs"]["node_ns"].as_f64().is_some_and(|ns| ns > 0.0));
+}
+
+/// The number of CPUs a calibration line lists.
+fn cpus_seen(note: &str) -> usize {
+    note.matches(", CPU ").count() + 1
 }
 
 #[test]

@@ -3,7 +3,9 @@
 //! and a generated README.md into the output folder (see docs/scaling.md). The prediction is
 //! calibrated per CPU: the sequential search is timed on each CPU in turn, the calling thread
 //! pinned there, and each virtual worker runs at the factor of the CPU its thread is pinned
-//! to; the one-CPU prediction (every CPU as fast as the first) is written beside it.
+//! to; the one-CPU prediction (every CPU as fast as the first) is written beside it. Every
+//! timing and cost behind the table goes to measurements.json, so that a miss can be taken
+//! apart after the machine is gone.
 
 use super::args::ScalingCheckArgs;
 use super::failure::Failure;
@@ -17,9 +19,40 @@ use crate::parallel::ThreadAffinity;
 use crate::run::instance;
 use crate::run::thread_list::{parse_thread_list, resolve_thread_list};
 use crate::run::{self, Calibration, RunSettings};
+use crate::scaling::costs::Costs;
 use crate::scaling::cpu_speeds::{CpuFactors, Placement};
 use crate::scaling::predict::{predict_on, Component};
 use crate::scaling::validate::{calibration_note, csv, machine_note, per_cpu_csv, readme, CheckRow};
+use serde::Serialize;
+
+/// What one workload's rows were computed from, as written to measurements.json.
+#[derive(Serialize)]
+struct WorkloadMeasurements {
+    workload: String,
+    /// Each component's measured costs (on the first CPU; the slowdown as measured, before
+    /// the CPUs' own differences are divided out).
+    components: Vec<ComponentCosts>,
+    /// The CPUs in the order the pool pins workers, each with its timings of the sequential
+    /// search (one per round), and the factors made from them.
+    cpu_times_ns: Vec<(usize, Vec<u64>)>,
+    cpu_factors: Option<CpuFactors>,
+    /// Every timed run, in order: the sequential baseline, then each strategy's thread counts.
+    runs: Vec<TimedRuns>,
+}
+
+#[derive(Serialize)]
+struct ComponentCosts {
+    name: String,
+    nodes: u64,
+    costs: Costs,
+}
+
+#[derive(Serialize)]
+struct TimedRuns {
+    strategy: String,
+    threads: usize,
+    times_ns: Vec<u64>,
+}
 
 fn median(mut values: Vec<u64>) -> f64 {
     values.sort_unstable();
@@ -41,6 +74,7 @@ pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
     let mut one_cpu_s = Vec::new();
     let mut notes = Vec::new();
     let mut plots = Vec::new();
+    let mut measurements = Vec::new();
     let cpu_list = if args.one_cpu { None } else { CpuPinning::allowed() };
     for source in &args.instances {
         let instance = instance::load(source)?;
@@ -81,6 +115,31 @@ pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
         };
         let per_cpu =
             factors.as_ref().map(|factors| (per_cpu_components(&components, factors), factors.for_workers(placement)));
+        measurements.push(WorkloadMeasurements {
+            workload: instance.id.clone(),
+            components: components
+                .iter()
+                .map(|component| ComponentCosts {
+                    name: component.name.clone(),
+                    nodes: component.tree.total_nodes(),
+                    costs: component.costs,
+                })
+                .collect(),
+            cpu_times_ns: cpu_list
+                .iter()
+                .flat_map(|list| list.cpus.iter().copied().zip(cpu_times.iter().cloned()))
+                .collect(),
+            cpu_factors: factors.clone(),
+            runs: configs
+                .iter()
+                .zip(&times)
+                .map(|(config, times)| TimedRuns {
+                    strategy: config.strategy.to_string(),
+                    threads: config.threads,
+                    times_ns: times.clone(),
+                })
+                .collect(),
+        });
         let sequential_median_s = median(times[0].clone());
         let mut measured = times.into_iter().skip(1);
         let mut workload_rows = Vec::new();
@@ -116,6 +175,8 @@ pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
         .map_err(Failure::failed)?;
     write_atomically(&args.out.join("per-cpu.csv"), per_cpu_csv(&rows, &one_cpu_s, &machine).as_bytes())
         .map_err(Failure::failed)?;
+    let raw = serde_json::to_string_pretty(&measurements).map_err(Failure::failed)?;
+    write_atomically(&args.out.join("measurements.json"), raw.as_bytes()).map_err(Failure::failed)?;
     let text = readme(&rows, &one_cpu_s, &notes, &machine, &command.join(" "), &plots);
     write_atomically(&args.out.join("README.md"), text.as_bytes()).map_err(Failure::failed)?;
     print!("{text}");

@@ -110,7 +110,13 @@ impl<K: Ord, S: Ord + Clone> AnswerTally<K, S> {
                 self.smallest = Some(theirs);
             }
         }
-        for (key, count) in other.counts {
+        // The smaller list goes into the larger, a lookup per key (the sum and the cap do
+        // not depend on which is which): the first worker's tally is moved, not rebuilt.
+        let ours = std::mem::take(&mut self.counts);
+        let (larger, smaller) =
+            if ours.len() >= other.counts.len() { (ours, other.counts) } else { (other.counts, ours) };
+        self.counts = larger;
+        for (key, count) in smaller {
             self.count(key, count);
         }
     }
@@ -201,6 +207,35 @@ mod tests {
         }
         assert_eq!(forward, backward);
         assert_eq!(forward, merged);
+    }
+
+    #[test]
+    fn keys_found_by_several_workers_add_up_in_any_merge_order() {
+        // 30,000 solutions over 12,001 keys (past the cap), dealt to 16 workers in turn:
+        // solutions s and s + 12,001 share a key and go to different workers.
+        let keys: Vec<u32> = (0..30_000u32).map(|solution| solution * 7919 % 12_001).collect();
+        let whole = AnswerTally::of(&keys, |&key| key);
+        let parts: Vec<AnswerTally<u32, u32>> =
+            (0..16).map(|worker| AnswerTally::of(keys.iter().skip(worker).step_by(16), |&key| key)).collect();
+        let mut forward = AnswerTally::new();
+        for part in parts.iter().cloned() {
+            forward.absorb(part);
+        }
+        let mut backward = AnswerTally::new();
+        for part in parts.iter().rev().cloned() {
+            backward.absorb(part);
+        }
+        // A small tally absorbing a large one: the lists trade places before the merge.
+        let mut small_first = parts[0].clone();
+        small_first.absorb(AnswerTally::of(
+            keys.iter().enumerate().filter(|(i, _)| i % 16 != 0).map(|(_, key)| key),
+            |&key| key,
+        ));
+        assert_eq!(forward, whole);
+        assert_eq!(backward, whole);
+        assert_eq!(small_first, whole);
+        assert_eq!(whole.distinct(), MAX_LISTED_KEYS);
+        assert!(whole.counts().any(|(_, count)| count > 1) && whole.unlisted() > 0);
     }
 
     #[test]

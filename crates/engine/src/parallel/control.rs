@@ -50,6 +50,9 @@ pub(crate) struct Control {
     /// The first panic caught in a worker: the run's error once every worker has stopped.
     panic: Mutex<Option<ModelPanic>>,
     start: Instant,
+    /// Hunger announcements so far, for tests of when a worker makes one.
+    #[cfg(test)]
+    announcements: AtomicUsize,
 }
 
 impl Control {
@@ -65,6 +68,8 @@ impl Control {
             stopped_at_nanos: AtomicU64::new(0),
             panic: Mutex::new(None),
             start,
+            #[cfg(test)]
+            announcements: AtomicUsize::new(0),
         }
     }
 
@@ -156,7 +161,15 @@ impl Control {
 
     /// A worker starts looking for work.
     pub(crate) fn become_hungry(&self) {
+        #[cfg(test)]
+        self.announcements.fetch_add(1, Ordering::Relaxed);
         self.signal.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// How many times a worker has become hungry.
+    #[cfg(test)]
+    pub(crate) fn hunger_announcements(&self) -> usize {
+        self.announcements.load(Ordering::Relaxed)
     }
 
     /// A worker stops looking for work (it found some, or the run is over).
