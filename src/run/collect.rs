@@ -108,4 +108,8 @@ impl<P: Puzzle> Collector<P::Model> for SolutionCollector<'_, P> {
     fn absorb(&mut self, other: Self) {
         self.tally.absorb(other.tally);
     }
+
+    fn absorb_all(&mut self, others: Vec<Self>) {
+        self.tally.absorb_all(others.into_iter().map(|other| other.tally));
+    }
 }

@@ -57,12 +57,14 @@ pub(crate) fn assemble<M: Model, K: Collector<M>>(
         stop = frontier.stop;
     }
     let mut reports = Vec::with_capacity(workers.len());
+    let mut collectors = Vec::with_capacity(workers.len());
     for worker in workers {
         stats.merge(&worker.stats);
         solutions.extend(worker.solutions);
         reports.push(worker.report);
-        collected.absorb(worker.collector);
+        collectors.push(worker.collector);
     }
+    collected.absorb_all(collectors);
     solutions.sort();
     if !M::OPTIMISES {
         // An optimising model's engines each kept their best: which of those are the

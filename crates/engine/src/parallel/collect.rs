@@ -18,6 +18,16 @@ pub trait Collector<M: Model>: Clone + Send {
     fn found(&mut self, model: &M);
     /// Adds what `other` (another engine's clone) collected into this one.
     fn absorb(&mut self, other: Self);
+
+    /// Adds what each of `others` collected, as absorbing them one by one in order does
+    /// (which the default does). A run merges its workers' collectors with this once their
+    /// search is over, on one thread, before the next component starts; a collector that
+    /// merges many at once in less time (sorted lists in one sort, say) overrides it.
+    fn absorb_all(&mut self, others: Vec<Self>) {
+        for other in others {
+            self.absorb(other);
+        }
+    }
 }
 
 /// The collector of a run that wants nothing beyond the counts and the kept solutions.
