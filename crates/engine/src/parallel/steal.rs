@@ -1,9 +1,10 @@
 //! `steal` (and the pool `budget` shares): one long-lived worker per pool thread, each with
 //! its own task queue (crossbeam-deque). A worker that runs dry steals the oldest task of
 //! another queue, and only when none has one announces that it is hungry; a busy worker
-//! whose queue is empty answers by moving its shallowest open branches into its queue (stack stealing, as in
-//! YewPar). The run ends when every task made has finished, or when it is stopped: a
-//! model's panic stops it, since the task that panicked never finishes (see `README.md`).
+//! whose queue is empty answers by moving its shallowest open branches into its queue
+//! (stack stealing, as in YewPar). The run ends when every task made has finished, or when
+//! it is stopped: a model's panic stops it, since the task that panicked never finishes
+//! (see `README.md`).
 
 use super::accounting::RunClock;
 use super::assemble::{assemble, RunParts};
