@@ -2,6 +2,10 @@
 //! count of the solutions per answer key (at most [`MAX_LISTED_KEYS`] distinct keys, the
 //! smallest) and the smallest solution.
 //!
+//! A family whose answer reads the keys of a component only while it has few solutions
+//! (24/7 with several grids: no answer past 1,000 combinations) sets a listing limit:
+//! past it the tally counts solutions without listing keys, and asks for none.
+//!
 //! A run feeds it every solution as it is found, on whichever worker found it, and merges
 //! the workers' tallies at the end; the kept solutions are only a sample, so an answer
 //! built from them would be cut short whenever there are more solutions than are kept.
@@ -24,11 +28,13 @@ pub struct AnswerTally<K, S> {
     counts: BTreeMap<K, u64>,
     unlisted: u64,
     smallest: Option<S>,
+    /// The most solutions whose keys are listed: past it, none is (see [`AnswerTally::listing_at_most`]).
+    listing_limit: u64,
 }
 
 impl<K: Ord, S: Ord + Clone> Default for AnswerTally<K, S> {
     fn default() -> Self {
-        AnswerTally { solutions: 0, counts: BTreeMap::new(), unlisted: 0, smallest: None }
+        AnswerTally { solutions: 0, counts: BTreeMap::new(), unlisted: 0, smallest: None, listing_limit: u64::MAX }
     }
 }
 
@@ -36,6 +42,31 @@ impl<K: Ord, S: Ord + Clone> AnswerTally<K, S> {
     /// An empty tally.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// This tally, listing keys only while it has counted at most `solutions` solutions: once
+    /// it has counted more, every solution (those listed before included) is unlisted. The
+    /// same tally whatever the order and split, since only the total decides.
+    pub fn listing_at_most(mut self, solutions: u64) -> Self {
+        self.listing_limit = solutions;
+        self.unlist_past_limit();
+        self
+    }
+
+    /// Whether the next solution's key would be listed (past the listing limit it is not,
+    /// and [`AnswerTally::add_with`] does not compute it).
+    pub fn wants_keys(&self) -> bool {
+        self.solutions < self.listing_limit
+    }
+
+    /// Past the listing limit, the list is dropped and every solution is unlisted.
+    fn unlist_past_limit(&mut self) {
+        if self.solutions > self.listing_limit {
+            if !self.counts.is_empty() {
+                self.counts = BTreeMap::new();
+            }
+            self.unlisted = self.solutions;
+        }
     }
 
     /// A tally of `solutions`, each with its key from `key_of`.
@@ -52,6 +83,11 @@ impl<K: Ord, S: Ord + Clone> AnswerTally<K, S> {
 
     /// Counts one solution with answer key `key`.
     pub fn add(&mut self, key: K, solution: &S) {
+        self.add_with(solution, || key);
+    }
+
+    /// Counts one solution, its key from `key_of`, called only when the key is listed.
+    pub fn add_with(&mut self, solution: &S, key_of: impl FnOnce() -> K) {
         self.solutions += 1;
         match &mut self.smallest {
             // `clone_from` reuses the kept solution's memory: a run whose solutions come
@@ -60,7 +96,11 @@ impl<K: Ord, S: Ord + Clone> AnswerTally<K, S> {
             Some(_) => {}
             None => self.smallest = Some(solution.clone()),
         }
-        self.count(key, 1);
+        if self.solutions > self.listing_limit {
+            self.unlist_past_limit();
+        } else {
+            self.count(key_of(), 1);
+        }
     }
 
     /// Adds `count` solutions of `key`, keeping only the smallest [`MAX_LISTED_KEYS`] keys.
@@ -104,6 +144,10 @@ impl<K: Ord, S: Ord + Clone> AnswerTally<K, S> {
     /// Adds everything `other` counted (another worker's tally of the same component).
     pub fn absorb(&mut self, other: Self) {
         self.add_totals(other.solutions, other.unlisted, other.smallest);
+        if self.solutions > self.listing_limit {
+            self.unlist_past_limit();
+            return;
+        }
         // The smaller list goes into the larger, a lookup per key (the sum and the cap do
         // not depend on which is which): the first worker's tally is moved, not rebuilt.
         let ours = std::mem::take(&mut self.counts);
@@ -127,6 +171,11 @@ impl<K: Ord, S: Ord + Clone> AnswerTally<K, S> {
             if !other.counts.is_empty() {
                 lists.push(other.counts);
             }
+        }
+        if self.solutions > self.listing_limit {
+            // Nothing to sort: the lists are dropped unread.
+            self.unlist_past_limit();
+            return;
         }
         if !self.counts.is_empty() {
             lists.push(std::mem::take(&mut self.counts));
@@ -176,8 +225,9 @@ impl<K: Ord, S: Ord + Clone> AnswerTally<K, S> {
         self.counts.len()
     }
 
-    /// Solutions whose key is not listed (there were more than [`MAX_LISTED_KEYS`]
-    /// distinct keys, and theirs were not among the smallest).
+    /// Solutions whose key is not listed: there were more than [`MAX_LISTED_KEYS`] distinct
+    /// keys, and theirs were not among the smallest; or more solutions than the listing
+    /// limit, and then every one.
     pub fn unlisted(&self) -> u64 {
         self.unlisted
     }
@@ -286,6 +336,47 @@ mod tests {
         assert_eq!(one_list, whole);
         assert_eq!(whole.distinct(), MAX_LISTED_KEYS);
         assert!(whole.counts().any(|(_, count)| count > 1) && whole.unlisted() > 0);
+    }
+
+    #[test]
+    fn past_the_listing_limit_no_key_is_listed_or_asked_for_whatever_the_split() {
+        let keys: Vec<u32> = (0..400u32).map(|solution| solution * 31 % 97).collect();
+        let unlimited = AnswerTally::of(&keys, |&key| key);
+        // At the limit every key stays listed: the same counts as without one.
+        let at_limit = AnswerTally::of(&keys, |&key| key).listing_at_most(400);
+        assert_eq!(at_limit.counts().collect::<Vec<_>>(), unlimited.counts().collect::<Vec<_>>());
+        assert_eq!(at_limit.unlisted(), 0);
+        let mut whole = AnswerTally::new().listing_at_most(399);
+        let mut keys_asked = 0;
+        for key in &keys {
+            whole.add_with(key, || {
+                keys_asked += 1;
+                *key
+            });
+        }
+        assert_eq!(keys_asked, 399, "the key of a solution past the limit is never computed");
+        assert!(!whole.wants_keys());
+        assert_eq!((whole.solutions(), whole.unlisted(), whole.distinct()), (400, 400, 0));
+        assert_eq!(whole.smallest(), Some(&0));
+        // Sixteen workers, each under the limit, merged one by one and all at once; and a
+        // tally read back and limited afterwards: the list is dropped in every case.
+        let parts: Vec<AnswerTally<u32, u32>> = (0..16)
+            .map(|worker| {
+                let mut part = AnswerTally::new().listing_at_most(399);
+                keys.iter().skip(worker).step_by(16).for_each(|key| part.add(*key, key));
+                part
+            })
+            .collect();
+        assert!(parts.iter().all(|part| part.distinct() > 0));
+        let mut one_by_one = AnswerTally::new().listing_at_most(399);
+        parts.iter().cloned().for_each(|part| one_by_one.absorb(part));
+        let mut at_once = AnswerTally::new().listing_at_most(399);
+        at_once.absorb_all(parts.iter().cloned());
+        let read_back = AnswerTally::from_listed(unlimited.counts().map(|(&key, count)| (key, count)), 0, Some(0))
+            .listing_at_most(399);
+        assert_eq!(one_by_one, whole);
+        assert_eq!(at_once, whole);
+        assert_eq!(read_back, whole);
     }
 
     #[test]

@@ -129,6 +129,14 @@ pub trait Puzzle: Sized + Send + Sync {
     /// The answer key of `solution`, a solution of component `component`.
     fn answer_key(&self, component: usize, solution: &<Self::Model as Model>::Solution) -> Self::AnswerKey;
 
+    /// The most solutions of one component whose answer keys [`Puzzle::answer`] reads: past
+    /// it, the component's tally counts solutions without listing their keys, and
+    /// [`Puzzle::answer_key`] is not asked (see `AnswerTally::listing_at_most`). By default
+    /// there is no such limit.
+    fn answer_keys_read_up_to(&self) -> u64 {
+        u64::MAX
+    }
+
     /// The answer key of the solution at `model`'s current node (a solution of component
     /// `component`), read from what the model already knows there, without building the
     /// solution; it must equal [`Puzzle::answer_key`] of `model.solution()`. `None` (the
@@ -179,7 +187,10 @@ pub trait Puzzle: Sized + Send + Sync {
         let tallies: Vec<_> = solutions
             .iter()
             .enumerate()
-            .map(|(component, found)| AnswerTally::of(found, |solution| self.answer_key(component, solution)))
+            .map(|(component, found)| {
+                AnswerTally::of(found, |solution| self.answer_key(component, solution))
+                    .listing_at_most(self.answer_keys_read_up_to())
+            })
             .collect();
         self.answer(&tallies)
     }

@@ -76,7 +76,8 @@ pub(super) struct SolutionCollector<'r, P: Puzzle> {
 impl<'r, P: Puzzle> SolutionCollector<'r, P> {
     /// An empty collector for component `component`, named `name`.
     pub(super) fn new(puzzle: &'r P, component: usize, name: &'r str, stream: Option<&'r SolutionStream>) -> Self {
-        SolutionCollector { puzzle, component, name, stream, tally: AnswerTally::new(), scratch: None }
+        let tally = AnswerTally::new().listing_at_most(puzzle.answer_keys_read_up_to());
+        SolutionCollector { puzzle, component, name, stream, tally, scratch: None }
     }
 }
 
@@ -98,11 +99,11 @@ impl<P: Puzzle> Collector<P::Model> for SolutionCollector<'_, P> {
         if let Some(stream) = self.stream {
             stream.write(self.name, &self.puzzle.solution_text(solution));
         }
-        let key = match self.puzzle.answer_key_here(self.component, model) {
+        let (puzzle, component) = (self.puzzle, self.component);
+        self.tally.add_with(solution, || match puzzle.answer_key_here(component, model) {
             Some(key) => key,
-            None => self.puzzle.answer_key(self.component, solution),
-        };
-        self.tally.add(key, solution);
+            None => puzzle.answer_key(component, solution),
+        });
     }
 
     fn absorb(&mut self, other: Self) {

@@ -206,6 +206,18 @@ impl Puzzle for TwentyFourSeven {
         }
     }
 
+    /// With several grids, a grid of more than [`MAX_ANSWER_COMBINATIONS`] solutions makes
+    /// as many combinations, and no answer: its solutions need not be kept as keys (the
+    /// enumeration workload's second grid has 4,312, which cost a sort of every one when the
+    /// workers' tallies were merged).
+    fn answer_keys_read_up_to(&self) -> u64 {
+        if self.instance.grids.len() == 1 {
+            u64::MAX
+        } else {
+            MAX_ANSWER_COMBINATIONS
+        }
+    }
+
     /// `null` when a grid has no solution or there are more than
     /// [`MAX_ANSWER_COMBINATIONS`] combinations of the grids' solutions (counted over every
     /// solution, not the kept ones); otherwise the answer of the single combination, or how

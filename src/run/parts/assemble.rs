@@ -273,7 +273,8 @@ fn tally<P: Puzzle>(
 ) -> Result<AnswerTally<P::AnswerKey, <P::Model as Model>::Solution>, ReplayError> {
     let mut candidates = Vec::new();
     let mut roots = RootCandidates::new();
-    let mut total = AnswerTally::from_listed(std::iter::empty(), 0, smallest.cloned());
+    let mut total = AnswerTally::from_listed(std::iter::empty(), 0, smallest.cloned())
+        .listing_at_most(puzzle.answer_keys_read_up_to());
     for share in shares {
         let mut listed = Vec::with_capacity(share.keys.len());
         for (path, count) in &share.keys {
