@@ -392,17 +392,14 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             self.expand_bounded_node(depth);
             return;
         }
-        if !self.keeps_path() {
-            // Nothing watches (beyond the solutions), steers or lists: the plain path, which
-            // keeps no open-branch bookkeeping (the path of moves and the levels only serve
-            // those three), and for a model that yields its moves one by one, no candidate
-            // stack either.
-            if M::LAZY_MOVES {
-                self.expand_lazy(depth);
-            } else {
-                self.expand_plain(depth);
-            }
-            return;
+        // Nothing watches (beyond the solutions), steers or lists: the plain path, which keeps no
+        // open-branch bookkeeping (the path and the levels only serve those three), nor, for a
+        // model that yields its moves one by one, a candidate stack. Only a steering: the steered one.
+        match (self.keeps_path(), self.takes_steered_path()) {
+            (false, _) if M::LAZY_MOVES => return self.expand_lazy(depth),
+            (false, _) => return self.expand_plain(depth),
+            (true, true) => return self.expand_steered(depth),
+            (true, false) => {}
         }
         let start = self.candidates.len();
         let Some(end) = self.branch_at(depth, start) else {
@@ -588,10 +585,13 @@ mod bounded;
 mod lazy_walk;
 mod plain;
 mod replay;
+mod steered;
 
 pub use replay::MovesDoNotReplay;
 
 #[cfg(test)]
 mod replay_tests;
+#[cfg(test)]
+mod steered_tests;
 #[cfg(test)]
 mod tests;

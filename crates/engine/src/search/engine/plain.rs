@@ -24,13 +24,8 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             // are searched: each child pushes above `end` and truncates back to its own start,
             // which is `end` (children run one at a time), so `index < end <= len`.
             let mv = unsafe { *self.candidates.get_unchecked(index) };
-            self.nodes += 1;
-            if self.nodes > self.next_limit_check && self.limit_reached() {
-                // A node limit leaves this node uncounted; a deadline counts it (entered,
-                // not searched), as the general path does.
-                if self.stop == Some(StopReason::TimeLimit) {
-                    index += 1;
-                }
+            if let Err(counted) = self.enter_child() {
+                index += usize::from(counted);
                 break;
             }
             index += 1;
@@ -190,10 +185,23 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         }
     }
 
+    /// Counts a child entered by a loop that tallies its children's nodes itself, and looks
+    /// at the limits when due: `Err(counted)` when the search stops at this child, `counted`
+    /// saying whether the child is tallied (a deadline counts it, entered and not searched,
+    /// as the general path does; a node limit leaves it uncounted).
+    #[inline(always)]
+    pub(super) fn enter_child(&mut self) -> Result<(), bool> {
+        self.nodes += 1;
+        if self.nodes > self.next_limit_check && self.limit_reached() {
+            return Err(self.stop == Some(StopReason::TimeLimit));
+        }
+        Ok(())
+    }
+
     /// Counts the rejection of `mv` at `depth`, a child's depth on the plain path, and
     /// undoes it if the model changed the state.
     #[inline(always)]
-    fn rejected(model: &mut M, counters: &mut C, mv: M::Move, rule: RuleId, depth: usize) {
+    pub(super) fn rejected(model: &mut M, counters: &mut C, mv: M::Move, rule: RuleId, depth: usize) {
         // SAFETY: a node offers children only above `max_depth` (`depth_exceeded` stops
         // the search otherwise), so a child's depth is at most `max_depth`, the depth the
         // counters were sized for in `new`.
