@@ -192,11 +192,13 @@ pub fn table(instance_id: &str, components: &[Component], prediction: &Predictio
     for component in components {
         let costs = &component.costs;
         lines.push(format!(
-            "  {}: {} nodes at {:.1} ns alone; {} at once each x{:.3}; task {:.0} ns, spawn {:.0} ns, steal {:.0} ns, \
-             split {:.0} ns, lock {:.0} ns, replay {:.0} ns + {:.1} ns/move; recorded to depth {}",
+            "  {}: {} nodes at {:.1} ns alone ({:.1} ns on a worker); {} at once each x{:.3}; \
+             task {:.0} ns, spawn {:.0} ns, steal {:.0} ns, split {:.0} ns, lock {:.0} ns, \
+             replay {:.0} ns + {:.1} ns/move; recorded to depth {}",
             component.name,
             component.tree.total_nodes(),
             costs.node_ns,
+            costs.steered_node_ns,
             costs.slowdown.copies,
             costs.slowdown.factor,
             costs.task_ns,

@@ -9,7 +9,10 @@
 use super::collect::SolutionCollector;
 use super::error::{PanickedRun, RunError, MEASURING, ON_THIS_THREAD};
 use super::family_code::{build_models, BuiltModels};
-use crate::parallel::{self, Collecting, Collector, MachineryCosts, ModelPanic, Pool, PoolError, Strategy};
+use crate::parallel::{
+    self, Collecting, Collector, CounterLayout, MachineryCosts, ModelPanic, ParallelPlan, Pool, PoolError,
+    StateRestore, Strategy,
+};
 use crate::puzzles::Puzzle;
 use crate::scaling::costs::{Costs, Slowdown};
 use crate::scaling::predict::{Component, Shape};
@@ -123,10 +126,12 @@ fn measure<M: Model, C: RuleCounter + Send, K: Collector<M>>(
             *machinery.insert(costs_of(machinery_costs))
         }
     };
-    let (alone, slowdown) =
-        time_alone_and_together::<M, C, K>(model, collector, calibration.copies, calibration.rounds)?;
-    let node_ns = alone.as_nanos() as f64 / tree.total_nodes().max(1) as f64;
-    Ok(Component { name: name.to_string(), tree, costs: Costs { node_ns, slowdown, ..base } })
+    let timed = time_alone_and_together::<M, C, K>(model, collector, calibration.copies, calibration.rounds)?;
+    let nodes = tree.total_nodes().max(1) as f64;
+    let node_ns = timed.alone.as_nanos() as f64 / nodes;
+    let steered_node_ns = timed.steered.as_nanos() as f64 / nodes;
+    let costs = Costs { node_ns, steered_node_ns, slowdown: timed.slowdown, ..base };
+    Ok(Component { name: name.to_string(), tree, costs })
 }
 
 /// The machinery's costs as the prediction reads them; `node_ns` and `slowdown` are set per
@@ -134,6 +139,7 @@ fn measure<M: Model, C: RuleCounter + Send, K: Collector<M>>(
 fn costs_of(machinery: MachineryCosts) -> Costs {
     Costs {
         node_ns: 0.0,
+        steered_node_ns: 0.0,
         replay_first_ns: machinery.replay_first_ns,
         replay_ns_per_move: machinery.replay_ns_per_move,
         task_ns: machinery.task_ns,
@@ -196,16 +202,26 @@ fn median(mut values: Vec<Duration>) -> Duration {
     values.get(values.len().saturating_sub(1) / 2).copied().unwrap_or_default()
 }
 
-/// The search time of `model` alone on a pinned pool thread, and of each of `copies`
-/// searches run at once on `copies` pinned threads: medians over `rounds` rounds, alone and
-/// together taking turns so that a machine growing busier touches both alike. A panic of
-/// the model is caught on the pool thread where it happens and returned.
-fn time_alone_and_together<M: Model, C: RuleCounter, K: Collector<M>>(
+/// What [`time_alone_and_together`] measured.
+struct Timed {
+    /// The sequential search alone.
+    alone: Duration,
+    /// The same search by one `steal` worker, alone: its busy time.
+    steered: Duration,
+    slowdown: Slowdown,
+}
+
+/// The search time of `model` alone on a pinned pool thread, sequentially and as one
+/// `steal` worker, and of each of `copies` searches run at once on `copies` pinned threads:
+/// medians over `rounds` rounds, the three taking turns so that a machine growing busier
+/// touches them alike. A panic of the model is caught on the pool thread where it happens
+/// and returned.
+fn time_alone_and_together<M: Model, C: RuleCounter + Send, K: Collector<M>>(
     model: &M,
     collector: &K,
     copies: usize,
     rounds: usize,
-) -> Result<(Duration, Slowdown), Stopped> {
+) -> Result<Timed, Stopped> {
     let alone_pool = Pool::new(1)?;
     let together_pool = (copies > 1).then(|| Pool::new(copies)).transpose()?;
     // Models and collectors are `Send`, not `Sync`: each thread clones its own from behind a lock.
@@ -219,9 +235,20 @@ fn time_alone_and_together<M: Model, C: RuleCounter, K: Collector<M>>(
     };
     let alone_once = || alone_pool.rayon().install(timed_copy);
     alone_once()?;
-    let (mut alone, mut together) = (Vec::new(), Vec::new());
+    // Every solution counted, one kept, as `timed_search` does; the busy time leaves out
+    // the pool's wake-up and the worker's start, which the replay charges separately.
+    let steal = ParallelPlan { strategy: Strategy::Steal, counters: CounterLayout::Padded, state: StateRestore::Undo };
+    let limits = Limits { solutions_to_keep: 1, ..Limits::exhaustive() };
+    let steered_once = || -> Result<Duration, Stopped> {
+        let (model, collector) = own_copy();
+        let (outcome, _) =
+            parallel::search_collecting::<M, C, K>(model, &steal, &alone_pool, limits.clone(), collector)?;
+        Ok(outcome.workers.iter().map(|worker| worker.busy).sum())
+    };
+    let (mut alone, mut together, mut steered) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..rounds.max(1) {
         alone.push(alone_once()?);
+        steered.push(steered_once()?);
         if let Some(pool) = &together_pool {
             for time in pool.rayon().broadcast(|_| timed_copy()) {
                 together.push(time?);
@@ -235,7 +262,7 @@ fn time_alone_and_together<M: Model, C: RuleCounter, K: Collector<M>>(
         }
         _ => Slowdown::NONE,
     };
-    Ok((alone, slowdown))
+    Ok(Timed { alone, steered: median(steered), slowdown })
 }
 
 /// Up to 1024 paths, evenly spaced, of the frontier at the recorded depth with the most

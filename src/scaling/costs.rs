@@ -34,6 +34,10 @@ impl Slowdown {
 pub struct Costs {
     /// One node of the search, alone on the machine.
     pub node_ns: f64,
+    /// One node searched by a parallel worker, alone: the engine's steered path keeps what a
+    /// split reads and polls for stops, which a model with cheap nodes pays for (N-Queens:
+    /// 2.8 times the instructions of the sequential search). Measured on a `steal` worker.
+    pub steered_node_ns: f64,
     /// Replaying the first move of a subproblem's path (apply, and undo afterwards): often
     /// not like the others (a Hooks layout places seven hooks at once).
     pub replay_first_ns: f64,
@@ -61,6 +65,7 @@ impl Costs {
     pub fn nodes_only() -> Costs {
         Costs {
             node_ns: 1.0,
+            steered_node_ns: 1.0,
             replay_first_ns: 0.0,
             replay_ns_per_move: 0.0,
             task_ns: 0.0,

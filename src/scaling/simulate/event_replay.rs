@@ -95,7 +95,9 @@ impl<'a> Sim<'a> {
         Sim {
             tree,
             costs: *costs,
-            node_ns: costs.node_ns * costs.slowdown.at(machine.busy_cpus()),
+            // Every worker searches on the engine's steered path (its steering watches for
+            // stops, and under `steal` and `budget` splits); only the listing does not.
+            node_ns: costs.steered_node_ns * costs.slowdown.at(machine.busy_cpus()),
             slice: slice.max(1),
             splitting,
             sharing: machine.cores.is_some_and(|cores| cores < workers),

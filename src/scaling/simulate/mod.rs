@@ -57,7 +57,7 @@ pub fn simulate_naive(
     let workers = machine.workers.max(1);
     let machine = Machine { workers, ..machine };
     let share = machine.cores.map_or(1.0, |cores| (workers as f64 / cores.max(1) as f64).max(1.0));
-    let node_ns = costs.node_ns * costs.slowdown.at(machine.busy_cpus());
+    let node_ns = costs.steered_node_ns * costs.slowdown.at(machine.busy_cpus());
     let leaf_ns =
         (node_ns + costs.replay_ns_per_move * f64::from(leaf_depth.saturating_sub(1)) + costs.lock_ns) * share;
     // Worker 0 lists, at its CPU's pace; each worker's batches and lock holds at its own.
@@ -220,6 +220,18 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn workers_pay_a_worker_node_and_the_listing_a_sequential_one() {
+        // Nodes at 1 sequentially and 2.5 on a worker: a listing of 40 then 4 tasks of 100
+        // on one worker take 40 + 4 x 250; naive's 40 leaves after a listing of 13, 13 + 100.
+        let costs = Costs { steered_node_ns: 2.5, ..Costs::nodes_only() };
+        let tasks: Vec<ListedTask> = [100; 4].iter().map(|&nodes| ListedTask { nodes, depth: 1 }).collect();
+        let listing_ns = costs.listing_ns(40, 0);
+        let workload = Workload::Listed { listing_ns, tasks: &tasks, slice_nodes: 64 };
+        assert_eq!(simulate(workload, Machine::uniform(1, None), &costs).makespan_ns, 1040.0);
+        assert_eq!(simulate_naive(13.0, 40, 1, 64, Machine::uniform(1, None), &costs).makespan_ns, 113.0);
     }
 
     #[test]
