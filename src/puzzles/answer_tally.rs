@@ -53,20 +53,16 @@ impl<K: Ord, S: Ord + Clone> AnswerTally<K, S> {
         self
     }
 
-    /// Whether the next solution's key would be listed (past the listing limit it is not,
-    /// and [`AnswerTally::add_with`] does not compute it).
-    pub fn wants_keys(&self) -> bool {
-        self.solutions < self.listing_limit
-    }
-
-    /// Past the listing limit, the list is dropped and every solution is unlisted.
-    fn unlist_past_limit(&mut self) {
-        if self.solutions > self.listing_limit {
-            if !self.counts.is_empty() {
-                self.counts = BTreeMap::new();
-            }
-            self.unlisted = self.solutions;
+    /// Past the listing limit, drops the list (every solution is then unlisted) and says so.
+    fn unlist_past_limit(&mut self) -> bool {
+        if self.solutions <= self.listing_limit {
+            return false;
         }
+        if !self.counts.is_empty() {
+            self.counts = BTreeMap::new();
+        }
+        self.unlisted = self.solutions;
+        true
     }
 
     /// A tally of `solutions`, each with its key from `key_of`.
@@ -96,9 +92,7 @@ impl<K: Ord, S: Ord + Clone> AnswerTally<K, S> {
             Some(_) => {}
             None => self.smallest = Some(solution.clone()),
         }
-        if self.solutions > self.listing_limit {
-            self.unlist_past_limit();
-        } else {
+        if !self.unlist_past_limit() {
             self.count(key_of(), 1);
         }
     }
@@ -144,8 +138,7 @@ impl<K: Ord, S: Ord + Clone> AnswerTally<K, S> {
     /// Adds everything `other` counted (another worker's tally of the same component).
     pub fn absorb(&mut self, other: Self) {
         self.add_totals(other.solutions, other.unlisted, other.smallest);
-        if self.solutions > self.listing_limit {
-            self.unlist_past_limit();
+        if self.unlist_past_limit() {
             return;
         }
         // The smaller list goes into the larger, a lookup per key (the sum and the cap do
@@ -172,9 +165,8 @@ impl<K: Ord, S: Ord + Clone> AnswerTally<K, S> {
                 lists.push(other.counts);
             }
         }
-        if self.solutions > self.listing_limit {
+        if self.unlist_past_limit() {
             // Nothing to sort: the lists are dropped unread.
-            self.unlist_past_limit();
             return;
         }
         if !self.counts.is_empty() {
@@ -355,7 +347,6 @@ mod tests {
             });
         }
         assert_eq!(keys_asked, 399, "the key of a solution past the limit is never computed");
-        assert!(!whole.wants_keys());
         assert_eq!((whole.solutions(), whole.unlisted(), whole.distinct()), (400, 400, 0));
         assert_eq!(whole.smallest(), Some(&0));
         // Sixteen workers, each under the limit, merged one by one and all at once; and a

@@ -99,10 +99,9 @@ impl<P: Puzzle> Collector<P::Model> for SolutionCollector<'_, P> {
         if let Some(stream) = self.stream {
             stream.write(self.name, &self.puzzle.solution_text(solution));
         }
-        let (puzzle, component) = (self.puzzle, self.component);
-        self.tally.add_with(solution, || match puzzle.answer_key_here(component, model) {
+        self.tally.add_with(solution, || match self.puzzle.answer_key_here(self.component, model) {
             Some(key) => key,
-            None => puzzle.answer_key(component, solution),
+            None => self.puzzle.answer_key(self.component, solution),
         });
     }
 

@@ -126,7 +126,7 @@ fn measure<M: Model, C: RuleCounter + Send, K: Collector<M>>(
             *machinery.insert(costs_of(machinery_costs))
         }
     };
-    let timed = time_alone_and_together::<M, C, K>(model, collector, calibration.copies, calibration.rounds)?;
+    let timed = time_the_search::<M, C, K>(model, collector, calibration.copies, calibration.rounds)?;
     let nodes = tree.total_nodes().max(1) as f64;
     let node_ns = timed.alone.as_nanos() as f64 / nodes;
     let steered_node_ns = timed.steered.as_nanos() as f64 / nodes;
@@ -202,7 +202,7 @@ fn median(mut values: Vec<Duration>) -> Duration {
     values.get(values.len().saturating_sub(1) / 2).copied().unwrap_or_default()
 }
 
-/// What [`time_alone_and_together`] measured.
+/// What [`time_the_search`] measured.
 struct Timed {
     /// The sequential search alone.
     alone: Duration,
@@ -216,7 +216,7 @@ struct Timed {
 /// medians over `rounds` rounds, the three taking turns so that a machine growing busier
 /// touches them alike. A panic of the model is caught on the pool thread where it happens
 /// and returned.
-fn time_alone_and_together<M: Model, C: RuleCounter + Send, K: Collector<M>>(
+fn time_the_search<M: Model, C: RuleCounter + Send, K: Collector<M>>(
     model: &M,
     collector: &K,
     copies: usize,
@@ -235,8 +235,8 @@ fn time_alone_and_together<M: Model, C: RuleCounter + Send, K: Collector<M>>(
     };
     let alone_once = || alone_pool.rayon().install(timed_copy);
     alone_once()?;
-    // Every solution counted, one kept, as `timed_search` does; the busy time leaves out
-    // the pool's wake-up and the worker's start, which the replay charges separately.
+    // Every solution counted, one kept, as `timed_search` does; the worker's busy time, not
+    // the run's wall time, so that waking the pool is not spread over the nodes.
     let steal = ParallelPlan { strategy: Strategy::Steal, counters: CounterLayout::Padded, state: StateRestore::Undo };
     let limits = Limits { solutions_to_keep: 1, ..Limits::exhaustive() };
     let steered_once = || -> Result<Duration, Stopped> {
