@@ -127,6 +127,12 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
         total.merge(&outcome.stats);
         searched.push((outcome.stats, outcome.solutions, elapsed_ns));
         tallies.push(collected.tally);
+        // Kept awake while its threads still spin after this component's search, so that
+        // the next component's workers need not be woken one by one (not waited for: see
+        // `Pool::keep_awake`).
+        if plan.strategy != Strategy::Sequential && index + 1 < component_count {
+            pool.keep_awake();
+        }
     }
     pool.release();
     // From the first component's start to the last one's end: the searches and whatever

@@ -91,6 +91,19 @@ impl Pool {
     /// the run still gets a CPU.
     pub fn hold(&self) -> Duration {
         let start = Instant::now();
+        let awake = self.keep_awake();
+        while awake.load(Ordering::Acquire) < self.threads {
+            std::thread::yield_now();
+        }
+        start.elapsed()
+    }
+
+    /// Keeps every thread spinning until [`Pool::release`], as [`Pool::hold`] does, without
+    /// waiting for them: a thread still awake from the last job is held at once, one that
+    /// is not running is held when it runs. For the gap between two searches of one run,
+    /// where waiting for every thread would cost a scheduler tick per search on a busy
+    /// machine. Returns the count of threads held so far.
+    pub fn keep_awake(&self) -> Arc<AtomicUsize> {
         self.released.store(false, Ordering::Release);
         let awake = Arc::new(AtomicUsize::new(0));
         let (released, counter) = (Arc::clone(&self.released), Arc::clone(&awake));
@@ -101,10 +114,7 @@ impl Pool {
                 std::thread::yield_now();
             }
         });
-        while awake.load(Ordering::Acquire) < self.threads {
-            std::thread::yield_now();
-        }
-        start.elapsed()
+        awake
     }
 
     /// Lets the threads held by [`Pool::hold`] go (they take the work handed out next).
@@ -222,5 +232,34 @@ mod tests {
         assert_eq!(pool.threads(), 1);
         assert!(pool.inner.get().is_none());
         assert_eq!(pool.rayon().install(rayon::current_num_threads), 1);
+    }
+
+    #[test]
+    fn kept_awake_threads_spin_until_released_and_then_take_seats() {
+        let pool = Pool::new(3).expect("a pool of three");
+        let awake = pool.keep_awake();
+        // Without a release the threads stay held (for at most LONGEST_HOLD), so every one
+        // of them is counted while none has left.
+        while awake.load(Ordering::Acquire) < 3 {
+            std::thread::yield_now();
+        }
+        assert!(!pool.released.load(Ordering::Acquire));
+        pool.release();
+        let seats = AtomicUsize::new(0);
+        pool.run_seats(|_| {
+            seats.fetch_add(1, Ordering::Relaxed);
+        });
+        assert_eq!(seats.load(Ordering::Relaxed), 3);
+        // Kept awake again right after a job, as a run does between components, and
+        // released by the next search: a later hold still finds every thread (it would
+        // wait forever for one stuck behind a spinner that nobody released).
+        pool.keep_awake();
+        pool.release();
+        pool.run_seats(|_| {
+            seats.fetch_add(1, Ordering::Relaxed);
+        });
+        assert_eq!(seats.load(Ordering::Relaxed), 6);
+        pool.hold();
+        pool.release();
     }
 }
