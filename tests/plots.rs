@@ -183,6 +183,7 @@ fn the_profile_and_the_scaling_check_plots_are_legible() {
                 threads,
                 predicted_s: 1.0 / threads as f64,
                 measured_median_s: 1.1 / threads as f64,
+                measured_range_s: (1.0 / threads as f64, 1.2 / threads as f64),
                 sequential_median_s: 1.0,
                 oversubscribed: threads > 2,
             })

@@ -206,6 +206,28 @@ fn scaling_check_times_every_cpu_and_writes_both_calibrations() {
     }
     assert!(workload["cpu_times_ns"].as_array().is_some_and(|cpus| cpus.len() == cpus_seen(note)));
     assert!(workload["components"][0]["costs"]["node_ns"].as_f64().is_some_and(|ns| ns > 0.0));
+
+    // The same analysis from the file alone, as on a machine that measured nothing: the
+    // same tables.
+    let again = tempfile::tempdir().expect("a temporary folder");
+    let from = out.path().join("measurements.json");
+    let from = from.to_str().expect("a UTF-8 path");
+    let output = cli(&["scaling-check", "--from", from, "--out", again.path().to_str().expect("a UTF-8 path")]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    for file in ["predicted-vs-measured.csv", "per-cpu.csv"] {
+        let read = |folder: &std::path::Path| std::fs::read_to_string(folder.join(file)).expect("written");
+        assert_eq!(read(out.path()), read(again.path()), "{file}");
+    }
+    // A file whose tree is not the one searched here is refused, naming the component.
+    let mut tampered = measured.clone();
+    let nodes = tampered[0]["components"][0]["nodes"].as_u64().expect("a node count");
+    tampered[0]["components"][0]["nodes"] = (nodes + 1).into();
+    let file = again.path().join("tampered.json");
+    std::fs::write(&file, tampered.to_string()).expect("written");
+    let output = cli(&["scaling-check", "--from", file.to_str().expect("a UTF-8 path"), "--out", folder]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains(&format!("({} nodes) does not match", nodes + 1)), "{stderr}");
 }
 
 /// The number of CPUs a calibration line lists.

@@ -456,6 +456,16 @@ pub struct ScalingCheckArgs {
     /// speed (docs/scaling.md, "Calibrated per CPU").
     #[arg(long)]
     pub one_cpu: bool,
+    /// Measure nothing: analyse the measurements.json of an earlier check (another
+    /// machine's, say) into --out. Each workload's tree is recorded again here (the search
+    /// is deterministic) and checked against the node counts in the file; every time and
+    /// cost comes from the file, so the table is the one that check wrote, under this
+    /// build's prediction. Writes the CSVs, plots and README (not measurements.json: the
+    /// file read stays the record, and --out may be its own folder). --threads,
+    /// --strategies, --repeats and --one-cpu are not read (the file says what was measured);
+    /// --instances names the instances of a file whose workloads name none.
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<PathBuf>,
 }
 
 /// How a run is spread over threads. Each flag is parsed by its type's own parser (the one

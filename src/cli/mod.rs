@@ -19,6 +19,7 @@ mod predicted_strategy;
 mod profile_files;
 mod report_command;
 mod run_part_command;
+mod scaling_check_analysis;
 mod scaling_check_command;
 mod solutions_file;
 mod solve_command;

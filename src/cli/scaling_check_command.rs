@@ -1,81 +1,69 @@
 //! `scaling-check`: the scaling prediction against measured runs on this machine, for the
-//! enumeration workloads: writes predicted-vs-measured.csv, per-cpu.csv, one SVG per workload
-//! and a generated README.md into the output folder (see docs/scaling.md). The prediction is
-//! calibrated per CPU: the sequential search is timed on each CPU in turn, the calling thread
-//! pinned there, and each virtual worker runs at the factor of the CPU its thread is pinned
-//! to; the one-CPU prediction (every CPU as fast as the first) is written beside it. Every
-//! timing and cost behind the table goes to measurements.json, so that a miss can be taken
-//! apart after the machine is gone.
+//! enumeration workloads (see docs/scaling.md). The prediction is calibrated per CPU: the
+//! sequential search is timed on each CPU in turn, the calling thread pinned there, and each
+//! virtual worker runs at the factor of the CPU its thread is pinned to. Every timing and
+//! cost behind the table goes to measurements.json, and `--from` analyses such a file again
+//! without measuring, so that a miss can be taken apart after the machine is gone. The
+//! analysis and the files written are `scaling_check_analysis`'s.
 
 use super::args::ScalingCheckArgs;
 use super::failure::Failure;
 use super::predicted_strategy::{parse_strategy, shape_of};
+use super::scaling_check_analysis::{
+    write_check, CheckContext, ComponentCosts, MachineSeen, TimedRuns, Workload, WorkloadMeasurements,
+};
 use crate::environment::Environment;
-use crate::harness::reporting::plots::scaling_check::speedup_svg;
-use crate::harness::storing::csv_log::write_atomically;
+use crate::files::bounded_read::{read_bounded, ReadKind};
 use crate::knobs::KnobValues;
 use crate::machine_guard::available_cpus;
 use crate::parallel::ThreadAffinity;
-use crate::run::instance;
+use crate::run::instance::{self, Instance};
 use crate::run::thread_list::{parse_thread_list, resolve_thread_list};
 use crate::run::{self, Calibration, RunSettings};
-use crate::scaling::costs::Costs;
 use crate::scaling::cpu_speeds::{CpuFactors, Placement};
-use crate::scaling::predict::{predict_on, Component};
-use crate::scaling::validate::{calibration_note, csv, machine_note, per_cpu_csv, readme, CheckRow};
-use serde::Serialize;
+use std::path::Path;
 
-/// What one workload's rows were computed from, as written to measurements.json.
-#[derive(Serialize)]
-struct WorkloadMeasurements {
-    workload: String,
-    /// Each component's measured costs (on the first CPU; the slowdown as measured, before
-    /// the CPUs' own differences are divided out).
-    components: Vec<ComponentCosts>,
-    /// The CPUs in the order the pool pins workers, each with its timings of the sequential
-    /// search (one per round), and the factors made from them.
-    cpu_times_ns: Vec<(usize, Vec<u64>)>,
-    cpu_factors: Option<CpuFactors>,
-    /// Every timed run, in order: the sequential baseline, then each strategy's thread counts.
-    runs: Vec<TimedRuns>,
-}
-
-#[derive(Serialize)]
-struct ComponentCosts {
-    name: String,
-    nodes: u64,
-    costs: Costs,
-}
-
-#[derive(Serialize)]
-struct TimedRuns {
-    strategy: String,
-    threads: usize,
-    times_ns: Vec<u64>,
-}
-
-fn median(mut values: Vec<u64>) -> f64 {
-    values.sort_unstable();
-    values.get(values.len().saturating_sub(1) / 2).copied().unwrap_or(0) as f64 / 1e9
-}
-
-/// Runs the check.
+/// Runs the check, or with `--from` the analysis of an earlier one.
 pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
+    let settings = RunSettings::default();
+    let placement = match settings.affinity {
+        ThreadAffinity::Pinned => Placement::Pinned,
+        ThreadAffinity::Free => Placement::Moved,
+    };
+    let command =
+        std::iter::once(crate::run::program_name().to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>();
+    let command = command.join(" ");
+    let (workloads, machine, measured_by) = match &args.from {
+        Some(path) => from_file(path, &args.instances)?,
+        None => {
+            let (workloads, machine) = measure_here(args, &command)?;
+            (workloads, machine, None)
+        }
+    };
+    std::fs::create_dir_all(&args.out)
+        .map_err(|error| Failure::failed(format!("cannot create the output folder {}: {error}", args.out.display())))?;
+    let context = match &measured_by {
+        Some(measured_by) => CheckContext { machine, command: measured_by, analysed_by: Some(&command), placement },
+        None => CheckContext { machine, command: &command, analysed_by: None, placement },
+    };
+    write_check(&workloads, &context, &args.out)
+}
+
+/// Measures every instance of `args` on this machine: the calibration, then `repeats`
+/// rounds of every configuration and of the sequential search on each CPU.
+fn measure_here(args: &ScalingCheckArgs, command: &str) -> Result<(Vec<Workload>, MachineSeen), Failure> {
     let threads = parse_thread_list(&args.threads).map_err(|e| Failure::bad_input(format!("--threads: {e}")))?;
-    let shapes = args
+    let strategies = args
         .strategies
         .iter()
-        .map(|name| parse_strategy(name).and_then(|strategy| Ok((strategy, shape_of(strategy)?))))
+        .map(|name| parse_strategy(name).and_then(|strategy| shape_of(strategy).map(|_| strategy)))
         .collect::<Result<Vec<_>, _>>()?;
     let cpus = available_cpus();
     let threads = resolve_thread_list(&threads, cpus);
     let repeats = args.repeats as usize;
-    let mut rows = Vec::new();
-    let mut one_cpu_s = Vec::new();
-    let mut notes = Vec::new();
-    let mut plots = Vec::new();
-    let mut measurements = Vec::new();
+    let machine = MachineSeen { processor: Environment::detect().cpu_model, cpus };
     let cpu_list = if args.one_cpu { None } else { CpuPinning::allowed() };
+    let mut workloads = Vec::new();
     for source in &args.instances {
         let instance = instance::load(source)?;
         eprintln!("scaling-check: {}: recording and calibrating", instance.id);
@@ -85,7 +73,7 @@ pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
         // As explain measures: no per-rule counts, one solution kept.
         let base = RunSettings { rule_counts: false, solutions_to_keep: 1, ..RunSettings::default() };
         let mut configs = vec![base.clone()];
-        for (strategy, _) in &shapes {
+        for strategy in &strategies {
             for &count in &threads {
                 configs.push(RunSettings { strategy: *strategy, threads: count, ..base.clone() });
             }
@@ -108,15 +96,11 @@ pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
             }
         }
         let factors = cpu_list.as_ref().and_then(|list| CpuFactors::from_times(&list.cpus, &cpu_times));
-        notes.push(calibration_note(&instance.id, factors.as_ref()));
-        let placement = match base.affinity {
-            ThreadAffinity::Pinned => Placement::Pinned,
-            ThreadAffinity::Free => Placement::Moved,
-        };
-        let per_cpu =
-            factors.as_ref().map(|factors| (per_cpu_components(&components, factors), factors.for_workers(placement)));
-        measurements.push(WorkloadMeasurements {
+        let measurements = WorkloadMeasurements {
             workload: instance.id.clone(),
+            source: Some(source.clone()),
+            machine: Some(machine.clone()),
+            command: Some(command.to_string()),
             components: components
                 .iter()
                 .map(|component| ComponentCosts {
@@ -125,75 +109,139 @@ pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
                     costs: component.costs,
                 })
                 .collect(),
-            cpu_times_ns: cpu_list
-                .iter()
-                .flat_map(|list| list.cpus.iter().copied().zip(cpu_times.iter().cloned()))
-                .collect(),
-            cpu_factors: factors.clone(),
+            // Only where every CPU was timed: the analysis makes factors of them all or none.
+            cpu_times_ns: match factors {
+                Some(_) => cpu_list.iter().flat_map(|list| list.cpus.iter().copied().zip(cpu_times.clone())).collect(),
+                None => Vec::new(),
+            },
+            cpu_factors: factors,
             runs: configs
                 .iter()
-                .zip(&times)
-                .map(|(config, times)| TimedRuns {
+                .zip(times)
+                .map(|(config, times_ns)| TimedRuns {
                     strategy: config.strategy.to_string(),
                     threads: config.threads,
-                    times_ns: times.clone(),
+                    times_ns,
                 })
                 .collect(),
-        });
-        let sequential_median_s = median(times[0].clone());
-        let mut measured = times.into_iter().skip(1);
-        let mut workload_rows = Vec::new();
-        for (name, shape) in &shapes {
-            let one_cpu = predict_on(&components, *shape, &threads, Some(cpus), &[]);
-            let prediction = match &per_cpu {
-                Some((components, cpu_factors)) => predict_on(components, *shape, &threads, Some(cpus), cpu_factors),
-                None => one_cpu.clone(),
-            };
-            one_cpu_s.extend(one_cpu.rows.iter().map(|row| row.predicted_ns / 1e9));
-            for row in &prediction.rows {
-                workload_rows.push(CheckRow {
-                    workload: instance.id.clone(),
-                    strategy: name.to_string(),
-                    threads: row.threads,
-                    predicted_s: row.predicted_ns / 1e9,
-                    measured_median_s: median(measured.next().unwrap_or_default()),
-                    sequential_median_s,
-                    oversubscribed: row.threads > cpus,
-                });
-            }
-        }
-        let plot_name = format!("{}.svg", instance.id);
-        let svg = speedup_svg(&instance.id, &workload_rows, cpus).map_err(Failure::failed)?;
-        write_atomically(&args.out.join(&plot_name), svg.as_bytes()).map_err(Failure::failed)?;
-        plots.push(plot_name);
-        rows.extend(workload_rows);
+        };
+        workloads.push(Workload { measurements, components });
     }
-    let machine = machine_note(&Environment::detect().cpu_model, cpus, &threads, repeats);
-    let command =
-        std::iter::once(crate::run::program_name().to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>();
-    write_atomically(&args.out.join("predicted-vs-measured.csv"), csv(&rows, &machine).as_bytes())
-        .map_err(Failure::failed)?;
-    write_atomically(&args.out.join("per-cpu.csv"), per_cpu_csv(&rows, &one_cpu_s, &machine).as_bytes())
-        .map_err(Failure::failed)?;
-    let raw = serde_json::to_string_pretty(&measurements).map_err(Failure::failed)?;
-    write_atomically(&args.out.join("measurements.json"), raw.as_bytes()).map_err(Failure::failed)?;
-    let text = readme(&rows, &one_cpu_s, &notes, &machine, &command.join(" "), &plots);
-    write_atomically(&args.out.join("README.md"), text.as_bytes()).map_err(Failure::failed)?;
-    print!("{text}");
-    Ok(())
+    Ok((workloads, machine))
 }
 
-/// `components` with the side-by-side slowdown less the CPUs' own differences, which the
-/// per-CPU replay applies itself.
-fn per_cpu_components(components: &[Component], factors: &CpuFactors) -> Vec<Component> {
-    components
+/// An earlier check's measurements, each workload's trees recorded again here (the search
+/// is deterministic: the same nodes on any machine) and given the costs measured there.
+/// A file of a check older than `--from` names no instance source, machine or command: the
+/// instances of `--instances` are matched by id, and the machine and command are read from
+/// the README that check wrote beside the file, where there is one. Returns the workloads,
+/// the machine and the command that measured them.
+fn from_file(path: &Path, instances: &[String]) -> Result<(Vec<Workload>, MachineSeen, Option<String>), Failure> {
+    let bytes =
+        read_bounded(path, ReadKind::Measurements).map_err(|refused| Failure::bad_input(refused.to_string()))?;
+    let stored: Vec<WorkloadMeasurements> = serde_json::from_slice(&bytes).map_err(|error| {
+        Failure::bad_input(format!(
+            "{}: line {}: not a scaling check's measurements: {error}",
+            path.display(),
+            error.line()
+        ))
+    })?;
+    if stored.is_empty() {
+        return Err(Failure::bad_input(format!("{}: no workload measured", path.display())));
+    }
+    let beside = EarlierReadme::beside(path);
+    let machine = stored.iter().find_map(|workload| workload.machine.clone()).or_else(|| beside.machine());
+    let machine = machine.unwrap_or_else(|| MachineSeen {
+        processor: "the earlier check's machine (not named in its files)".to_string(),
+        // Each CPU the process could use was timed, unless the check ran with `--one-cpu`.
+        cpus: stored.iter().map(|workload| workload.cpu_times_ns.len()).max().unwrap_or(0).max(1),
+    });
+    let measured_by = stored
         .iter()
-        .map(|component| {
-            let mut component = component.clone();
-            component.costs.slowdown = factors.contention_only(component.costs.slowdown);
-            component
-        })
-        .collect()
+        .find_map(|workload| workload.command.clone())
+        .or_else(|| beside.command().map(str::to_string))
+        .unwrap_or_else(|| "not recorded".to_string());
+    let mut workloads = Vec::new();
+    for mut measurements in stored {
+        let instance = instance_of(&measurements, instances)?;
+        measurements.source = Some(instance.source.clone());
+        let prepared = run::prepare(&instance, &KnobValues::new())?;
+        let mut components = prepared.measure(None)?;
+        if components.len() != measurements.components.len() {
+            return Err(Failure::bad_input(format!(
+                "{}: {} has {} components here and {} in the file",
+                path.display(),
+                instance.id,
+                components.len(),
+                measurements.components.len()
+            )));
+        }
+        for (component, stored) in components.iter_mut().zip(&measurements.components) {
+            let nodes = component.tree.total_nodes();
+            if component.name != stored.name || nodes != stored.nodes {
+                return Err(Failure::bad_input(format!(
+                    "{}: component {} ({} nodes) does not match {} ({nodes} nodes) searched here",
+                    path.display(),
+                    stored.name,
+                    stored.nodes,
+                    component.name
+                )));
+            }
+            component.costs = stored.costs;
+            // Files older than the worker's own node cost: a worker's node as the search's.
+            if component.costs.steered_node_ns == 0.0 {
+                component.costs.steered_node_ns = component.costs.node_ns;
+            }
+        }
+        workloads.push(Workload { measurements, components });
+    }
+    Ok((workloads, machine, Some(measured_by)))
+}
+
+/// The README an earlier check wrote beside its measurements.json (empty where there is
+/// none): its machine and command lines name what an older file does not.
+struct EarlierReadme(String);
+
+impl EarlierReadme {
+    fn beside(measurements: &Path) -> EarlierReadme {
+        let readme = measurements.with_file_name("README.md");
+        let bytes = read_bounded(&readme, ReadKind::Measurements).unwrap_or_default();
+        EarlierReadme(String::from_utf8(bytes).unwrap_or_default())
+    }
+
+    fn line(&self, label: &str) -> Option<&str> {
+        self.0.lines().find_map(|line| line.strip_prefix(label))
+    }
+
+    /// The processor and CPUs of `- Machine: PROCESSOR, N CPUs available; ...`.
+    fn machine(&self) -> Option<MachineSeen> {
+        let (before, _) = self.line("- Machine: ")?.split_once(" CPUs available")?;
+        let (processor, cpus) = before.rsplit_once(", ")?;
+        Some(MachineSeen { processor: processor.to_string(), cpus: cpus.parse().ok()? })
+    }
+
+    /// The command of ``- Command: `COMMAND` ...``.
+    fn command(&self) -> Option<&str> {
+        self.line("- Command: `")?.split('`').next()
+    }
+}
+
+/// The instance a workload was measured on: its recorded source, or the one of `instances`
+/// with its id.
+fn instance_of(measurements: &WorkloadMeasurements, instances: &[String]) -> Result<Instance, Failure> {
+    if let Some(source) = &measurements.source {
+        return Ok(instance::load(source)?);
+    }
+    for source in instances {
+        let instance = instance::load(source)?;
+        if instance.id == measurements.workload {
+            return Ok(instance);
+        }
+    }
+    Err(Failure::bad_input(format!(
+        "workload {} names no instance, and none of --instances has its id",
+        measurements.workload
+    )))
 }
 
 /// The CPUs this process may run on, in the order the pool pins its threads to them, and

@@ -1,5 +1,5 @@
 //! The one way the tool reads a file it is given (a sweep spec, a run log or baseline CSV,
-//! a cluster plan, part plan or part file): a regular file only, up to a cap per kind.
+//! a cluster plan, part plan or part file, a scaling check's measurements): a regular file only, up to a cap per kind.
 //!
 //! A FIFO or a device given in place of a file would block the read (a FIFO with no writer)
 //! or never end (`/dev/zero`), and a file far larger than any the tool writes would fill
@@ -23,6 +23,9 @@ pub enum ReadKind {
     ClusterFile,
     /// A part's published incumbent (`incumbent/K.json`): one solution path per component.
     Incumbent,
+    /// A scaling check's measurements.json (`scaling-check --from`): about 23 KiB for
+    /// three workloads on 16 CPUs.
+    Measurements,
 }
 
 impl ReadKind {
@@ -33,6 +36,7 @@ impl ReadKind {
             ReadKind::Csv => 2 << 30,
             ReadKind::ClusterFile => 512 << 20,
             ReadKind::Incumbent => 1 << 20,
+            ReadKind::Measurements => 64 << 20,
         }
     }
 
@@ -42,6 +46,7 @@ impl ReadKind {
             ReadKind::Csv => "a CSV file",
             ReadKind::ClusterFile => "a cluster file",
             ReadKind::Incumbent => "an incumbent file",
+            ReadKind::Measurements => "a scaling check's measurements",
         }
     }
 }

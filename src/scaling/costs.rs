@@ -1,11 +1,11 @@
 //! The per-operation costs a schedule is replayed with, in nanoseconds, as measured on one
 //! machine (see `crate::run::measure`), and the slowdown of searches run side by side.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How much slower each of several searches runs when they run at once (shared caches,
 /// memory bandwidth, the clock frequency a busy chip can hold).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Slowdown {
     /// Searches run at once when it was measured (1: not measured).
     pub copies: usize,
@@ -30,13 +30,15 @@ impl Slowdown {
 }
 
 /// Costs of one component's search and of the parallel machinery, in nanoseconds.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Costs {
     /// One node of the search, alone on the machine.
     pub node_ns: f64,
     /// One node searched by a parallel worker, alone: the engine's steered path keeps what a
     /// split reads and polls for stops, which a model with cheap nodes pays for (N-Queens:
     /// 2.8 times the instructions of the sequential search). Measured on a `steal` worker.
+    /// (0 where read from the measurements of a check made before it was measured.)
+    #[serde(default)]
     pub steered_node_ns: f64,
     /// Replaying the first move of a subproblem's path (apply, and undo afterwards): often
     /// not like the others (a Hooks layout places seven hooks at once).

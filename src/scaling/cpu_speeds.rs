@@ -5,7 +5,7 @@
 //! made by the caller (`scaling-check --per-cpu`, which pins a thread to each CPU in turn).
 
 use super::costs::Slowdown;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Where the predicted runs' worker threads run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,7 +19,7 @@ pub enum Placement {
 /// The time factor of each CPU, in the order the pool pins workers to them: how much longer
 /// the same search took there than on the first (the CPU the node cost is measured on, so
 /// its factor is exactly 1.0).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CpuFactors {
     /// The CPUs' numbers as the operating system names them.
     pub cpus: Vec<usize>,
