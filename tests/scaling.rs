@@ -228,6 +228,23 @@ fn scaling_check_times_every_cpu_and_writes_both_calibrations() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains(&format!("({} nodes) does not match", nodes + 1)), "{stderr}");
+    // Runs a check never writes are refused too, each with what was wrong.
+    type Edit = fn(&mut serde_json::Value);
+    let edits: [(Edit, &str); 4] = [
+        (|file| file[0]["runs"][1]["times_ns"] = serde_json::json!([]), "steal at 1 threads was never timed"),
+        (|file| file[0]["runs"][0]["strategy"] = "steal".into(), "the first run is steal, not the sequential"),
+        (|file| file[0]["runs"][2]["threads"] = 1_000_000_000_000u64.into(), "steal: "),
+        (|file| file[0]["workload"] = "../elsewhere".into(), "workload ../elsewhere was measured on hooks7"),
+    ];
+    for (edit, message) in edits {
+        let mut tampered = measured.clone();
+        edit(&mut tampered);
+        std::fs::write(&file, tampered.to_string()).expect("written");
+        let output = cli(&["scaling-check", "--from", file.to_str().expect("a UTF-8 path"), "--out", folder]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{message}: {stderr}");
+        assert!(stderr.contains(message), "{message}: {stderr}");
+    }
 }
 
 /// The number of CPUs a calibration line lists.

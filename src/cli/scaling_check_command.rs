@@ -16,7 +16,7 @@ use crate::environment::Environment;
 use crate::files::bounded_read::{read_bounded, ReadKind};
 use crate::knobs::KnobValues;
 use crate::machine_guard::available_cpus;
-use crate::parallel::ThreadAffinity;
+use crate::parallel::{check_thread_count, ThreadAffinity};
 use crate::run::instance::{self, Instance};
 use crate::run::thread_list::{parse_thread_list, resolve_thread_list};
 use crate::run::{self, Calibration, RunSettings};
@@ -151,11 +151,24 @@ fn from_file(path: &Path, instances: &[String]) -> Result<(Vec<Workload>, Machin
     }
     let beside = EarlierReadme::beside(path);
     let machine = stored.iter().find_map(|workload| workload.machine.clone()).or_else(|| beside.machine());
-    let machine = machine.unwrap_or_else(|| MachineSeen {
-        processor: "the earlier check's machine (not named in its files)".to_string(),
-        // Each CPU the process could use was timed, unless the check ran with `--one-cpu`.
-        cpus: stored.iter().map(|workload| workload.cpu_times_ns.len()).max().unwrap_or(0).max(1),
-    });
+    // Each CPU the process could use was timed, unless the check ran with `--one-cpu`.
+    let timed_cpus = stored.iter().map(|workload| workload.cpu_times_ns.len()).max().unwrap_or(0);
+    let machine = match machine {
+        Some(machine) => machine,
+        None if timed_cpus > 0 => MachineSeen {
+            processor: "the earlier check's machine (not named in its files)".to_string(),
+            cpus: timed_cpus,
+        },
+        None => {
+            return Err(Failure::bad_input(format!(
+                "{}: names no machine, times no CPU one by one, and has no README.md beside it that names one: \
+                 the CPU count the prediction needs is unknown",
+                path.display()
+            )))
+        }
+    };
+    check_thread_count(machine.cpus)
+        .map_err(|error| Failure::bad_input(format!("{}: the machine's CPUs: {error}", path.display())))?;
     let measured_by = stored
         .iter()
         .find_map(|workload| workload.command.clone())
@@ -164,6 +177,16 @@ fn from_file(path: &Path, instances: &[String]) -> Result<(Vec<Workload>, Machin
     let mut workloads = Vec::new();
     for mut measurements in stored {
         let instance = instance_of(&measurements, instances)?;
+        if instance.id != measurements.workload {
+            return Err(Failure::bad_input(format!(
+                "{}: workload {} was measured on {}, whose id is {}",
+                path.display(),
+                measurements.workload,
+                instance.source,
+                instance.id
+            )));
+        }
+        check_runs(path, &measurements)?;
         measurements.source = Some(instance.source.clone());
         let prepared = run::prepare(&instance, &KnobValues::new())?;
         let mut components = prepared.measure(None)?;
@@ -196,6 +219,27 @@ fn from_file(path: &Path, instances: &[String]) -> Result<(Vec<Workload>, Machin
         workloads.push(Workload { measurements, components });
     }
     Ok((workloads, machine, Some(measured_by)))
+}
+
+/// A workload's runs as a check writes them: the sequential baseline first, then
+/// parallel runs of thread counts a pool can have, each timed at least once.
+fn check_runs(path: &Path, measurements: &WorkloadMeasurements) -> Result<(), Failure> {
+    let refuse =
+        |what: String| Err(Failure::bad_input(format!("{}: {}: {what}", path.display(), measurements.workload)));
+    match measurements.runs.first() {
+        Some(first) if first.strategy == "sequential" => {}
+        Some(first) => return refuse(format!("the first run is {}, not the sequential baseline", first.strategy)),
+        None => return refuse("no timed runs".to_string()),
+    }
+    for run in &measurements.runs {
+        if run.times_ns.is_empty() {
+            return refuse(format!("{} at {} threads was never timed", run.strategy, run.threads));
+        }
+        if let Err(error) = check_thread_count(run.threads) {
+            return refuse(format!("{}: {error}", run.strategy));
+        }
+    }
+    Ok(())
 }
 
 /// The README an earlier check wrote beside its measurements.json (empty where there is
