@@ -102,7 +102,8 @@ pub(super) fn write_check(workloads: &[Workload], context: &CheckContext<'_>, ou
     for Workload { measurements, components } in workloads {
         let cpu_list: Vec<usize> = measurements.cpu_times_ns.iter().map(|(cpu, _)| *cpu).collect();
         let cpu_times: Vec<Vec<u64>> = measurements.cpu_times_ns.iter().map(|(_, times)| times.clone()).collect();
-        let factors = (!cpu_list.is_empty()).then(|| CpuFactors::from_times(&cpu_list, &cpu_times)).flatten();
+        // None where a CPU was not timed (`--one-cpu`, or one the thread could not be pinned to).
+        let factors = CpuFactors::from_times(&cpu_list, &cpu_times);
         notes.push(calibration_note(&measurements.workload, factors.as_ref()));
         let per_cpu = factors
             .as_ref()

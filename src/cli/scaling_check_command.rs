@@ -37,16 +37,13 @@ pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
         Some(path) => from_file(path, &args.instances)?,
         None => {
             let (workloads, machine) = measure_here(args, &command)?;
-            (workloads, machine, None)
+            (workloads, machine, command.clone())
         }
     };
     std::fs::create_dir_all(&args.out)
         .map_err(|error| Failure::failed(format!("cannot create the output folder {}: {error}", args.out.display())))?;
-    let context = match &measured_by {
-        Some(measured_by) => CheckContext { machine, command: measured_by, analysed_by: Some(&command), placement },
-        None => CheckContext { machine, command: &command, analysed_by: None, placement },
-    };
-    write_check(&workloads, &context, &args.out)
+    let analysed_by = args.from.is_some().then_some(command.as_str());
+    write_check(&workloads, &CheckContext { machine, command: &measured_by, analysed_by, placement }, &args.out)
 }
 
 /// Measures every instance of `args` on this machine: the calibration, then `repeats`
@@ -109,11 +106,7 @@ fn measure_here(args: &ScalingCheckArgs, command: &str) -> Result<(Vec<Workload>
                     costs: component.costs,
                 })
                 .collect(),
-            // Only where every CPU was timed: the analysis makes factors of them all or none.
-            cpu_times_ns: match factors {
-                Some(_) => cpu_list.iter().flat_map(|list| list.cpus.iter().copied().zip(cpu_times.clone())).collect(),
-                None => Vec::new(),
-            },
+            cpu_times_ns: cpu_list.iter().flat_map(|list| list.cpus.iter().copied().zip(cpu_times.clone())).collect(),
             cpu_factors: factors,
             runs: configs
                 .iter()
@@ -136,7 +129,7 @@ fn measure_here(args: &ScalingCheckArgs, command: &str) -> Result<(Vec<Workload>
 /// instances of `--instances` are matched by id, and the machine and command are read from
 /// the README that check wrote beside the file, where there is one. Returns the workloads,
 /// the machine and the command that measured them.
-fn from_file(path: &Path, instances: &[String]) -> Result<(Vec<Workload>, MachineSeen, Option<String>), Failure> {
+fn from_file(path: &Path, instances: &[String]) -> Result<(Vec<Workload>, MachineSeen, String), Failure> {
     let bytes =
         read_bounded(path, ReadKind::Measurements).map_err(|refused| Failure::bad_input(refused.to_string()))?;
     let stored: Vec<WorkloadMeasurements> = serde_json::from_slice(&bytes).map_err(|error| {
@@ -218,7 +211,7 @@ fn from_file(path: &Path, instances: &[String]) -> Result<(Vec<Workload>, Machin
         }
         workloads.push(Workload { measurements, components });
     }
-    Ok((workloads, machine, Some(measured_by)))
+    Ok((workloads, machine, measured_by))
 }
 
 /// A workload's runs as a check writes them: the sequential baseline first, then
