@@ -228,14 +228,30 @@ fn scaling_check_times_every_cpu_and_writes_both_calibrations() {
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains(&format!("({} nodes) does not match", nodes + 1)), "{stderr}");
-    // Runs a check never writes are refused too, each with what was wrong.
+    // Runs and costs a check never writes are refused too, each with what was wrong, before
+    // anything is written.
     type Edit = fn(&mut serde_json::Value);
-    let edits: [(Edit, &str); 4] = [
+    let edits: [(Edit, &str); 9] = [
         (|file| file[0]["runs"][1]["times_ns"] = serde_json::json!([]), "steal at 1 threads was never timed"),
+        (
+            |file| file[0]["runs"][2]["times_ns"] = serde_json::json!([0]),
+            "steal at 2 threads was never timed, or timed at 0",
+        ),
         (|file| file[0]["runs"][0]["strategy"] = "steal".into(), "the first run is steal, not the sequential"),
-        (|file| file[0]["runs"][2]["threads"] = 1_000_000_000_000u64.into(), "steal: "),
+        (|file| file[0]["runs"][1]["strategy"] = "bogus".into(), "bogus: invalid parallel strategy `bogus`"),
+        (
+            |file| file[0]["runs"][2]["threads"] = 1_000_000_000_000u64.into(),
+            "steal: `1000000000000` threads: a thread count must be between 1 and 1024",
+        ),
         (|file| file[0]["workload"] = "../elsewhere".into(), "workload ../elsewhere was measured on hooks7"),
+        (|file| file[0]["components"][0]["costs"]["node_ns"] = 1e-307.into(), "a node costs less than 0.01 ns"),
+        (|file| file[0]["components"][0]["costs"]["task_ns"] = (-1.0).into(), "task_ns is -1; a cost is between 0"),
+        (
+            |file| file[0]["components"][0]["costs"]["slowdown"]["copies"] = 0.into(),
+            "the slowdown was measured with 0 copies",
+        ),
     ];
+    let readme_before = std::fs::read_to_string(out.path().join("README.md")).expect("README.md");
     for (edit, message) in edits {
         let mut tampered = measured.clone();
         edit(&mut tampered);
@@ -245,6 +261,8 @@ fn scaling_check_times_every_cpu_and_writes_both_calibrations() {
         assert_eq!(output.status.code(), Some(2), "{message}: {stderr}");
         assert!(stderr.contains(message), "{message}: {stderr}");
     }
+    let readme_after = std::fs::read_to_string(out.path().join("README.md")).expect("README.md");
+    assert_eq!(readme_before, readme_after, "a refused file left the check's folder as it was");
 }
 
 /// The number of CPUs a calibration line lists.

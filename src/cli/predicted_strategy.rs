@@ -9,7 +9,7 @@ use crate::scaling::predict::Shape;
 pub fn shape_of(strategy: Strategy) -> Result<Shape, Failure> {
     crate::run::measure::shape_of(strategy).ok_or_else(|| {
         Failure::bad_input(format!(
-            "--predict models depth:D, auto, auto:K, steal and naive; `{strategy}` is not modelled (see docs/scaling.md)"
+            "the prediction models depth:D, auto, auto:K, steal and naive; `{strategy}` is not modelled (see docs/scaling.md)"
         ))
     })
 }

@@ -8,6 +8,7 @@ use super::failure::Failure;
 use super::predicted_strategy::{parse_strategy, shape_of};
 use crate::harness::reporting::plots::scaling_check::speedup_svg;
 use crate::harness::storing::csv_log::write_atomically;
+use crate::parallel::{check_thread_count, MAX_THREADS};
 use crate::scaling::costs::Costs;
 use crate::scaling::cpu_speeds::{CpuFactors, Placement};
 use crate::scaling::predict::{predict_on, Component};
@@ -37,6 +38,65 @@ pub(super) struct WorkloadMeasurements {
     pub(super) cpu_factors: Option<CpuFactors>,
     /// Every timed run, in order: the sequential baseline, then each strategy's thread counts.
     pub(super) runs: Vec<TimedRuns>,
+}
+
+/// The most workloads, runs of a workload and rounds of a run that a file may hold: each
+/// workload is searched again and each run replayed on up to 1,024 virtual workers, so a
+/// file past them would ask for hours (a check writes 3 workloads of 11 runs of 7 rounds).
+const MAX_WORKLOADS: usize = 64;
+const MAX_RUNS: usize = 1024;
+const MAX_ROUNDS: usize = 1000;
+
+impl WorkloadMeasurements {
+    /// What in a workload's measurements a check never writes, if anything: too many runs
+    /// or rounds, a first run that is not the sequential baseline, a run never timed or
+    /// timed at 0 ns, a strategy the prediction does not model, a thread or CPU count outside
+    /// a pool's range, costs that are not costs ([`Costs::refusal`]).
+    pub(super) fn refusal(&self) -> Option<String> {
+        if self.runs.len() > MAX_RUNS {
+            return Some(format!("{} runs; a check writes at most {MAX_RUNS}", self.runs.len()));
+        }
+        match self.runs.first() {
+            Some(first) if first.strategy == "sequential" => {}
+            Some(first) => return Some(format!("the first run is {}, not the sequential baseline", first.strategy)),
+            None => return Some("no timed runs".to_string()),
+        }
+        for (index, run) in self.runs.iter().enumerate() {
+            let what = format!("{} at {} threads", run.strategy, run.threads);
+            if run.times_ns.is_empty() || run.times_ns.contains(&0) {
+                return Some(format!("{what} was never timed, or timed at 0 ns"));
+            }
+            if run.times_ns.len() > MAX_ROUNDS {
+                return Some(format!("{what} has {} rounds; at most {MAX_ROUNDS}", run.times_ns.len()));
+            }
+            if let Err(error) = check_thread_count(run.threads) {
+                return Some(format!("{}: {error}", run.strategy));
+            }
+            if index > 0 {
+                if let Err(refused) = parse_strategy(&run.strategy).and_then(shape_of) {
+                    return Some(format!("{}: {}", run.strategy, refused.message));
+                }
+            }
+        }
+        if self.cpu_times_ns.len() > MAX_THREADS {
+            return Some(format!("{} CPUs timed; at most {MAX_THREADS}", self.cpu_times_ns.len()));
+        }
+        if let Some((cpu, _)) = self.cpu_times_ns.iter().find(|(_, times)| times.contains(&0)) {
+            return Some(format!("CPU {cpu} timed at 0 ns"));
+        }
+        self.components.iter().find_map(|component| {
+            component.costs.refusal().map(|refused| format!("component {}: {refused}", component.name))
+        })
+    }
+}
+
+/// What in a file's measurements a check never writes, as [`WorkloadMeasurements::refusal`]
+/// says, with the workload; or too many workloads.
+pub(super) fn file_refusal(stored: &[WorkloadMeasurements]) -> Option<String> {
+    if stored.len() > MAX_WORKLOADS {
+        return Some(format!("{} workloads; a check writes at most {MAX_WORKLOADS}", stored.len()));
+    }
+    stored.iter().find_map(|workload| workload.refusal().map(|refused| format!("{}: {refused}", workload.workload)))
 }
 
 /// The machine a check ran on, as its README names it.
@@ -141,10 +201,14 @@ pub(super) fn write_check(workloads: &[Workload], context: &CheckContext<'_>, ou
         }
         let plot_name = format!("{}.svg", measurements.workload);
         let svg = speedup_svg(&measurements.workload, &workload_rows, cpus).map_err(Failure::failed)?;
-        write_atomically(&out.join(&plot_name), svg.as_bytes()).map_err(Failure::failed)?;
-        plots.push(plot_name);
+        plots.push((plot_name, svg));
         rows.extend(workload_rows);
     }
+    // Every file is made before any is written: a refusal leaves the folder as it was.
+    for (plot_name, svg) in &plots {
+        write_atomically(&out.join(plot_name), svg.as_bytes()).map_err(Failure::failed)?;
+    }
+    let plots: Vec<String> = plots.into_iter().map(|(plot_name, _)| plot_name).collect();
     thread_counts.sort_unstable();
     thread_counts.dedup();
     let machine = machine_note(&context.machine.processor, cpus, &thread_counts, repeats);

@@ -10,7 +10,7 @@ use super::args::ScalingCheckArgs;
 use super::failure::Failure;
 use super::predicted_strategy::{parse_strategy, shape_of};
 use super::scaling_check_analysis::{
-    write_check, CheckContext, ComponentCosts, MachineSeen, TimedRuns, Workload, WorkloadMeasurements,
+    file_refusal, write_check, CheckContext, ComponentCosts, MachineSeen, TimedRuns, Workload, WorkloadMeasurements,
 };
 use crate::environment::Environment;
 use crate::files::bounded_read::{read_bounded, ReadKind};
@@ -142,6 +142,9 @@ fn from_file(path: &Path, instances: &[String]) -> Result<(Vec<Workload>, Machin
     if stored.is_empty() {
         return Err(Failure::bad_input(format!("{}: no workload measured", path.display())));
     }
+    if let Some(refused) = file_refusal(&stored) {
+        return Err(Failure::bad_input(format!("{}: {refused}", path.display())));
+    }
     let beside = EarlierReadme::beside(path);
     let machine = stored.iter().find_map(|workload| workload.machine.clone()).or_else(|| beside.machine());
     // Each CPU the process could use was timed, unless the check ran with `--one-cpu`.
@@ -179,7 +182,6 @@ fn from_file(path: &Path, instances: &[String]) -> Result<(Vec<Workload>, Machin
                 instance.id
             )));
         }
-        check_runs(path, &measurements)?;
         measurements.source = Some(instance.source.clone());
         let prepared = run::prepare(&instance, &KnobValues::new())?;
         let mut components = prepared.measure(None)?;
@@ -212,27 +214,6 @@ fn from_file(path: &Path, instances: &[String]) -> Result<(Vec<Workload>, Machin
         workloads.push(Workload { measurements, components });
     }
     Ok((workloads, machine, measured_by))
-}
-
-/// A workload's runs as a check writes them: the sequential baseline first, then
-/// parallel runs of thread counts a pool can have, each timed at least once.
-fn check_runs(path: &Path, measurements: &WorkloadMeasurements) -> Result<(), Failure> {
-    let refuse =
-        |what: String| Err(Failure::bad_input(format!("{}: {}: {what}", path.display(), measurements.workload)));
-    match measurements.runs.first() {
-        Some(first) if first.strategy == "sequential" => {}
-        Some(first) => return refuse(format!("the first run is {}, not the sequential baseline", first.strategy)),
-        None => return refuse("no timed runs".to_string()),
-    }
-    for run in &measurements.runs {
-        if run.times_ns.is_empty() {
-            return refuse(format!("{} at {} threads was never timed", run.strategy, run.threads));
-        }
-        if let Err(error) = check_thread_count(run.threads) {
-            return refuse(format!("{}: {error}", run.strategy));
-        }
-    }
-    Ok(())
 }
 
 /// The README an earlier check wrote beside its measurements.json (empty where there is

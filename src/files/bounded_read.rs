@@ -24,7 +24,7 @@ pub enum ReadKind {
     /// A part's published incumbent (`incumbent/K.json`): one solution path per component.
     Incumbent,
     /// A scaling check's measurements.json (`scaling-check --from`): about 23 KiB for
-    /// three workloads on 16 CPUs.
+    /// three workloads on 16 CPUs, so 4 MiB holds one of a machine of a thousand CPUs.
     Measurements,
 }
 
@@ -36,7 +36,7 @@ impl ReadKind {
             ReadKind::Csv => 2 << 30,
             ReadKind::ClusterFile => 512 << 20,
             ReadKind::Incumbent => 1 << 20,
-            ReadKind::Measurements => 64 << 20,
+            ReadKind::Measurements => 4 << 20,
         }
     }
 

@@ -89,8 +89,8 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
     // The pool is woken once for the whole run, not once per component: each wake waits
     // for every thread to be scheduled, which on a busy machine took milliseconds per grid
     // and multiplied the run's time (see `Pool::hold`). The first component's strategy
-    // releases it when it hands out work; later ones find the threads warm or wake them as
-    // rayon does.
+    // releases it when it hands out work; between components the threads are kept awake
+    // again (below), so later ones find them warm.
     if plan.strategy != Strategy::Sequential {
         summary.pool_wake_ns = nanos(pool.hold());
     }

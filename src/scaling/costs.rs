@@ -29,6 +29,13 @@ impl Slowdown {
     }
 }
 
+/// The dearest operation a file's costs may name (1,000 s; measured ones are below 10 µs).
+pub const MAX_COST_NS: f64 = 1e12;
+/// The cheapest node a file's costs may name (measured ones are 80 ns to 300 ns).
+pub const MIN_NODE_NS: f64 = 0.01;
+/// The most searches side by side may slow each other (or, below 1, speed each other up).
+pub const MAX_SLOWDOWN: f64 = 100.0;
+
 /// Costs of one component's search and of the parallel machinery, in nanoseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Costs {
@@ -78,6 +85,45 @@ impl Costs {
             path_copy_ns: 0.0,
             slowdown: Slowdown::NONE,
         }
+    }
+
+    /// What is wrong with costs read back from a file, if anything: a cost that is not a
+    /// number, negative, or past `MAX_COST_NS`; a node cheaper than `MIN_NODE_NS` (a
+    /// prediction of almost no time is a speedup past any axis); a slowdown of no copies or
+    /// more than a pool's threads, or a factor outside `1 / MAX_SLOWDOWN..=MAX_SLOWDOWN`.
+    pub fn refusal(&self) -> Option<String> {
+        let named = [
+            ("node_ns", self.node_ns),
+            ("steered_node_ns", self.steered_node_ns),
+            ("replay_first_ns", self.replay_first_ns),
+            ("replay_ns_per_move", self.replay_ns_per_move),
+            ("task_ns", self.task_ns),
+            ("spawn_ns", self.spawn_ns),
+            ("steal_ns", self.steal_ns),
+            ("split_ns", self.split_ns),
+            ("lock_ns", self.lock_ns),
+            ("path_copy_ns", self.path_copy_ns),
+        ];
+        if let Some((name, cost)) = named.iter().find(|(_, cost)| !(0.0..=MAX_COST_NS).contains(cost)) {
+            return Some(format!("{name} is {cost}; a cost is between 0 and {MAX_COST_NS:e} ns"));
+        }
+        // A steered node of 0: a file of a check older than its measurement (the search's
+        // node is taken for it).
+        let steered_unmeasured = self.steered_node_ns == 0.0;
+        if self.node_ns < MIN_NODE_NS || (self.steered_node_ns < MIN_NODE_NS && !steered_unmeasured) {
+            return Some(format!("a node costs less than {MIN_NODE_NS} ns"));
+        }
+        let Slowdown { copies, factor } = self.slowdown;
+        if !(1..=crate::parallel::MAX_THREADS).contains(&copies) {
+            return Some(format!(
+                "the slowdown was measured with {copies} copies; 1 to {}",
+                crate::parallel::MAX_THREADS
+            ));
+        }
+        if !(1.0 / MAX_SLOWDOWN..=MAX_SLOWDOWN).contains(&factor) {
+            return Some(format!("the slowdown factor is {factor}; between {} and {MAX_SLOWDOWN}", 1.0 / MAX_SLOWDOWN));
+        }
+        None
     }
 
     /// Time to list a frontier: `nodes` counted and `entries` paths copied.

@@ -143,7 +143,7 @@ pub fn calibration_note(workload: &str, factors: Option<&CpuFactors>) -> String 
             format!("{workload}: the sequential search on each CPU over CPU {}: {}", factors.cpus[0], each.join(", "))
         }
         None => {
-            format!("{workload}: the CPUs were not timed one by one (`--one-cpu`, or no CPU mask to pin to); predicted with every CPU as fast as the first")
+            format!("{workload}: the CPUs were not timed one by one (`--one-cpu`, no CPU mask to pin to, or a CPU the check could not pin to); predicted with every CPU as fast as the first")
         }
     }
 }

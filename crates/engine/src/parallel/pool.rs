@@ -48,6 +48,11 @@ pub struct Pool {
     affinity: ThreadAffinity,
     /// Set by [`Pool::release`]: the threads held by [`Pool::hold`] may go.
     released: Arc<AtomicBool>,
+    /// How long a held thread waits for the release at most ([`LONGEST_HOLD`]; a test
+    /// lengthens it to tell a release from a hold that ran out).
+    longest_hold: Duration,
+    /// Holds ended, one per thread and hold, released or run out (for the tests).
+    holds_ended: Arc<AtomicUsize>,
 }
 
 impl Pool {
@@ -63,7 +68,14 @@ impl Pool {
         let inner = OnceLock::new();
         // Set just above, so it cannot already hold a pool.
         let _ = inner.set(build_rayon(threads, affinity)?);
-        Ok(Pool { inner, threads, affinity, released: Arc::new(AtomicBool::new(true)) })
+        Ok(Pool {
+            inner,
+            threads,
+            affinity,
+            released: Arc::new(AtomicBool::new(true)),
+            longest_hold: LONGEST_HOLD,
+            holds_ended: Arc::new(AtomicUsize::new(0)),
+        })
     }
 
     /// A pool of one thread that starts nothing: for `sequential`, which runs on the calling
@@ -76,6 +88,8 @@ impl Pool {
             threads: 1,
             affinity: ThreadAffinity::Free,
             released: Arc::new(AtomicBool::new(true)),
+            longest_hold: LONGEST_HOLD,
+            holds_ended: Arc::new(AtomicUsize::new(0)),
         }
     }
 
@@ -107,12 +121,14 @@ impl Pool {
         self.released.store(false, Ordering::Release);
         let awake = Arc::new(AtomicUsize::new(0));
         let (released, counter) = (Arc::clone(&self.released), Arc::clone(&awake));
+        let (longest_hold, ended) = (self.longest_hold, Arc::clone(&self.holds_ended));
         self.rayon().spawn_broadcast(move |_| {
             counter.fetch_add(1, Ordering::AcqRel);
             let held_at = Instant::now();
-            while !released.load(Ordering::Acquire) && held_at.elapsed() < LONGEST_HOLD {
+            while !released.load(Ordering::Acquire) && held_at.elapsed() < longest_hold {
                 std::thread::yield_now();
             }
+            ended.fetch_add(1, Ordering::AcqRel);
         });
         awake
     }
@@ -236,14 +252,24 @@ mod tests {
 
     #[test]
     fn kept_awake_threads_spin_until_released_and_then_take_seats() {
-        let pool = Pool::new(3).expect("a pool of three");
+        // Held for up to a minute unless released: a release that did nothing would keep
+        // the threads far past the waits below.
+        let pool = Pool { longest_hold: Duration::from_secs(60), ..Pool::new(3).expect("a pool of three") };
         let awake = pool.keep_awake();
         // Every thread runs the holding job (the count would stay short of 3 otherwise, and
         // the test hang).
         while awake.load(Ordering::Acquire) < 3 {
             std::thread::yield_now();
         }
+        // Held: none leaves before the release, however long it waits.
+        std::thread::sleep(Duration::from_millis(20));
+        assert_eq!(pool.holds_ended.load(Ordering::Acquire), 0, "a held thread left before the release");
+        let released_at = Instant::now();
         pool.release();
+        while pool.holds_ended.load(Ordering::Acquire) < 3 {
+            std::thread::yield_now();
+        }
+        assert!(released_at.elapsed() < Duration::from_secs(30), "the threads left only when their hold ran out");
         let seats = AtomicUsize::new(0);
         pool.run_seats(|_| {
             seats.fetch_add(1, Ordering::Relaxed);
@@ -260,5 +286,8 @@ mod tests {
         assert_eq!(seats.load(Ordering::Relaxed), 6);
         pool.hold();
         pool.release();
+        while pool.holds_ended.load(Ordering::Acquire) < 9 {
+            std::thread::yield_now();
+        }
     }
 }

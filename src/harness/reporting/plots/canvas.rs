@@ -98,17 +98,32 @@ pub fn log_label(value: &f64) -> String {
 
 /// The powers of two from the largest at or below `low` to the smallest at or above
 /// `high`: the ticks of a log2 axis (threads, speedup).
+/// Exponents are held to `-MAX_EXPONENT..=MAX_EXPONENT`, so that a bound of no size or an
+/// infinite one (a prediction of no time) gives a short axis rather than billions of ticks.
 pub fn powers_of_two(low: f64, high: f64) -> Vec<f64> {
-    let first = low.max(f64::MIN_POSITIVE).log2().floor() as i32;
-    let last = high.max(f64::MIN_POSITIVE).log2().ceil() as i32;
+    let first = exponent(low.log2().floor());
+    let last = exponent(high.log2().ceil());
     (first..=last).map(|exponent| 2f64.powi(exponent)).collect()
+}
+
+/// The most ticks either side of 1 that a log axis draws: 2^64 and 10^19 are past any count
+/// of threads, nodes or nanoseconds.
+const MAX_EXPONENT: f64 = 64.0;
+
+/// `value` (a logarithm, possibly infinite or not a number) as a tick's exponent.
+fn exponent(value: f64) -> i32 {
+    if value.is_nan() {
+        0
+    } else {
+        value.clamp(-MAX_EXPONENT, MAX_EXPONENT) as i32
+    }
 }
 
 /// The powers of ten from the largest at or below `low` to the smallest at or above
 /// `high`: the ticks of a log10 axis (nodes, time).
 pub fn powers_of_ten(low: f64, high: f64) -> Vec<f64> {
-    let first = low.max(f64::MIN_POSITIVE).log10().floor() as i32;
-    let last = high.max(f64::MIN_POSITIVE).log10().ceil() as i32;
+    let first = exponent(low.log10().floor().max(-MAX_EXPONENT / 3.0));
+    let last = exponent(high.log10().ceil().min(MAX_EXPONENT / 3.0));
     (first..=last).map(|exponent| 10f64.powi(exponent)).collect()
 }
 
@@ -143,6 +158,12 @@ mod tests {
         assert_eq!(powers_of_two(1.0, 16.0), [1.0, 2.0, 4.0, 8.0, 16.0]);
         assert_eq!(powers_of_two(0.7, 3.0), [0.5, 1.0, 2.0, 4.0]);
         assert_eq!(powers_of_ten(3.0, 2000.0), [1.0, 10.0, 100.0, 1000.0, 10000.0]);
+        // A bound of no size, an infinite one (a prediction of no time) or none at all gives
+        // a short axis, not one of billions of ticks.
+        assert_eq!(powers_of_two(1.0, f64::INFINITY).len(), 65);
+        assert_eq!(powers_of_two(0.0, 4.0).first(), Some(&2f64.powi(-64)));
+        assert_eq!(powers_of_ten(0.0, f64::INFINITY).len(), 43);
+        assert_eq!(powers_of_two(f64::NAN, f64::NAN), [1.0]);
         assert_eq!(log_ticks(1.0, 2000.0), [1.0, 10.0, 100.0, 1000.0]);
         assert_eq!(log_ticks(117.0, 2000.0), [200.0, 500.0, 1000.0, 2000.0]);
     }
