@@ -298,4 +298,8 @@ fn small_input_mistakes_are_refused_before_any_work() {
     let path = directory.path().join("many.json");
     std::fs::write(&path, many.to_string()).expect("write");
     assert_bad_input(&["solve", path.to_str().expect("UTF-8")], "data.grids: 10001 grids: at most 10000 are accepted");
+    // A results folder that is not there, or a file, is named again by the user.
+    let absent = directory.path().join("no-results");
+    assert_bad_input(&["report", "--out", absent.to_str().expect("UTF-8")], "no-results: does not exist");
+    assert_bad_input(&["report", "--out", path.to_str().expect("UTF-8")], "many.json: is not a folder");
 }

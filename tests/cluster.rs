@@ -193,6 +193,28 @@ fn run_part_takes_the_part_from_a_job_array_or_says_how_to_give_it() {
     assert!(indexed.status.success() && part_file(&dir, 1).exists());
     let message = refused(&["run-part", text(&dir), "3"]);
     assert!(message.contains("part 3: the plan has parts 1 to 2"), "{message}");
+    // The largest index has no part after it: refused, not wrapped around to part 0.
+    let largest = Command::new(binary)
+        .args(["run-part", text(&dir)])
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env("JOB_COMPLETION_INDEX", u64::MAX.to_string())
+        .output()
+        .unwrap();
+    assert_eq!(largest.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&largest.stderr).contains("JOB_COMPLETION_INDEX=`18446744073709551615`"));
+}
+
+#[test]
+fn a_split_into_a_new_relative_folder_creates_it_from_the_working_folder() {
+    let folder = tempfile::tempdir().expect("temporary folder");
+    let binary = env!("CARGO_BIN_EXE_backtrack-bench");
+    let output = Command::new(binary)
+        .args(["split", "rings", "--parts", "2", "--out", "run/"])
+        .current_dir(&folder)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(folder.path().join("run").join("plan.json").exists());
 }
 
 #[test]

@@ -3,7 +3,8 @@
 //! the field: re-signed with the folder's key (so that the digest verifies)
 //! the validator catches the edit; not re-signed, the digest does. An incumbent file
 //! written or edited without the key is ignored by a running part and refused by `merge`.
-//! A split that fails leaves no `plan.json` and removes what it wrote.
+//! A split that fails leaves no `plan.json` and removes what it wrote. A part whose plan
+//! was edited so that its moves do not replay is refused as bad input, naming the file.
 
 mod common;
 
@@ -246,4 +247,21 @@ fn a_failed_split_leaves_no_plan_and_removes_what_it_wrote() {
     assert!(!dir.join("plans").exists(), "the parts' plans were left behind");
     let left: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|entry| entry.unwrap().file_name()).collect();
     assert_eq!(left, vec![std::ffi::OsString::from("plan.json")], "only what was there before is left");
+}
+
+#[test]
+fn a_part_whose_plan_was_edited_is_refused_as_bad_input_naming_the_file() {
+    let folder = tempfile::tempdir().expect("temporary folder");
+    let dir = folder.path().join("run");
+    ok(&["split", "prime-grid", "--parts", &PARTS.to_string(), "--out", text(&dir)]);
+    // A path no tree has: the part's moves do not replay, which alone would be the model's
+    // bug (exit 3); the plan says the file was edited.
+    let part_plan = dir.join("plans").join("1.json");
+    let mut plan: serde_json::Value = serde_json::from_slice(&std::fs::read(&part_plan).unwrap()).unwrap();
+    plan["subproblems"][0] = "0:999.999".into();
+    std::fs::write(&part_plan, serde_json::to_vec(&plan).unwrap()).unwrap();
+    let stderr = refused(&["run-part", text(&dir), "1"]);
+    let expected = format!("part 1: its moves do not replay: {}: differs from part 1 of", part_plan.display());
+    assert!(stderr.contains(&expected), "{stderr}");
+    assert!(!part_path(&dir, 1).exists(), "no part file is written");
 }

@@ -356,3 +356,20 @@ fn explain_help_describes_every_flag() {
     }
     assert!(help.contains("A/B"), "{help}");
 }
+
+#[test]
+fn a_report_path_that_cannot_be_written_is_refused_before_the_runs() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let report = folder.path().join("report.md");
+    std::fs::create_dir(&report).expect("a folder where the report would go");
+    let report = report.to_str().expect("UTF-8");
+    let svg = folder.path().join("report.svg");
+    for (out, message) in [(report, "report.md is a folder"), (svg.to_str().expect("UTF-8"), "must not end in .svg")] {
+        let output =
+            run(&["explain", "rings", "--parallel", "steal", "--threads", "2", "--repeats", "2", "--out", out]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(message) && !stderr.contains("configurations per round"), "{stderr}");
+    }
+    assert!(!folder.path().join("report.svg").exists(), "no plot was written");
+}

@@ -1,6 +1,7 @@
 //! An instance argument that does not load says what was wrong with it: which file is
 //! missing, which prefix no family takes, that a path is a directory, or on which line a
-//! file fails to parse; always exit code 2.
+//! file fails to parse; always exit code 2. A file of a family's own format is read past a
+//! byte order mark.
 
 mod common;
 
@@ -99,4 +100,15 @@ fn a_clq_file_that_does_not_parse_names_the_file_and_the_line() {
         error_of(text(&graph)),
         format!("{}:3: `x` is not a vertex number (read as a `clq` file by family `max_clique`)", text(&graph))
     );
+}
+
+#[test]
+fn a_family_file_read_past_a_byte_order_mark_as_a_json_instance_is() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let file = folder.path().join("triangle.clq");
+    std::fs::write(&file, "\u{feff}p edge 3 3\ne 1 2\ne 2 3\ne 3 1\n").expect("written");
+    let output = common::run(&["solve", "--json", "--best", text(&file)]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
+    assert_eq!(report["answer"]["size"], 3, "{report}");
 }

@@ -1,6 +1,6 @@
 //! End-to-end tests of where `solve --solutions FILE` and `--profile FILE` write: a FIFO
 //! is streamed into and stays a FIFO, `/dev/null` stays a character device, a symlink
-//! stays a link and its target gets the content.
+//! stays a link and its target gets the content. Both naming one regular file is refused.
 
 mod common;
 
@@ -67,4 +67,19 @@ fn a_symlinked_solutions_or_profile_file_stays_a_link_and_its_target_gets_the_co
     assert!(solutions.lines().count() > 0 && solutions.contains("\"solution\""), "{solutions}");
     let profile = std::fs::read_to_string(folder.path().join("real-profile.csv")).expect("the target");
     assert!(profile.starts_with("component,depth,nodes"), "{profile}");
+}
+
+#[test]
+fn solutions_and_profile_naming_one_regular_file_are_refused_before_the_run() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let csv = folder.path().join("profile.csv");
+    let csv = csv.to_str().expect("UTF-8");
+    let svg = folder.path().join("profile.svg");
+    for solutions in [csv, svg.to_str().expect("UTF-8")] {
+        let output = run(&["solve", "rings", "--all", "--solutions", solutions, "--profile", csv]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(&format!("--solutions {solutions} is also where --profile writes")), "{stderr}");
+    }
+    assert_eq!(std::fs::read_dir(folder.path()).expect("the folder").count(), 0, "nothing was written");
 }

@@ -1,5 +1,6 @@
 //! End-to-end tests of `watch`: `--max-steps N` draws N frames and says it stopped the
-//! search, a finished search ends on its solution, Ctrl-C exits with 130.
+//! search, a finished search ends on its solution, Ctrl-C exits with 130, a pause past a
+//! minute a frame is refused.
 
 use std::process::{Command, Stdio};
 
@@ -59,4 +60,11 @@ fn ctrl_c_ends_a_watch_with_exit_code_130() {
     assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
     let status = child.wait().expect("the binary ends");
     assert_eq!(status.code(), Some(130));
+}
+
+#[test]
+fn a_pause_past_a_minute_a_frame_is_refused() {
+    let output = binary().args(["watch", "rings", "--delay", "60001"]).output().expect("the binary runs");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("60001 is not in 0..=60000"));
 }

@@ -216,8 +216,8 @@ pub struct WatchArgs {
     /// command is built, from the families this program offers).
     #[arg(value_name = "INSTANCE")]
     pub instance: String,
-    /// Pause after each frame, in milliseconds (terminal only).
-    #[arg(long, value_name = "MS", default_value_t = 80)]
+    /// Pause after each frame, in milliseconds (terminal only; at most 60,000).
+    #[arg(long, value_name = "MS", default_value_t = 80, value_parser = clap::value_parser!(u64).range(0..=60_000))]
     pub delay: u64,
     /// Stop each component after N steps: N frames, one per step (a child placed or
     /// pruned, a dead end, a solution; the root is not a step).
@@ -370,7 +370,7 @@ pub const EXPLAIN_LONG_ABOUT: &str = "Measure why a parallel run is slower than 
 pub struct ExplainArgs {
     /// A short instance name or a path to an instance file (the names are listed when the
     /// command is built, from the families this program offers).
-    #[arg(value_name = "INSTANCE", required_unless_present = "cluster", default_value = "")]
+    #[arg(value_name = "INSTANCE", required_unless_present = "cluster", default_value = "", hide_default_value = true)]
     pub instance: String,
     /// Explain how the parts of a split search in DIR ran on the batch system instead
     /// (from parts/K.json's times): makespan, each worker slot's busy and idle time, the

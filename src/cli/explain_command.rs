@@ -52,6 +52,10 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
     }
     let stopping = args.repeats.map_or_else(measure::adaptive_rule, StoppingRule::fixed);
     let plan = ExplainPlan { run, stopping, available_cpus: available_cpus() };
+    // Checked before the runs, which may take seconds: a report that cannot be written
+    // would waste them.
+    let report_path = args.out.clone().unwrap_or_else(|| default_report_path(&instance.id, &knob_slug, &plan));
+    check_report_path(&report_path)?;
     let mut configs = measure::configurations(&plan);
     eprintln!(
         "explain: {} configurations per round on {} (the first is the explained run); {}",
@@ -71,7 +75,6 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
     } else {
         writeln!(std::io::stdout(), "{}", markdown::verdict_text(&verdict))?;
     }
-    let report_path = args.out.clone().unwrap_or_else(|| default_report_path(&instance.id, &knob_slug, &plan));
     let plot_path = report_path.with_extension("svg");
     let plot_file = plot_path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
     let command = std::iter::once("backtrack-bench".to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>();
@@ -93,6 +96,28 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
         (None, true) => Ok(()),
         (None, false) => Err(Failure::failed("the measurements show a bug in the parallel strategy (see BUG above)")),
     }
+}
+
+/// Refuses a report path where the report or its plot (the path with `.svg`) cannot go: a
+/// name ending in `.svg` (the plot's own), or a report or plot path that is a folder.
+fn check_report_path(report: &Path) -> Result<(), Failure> {
+    let plot = report.with_extension("svg");
+    if plot == report {
+        return Err(Failure::bad_input(format!(
+            "--out {}: the plot is written beside the report with the extension .svg, so the report's name must \
+             not end in .svg; e.g. report.md",
+            report.display()
+        )));
+    }
+    if let Some(folder) = [report, plot.as_path()].into_iter().find(|path| path.is_dir()) {
+        return Err(Failure::bad_input(format!(
+            "--out {}: {} is a folder; name the report's file, e.g. {}",
+            report.display(),
+            folder.display(),
+            report.join("report.md").display()
+        )));
+    }
+    Ok(())
 }
 
 /// `results/explain/<instance>[-<knob values>]-<strategy>-<threads>t[-first].md`.

@@ -42,6 +42,27 @@ pub fn check_path(csv_path: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Refuses `--solutions` naming the regular file of the profile's CSV or of its plot (after
+/// symlinks): each replaces the file whole, so all but the last would be lost. A stream
+/// (`/dev/null`, a FIFO, standard output) may take both.
+pub fn check_apart(csv_path: &Path, solutions: &Path) -> Result<(), Failure> {
+    let resolved = |path: &Path| match OutputTarget::of(path) {
+        Ok(OutputTarget::Replace(path)) => std::path::absolute(path).ok(),
+        _ => None,
+    };
+    let written = resolved(solutions);
+    for profile_file in [csv_path.to_path_buf(), plot_path(csv_path)] {
+        if written.is_some() && resolved(&profile_file) == written {
+            return Err(Failure::bad_input(format!(
+                "--solutions {} is also where --profile writes ({}): name two files",
+                solutions.display(),
+                profile_file.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Writes the CSV at `csv_path` and, when it is a regular file, the plot beside it, each
 /// atomically.
 pub fn write_profile(csv_path: &Path, report: &RunReport) -> Result<(), Failure> {

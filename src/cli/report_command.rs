@@ -9,6 +9,14 @@ use std::io::Write;
 
 /// Runs `report`.
 pub fn run(args: &ReportArgs) -> Result<(), Failure> {
+    // A results folder that is not there is the user's to name again (exit 2), not a failure.
+    if !args.out.is_dir() {
+        let what = if args.out.exists() { "is not a folder" } else { "does not exist" };
+        return Err(Failure::bad_input(format!(
+            "--out {}: {what}; name the results folder of a sweep (default results)",
+            args.out.display()
+        )));
+    }
     for note in crate::harness::sweeping::runner::removed_temporaries(&args.out) {
         eprintln!("{}: {note}", crate::run::program_name());
     }

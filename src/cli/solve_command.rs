@@ -16,6 +16,9 @@ pub fn run(args: &SolveArgs, knobs: KnobValues) -> Result<(), Failure> {
     let instance = instance::load(&args.instance)?;
     if let Some(path) = &args.profile {
         profile_files::check_path(path)?;
+        if let Some(solutions) = &args.solutions {
+            profile_files::check_apart(path, solutions)?;
+        }
     }
     let mut settings = RunSettings {
         knobs,

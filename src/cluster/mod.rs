@@ -271,11 +271,9 @@ pub fn part_from_environment(part: Option<usize>) -> Result<usize, ClusterError>
         });
     }
     if let Some(value) = read("JOB_COMPLETION_INDEX") {
-        return value
-            .trim()
-            .parse::<usize>()
-            .map(|index| index + 1)
-            .map_err(|_| ClusterError::bad_input(format!("JOB_COMPLETION_INDEX=`{value}`: expected an index from 0")));
+        return value.trim().parse::<usize>().ok().and_then(|index| index.checked_add(1)).ok_or_else(|| {
+            ClusterError::bad_input(format!("JOB_COMPLETION_INDEX=`{value}`: expected an index from 0"))
+        });
     }
     Err(ClusterError::bad_input(
         "no part given: name it (run-part DIR K, K from 1), or run under a Slurm job array (SLURM_ARRAY_TASK_ID) \
@@ -352,7 +350,15 @@ pub fn run_part(dir: &Path, part: usize, options: PartOptions) -> Result<PartRun
         Some(exchange) => exchange.run_while(options.exchange, search),
         None => search(),
     }
-    .map_err(|error| ClusterError::of_run(error, &format!("{}: part {part}: ", plan_path(dir).display())))?;
+    .map_err(|error| {
+        // Moves that do not replay are the model's bug or an edited plan: the plan says which
+        // when it can (the edit is bad input, exit 2).
+        let replay_failed = matches!(&error, RunError::ModelPanicked(run) if run.panic.moves_do_not_replay);
+        match replay_failed.then(|| part_plan::edit_of(dir, part, &plan)).flatten() {
+            Some(edit) => ClusterError::bad_input(format!("part {part}: its moves do not replay: {edit}")),
+            None => ClusterError::of_run(error, &format!("{}: part {part}: ", plan_path(dir).display())),
+        }
+    })?;
     let environment = Environment::detect();
     let mut file = PartFile {
         schema: PART_SCHEMA.to_string(),

@@ -106,6 +106,33 @@ pub fn load_part_plan(dir: &Path, part: usize) -> Result<(PartPlan, Vec<Subprobl
     Ok((part_plan, subproblems))
 }
 
+/// Why part `part`'s plan `part_plan` is not what `split` wrote, where `plan.json` tells:
+/// `plan.json` no longer hashes to the hash the part's plan records, or the part's plan
+/// differs from its part of `plan.json`. Asked only when a part's moves did not replay, to
+/// tell an edited plan (bad input) from a model whose moves do not replay: it reads the
+/// whole of `plan.json`. `None` where it cannot tell (no `plan.json`, or the part's plan
+/// came from it).
+pub fn edit_of(dir: &Path, part: usize, part_plan: &PartPlan) -> Option<String> {
+    let loaded = load_plan(dir).ok()?;
+    let plan_file = super::plan::plan_path(dir);
+    if loaded.hash != part_plan.plan_hash {
+        return Some(format!(
+            "{}: hashes to {}, but part {part}'s plan was made from {}: the plan was edited or replaced after split",
+            plan_file.display(),
+            loaded.hash,
+            part_plan.plan_hash
+        ));
+    }
+    let written = part_plans(&loaded.plan, &loaded.hash).into_iter().nth(part.checked_sub(1)?)?;
+    (written != *part_plan).then(|| {
+        format!(
+            "{}: differs from part {part} of {}: the file was edited after split",
+            part_plan_path(dir, part).display(),
+            plan_file.display()
+        )
+    })
+}
+
 fn check_part(part: usize, part_count: usize) -> Result<(), ClusterError> {
     if (1..=part_count).contains(&part) {
         Ok(())

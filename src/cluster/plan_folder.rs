@@ -23,9 +23,7 @@ struct Made {
 impl Made {
     /// Creates `folder` (and its missing parents), remembering each one created.
     fn create_folder(&mut self, folder: &Path) -> Result<(), ClusterError> {
-        let mut missing: Vec<&Path> = folder.ancestors().take_while(|ancestor| !ancestor.exists()).collect();
-        missing.reverse();
-        for each in missing {
+        for each in missing_folders(folder) {
             std::fs::create_dir(each)
                 .map_err(|error| ClusterError::failed(format!("{}: cannot create: {error}", each.display())))?;
             self.folders.push(each.to_path_buf());
@@ -45,6 +43,15 @@ impl Made {
             let _ = std::fs::remove_dir(folder);
         }
     }
+}
+
+/// `folder` and those of its parents that do not exist, outermost first. A relative path's
+/// last ancestor is empty (the working folder), which exists though `exists` says not.
+fn missing_folders(folder: &Path) -> Vec<&Path> {
+    let mut missing: Vec<&Path> =
+        folder.ancestors().take_while(|ancestor| !ancestor.as_os_str().is_empty() && !ancestor.exists()).collect();
+    missing.reverse();
+    missing
 }
 
 /// Writes the new plan `plan` (whose file is `bytes`) into `dir`, which holds no
@@ -75,4 +82,16 @@ fn write_all(dir: &Path, plan: &Plan, bytes: &[u8], made: &mut Made) -> Result<(
         made.files.push(path);
     }
     write_atomically(&plan_path(dir), bytes).map_err(|error| ClusterError::failed(error.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_relative_folder_is_created_from_the_working_folder() {
+        let folder = Path::new("no-such-folder-of-a-split/parts");
+        assert_eq!(missing_folders(folder), [Path::new("no-such-folder-of-a-split"), folder]);
+        assert_eq!(missing_folders(Path::new("src/no-such-folder")), [Path::new("src/no-such-folder")]);
+    }
 }

@@ -38,14 +38,13 @@ impl Goal {
                 target.flag()
             ))),
             (Some(objective), _, Some(target)) if target.sense() != objective.sense => {
-                let flag = match objective.sense {
-                    crate::search::Sense::Maximise => "--at-least",
-                    crate::search::Sense::Minimise => "--at-most",
+                let (flag, verb) = match objective.sense {
+                    crate::search::Sense::Maximise => ("--at-least", "maximises"),
+                    crate::search::Sense::Minimise => ("--at-most", "minimises"),
                 };
                 Err(RunError::Objective(format!(
-                    "{} does not fit: the family `{family}` {}s its objective; use {flag}",
-                    target.flag(),
-                    objective.sense.name()
+                    "{} does not fit: the family `{family}` {verb} its objective; use {flag}",
+                    target.flag()
                 )))
             }
             _ => Ok(goal),

@@ -219,10 +219,10 @@ pub fn read_rows<T: DeserializeOwned>(path: &Path, expected_header: &str) -> Res
             csv::StringRecord::from_byte_record(record).map_err(|_| format!("line {line}: not valid UTF-8"))
         });
         let parsed = parsed.and_then(|record| {
-            if record.len() != headers.len() {
-                return Err(format!("{} fields instead of {}", record.len(), headers.len()));
-            }
             let line = record.position().map_or(0, |position| position.line());
+            if record.len() != headers.len() {
+                return Err(format!("line {line}: {} fields instead of {}", record.len(), headers.len()));
+            }
             record.deserialize::<T>(Some(&headers)).map_err(|error| format!("line {line}: {error}"))
         });
         match parsed {
@@ -305,6 +305,9 @@ mod tests {
         let read: ReadRows<Row> = read_rows(&path, "name,count").unwrap();
         assert_eq!(read.rows.len(), 1);
         assert_eq!(read.skipped.len(), 2);
+        // Each note names the line.
+        assert!(read.skipped[0].contains("line 3: "), "{:?}", read.skipped);
+        assert!(read.skipped[1].contains("line 4: 1 fields instead of 2"), "{:?}", read.skipped);
     }
 
     #[test]

@@ -267,6 +267,9 @@ fn parse_own_format(family: Family, bytes: &[u8], path: &Path, source: &str) -> 
         key: key.to_string(),
         message: format!("{message} (read as a `{}` file by family `{}`)", extension_of(path), family.name()),
     };
+    // A byte order mark, as some editors write, is no part of the text (a JSON instance
+    // is read past one too).
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let data = match family.data_from_file(text) {
         Err(RunError::ModelPanicked(panic)) => {
             return Err(InstanceError::FamilyPanicked { path: path.to_path_buf(), panic })

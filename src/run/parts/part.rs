@@ -243,13 +243,13 @@ fn run_share<P: Puzzle>(
             replayed
         });
         // This build made the plan (`run_part` checks it before it starts), so a path that
-        // leaves the tree is the model's: its moves do not replay (or plans/K.json was
-        // edited, which merge finds against plan.json).
+        // leaves the tree is the model's: its moves do not replay (or the plan was edited,
+        // which `run_part` then looks for in plan.json).
         let (moves, _) = replayed.map_err(panicked)?.map_err(|error| {
             panicked(ModelPanic {
                 message: format!(
                     "moves do not replay: {} (the plan was made by this build with these knobs: the model's \
-                     branch reads something besides the moves from the root, or plans/K.json was edited)",
+                     branch reads something besides the moves from the root, or the plan was edited)",
                     error.message
                 ),
                 location: None,
