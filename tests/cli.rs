@@ -104,6 +104,9 @@ fn bad_input_exits_with_code_2_and_says_what_is_wrong() {
     assert_bad_input(&["solve", &short_pool], "data.pool: has 4 values for 5 unknowns");
     assert_bad_input(&["solve", "rings", "--pruning", "sometimes"], "`sometimes` is not a value of knob `pruning`");
     assert_bad_input(&["solve", "rings", "--placement", "two-phase"], "olympic_rings: has no knob `placement`");
+    assert_bad_input(&["solve", "rings", "--node-limit", "0"], "0 is not in 1..");
+    // Past the pool's cap on any machine: the flag is named, not the preset's spec.
+    assert_bad_input(&["sweep", "--threads", "cores+1024", "--dry-run"], "--threads cores+1024: ");
 }
 
 #[test]

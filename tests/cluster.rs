@@ -205,6 +205,23 @@ fn run_part_takes_the_part_from_a_job_array_or_says_how_to_give_it() {
 }
 
 #[test]
+fn a_split_into_more_parts_than_subproblems_warns_of_the_empty_ones() {
+    let folder = tempfile::tempdir().expect("temporary folder");
+    let dir = folder.path().join("run");
+    let output = Command::new(env!("CARGO_BIN_EXE_backtrack-bench"))
+        .args(["split", "rings", "--parts", "50", "--out", text(&dir)])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let plan: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("plan.json")).unwrap()).unwrap();
+    let empty =
+        plan["parts"].as_array().unwrap().iter().filter(|part| part["subproblems"] == serde_json::json!([])).count();
+    assert!(empty > 0, "rings has fewer than 50 subproblems at its frontier");
+    assert!(stderr.contains(&format!("warning: {empty} of the 50 parts have no subproblem")), "{stderr}");
+}
+
+#[test]
 fn a_split_into_a_new_relative_folder_creates_it_from_the_working_folder() {
     let folder = tempfile::tempdir().expect("temporary folder");
     let binary = env!("CARGO_BIN_EXE_backtrack-bench");

@@ -305,8 +305,8 @@ pub struct SolveArgs {
     pub at_most: Option<i64>,
     /// Stop each component's search after this many nodes; the run is reported as incomplete.
     /// Sequential runs stop exactly at N; parallel ones may enter up to 1024 nodes per
-    /// thread more (the report's `node_limit_overshoot_max`).
-    #[arg(long, value_name = "N")]
+    /// thread more (the report's `node_limit_overshoot_max`). At least 1, as in `sweep`.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub node_limit: Option<u64>,
     /// Stop the run after this many seconds of wall time (decimals allowed); the run is
     /// reported as incomplete, stopped by `time-limit`. The clock is looked at every 1024

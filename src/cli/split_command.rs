@@ -24,6 +24,17 @@ pub fn run(args: &SplitArgs, knobs: KnobValues) -> Result<(), Failure> {
     let plan = &summary.plan;
     let above: u64 = plan.lister.iter().map(|share| share.counts.nodes).sum();
     let dir = args.out.display();
+    // More parts than subproblems: the rest are empty, each a batch slot that runs nothing.
+    let empty = plan.parts.iter().filter(|part| part.subproblems.is_empty()).count();
+    if empty > 0 {
+        eprintln!(
+            "warning: {empty} of the {} parts have no subproblem (the frontier holds {}): they search nothing; \
+             split into at most {} parts",
+            plan.part_count,
+            plan.subproblem_count,
+            plan.part_count - empty
+        );
+    }
     let mut out = std::io::stdout().lock();
     if args.json {
         let value = json!({

@@ -8,6 +8,7 @@ use crate::harness::sweeping::plan;
 use crate::harness::sweeping::runner::{run_sweep, SweepOptions, SweepOutcome};
 use crate::harness::sweeping::spec::{Overrides, SweepSpec};
 use crate::harness::HarnessError;
+use crate::parallel::MAX_THREADS;
 use crate::run::thread_list::parse_thread_list;
 use crate::run::RunSettings;
 use serde_json::json;
@@ -52,7 +53,16 @@ pub fn resolve_spec(args: &SweepArgs) -> Result<SweepSpec, Failure> {
     };
     let threads = match &args.threads {
         Some(text) => {
-            Some(parse_thread_list(text).map_err(|message| Failure::bad_input(format!("--threads: {message}")))?)
+            let counts =
+                parse_thread_list(text).map_err(|message| Failure::bad_input(format!("--threads: {message}")))?;
+            // `cores*N` past the pool's cap on this machine is the flag's mistake, not the spec's.
+            let cores = crate::machine_guard::available_cpus();
+            if let Some(count) = counts.iter().flat_map(|count| count.resolve(cores)).find(|&n| n > MAX_THREADS) {
+                return Err(Failure::bad_input(format!(
+                    "--threads {text}: {count} threads on this machine ({cores} cores); at most {MAX_THREADS}"
+                )));
+            }
+            Some(counts)
         }
         None => None,
     };
