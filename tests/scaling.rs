@@ -263,6 +263,16 @@ fn scaling_check_times_every_cpu_and_writes_both_calibrations() {
     }
     let readme_after = std::fs::read_to_string(out.path().join("README.md")).expect("README.md");
     assert_eq!(readme_before, readme_after, "a refused file left the check's folder as it was");
+    // A file whose recorded instance is a path on the machine that measured: the instance
+    // of --instances with the workload's id is taken, and the tables are the same.
+    let mut moved = measured.clone();
+    moved[0]["source"] = "/the/machine/that/measured/hooks.json".into();
+    std::fs::write(&file, moved.to_string()).expect("written");
+    let args = ["scaling-check", "--from", file.to_str().expect("a UTF-8 path"), "--instances", "hooks7", "--out"];
+    let output = cli(&[&args[..], &[again.path().to_str().expect("a UTF-8 path")]].concat());
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let read = |folder: &std::path::Path| std::fs::read_to_string(folder.join("predicted-vs-measured.csv")).unwrap();
+    assert_eq!(read(out.path()), read(again.path()));
 }
 
 /// The number of CPUs a calibration line lists.

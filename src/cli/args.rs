@@ -463,7 +463,8 @@ pub struct ScalingCheckArgs {
     /// build's prediction. Writes the CSVs, plots and README (not measurements.json: the
     /// file read stays the record, and --out may be its own folder). --threads,
     /// --strategies, --repeats and --one-cpu are not read (the file says what was measured);
-    /// --instances names the instances of a file whose workloads name none.
+    /// --instances names the instances, matched by id, of workloads that name none or whose
+    /// recorded instance does not load here (a path on the machine that measured).
     #[arg(long, value_name = "FILE")]
     pub from: Option<PathBuf>,
 }

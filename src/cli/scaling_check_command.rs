@@ -244,22 +244,27 @@ impl EarlierReadme {
     }
 }
 
-/// The instance a workload was measured on: its recorded source, or the one of `instances`
-/// with its id.
+/// The instance a workload was measured on: its recorded source, or where that does not
+/// load here (a path on the machine that measured) or none is recorded, the one of
+/// `instances` with its id.
 fn instance_of(measurements: &WorkloadMeasurements, instances: &[String]) -> Result<Instance, Failure> {
-    if let Some(source) = &measurements.source {
-        return Ok(instance::load(source)?);
-    }
-    for source in instances {
-        let instance = instance::load(source)?;
-        if instance.id == measurements.workload {
-            return Ok(instance);
-        }
-    }
-    Err(Failure::bad_input(format!(
-        "workload {} names no instance, and none of --instances has its id",
-        measurements.workload
-    )))
+    let recorded = match &measurements.source {
+        Some(source) => match instance::load(source) {
+            Ok(instance) => return Ok(instance),
+            Err(error) => format!("its instance {source} does not load here ({error})"),
+        },
+        None => "names no instance".to_string(),
+    };
+    let with_its_id = instances
+        .iter()
+        .filter_map(|source| instance::load(source).ok())
+        .find(|instance| instance.id == measurements.workload);
+    with_its_id.ok_or_else(|| {
+        Failure::bad_input(format!(
+            "workload {}: {recorded}, and none of --instances has its id",
+            measurements.workload
+        ))
+    })
 }
 
 /// The CPUs this process may run on, in the order the pool pins its threads to them, and
