@@ -9,7 +9,7 @@ use crate::harness::sweeping::runner::{run_sweep, SweepOptions, SweepOutcome};
 use crate::harness::sweeping::spec::{Overrides, SweepSpec};
 use crate::harness::HarnessError;
 use crate::parallel::MAX_THREADS;
-use crate::run::thread_list::parse_thread_list;
+use crate::run::thread_list::{parse_thread_list, past_the_cap};
 use crate::run::RunSettings;
 use serde_json::json;
 use std::io::Write;
@@ -57,7 +57,7 @@ pub fn resolve_spec(args: &SweepArgs) -> Result<SweepSpec, Failure> {
                 parse_thread_list(text).map_err(|message| Failure::bad_input(format!("--threads: {message}")))?;
             // `cores*N` past the pool's cap on this machine is the flag's mistake, not the spec's.
             let cores = crate::machine_guard::available_cpus();
-            if let Some(count) = counts.iter().flat_map(|count| count.resolve(cores)).find(|&n| n > MAX_THREADS) {
+            if let Some(count) = past_the_cap(&counts, cores) {
                 return Err(Failure::bad_input(format!(
                     "--threads {text}: {count} threads on this machine ({cores} cores); at most {MAX_THREADS}"
                 )));

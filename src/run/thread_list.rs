@@ -113,6 +113,13 @@ pub(crate) fn resolve_thread_list(list: &[ThreadCount], cores: usize) -> Vec<usi
     list.iter().flat_map(|count| count.resolve(cores)).collect()
 }
 
+/// The first count of `list` past the pool's cap on a machine with `cores` available
+/// threads (`cores*4` on a 512-core machine), if any: refused once, where the list is
+/// given, rather than run by run.
+pub(crate) fn past_the_cap(list: &[ThreadCount], cores: usize) -> Option<usize> {
+    resolve_thread_list(list, cores).into_iter().find(|&count| count > MAX_THREADS)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,6 +134,8 @@ mod tests {
         assert_eq!(resolved("1..cores"), vec![1, 2, 4, 6]);
         assert_eq!(resolved("1..cores*4"), vec![1, 2, 4, 8, 16, 24]);
         assert_eq!(resolved("1,2, 4"), vec![1, 2, 4]);
+        assert_eq!(past_the_cap(&parse_thread_list("1,cores*2").unwrap(), 6), None);
+        assert_eq!(past_the_cap(&parse_thread_list("1,cores+1024").unwrap(), 6), Some(1030));
     }
 
     #[test]

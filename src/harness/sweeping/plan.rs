@@ -13,6 +13,7 @@ use crate::harness::storing::results_folder::Shard;
 use crate::knobs::{cross_product, expand_values, KnobSpec, KnobValues};
 use crate::parallel::{Strategy, MAX_THREADS};
 use crate::run::instance::{self, Instance};
+use crate::run::thread_list::past_the_cap;
 use crate::run::Family;
 use crate::run::{RunError, RunSettings};
 use crate::statistics::StoppingRule;
@@ -109,7 +110,7 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
     let mut seen = HashSet::new();
     for (block_index, block) in spec.blocks.iter().enumerate() {
         // `cores*N` may pass the pool's cap on a large machine: refuse it here, not per run.
-        if let Some(count) = block.threads.iter().flat_map(|count| count.resolve(cores)).find(|&n| n > MAX_THREADS) {
+        if let Some(count) = past_the_cap(&block.threads, cores) {
             return Err(HarnessError::spec_at(
                 &spec.origin,
                 block.line_of("threads"),

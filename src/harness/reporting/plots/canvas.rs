@@ -97,34 +97,27 @@ pub fn log_label(value: &f64) -> String {
 }
 
 /// The powers of two from the largest at or below `low` to the smallest at or above
-/// `high`: the ticks of a log2 axis (threads, speedup).
-/// Exponents are held to `-MAX_EXPONENT..=MAX_EXPONENT`, so that a bound of no size or an
-/// infinite one (a prediction of no time) gives a short axis rather than billions of ticks.
+/// `high`: the ticks of a log2 axis (threads, speedup). Exponents are held to ±64, so that a
+/// bound of no size or an infinite one (a prediction of no time) gives a short axis rather
+/// than billions of ticks.
 pub fn powers_of_two(low: f64, high: f64) -> Vec<f64> {
-    let first = exponent(low.log2().floor());
-    let last = exponent(high.log2().ceil());
+    let (first, last) = exponents(low.log2().floor(), high.log2().ceil(), 64.0);
     (first..=last).map(|exponent| 2f64.powi(exponent)).collect()
 }
 
-/// The most ticks either side of 1 that a log axis draws: 2^64 and 10^19 are past any count
-/// of threads, nodes or nanoseconds.
-const MAX_EXPONENT: f64 = 64.0;
-
-/// `value` (a logarithm, possibly infinite or not a number) as a tick's exponent.
-fn exponent(value: f64) -> i32 {
-    if value.is_nan() {
-        0
-    } else {
-        value.clamp(-MAX_EXPONENT, MAX_EXPONENT) as i32
-    }
+/// The powers of ten from the largest at or below `low` to the smallest at or above
+/// `high`: the ticks of a log10 axis (nodes, time). Exponents are held to ±21, past any
+/// count of nodes or nanoseconds.
+pub fn powers_of_ten(low: f64, high: f64) -> Vec<f64> {
+    let (first, last) = exponents(low.log10().floor(), high.log10().ceil(), 21.0);
+    (first..=last).map(|exponent| 10f64.powi(exponent)).collect()
 }
 
-/// The powers of ten from the largest at or below `low` to the smallest at or above
-/// `high`: the ticks of a log10 axis (nodes, time).
-pub fn powers_of_ten(low: f64, high: f64) -> Vec<f64> {
-    let first = exponent(low.log10().floor().max(-MAX_EXPONENT / 3.0));
-    let last = exponent(high.log10().ceil().min(MAX_EXPONENT / 3.0));
-    (first..=last).map(|exponent| 10f64.powi(exponent)).collect()
+/// Two logarithms (possibly infinite, or not a number: taken as 0) as tick exponents held
+/// to `-most..=most`.
+fn exponents(first: f64, last: f64, most: f64) -> (i32, i32) {
+    let held = |value: f64| if value.is_nan() { 0 } else { value.clamp(-most, most) as i32 };
+    (held(first), held(last))
 }
 
 /// The ticks of a log10 axis over `low..=high`: the powers of ten in it, and where fewer
