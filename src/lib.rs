@@ -10,15 +10,16 @@
 //!   family's tests call.
 //! - **Harness**: `harness` (sweeps, CSV records, reports, plots) and `explain` (why a
 //!   parallel run is slower); they see run settings and reports, never a board.
+//! - **Cluster files**: `cluster`, one search split across machines as files: the plan,
+//!   the parts' files, their checks and merge, the shared incumbent of a branch and bound.
+//!   It stands on the run layer and knows no puzzle type: families enter through
+//!   `run::parts`, which knows no file of the cluster's.
 //! - **Run**: [`run`], the one place where a run happens. An instance file names a family;
 //!   the family registry ([`run::family`]) turns the name into a type, the family reads the
 //!   instance's data and the knob text into its own types once ([`run::prepare`]), and the
 //!   prepared instance solves, estimates, measures or watches. [`run::RunSettings`] holds
 //!   the run knobs, [`run::RunReport`] what a run measured. `run::parts` is the part of
 //!   a split search that runs a family's models (split, run a part, assemble).
-//! - **Cluster files**: `cluster`, one search split across machines as files: the plan,
-//!   the parts' files, their checks and merge, the shared incumbent of a branch and bound
-//!   (it knows no puzzle type: families enter through `run::parts`).
 //! - **Drawing**: `watch`, terminal frames of a search step by step (knows no file).
 //! - **Models**: [`puzzles`], the families of the seed posts (and max clique, knapsack)
 //!   as models, each knob a plain enum (they know no thread and no file format beyond their
@@ -50,8 +51,7 @@
 //! `cluster`, `scaling`, `statistics`, `machine_guard`, `format`, `watch`) are the
 //! workbench's own machinery and crate-private; what the crate's own tests, examples and
 //! benches need of them is re-exported under `backtrack_bench::unstable`, hidden from this
-//! documentation, with no semver promise. (`cluster` and `harness` are still reachable
-//! under their own paths as well, hidden, for tests that import them there; that goes.)
+//! documentation, with no semver promise.
 //!
 //! # Your own search
 //!

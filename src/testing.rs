@@ -10,6 +10,7 @@
 //! strategy at several thread counts and names the first run that differs.
 
 use crate::format;
+use crate::parallel::StateRestore;
 use crate::puzzles::Puzzle;
 use crate::run::instance;
 use crate::run::{self, RunReport, RunSettings, SearchMode};
@@ -56,7 +57,8 @@ const REPLAY_HINT: &str = "a parallel run replays each subproblem's moves from t
 pub struct ParityCase<'a> {
     /// The instance as the command line names it: a short argument, a built-in name or a file.
     pub argument: &'a str,
-    /// The knob settings to run, each as `name=value` pairs.
+    /// The knob settings to run, each as `name=value` pairs; none (`&[]`) runs the defaults
+    /// once, as `&[&[]]`.
     pub knob_settings: &'a [&'a [(&'a str, &'a str)]],
     /// The published number of solutions.
     pub solutions: u64,
@@ -155,8 +157,10 @@ pub fn check_parity_across_strategies<P: Puzzle + 'static>(case: ParityCase<'_>)
     check_parity_across_strategies_at::<P>(case, &default_thread_counts())
 }
 
-/// Registers `P`, then for each knob setting of `case`: runs the sequential search twice
-/// (the same counts both times), checks the published count, and checks that every
+/// Registers `P`, checks that `case.argument` is an instance of `P`, then for each knob
+/// setting of `case`: runs the sequential search twice (the same counts both times) and
+/// once with the state cloned at every node instead of undone (the same counts: `undo`
+/// restores what `apply` changed), checks the published count, and checks that every
 /// strategy of [`STRATEGIES`] at every count of `thread_counts` finds the same
 /// solutions with the same node, check and prune counts. The first failure names the
 /// run: one that failed (a model's panic, with where it happened), or one whose counts
@@ -170,9 +174,28 @@ pub fn check_parity_across_strategies_at<P: Puzzle + 'static>(
     let context = |knobs: &[(&str, &str)]| format!("{} {knobs:?}", case.argument);
     let instance = instance::load(case.argument)
         .map_err(|error| ParityFailure { run: "sequential".into(), message: format!("{}: {error}", case.argument) })?;
-    for knobs in case.knob_settings {
-        let run = |strategy: &str, threads: usize| -> Result<Option<Findings>, ParityFailure> {
-            let name = if strategy == "sequential" { strategy.to_string() } else { format!("{strategy} x{threads}") };
+    if instance.family.name() != P::FAMILY {
+        let message = format!(
+            "{}: an instance of the family `{}`, not `{}` (a family registered earlier takes this argument): name \
+             an instance file of `{}`, or give the families short arguments of their own",
+            case.argument,
+            instance.family.name(),
+            P::FAMILY,
+            P::FAMILY
+        );
+        return Err(ParityFailure { run: "sequential".into(), message });
+    }
+    // No knob settings is the defaults once, not no run at all: a check that runs nothing
+    // would pass a broken model.
+    let defaults: &[&[(&str, &str)]] = &[&[]];
+    let knob_settings = if case.knob_settings.is_empty() { defaults } else { case.knob_settings };
+    for knobs in knob_settings {
+        let run_with_state = |strategy: &str, threads: usize, state: StateRestore| {
+            let mut name =
+                if strategy == "sequential" { strategy.to_string() } else { format!("{strategy} x{threads}") };
+            if state == StateRestore::Clone {
+                name.push_str(" --state clone");
+            }
             let failed = |message: String| ParityFailure {
                 message: format!("{}: {name}: {message}", context(knobs)),
                 run: name.clone(),
@@ -184,6 +207,7 @@ pub fn check_parity_across_strategies_at<P: Puzzle + 'static>(
                 rule_counts: true,
                 strategy: strategy.parse().map_err(|error| failed(format!("{error}")))?,
                 threads,
+                state,
                 ..RunSettings::default()
             };
             let report = run::solve(&instance, &settings).map_err(|error| failed(error.to_string()))?;
@@ -194,10 +218,19 @@ pub fn check_parity_across_strategies_at<P: Puzzle + 'static>(
             }
             findings(&report).map(Some).map_err(failed)
         };
+        let run = |strategy: &str, threads: usize| run_with_state(strategy, threads, StateRestore::Undo);
         let sequential = run("sequential", 1)?.expect("a sequential run lists nothing");
         let again = run("sequential", 1)?.expect("a sequential run lists nothing");
         if let Some(difference) = again.difference("a second sequential run", &sequential, "the first") {
             let message = format!("{}: the model is not deterministic: {difference}; {REPLAY_HINT}", context(knobs));
+            return Err(ParityFailure { run: "sequential".into(), message });
+        }
+        // A state cloned at every node and put back needs no `undo`: where the counts
+        // differ, `undo` does not restore what `apply` changed.
+        let cloned = run_with_state("sequential", 1, StateRestore::Clone)?.expect("a sequential run lists nothing");
+        if let Some(difference) = sequential.difference("sequential", &cloned, "the same search with --state clone") {
+            let message =
+                format!("{}: `undo` does not restore the state `apply` changed: {difference}", context(knobs));
             return Err(ParityFailure { run: "sequential".into(), message });
         }
         // For a family with an objective, the published count is that of the optimal

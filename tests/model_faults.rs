@@ -120,6 +120,24 @@ fn the_parity_check_passes_the_sound_model_and_names_the_run_where_moves_do_not_
 }
 
 #[test]
+fn the_parity_check_names_an_undo_that_does_not_restore_the_state() {
+    // The search on one state goes wrong as the forgotten counts pile up; the same search
+    // with the state cloned at every node never calls `undo` and counts the 4 solutions.
+    let case = ParityCase { argument: "6", knob_settings: &[&[("fault", "undo-forgets")]], solutions: 4 };
+    let failure = check_parity_across_strategies::<BrokenQueens>(case).expect_err("undo forgets");
+    assert_eq!(failure.run, "sequential", "{failure}");
+    assert!(failure.message.contains("`undo` does not restore the state `apply` changed"), "{failure}");
+    assert!(failure.message.contains("--state clone"), "{failure}");
+}
+
+#[test]
+fn the_parity_check_refuses_an_argument_that_loads_another_family() {
+    let case = ParityCase { argument: "rings", knob_settings: &[], solutions: 1 };
+    let failure = check_parity_across_strategies::<BrokenQueens>(case).expect_err("rings is not broken_model");
+    assert!(failure.message.contains("an instance of the family `olympic_rings`, not `broken_model`"), "{failure}");
+}
+
+#[test]
 fn the_parity_check_reports_a_model_panic_with_the_run_it_happened_in() {
     let case = ParityCase { argument: "8", knob_settings: &[&[("fault", "branch")]], solutions: 92 };
     let failure = check_parity_across_strategies::<BrokenQueens>(case).expect_err("the model panics");

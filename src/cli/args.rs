@@ -142,11 +142,11 @@ pub struct SweepArgs {
     /// Thread counts for the parallel strategies, replacing the spec's: `1,2,4`, `cores`, `cores*2`, `1..cores`.
     #[arg(long, value_name = "LIST")]
     pub threads: Option<String>,
-    /// Timed runs per configuration, replacing the spec's.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    /// Timed runs per configuration, replacing the spec's (at most a million).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::harness::sweeping::spec::MAX_REPEATS)))]
     pub repeats: Option<u32>,
-    /// Untimed warm-up runs per configuration, replacing the spec's.
-    #[arg(long, value_name = "N")]
+    /// Untimed warm-up runs per configuration, replacing the spec's (at most 10,000).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::harness::sweeping::spec::MAX_WARMUP)))]
     pub warmup: Option<u32>,
     /// Per-run node limit (per component), replacing the spec's; a run reaching it is recorded as `limit`.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]

@@ -9,7 +9,8 @@ use super::predicted_strategy::shape_of;
 use crate::explain::markdown::{self, ReportContext};
 use crate::explain::measure::{self, ExplainPlan};
 use crate::explain::{plot, verdict};
-use crate::harness::storing::csv_log::write_atomically;
+use crate::harness::reporting::plots::text_slug;
+use crate::harness::storing::output_target::{write_output, OutputTarget};
 use crate::knobs::KnobValues;
 use crate::machine_guard::available_cpus;
 use crate::parallel::Strategy;
@@ -34,7 +35,7 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
     }
     let instance = instance::load(&args.instance)?;
     instance.family.check_knobs(&knobs)?;
-    let knob_slug: Vec<String> = knobs.values().map(|value| file_safe(value)).collect();
+    let knob_slug: Vec<String> = knobs.values().map(|value| text_slug(value)).collect();
     let mut run = RunSettings {
         knobs,
         mode: match (args.first, args.best) {
@@ -77,11 +78,10 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
     }
     let plot_path = report_path.with_extension("svg");
     let plot_file = plot_path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
-    let command = std::iter::once("backtrack-bench".to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>();
-    let context = ReportContext { command: command.join(" "), configs: &configs, verdict: &verdict, plot_file };
+    let context = ReportContext { command: super::command_line(), configs: &configs, verdict: &verdict, plot_file };
     let svg = plot::svg(&verdict, configs[0].median_run()).map_err(Failure::failed)?;
-    write_atomically(&plot_path, svg.as_bytes()).map_err(Failure::failed)?;
-    write_atomically(&report_path, markdown::report(&context).as_bytes()).map_err(Failure::failed)?;
+    write_output(&plot_path, svg.as_bytes()).map_err(Failure::failed)?;
+    write_output(&report_path, markdown::report(&context).as_bytes()).map_err(Failure::failed)?;
     let written = format!("report: {}\nplot:   {}", report_path.display(), plot_path.display());
     if args.json {
         eprintln!("{written}");
@@ -117,14 +117,29 @@ fn check_report_path(report: &Path) -> Result<(), Failure> {
             report.join("report.md").display()
         )));
     }
+    // The report and its plot are outputs the user names: a FIFO or a device is written
+    // into and a symlink followed (as `solve --solutions`), a socket refused before the runs.
+    for path in [report, plot.as_path()] {
+        match OutputTarget::of(path) {
+            Ok(OutputTarget::Stdout) => {
+                return Err(Failure::bad_input(format!(
+                    "--out {}: the verdict goes to standard output already (--json for JSON); --out names the \
+                     report's file, e.g. report.md",
+                    report.display()
+                )))
+            }
+            Ok(_) => {}
+            Err(error) => return Err(Failure::bad_input(format!("--out {error}"))),
+        }
+    }
     Ok(())
 }
 
 /// `results/explain/<instance>[-<knob values>]-<strategy>-<threads>t[-first].md`.
 fn default_report_path(instance_id: &str, knob_values: &[String], plan: &ExplainPlan) -> PathBuf {
-    let mut parts = vec![file_safe(instance_id)];
+    let mut parts = vec![text_slug(instance_id)];
     parts.extend(knob_values.iter().cloned());
-    parts.push(file_safe(&plan.run.strategy.to_string()));
+    parts.push(text_slug(&plan.run.strategy.to_string()));
     parts.push(format!("{}t", plan.run.threads));
     match plan.run.mode {
         SearchMode::First => parts.push("first".to_string()),
@@ -132,13 +147,6 @@ fn default_report_path(instance_id: &str, knob_values: &[String], plan: &Explain
         SearchMode::All => {}
     }
     Path::new("results").join("explain").join(format!("{}.md", parts.join("-")))
-}
-
-/// `text` with every character but ASCII letters, digits and `_` replaced by `-`.
-fn file_safe(text: &str) -> String {
-    text.chars()
-        .map(|character| if character.is_ascii_alphanumeric() || character == '_' { character } else { '-' })
-        .collect()
 }
 
 /// Everything `--predict --json` prints.

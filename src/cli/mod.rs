@@ -32,6 +32,16 @@ use clap::{FromArgMatches, Parser};
 pub use failure::{report_panics_as_bugs, Failure, EXIT_INTERRUPTED};
 use std::process::ExitCode;
 
+/// The command line as typed, under the running program's name, for a report to say how
+/// it was made; an argument that is not UTF-8 (a path, say) is shown with U+FFFD where it
+/// is not, rather than stopping the command after its work.
+pub(crate) fn command_line() -> String {
+    std::iter::once(crate::run::program_name().to_string())
+        .chain(std::env::args_os().skip(1).map(|argument| argument.to_string_lossy().into_owned()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Parses the command line and runs the command, as the running program
 /// ([`crate::run::program::program`]: `backtrack-bench`, or a user's binary's own name).
 pub fn main() -> ExitCode {

@@ -120,12 +120,20 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
             writeln!(out, "{drawing}")?;
             writeln!(out)?;
         }
-        if component.solutions as usize > component.rendered.len() {
-            writeln!(out, "({} more not drawn)", format::count(component.solutions - component.rendered.len() as u64))?;
+        // Drawn from the kept solutions: of an optimising run only the best are kept, and
+        // the others reached are not "more" of them.
+        if component.solutions_kept as usize > component.rendered.len() {
+            let more = component.solutions_kept - component.rendered.len() as u64;
+            writeln!(out, "({} more kept, not drawn)", format::count(more))?;
             writeln!(out)?;
         }
     }
-    let search = report.mode.words(report.optimises());
+    let decision = report.objective.as_ref().is_some_and(|objective| objective.target.is_some());
+    let search = if decision {
+        "reached by a branch and bound for a solution that reaches the target"
+    } else {
+        report.mode.words(report.optimises())
+    };
     writeln!(
         out,
         "solutions: {}{} ({search}{})",
@@ -148,10 +156,19 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
         writeln!(out, "best:      {}", objective_text(objective))?;
     }
     let kept: u64 = report.components.iter().map(|component| component.solutions_kept).sum();
-    if report.components.iter().any(|component| component.sample) {
+    if report.optimises() && report.components.iter().any(|component| component.sample) {
+        // Every solution reached is counted, but only the best-valued ones are kept.
         writeln!(
             out,
-            "kept:      a sample of {} solution(s), the smallest of each grid (the answer counts every solution; \
+            "kept:      {} solution(s) of the best value (the others reached were worse; --solutions FILE \
+             writes every one reached)",
+            format::count(kept)
+        )?;
+    } else if report.components.iter().any(|component| component.sample) {
+        let of_each = if report.components.len() > 1 { " of each component" } else { "" };
+        writeln!(
+            out,
+            "kept:      a sample of {} solution(s), the smallest{of_each} (the answer counts every solution; \
              --solutions FILE writes them all)",
             format::count(kept)
         )?;

@@ -27,8 +27,18 @@ pub fn run(args: &ReportArgs) -> Result<(), Failure> {
             Failure::failed(error)
         }
     })?;
-    for note in &outcome.notes {
-        eprintln!("{}: {note}", crate::run::program_name());
+    // --quiet: nothing but errors and the comparison; the notes (rows skipped, older files)
+    // are one line that says how to see them.
+    if args.quiet && !outcome.notes.is_empty() {
+        eprintln!(
+            "{}: {} notes on the files read (rows skipped, older files); run without --quiet to see them",
+            crate::run::program_name(),
+            outcome.notes.len()
+        );
+    } else {
+        for note in &outcome.notes {
+            eprintln!("{}: {note}", crate::run::program_name());
+        }
     }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -93,6 +103,7 @@ fn outcome_json(outcome: &ReportOutcome) -> serde_json::Value {
                 "baseline_nodes": change.baseline_nodes,
                 "current_nodes": change.current_nodes,
                 "nodes_changed": change.nodes_changed(),
+                "best_changed": change.best_changed(),
                 "regression": change.regression(),
             })
         })

@@ -7,6 +7,7 @@
 use super::failure::Failure;
 use super::predicted_strategy::{parse_strategy, shape_of};
 use crate::harness::reporting::plots::scaling_check::speedup_svg;
+use crate::harness::reporting::plots::text_slug;
 use crate::harness::storing::csv_log::write_atomically;
 use crate::parallel::{check_thread_count, MAX_THREADS};
 use crate::scaling::costs::Costs;
@@ -85,7 +86,7 @@ impl WorkloadMeasurements {
             return Some(format!("CPU {cpu} timed at 0 ns"));
         }
         self.components.iter().find_map(|component| {
-            component.costs.refusal().map(|refused| format!("component {}: {refused}", component.name))
+            component.costs.refusal(MAX_THREADS).map(|refused| format!("component {}: {refused}", component.name))
         })
     }
 }
@@ -199,7 +200,9 @@ pub(super) fn write_check(workloads: &[Workload], context: &CheckContext<'_>, ou
                 });
             }
         }
-        let plot_name = format!("{}.svg", measurements.workload);
+        // The workload is the instance's `id`, which the instance file (or a measurements
+        // file from elsewhere) chooses: as a file name it must not leave `--out`.
+        let plot_name = format!("{}.svg", text_slug(&measurements.workload));
         let svg = speedup_svg(&measurements.workload, &workload_rows, cpus).map_err(Failure::failed)?;
         plots.push((plot_name, svg));
         rows.extend(workload_rows);

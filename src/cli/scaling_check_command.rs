@@ -16,9 +16,9 @@ use crate::environment::Environment;
 use crate::files::bounded_read::{read_bounded, ReadKind};
 use crate::knobs::KnobValues;
 use crate::machine_guard::available_cpus;
-use crate::parallel::{check_thread_count, ThreadAffinity};
+use crate::parallel::{check_thread_count, ThreadAffinity, MAX_THREADS};
 use crate::run::instance::{self, Instance};
-use crate::run::thread_list::{parse_thread_list, resolve_thread_list};
+use crate::run::thread_list::{parse_thread_list, past_the_cap, resolve_thread_list};
 use crate::run::{self, Calibration, RunSettings};
 use crate::scaling::cpu_speeds::{CpuFactors, Placement};
 use std::path::Path;
@@ -30,9 +30,7 @@ pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
         ThreadAffinity::Pinned => Placement::Pinned,
         ThreadAffinity::Free => Placement::Moved,
     };
-    let command =
-        std::iter::once(crate::run::program_name().to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>();
-    let command = command.join(" ");
+    let command = super::command_line();
     let (workloads, machine, measured_by) = match &args.from {
         Some(path) => from_file(path, &args.instances)?,
         None => {
@@ -56,6 +54,13 @@ fn measure_here(args: &ScalingCheckArgs, command: &str) -> Result<(Vec<Workload>
         .map(|name| parse_strategy(name).and_then(|strategy| shape_of(strategy).map(|_| strategy)))
         .collect::<Result<Vec<_>, _>>()?;
     let cpus = available_cpus();
+    // Refused before the first instance's recording and calibration, which take a while.
+    if let Some(count) = past_the_cap(&threads, cpus) {
+        return Err(Failure::bad_input(format!(
+            "--threads {}: {count} threads on this machine ({cpus} cores); at most {MAX_THREADS}",
+            args.threads
+        )));
+    }
     let threads = resolve_thread_list(&threads, cpus);
     let repeats = args.repeats as usize;
     let machine = MachineSeen { processor: Environment::detect().cpu_model, cpus };

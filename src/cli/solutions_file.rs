@@ -6,6 +6,7 @@
 //! never replaced), and a symlink is followed to the file it points to.
 
 use super::failure::Failure;
+use crate::files::atomic_write::create_temporary;
 use crate::harness::storing::output_target::OutputTarget;
 use crate::run::SolutionStream;
 use std::fs::File;
@@ -45,8 +46,7 @@ impl SolutionsFile {
                 path.display()
             )));
         }
-        let temporary = folder.join(format!(".{name}.{}.tmp", std::process::id()));
-        let file = File::create(&temporary).map_err(cannot)?;
+        let (temporary, file) = create_temporary(folder, &name, false).map_err(cannot)?;
         let writer = file.try_clone().map_err(|error| {
             let _ = std::fs::remove_file(&temporary);
             cannot(error)

@@ -95,6 +95,12 @@ pub fn run(args: &SweepArgs) -> Result<bool, Failure> {
             Failure::bad_input(error)
         }
     })?;
+    if args.out.exists() && !args.out.is_dir() {
+        return Err(Failure::bad_input(format!(
+            "--out {}: is not a folder; name the results folder (made when missing)",
+            args.out.display()
+        )));
+    }
     if args.dry_run {
         return if args.json { print_plan_json(&plan, shard) } else { print_plan(&plan, shard) }.map(|()| true);
     }

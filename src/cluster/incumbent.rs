@@ -17,7 +17,7 @@ use super::ClusterError;
 use crate::files::atomic_write::write_atomically_unsynced;
 use crate::files::bounded_read::{read_bounded, ReadKind};
 use crate::run::parts::Subproblem;
-use crate::search::{Incumbent, Sense};
+use crate::search::{Incumbent, Sense, NO_SCORE};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -166,11 +166,21 @@ pub struct Exchange {
 impl Exchange {
     /// The exchange of part `part` of the plan in `dir` (hashed `plan_hash`, its files
     /// signed with `key`), whose components' incumbents start at `start` (values of
-    /// `sense`'s objective).
-    pub fn new(dir: &Path, part: usize, plan_hash: &str, key: Key, sense: Sense, start: &[Option<i64>]) -> Exchange {
+    /// `sense`'s objective) and count only solutions better than `seed` (`split
+    /// --incumbent`'s value, no solution of this search).
+    pub fn new(
+        dir: &Path,
+        part: usize,
+        plan_hash: &str,
+        key: Key,
+        sense: Sense,
+        start: &[Option<i64>],
+        seed: Option<i64>,
+    ) -> Exchange {
+        let floor = seed.map_or(NO_SCORE, |seed| sense.score(seed));
         let incumbents = start
             .iter()
-            .map(|value| value.map_or_else(Incumbent::new, |value| Incumbent::seeded(sense.score(value))))
+            .map(|value| value.map_or_else(Incumbent::new, |value| Incumbent::seeded_above(sense.score(value), floor)))
             .collect();
         Exchange {
             dir: dir.to_path_buf(),

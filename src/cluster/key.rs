@@ -9,6 +9,7 @@
 //! merge accepts: it is a shared secret of the folder, not a signature.
 
 use super::ClusterError;
+use crate::files::atomic_write::create_temporary;
 use crate::files::bounded_read::{read_bounded, ReadKind};
 use serde::Serialize;
 use std::io::Write;
@@ -45,27 +46,20 @@ pub fn write_new_key(dir: &Path) -> Result<Key, ClusterError> {
     getrandom::getrandom(&mut bytes)
         .map_err(|error| ClusterError::failed(format!("cannot draw a random key for the plan: {error}")))?;
     let path = key_path(dir);
-    let temporary = dir.join(format!(".key.{}.tmp", std::process::id()));
     let text = format!("{}\n", hex(&bytes));
-    let result = create_private(&temporary)
-        .and_then(|mut file| file.write_all(text.as_bytes()).and_then(|()| file.sync_all()))
+    let cannot = |error: std::io::Error| {
+        ClusterError::failed(format!("{}: cannot write the plan's key: {error}", path.display()))
+    };
+    let (temporary, mut file) = create_temporary(dir, "key", true).map_err(cannot)?;
+    let result = file
+        .write_all(text.as_bytes())
+        .and_then(|()| file.sync_all())
         .and_then(|()| std::fs::rename(&temporary, &path));
     if let Err(error) = result {
         let _ = std::fs::remove_file(&temporary);
-        return Err(ClusterError::failed(format!("{}: cannot write the plan's key: {error}", path.display())));
+        return Err(cannot(error));
     }
     Ok(Key(bytes))
-}
-
-#[cfg(unix)]
-fn create_private(path: &Path) -> std::io::Result<std::fs::File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path)
-}
-
-#[cfg(not(unix))]
-fn create_private(path: &Path) -> std::io::Result<std::fs::File> {
-    std::fs::OpenOptions::new().write(true).create_new(true).open(path)
 }
 
 /// Reads the key of the plan folder `dir`; an error names the file and says what to do.

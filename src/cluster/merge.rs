@@ -106,6 +106,10 @@ pub struct Status {
 /// `merge --status`: which parts of the plan in `dir` are done and which are missing.
 pub fn status(dir: &Path) -> Result<Status, ClusterError> {
     let loaded = load_plan(dir)?;
+    // The checks of a merge before its survey: a status that says "next: merge" where the
+    // merge would refuse the plan (another build's, or edited) misleads.
+    check_build(&loaded.plan.tool, &loaded.dir)?;
+    check_plan_counts(&loaded).map_err(ClusterError::bad_input)?;
     let survey = survey(&loaded)?;
     let part_count = loaded.plan.part_count;
     let done: Vec<usize> =

@@ -329,7 +329,7 @@ pub fn run_part(dir: &Path, part: usize, options: PartOptions) -> Result<PartRun
     let exchange = match &plan.objective {
         Some(objective) => {
             let sense = objective.sense(&part_plan_path(dir, part))?;
-            Some(Exchange::new(dir, part, &plan.plan_hash, key.clone(), sense, &objective.start))
+            Some(Exchange::new(dir, part, &plan.plan_hash, key.clone(), sense, &objective.start, objective.seed))
         }
         None => None,
     };

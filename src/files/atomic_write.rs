@@ -2,8 +2,9 @@
 //! over the old one, so that a reader (or a crash of the process) never sees half of it.
 
 use std::fmt;
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 /// A file or folder that could not be written, and why.
@@ -45,14 +46,79 @@ fn replace_file(path: &Path, contents: &[u8], sync: bool) -> Result<(), FileErro
     let folder = path.parent().filter(|parent| !parent.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(folder).map_err(|source| FileError { path: folder.to_path_buf(), source })?;
     let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
-    // Unique per process and moment: shards on several hosts may share the folder.
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().subsec_nanos();
-    let temporary = folder.join(format!(".{name}.{}-{nanos}.tmp", std::process::id()));
-    let result = File::create(&temporary)
-        .and_then(|mut file| file.write_all(contents).and_then(|()| if sync { file.sync_all() } else { Ok(()) }))
+    let (temporary, mut file) =
+        create_temporary(folder, &name, false).map_err(|source| FileError { path: path.to_path_buf(), source })?;
+    let result = file
+        .write_all(contents)
+        .and_then(|()| if sync { file.sync_all() } else { Ok(()) })
         .and_then(|()| std::fs::rename(&temporary, path));
     if result.is_err() {
         let _ = std::fs::remove_file(&temporary);
     }
     result.map_err(|source| FileError { path: path.to_path_buf(), source })
+}
+
+/// How often [`create_temporary`] draws another name when the one it drew exists.
+const TEMPORARY_NAME_TRIES: usize = 16;
+
+/// A new temporary file in `folder` for the file `name`, as `.NAME.PID-NUMBER.tmp` with a
+/// random number, and its path; readable by the owner only when `private`.
+///
+/// Created with `create_new`, which never opens what is already there: a symlink planted
+/// under the name in a shared folder is not followed to overwrite its target, and the
+/// leftover of a killed process whose PID came round again (containers reuse PID 1) is
+/// not taken over; a name that exists is drawn again. The PID stays in the name so that a
+/// later sweep knows the file's writer is gone (`stale_temporaries`).
+pub fn create_temporary(folder: &Path, name: &str, private: bool) -> std::io::Result<(PathBuf, File)> {
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    if private {
+        options.mode(0o600);
+    }
+    let mut last_error = None;
+    for _ in 0..TEMPORARY_NAME_TRIES {
+        let temporary = folder.join(format!(".{name}.{}-{}.tmp", std::process::id(), random_number()));
+        match options.open(&temporary) {
+            Ok(file) => return Ok((temporary, file)),
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => last_error = Some(error),
+            Err(error) => return Err(error),
+        }
+    }
+    Err(last_error.unwrap_or_else(|| std::io::Error::other("no temporary name")))
+}
+
+/// A number for a temporary name: random, or the clock's nanoseconds where the system has
+/// no random source to give.
+fn random_number() -> u64 {
+    let mut bytes = [0u8; 8];
+    match getrandom::getrandom(&mut bytes) {
+        Ok(()) => u64::from_le_bytes(bytes),
+        Err(_) => u64::from(
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().subsec_nanos(),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn temporaries_are_new_files_of_the_stale_pattern_and_private_on_request() {
+        let folder = std::env::temp_dir().join(format!("bb-temporary-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let (first, _) = create_temporary(&folder, "out.csv", true).unwrap();
+        let (second, _) = create_temporary(&folder, "out.csv", false).unwrap();
+        assert_ne!(first, second, "two writers of one name in one process get two files");
+        assert_eq!(std::fs::metadata(&first).unwrap().permissions().mode() & 0o777, 0o600);
+        for temporary in [&first, &second] {
+            let name = temporary.file_name().unwrap().to_string_lossy().into_owned();
+            let number = name.strip_prefix(&format!(".out.csv.{}-", std::process::id())).unwrap();
+            assert!(number.strip_suffix(".tmp").unwrap().bytes().all(|byte| byte.is_ascii_digit()), "{name}");
+        }
+        write_atomically(&folder.join("out.csv"), b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(folder.join("out.csv")).unwrap(), "new");
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
 }

@@ -26,6 +26,9 @@ pub enum ReadKind {
     /// A scaling check's measurements.json (`scaling-check --from`): about 23 KiB for
     /// three workloads on 16 CPUs, so 4 MiB holds one of a machine of a thousand CPUs.
     Measurements,
+    /// A document beside a results folder whose generated sections `report` rewrites
+    /// (README.md, docs/*.md): this project's longest is under 100 KiB.
+    Document,
 }
 
 impl ReadKind {
@@ -37,6 +40,7 @@ impl ReadKind {
             ReadKind::ClusterFile => 512 << 20,
             ReadKind::Incumbent => 1 << 20,
             ReadKind::Measurements => 4 << 20,
+            ReadKind::Document => 16 << 20,
         }
     }
 
@@ -47,6 +51,7 @@ impl ReadKind {
             ReadKind::ClusterFile => "a cluster file",
             ReadKind::Incumbent => "an incumbent file",
             ReadKind::Measurements => "a scaling check's measurements",
+            ReadKind::Document => "a document with generated sections",
         }
     }
 }

@@ -7,7 +7,7 @@ use super::error::{PanickedRun, RunError, ESTIMATING, ON_THIS_THREAD};
 use super::family_code::{build_models, BuiltModels};
 use crate::parallel;
 use crate::puzzles::Puzzle;
-use crate::search::{estimate_tree_size_until, search_sequentially, EstimateMethod, Limits, NoCounters};
+use crate::search::{estimate_tree_size_until, search_sequentially, EstimateMethod, Limits, Model, NoCounters};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
@@ -56,6 +56,10 @@ pub struct ComponentEstimate {
     pub exact_depth: usize,
     /// Subtrees below that depth that the probes were spread over.
     pub subtrees: usize,
+    /// The model has an objective: the probes see no incumbent, so the estimate is of the
+    /// tree without the bound's cuts, while `--compare`'s search cuts by the bound (its
+    /// nodes may be far fewer).
+    pub bound_ignored: bool,
 }
 
 /// Estimates every component of `puzzle` with `config` as `request` says.
@@ -95,6 +99,7 @@ pub(super) fn estimate_puzzle<P: Puzzle>(
     let BuiltModels { models: fresh, .. } = build_models(puzzle, config, ON_THIS_THREAD)?;
     let mut estimates = Vec::new();
     for (((estimate, estimate_ns), fresh), name) in probed.into_iter().zip(fresh).zip(names) {
+        let bound_ignored = <P::Model as Model>::OPTIMISES && fresh.objective().is_some();
         let measured =
             parallel::catch_model_panic(|| measure_component::<P>(fresh, request.compare)).map_err(panicked(&name))?;
         estimates.push(ComponentEstimate {
@@ -109,6 +114,7 @@ pub(super) fn estimate_puzzle<P: Puzzle>(
             method: request.method.to_string(),
             exact_depth: estimate.exact_depth,
             subtrees: estimate.subtrees,
+            bound_ignored,
         });
     }
     Ok(estimates)

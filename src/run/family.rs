@@ -241,10 +241,14 @@ pub fn register<P: Puzzle + 'static>() -> Family {
     let existing =
         BUILTIN_FAMILIES.iter().map(Family).chain(registered.iter().copied()).find(|f| f.name() == P::FAMILY);
     if let Some(family) = existing {
+        let builtin = BUILTIN_FAMILIES.iter().any(|entry| entry.name == P::FAMILY);
         assert!(
             (family.0.puzzle_type)() == TypeId::of::<P>(),
-            "two families are called `{}`; family names must be unique",
-            P::FAMILY
+            "two families are called `{}`{}; family names must be unique",
+            P::FAMILY,
+            // An instance file names its family, and the same file may go to this program
+            // and to `backtrack-bench`: a name means one family everywhere.
+            if builtin { " (a built-in family's name, reserved even where a workbench withholds them)" } else { "" }
         );
         return family;
     }

@@ -8,6 +8,7 @@ use super::settings::{RunSettings, SearchMode, Target};
 use crate::puzzles::Puzzle;
 use crate::search::{Incumbent, Model, Objective};
 use std::sync::Arc;
+use std::time::Instant;
 
 /// What a run looks for in an optimising model, checked against the settings once.
 #[derive(Debug, Clone, Copy)]
@@ -62,7 +63,10 @@ impl Goal {
     pub(crate) fn incumbent(&self) -> Option<Arc<Incumbent>> {
         let objective = self.objective?;
         Some(match self.target {
-            Some(target) => Incumbent::seeded(objective.sense.score(target.value()).saturating_sub(1)),
+            Some(target) => {
+                let short_of_target = objective.sense.score(target.value()).saturating_sub(1);
+                Incumbent::seeded_above(short_of_target, short_of_target)
+            }
             None => Incumbent::new(),
         })
     }
@@ -120,11 +124,20 @@ pub(crate) struct ComponentOptimum {
 impl ComponentOptimum {
     /// The optimum of a component whose search kept `best` (the parallel layer keeps
     /// only the best-valued solutions of an optimising model, best first), read with
-    /// `ranker`'s objective, and the incumbent's history.
-    pub(crate) fn of<M: Model>(ranker: &M, best: &[M::Solution], incumbent: &Incumbent) -> ComponentOptimum {
+    /// `ranker`'s objective, and the incumbent's history, its last improvement timed from
+    /// `search_started` (as the time to proof is: the incumbent is made before the search
+    /// starts, and a time to best counted from then came out later than the proof).
+    pub(crate) fn of<M: Model>(
+        ranker: &M,
+        best: &[M::Solution],
+        incumbent: &Incumbent,
+        search_started: Instant,
+    ) -> ComponentOptimum {
         ComponentOptimum {
             best: best.first().map(|solution| ranker.solution_value(solution)),
-            improved_at_ns: incumbent.improved_at_ns(),
+            improved_at_ns: incumbent
+                .improved_at()
+                .map(|at| u64::try_from(at.saturating_duration_since(search_started).as_nanos()).unwrap_or(u64::MAX)),
             improvements: incumbent.improvements(),
             kept: best.len() as u64,
         }

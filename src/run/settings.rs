@@ -42,9 +42,12 @@ impl SearchMode {
     pub fn words(self, optimises: bool) -> &'static str {
         match (self, optimises) {
             (SearchMode::All, false) => "all solutions",
-            (SearchMode::All, true) => "every optimal solution, by branch and bound",
+            // Of an optimising run, the count is of every solution reached, the improving
+            // ones included (how many depends on the schedule); the best are the kept ones.
+            (SearchMode::All, true) => "reached by a branch and bound that lists every optimal solution",
             (SearchMode::First, _) => "first solution",
-            (SearchMode::Best, _) => "the best solution, by branch and bound",
+            (SearchMode::Best, false) => "the best solution, by branch and bound",
+            (SearchMode::Best, true) => "reached by a branch and bound for the best solution",
         }
     }
 }
@@ -91,7 +94,7 @@ pub struct RunSettings {
     /// Knob values of the family as given (defaults fill the rest); read into the family's
     /// typed config once, by `run::prepare`.
     pub knobs: KnobValues,
-    /// All solutions or the first.
+    /// Every solution, the first, or the best (branch and bound, for a family with an objective).
     pub mode: SearchMode,
     /// Stop each component after this many nodes (`u64::MAX`: no limit).
     pub node_limit: u64,

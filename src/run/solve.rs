@@ -113,8 +113,10 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
         let (outcome, collected) = parallel::search_collecting::<P::Model, C, _>(model, &plan, pool, limits, collector)
             .map_err(|panic| panicked(Some(name), SEARCHING, panic))?;
         if let (Some(ranker), Some(incumbent)) = (ranker, incumbent) {
-            let optimum = parallel::catch_model_panic(|| ComponentOptimum::of(&ranker, &outcome.solutions, &incumbent))
-                .map_err(|panic| panicked(Some(name), READING_SOLUTIONS, panic))?;
+            let optimum = parallel::catch_model_panic(|| {
+                ComponentOptimum::of(&ranker, &outcome.solutions, &incumbent, outcome.run.started)
+            })
+            .map_err(|panic| panicked(Some(name), READING_SOLUTIONS, panic))?;
             optima.push(optimum);
         }
         let elapsed_ns = nanos(outcome.run.wall);

@@ -78,6 +78,12 @@ impl ThreadCount {
             }
             None => ThreadTerm::parse(text).map(ThreadCount::Single),
         };
+        // A range runs upwards: `5..1` would have run 5 threads only, silently.
+        if let Some(ThreadCount::Range(ThreadTerm::Fixed(from), ThreadTerm::Fixed(to))) = parsed {
+            if from > to {
+                return Err(format!("`{text}`: a range runs from the smaller count up, e.g. `{to}..{from}`"));
+            }
+        }
         parsed.ok_or_else(|| {
             format!("`{text}` is not a thread count; expected an integer from 1 to {MAX_THREADS}, `cores`, `cores*N`, `cores+N` or a range `A..B` of those")
         })
@@ -134,6 +140,10 @@ mod tests {
         assert_eq!(resolved("1..cores"), vec![1, 2, 4, 6]);
         assert_eq!(resolved("1..cores*4"), vec![1, 2, 4, 8, 16, 24]);
         assert_eq!(resolved("1,2, 4"), vec![1, 2, 4]);
+        assert_eq!(
+            parse_thread_list("5..1").unwrap_err(),
+            "`5..1`: a range runs from the smaller count up, e.g. `1..5`"
+        );
         assert_eq!(past_the_cap(&parse_thread_list("1,cores*2").unwrap(), 6), None);
         assert_eq!(past_the_cap(&parse_thread_list("1,cores+1024").unwrap(), 6), Some(1030));
     }

@@ -90,8 +90,9 @@ impl Costs {
     /// What is wrong with costs read back from a file, if anything: a cost that is not a
     /// number, negative, or past `MAX_COST_NS`; a node cheaper than `MIN_NODE_NS` (a
     /// prediction of almost no time is a speedup past any axis); a slowdown of no copies or
-    /// more than a pool's threads, or a factor outside `1 / MAX_SLOWDOWN..=MAX_SLOWDOWN`.
-    pub fn refusal(&self) -> Option<String> {
+    /// more than `max_copies` (a pool's threads: the caller's to say, as this layer knows
+    /// no pool), or a factor outside `1 / MAX_SLOWDOWN..=MAX_SLOWDOWN`.
+    pub fn refusal(&self, max_copies: usize) -> Option<String> {
         let named = [
             ("node_ns", self.node_ns),
             ("steered_node_ns", self.steered_node_ns),
@@ -114,11 +115,8 @@ impl Costs {
             return Some(format!("a node costs less than {MIN_NODE_NS} ns"));
         }
         let Slowdown { copies, factor } = self.slowdown;
-        if !(1..=crate::parallel::MAX_THREADS).contains(&copies) {
-            return Some(format!(
-                "the slowdown was measured with {copies} copies; 1 to {}",
-                crate::parallel::MAX_THREADS
-            ));
+        if !(1..=max_copies).contains(&copies) {
+            return Some(format!("the slowdown was measured with {copies} copies; 1 to {max_copies}"));
         }
         if !(1.0 / MAX_SLOWDOWN..=MAX_SLOWDOWN).contains(&factor) {
             return Some(format!("the slowdown factor is {factor}; between {} and {MAX_SLOWDOWN}", 1.0 / MAX_SLOWDOWN));

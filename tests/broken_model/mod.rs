@@ -75,6 +75,10 @@ knob_enum! {
         ComponentNames = "component-names",
         /// The model's `rule_names` panics.
         RuleNames = "rule-names",
+        /// `apply` counts the moves it makes and `undo` forgets to count them back; past
+        /// `n` moves counted, `branch` calls every node a dead end. A state cloned at every
+        /// node (`--state clone`) hides the bug; `undo` on one state shows it.
+        UndoForgets = "undo-forgets",
     }
 }
 
@@ -117,6 +121,8 @@ pub struct BrokenModel {
     n: usize,
     fault: Fault,
     columns: Vec<u8>,
+    /// Moves applied and not undone, as the `undo-forgets` model counts them.
+    applied: usize,
 }
 
 /// Panics with the fault's name and the node's path when `fault` is the bug `present`
@@ -187,6 +193,10 @@ impl Model for BrokenModel {
                 return Branch::DeadEnd(RULE_HIDDEN);
             }
         }
+        if self.fault == Fault::UndoForgets && self.applied > self.n {
+            counters.check(RULE_HIDDEN);
+            return Branch::DeadEnd(RULE_HIDDEN);
+        }
         moves.extend(0..self.n as u8);
         Branch::Moves
     }
@@ -197,6 +207,7 @@ impl Model for BrokenModel {
             return Err(RULE_ATTACK);
         }
         self.columns.push(column);
+        self.applied += 1;
         let path = self.columns.clone();
         self.fail_at(Fault::Apply, &path);
         Ok(())
@@ -205,6 +216,9 @@ impl Model for BrokenModel {
     fn undo(&mut self, _column: u8) {
         self.fail_at(Fault::Undo, &self.columns);
         self.columns.pop();
+        if self.fault != Fault::UndoForgets {
+            self.applied -= 1;
+        }
     }
 
     fn solution(&self) -> Vec<u8> {
@@ -272,7 +286,7 @@ impl Puzzle for BrokenQueens {
         if fault == Fault::RemembersNodes {
             *BRANCHED.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = None;
         }
-        vec![BrokenModel { n: self.n, fault, columns: Vec::with_capacity(self.n) }]
+        vec![BrokenModel { n: self.n, fault, columns: Vec::with_capacity(self.n), applied: 0 }]
     }
 
     fn solution_text(&self, solution: &Vec<u8>) -> String {
@@ -300,7 +314,7 @@ impl Puzzle for BrokenQueens {
                 self.solution_text(solution)
             ));
         }
-        let model = BrokenModel { n: self.n, fault: Fault::None, columns: Vec::new() };
+        let model = BrokenModel { n: self.n, fault: Fault::None, columns: Vec::new(), applied: 0 };
         let mut placed = model;
         for &column in solution {
             if placed.attacks(column) {

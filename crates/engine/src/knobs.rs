@@ -271,7 +271,7 @@ macro_rules! knob_enum {
     (
         $(#[$meta:meta])*
         $vis:vis enum $name:ident {
-            $($(#[$variant_meta:meta])* $variant:ident = $value:literal,)+
+            $($(#[$variant_meta:meta])* $variant:ident = $value:literal),+ $(,)?
         }
     ) => {
         $(#[$meta])*
@@ -485,6 +485,20 @@ mod tests {
             /// The second value.
             Fast = "fast",
         }
+    }
+
+    knob_enum! {
+        /// The last value without a trailing comma, as an enum may be written.
+        enum Side {
+            Left = "left",
+            Right = "right"
+        }
+    }
+
+    #[test]
+    fn a_knob_enum_takes_its_last_value_with_or_without_a_comma() {
+        assert_eq!(Side::VALUES, ["left", "right"]);
+        assert_eq!(Side::parse("right", None), Some(Side::Right));
     }
 
     #[test]

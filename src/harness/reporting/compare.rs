@@ -101,6 +101,8 @@ pub struct Change {
     pub baseline_nodes: u64,
     /// The current node count (median).
     pub current_nodes: u64,
+    /// The baseline's best value, for a run with an objective.
+    pub baseline_best: Option<i64>,
     /// Runs compared on each side (baseline, current).
     pub runs: (usize, usize),
     /// Whether busy-machine runs had to be kept on either side.
@@ -117,6 +119,13 @@ impl Change {
     /// [`nodes_are_reproducible`]).
     pub fn nodes_changed(&self) -> bool {
         nodes_are_reproducible(&self.current) && self.current_nodes != self.baseline_nodes
+    }
+
+    /// Whether a run with an objective found another best value than its baseline: the
+    /// optimum does not depend on the schedule, so this is a regression wherever the node
+    /// counts of the run may vary.
+    pub fn best_changed(&self) -> bool {
+        matches!((self.baseline_best, self.current.objective_best), (Some(before), Some(now)) if before != now)
     }
 
     /// The verdict on time, where times compare (both sides on one machine).
@@ -137,15 +146,17 @@ impl Change {
     }
 
     /// Whether the change is flagged (time beyond the noise either way on one machine, or
-    /// nodes differ).
+    /// nodes or the best value differ).
     pub fn flagged(&self) -> bool {
-        self.time_verdict().is_some_and(|verdict| verdict != ChangeVerdict::NoChange) || self.nodes_changed()
+        self.time_verdict().is_some_and(|verdict| verdict != ChangeVerdict::NoChange)
+            || self.nodes_changed()
+            || self.best_changed()
     }
 
     /// Whether the change is a regression: slower beyond the noise on one machine, or
-    /// nodes differ.
+    /// nodes or the best value differ.
     pub fn regression(&self) -> bool {
-        self.time_verdict() == Some(ChangeVerdict::Slower) || self.nodes_changed()
+        self.time_verdict() == Some(ChangeVerdict::Slower) || self.nodes_changed() || self.best_changed()
     }
 
     /// Whether the times moved beyond the noise between two machines (or unknown ones): a
@@ -156,9 +167,13 @@ impl Change {
 }
 
 /// Whether a configuration's node count is the same on every run: true except for parallel
-/// first-solution searches, which stop wherever their workers happen to be.
+/// first-solution searches, which stop wherever their workers happen to be, and parallel
+/// branch and bound (a run with an objective), whose cuts depend on when the workers
+/// improved the shared incumbent; `replicable` is made to repeat its counts.
 pub fn nodes_are_reproducible(run: &RunRecord) -> bool {
-    run.mode != "first" || run.strategy == "sequential"
+    let parallel = run.strategy != "sequential";
+    let optimising = run.objective_best.is_some();
+    !(parallel && (run.mode == "first" || (optimising && !run.strategy.starts_with("replicable"))))
 }
 
 /// Matches configurations by id and compares those with completed runs on both sides, in
@@ -182,6 +197,7 @@ pub fn compare(baseline: &[RunRecord], current: &[RunRecord]) -> Vec<Change> {
                 current_ns,
                 baseline_nodes: median_nodes(before_runs),
                 current_nodes: median_nodes(now_runs),
+                baseline_best: before_runs[0].objective_best,
                 runs: (before_times.len(), now_times.len()),
                 busy_runs_kept: before_busy || now_busy,
                 time,
@@ -277,6 +293,28 @@ mod tests {
         assert!(changes[0].flagged() && !changes[0].regression());
         let changes = compare(&both(&[("a", &[100, 101, 99], 10)]), &both(&[("a", &[100, 101, 99], 11)]));
         assert!(changes[0].nodes_changed() && changes[0].regression());
+    }
+
+    #[test]
+    fn a_parallel_branch_and_bound_may_count_other_nodes_but_not_find_another_best() {
+        let with = |strategy: &str, best: i64, records: Vec<RunRecord>| -> Vec<RunRecord> {
+            records
+                .into_iter()
+                .map(|run| RunRecord { strategy: strategy.into(), objective_best: Some(best), ..run })
+                .collect()
+        };
+        let before = |strategy: &str| with(strategy, 12, both(&[("a", &[100, 101, 99], 130)]));
+        let now = |strategy: &str, best: i64| with(strategy, best, both(&[("a", &[100, 101, 99], 132)]));
+        // Which worker improved the incumbent when decides what the others cut.
+        let steal = &compare(&before("steal"), &now("steal", 12))[0];
+        assert!(!steal.nodes_changed() && !steal.regression() && !steal.flagged());
+        // The sequential search and `replicable` repeat their counts: a difference is one.
+        for strategy in ["sequential", "replicable:2"] {
+            assert!(compare(&before(strategy), &now(strategy, 12))[0].regression(), "{strategy}");
+        }
+        // The optimum never depends on the schedule.
+        let other_best = &compare(&before("steal"), &now("steal", 11))[0];
+        assert!(other_best.best_changed() && other_best.regression());
     }
 
     #[test]

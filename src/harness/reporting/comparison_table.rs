@@ -76,7 +76,11 @@ pub fn comparison_markdown(against: &str, changes: &[Change]) -> String {
             "slower" => "**slower**",
             text => text,
         };
-        let nodes_note = if change.nodes_changed() { "; **nodes changed**" } else { "" };
+        let nodes_note = match (change.nodes_changed(), change.best_changed()) {
+            (_, true) => "; **best value changed**",
+            (true, false) => "; **nodes changed**",
+            (false, false) => "",
+        };
         let busy_note = if change.busy_runs_kept { "; ⚠ busy-machine runs" } else { "" };
         let ratio = change.time.ratio;
         let _ = writeln!(

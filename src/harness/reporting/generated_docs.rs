@@ -14,6 +14,7 @@
 //! renders them again from the committed run logs and fails when a document is stale.
 //! Each section is a function of summary rows alone: [`render_section`].
 
+use crate::files::bounded_read::{read_bounded, ReadKind};
 use crate::format::{count, duration_interval, factor_interval, ratio_in_words, TimeUnit};
 use crate::harness::error::HarnessError;
 use crate::harness::storing::csv_log::write_atomically;
@@ -103,7 +104,10 @@ pub fn update_documents(results_folder: &Path, rows: &[SummaryRow]) -> Result<Ve
     };
     let mut changed = Vec::new();
     for document in documents(&root) {
-        let Ok(text) = std::fs::read_to_string(&document) else { continue };
+        // A document that is missing, not a regular file (a FIFO would block the read), too
+        // large or not UTF-8 is not one of ours to rewrite.
+        let Ok(bytes) = read_bounded(&document, ReadKind::Document) else { continue };
+        let Ok(text) = String::from_utf8(bytes) else { continue };
         if !text.contains(BEGIN) {
             continue;
         }

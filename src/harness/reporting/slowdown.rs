@@ -4,7 +4,7 @@
 //! `tables` calls [`why_slower`] for every completed configuration with more than one
 //! thread. It answers only for configurations that were slower than the sequential run or
 //! than fewer threads of the same strategy, by feeding the summary rows of the group into
-//! the `explain` decomposition ([`crate::explain::decompose`]) and naming the largest
+//! the `explain` decomposition (`explain::decompose`) and naming the largest
 //! causes. This is the one place to change when the analysis grows (A/B reruns, per-depth
 //! data): keep the signature.
 
@@ -33,7 +33,7 @@ pub fn why_slower(row: &SummaryRow, group: &[&SummaryRow]) -> String {
         let wall_ns = other.wall_ns_median as f64;
         RunMeasure {
             wall_ns,
-            cpu_ns: (other.user_cpu_ns_median + other.system_cpu_ns_median) as f64,
+            cpu_ns: other.user_cpu_ns_median as f64 + other.system_cpu_ns_median as f64,
             nodes: other.nodes as f64,
             // The summary keeps no per-worker nodes: every node counted as in a task.
             task_nodes: other.nodes as f64,
@@ -63,7 +63,7 @@ pub fn why_slower(row: &SummaryRow, group: &[&SummaryRow]) -> String {
         exhaustive: row.mode == "all" && row.objective_best.is_none(),
         sequential: RunMeasure::sequential(
             sequential.wall_ns_median as f64,
-            (sequential.user_cpu_ns_median + sequential.system_cpu_ns_median) as f64,
+            sequential.user_cpu_ns_median as f64 + sequential.system_cpu_ns_median as f64,
             sequential.nodes as f64,
         ),
         one_thread: measure(one_thread),

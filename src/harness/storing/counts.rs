@@ -96,9 +96,16 @@ pub fn count_rows(sweep: &str, config_id: &str, repeat: u32, report: &RunReport)
 pub fn nodes_per_depth(rows: &[CountRow], config_id: &str) -> Vec<u64> {
     let mine = rows.iter().filter(|row| row.config_id == config_id && row.measure == measure::NODES_AT_DEPTH);
     let Some(first_repeat) = mine.clone().map(|row| row.repeat).min() else { return Vec::new() };
+    let first_run: Vec<&CountRow> = mine.filter(|row| row.repeat == first_repeat).collect();
+    // A run writes one row for every depth from 0 to its deepest, so a depth is below the
+    // run's number of rows; one past it (an edited file) is left out rather than sizing
+    // the vector to it (a depth of 4 billion would ask for 32 GiB).
     let mut per_depth: Vec<u64> = Vec::new();
-    for row in mine.filter(|row| row.repeat == first_repeat) {
+    for row in &first_run {
         let depth = row.depth.unwrap_or(0) as usize;
+        if depth >= first_run.len() {
+            continue;
+        }
         if per_depth.len() <= depth {
             per_depth.resize(depth + 1, 0);
         }
@@ -130,5 +137,8 @@ mod tests {
         let rows = [row(1, 0, 9), row(0, 1, 4), row(0, 0, 1), row(1, 1, 9)];
         assert_eq!(nodes_per_depth(&rows, "c"), [1, 4]);
         assert!(nodes_per_depth(&rows, "other").is_empty());
+        // An edited row far past the run's depths is left out instead of sized for.
+        let edited = [row(0, 0, 1), row(0, 1, 4), row(0, u32::MAX, 7)];
+        assert_eq!(nodes_per_depth(&edited, "c"), [1, 4]);
     }
 }

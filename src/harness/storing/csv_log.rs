@@ -161,9 +161,13 @@ const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 pub struct ReadRows<T> {
     /// The rows that parsed.
     pub rows: Vec<T>,
-    /// One message per skipped line (file and line number).
+    /// One message per skipped line (file and line number), the first hundred; one more
+    /// counts the rest.
     pub skipped: Vec<String>,
 }
+
+/// The most notes on skipped rows kept per file; further ones are counted in one note.
+const MAX_SKIP_NOTES: usize = 100;
 
 /// Reads every row of `path` under `expected_header`; a different header is an error, a line
 /// that does not parse is skipped with a note.
@@ -212,6 +216,7 @@ pub fn read_rows<T: DeserializeOwned>(path: &Path, expected_header: &str) -> Res
         .map_err(|error| HarnessError::Csv { path: path.to_path_buf(), message: error.to_string() })?
         .clone();
     let mut rows = Vec::new();
+    let mut unnamed_skips = 0u64;
     // Rows are read as bytes so that one invalid UTF-8 byte skips its row, not the file.
     for record in reader.byte_records() {
         let parsed = record.map_err(|error| error.to_string()).and_then(|record| {
@@ -227,8 +232,13 @@ pub fn read_rows<T: DeserializeOwned>(path: &Path, expected_header: &str) -> Res
         });
         match parsed {
             Ok(row) => rows.push(row),
+            // A file of garbage would keep a note per line: the first ones say what is wrong.
+            Err(_) if skipped.len() >= MAX_SKIP_NOTES => unnamed_skips += 1,
             Err(message) => skipped.push(format!("{}: skipped a row: {message}", path.display())),
         }
+    }
+    if unnamed_skips > 0 {
+        skipped.push(format!("{}: skipped {unnamed_skips} more rows", path.display()));
     }
     Ok(ReadRows { rows, skipped })
 }
@@ -263,6 +273,22 @@ mod tests {
         let read: ReadRows<Row> = read_rows(&path, "name,count").unwrap();
         assert_eq!(read.rows.len(), 3);
         assert!(read.skipped.is_empty());
+    }
+
+    #[test]
+    fn a_file_of_bad_rows_keeps_a_hundred_notes_and_counts_the_rest() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("runs.csv");
+        let mut text = String::from("name,count\nok,1\n");
+        for line in 0..150 {
+            text.push_str(&format!("bad{line},not-a-number\n"));
+        }
+        std::fs::write(&path, text).unwrap();
+        let read: ReadRows<Row> = read_rows(&path, "name,count").unwrap();
+        assert_eq!(read.rows, [Row { name: "ok".into(), count: 1 }]);
+        assert_eq!(read.skipped.len(), MAX_SKIP_NOTES + 1);
+        assert!(read.skipped[0].contains("skipped a row: line 3"), "{}", read.skipped[0]);
+        assert!(read.skipped[MAX_SKIP_NOTES].ends_with("skipped 50 more rows"), "{}", read.skipped[MAX_SKIP_NOTES]);
     }
 
     #[test]

@@ -20,6 +20,7 @@
 use super::csv_log::write_atomically;
 use super::results_folder::{counts_file_for, find_runs_files, runs_file, Shard};
 use crate::environment::timestamp_now;
+use crate::files::bounded_read::{read_bounded, ReadKind};
 use crate::harness::error::HarnessError;
 use fs4::FileExt;
 use std::fs::OpenOptions;
@@ -243,7 +244,8 @@ fn split_of(sweep: &str, name: &str) -> Option<usize> {
 
 /// Rows of a CSV file (lines after the header).
 fn data_lines(path: &Path) -> usize {
-    std::fs::read(path).map_or(0, |bytes| bytes.iter().filter(|&&byte| byte == b'\n').count().saturating_sub(1))
+    read_bounded(path, ReadKind::Csv)
+        .map_or(0, |bytes| bytes.iter().filter(|&&byte| byte == b'\n').count().saturating_sub(1))
 }
 
 fn file_name(path: &Path) -> String {

@@ -1,7 +1,7 @@
 //! Removing the temporary files a killed process left behind in a folder it wrote to.
 //!
 //! Files are replaced through a temporary file and a rename (`csv_log` writes
-//! `.NAME.PID-NANOS.tmp`, `solve --solutions` writes `.NAME.PID.tmp`); a process killed
+//! `.NAME.PID-NUMBER.tmp`, as `solve --solutions` and `split`'s key do); a process killed
 //! between the two leaves the temporary file. The next sweep or report writing into the
 //! folder removes such a file when all of these hold: the name is of exactly that pattern,
 //! no process with that PID is alive on this machine (`/proc/PID`), and the file was last
@@ -44,8 +44,8 @@ pub fn remove_stale_temporaries(folder: &Path) -> Vec<PathBuf> {
     removed
 }
 
-/// The PID in a temporary file name of our pattern, `.NAME.PID.tmp` or
-/// `.NAME.PID-NANOS.tmp` (NAME not empty); `None` for any other name.
+/// The PID in a temporary file name of our pattern, `.NAME.PID-NUMBER.tmp` or
+/// `.NAME.PID.tmp` of older builds (NAME not empty); `None` for any other name.
 fn writer_pid(name: &str) -> Option<u32> {
     let inner = name.strip_prefix('.')?.strip_suffix(".tmp")?;
     let (target, stamp) = inner.rsplit_once('.')?;

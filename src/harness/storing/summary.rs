@@ -324,7 +324,8 @@ fn summarize_configuration(runs: &[RunRecord]) -> SummaryRow {
         nanoseconds(&median_interval(&system, BootstrapSettings::default()));
     row.batch = median(measured.iter().map(|run| run.batch.max(1)));
     if row.wall_ns_median >= CPU_RELIABLE_NS {
-        row.cpu_per_wall = Some((row.user_cpu_ns_median + row.system_cpu_ns_median) as f64 / row.wall_ns_median as f64);
+        row.cpu_per_wall =
+            Some((row.user_cpu_ns_median as f64 + row.system_cpu_ns_median as f64) / row.wall_ns_median as f64);
     }
     row.prunes_total = median(measured.iter().map(|run| run.prunes_total));
     row.steals = median(measured.iter().map(|run| run.steals));

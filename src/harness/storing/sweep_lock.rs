@@ -17,6 +17,7 @@ use crate::harness::storing::results_folder::Shard;
 use fs4::{FileExt, TryLockError};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -136,14 +137,31 @@ enum LockMode {
     Exclusive,
 }
 
+/// Opens (or creates) the lock file at `path`, which must be a regular file of its own: the
+/// holder's note is written into it and cleared, so a symlink there would empty the file it
+/// points to, and a FIFO would block the open (hence `O_NOFOLLOW` and `O_NONBLOCK`).
 fn open_lock_file(path: &Path) -> Result<File, HarnessError> {
-    OpenOptions::new()
+    let file = OpenOptions::new()
         .read(true)
         .write(true)
         .create(true)
         .truncate(false)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
         .open(path)
-        .map_err(|source| HarnessError::io(path, source))
+        .map_err(|source| match source.raw_os_error() {
+            Some(libc::ELOOP) => not_a_lock_file(path, "a symbolic link"),
+            _ => HarnessError::io(path, source),
+        })?;
+    let regular = file.metadata().map_err(|source| HarnessError::io(path, source))?.is_file();
+    if !regular {
+        return Err(not_a_lock_file(path, "not a regular file"));
+    }
+    Ok(file)
+}
+
+fn not_a_lock_file(path: &Path, what: &str) -> HarnessError {
+    let message = format!("is {what}; a sweep's lock file is a regular file it writes itself: remove it");
+    HarnessError::io(path, std::io::Error::new(std::io::ErrorKind::InvalidInput, message))
 }
 
 /// Tries the lock; when it is held, refuses naming `holders()`, or waits for it.
@@ -230,10 +248,14 @@ fn held_shard_locks(folder: &Path, sweep: &str) -> Vec<(Shard, String)> {
     held
 }
 
+/// The most bytes of a holder's note read back.
+const MAX_HOLDER_NOTE: u64 = 4096;
+
 /// The note a holder left in `path`, or a plain phrase when it left none (yet).
 fn read_holder(path: &Path) -> String {
     let mut text = String::new();
-    let _ = File::open(path).and_then(|mut file| file.read_to_string(&mut text));
+    // A holder writes one short line; a file far past it is not a holder's note.
+    let _ = File::open(path).and_then(|file| file.take(MAX_HOLDER_NOTE).read_to_string(&mut text));
     let text = text.trim();
     if text.is_empty() {
         format!("another process holds {}", path.display())
@@ -285,6 +307,17 @@ mod tests {
         // Released: the note is gone and the lock can be taken again.
         assert_eq!(std::fs::read_to_string(sweep_lock_file(folder.path(), "s")).unwrap(), "");
         acquire(folder.path(), None).unwrap();
+    }
+
+    #[test]
+    fn a_symlink_at_a_lock_files_name_is_refused_and_its_target_left_whole() {
+        let folder = tempfile::tempdir().unwrap();
+        let victim = folder.path().join("victim.txt");
+        std::fs::write(&victim, "data\n").unwrap();
+        std::os::unix::fs::symlink(&victim, sweep_lock_file(folder.path(), "s")).unwrap();
+        let error = acquire(folder.path(), None).map(|_| ()).expect_err("a linked lock file is refused").to_string();
+        assert!(error.contains("is a symbolic link"), "{error}");
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "data\n");
     }
 
     #[test]

@@ -54,7 +54,7 @@ pub fn recorded_runs(
             }
             previous = Some(&record.config_id);
             let entry = recorded.entry(record.config_id.clone()).or_default();
-            entry.next_repeat = entry.next_repeat.max(record.repeat + 1);
+            entry.next_repeat = entry.next_repeat.max(record.repeat.saturating_add(1));
             if record.measured() {
                 entry.runs += 1;
             }

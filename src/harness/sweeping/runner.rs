@@ -140,7 +140,7 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
     let environment = Environment::detect();
     let shard_text = options.shard.map(|shard| shard.to_string()).unwrap_or_default();
     let runs_to_do: Vec<(&Configuration, u64)> =
-        pending.iter().map(|&(config, done)| (config, u64::from(config.warmup + config.repeats - done.runs))).collect();
+        pending.iter().map(|&(config, done)| (config, runs_left(config, done.runs))).collect();
     let uniform = || WorkEstimate::uniform(&runs_to_do.iter().map(|&(_, runs)| runs).collect::<Vec<_>>());
     let mut work = if Progress::would_draw(options.quiet) {
         let cores = crate::machine_guard::available_cpus();
@@ -460,4 +460,10 @@ fn start_record(
     }
     .with_run_columns(RunColumnCells::from(&config.run))
     .with_environment(environment)
+}
+
+/// The runs a pending configuration has left, warm-ups included, in `u64`: a `u32` sum of
+/// the two counts could wrap.
+fn runs_left(config: &Configuration, runs_done: u32) -> u64 {
+    (u64::from(config.warmup) + u64::from(config.repeats)).saturating_sub(u64::from(runs_done))
 }

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::parallel::{ParallelPlan, Pool, Strategy};
-use crate::search::{search_sequentially, Branch, FullCounters, Limits, Model};
+use crate::search::{search_sequentially, Branch, FullCounters, Incumbent, Limits, Model};
 
 const KINDS: [&str; 5] =
     ["uncorrelated", "weakly-correlated", "strongly-correlated", "inverse-strongly-correlated", "subset-sum"];
@@ -192,6 +192,29 @@ fn the_small_instance_has_the_published_unique_optimum() {
     assert_eq!(instance.solution_text(&expected), "value 1030, weight 396: 0 1 2 3 4 6 10 15 16 17 18 20");
     let tallies = [AnswerTally::of(&result.solutions, |solution| instance.answer_key(0, solution))];
     assert_eq!(instance.answer(&tallies), file["expected"]["answer"]);
+}
+
+#[test]
+fn a_leaf_that_does_not_beat_the_floor_is_no_solution() {
+    let file = instance_file(include_str!("../../../instances/knapsack_small.json"));
+    let instance = knapsack(&file["data"]);
+    let model = || instance.models(&config("ratio", "dantzig")).remove(0);
+    let expected: Vec<u32> = serde_json::from_value(file["expected"]["solution"].clone()).expect("a list");
+    // A known value that a solution has (a lister's best): its ties are this search's too.
+    let known = Limits { all_optima: true, incumbent: Some(Incumbent::seeded(1030)), ..Limits::exhaustive() };
+    let result = search_sequentially::<_, FullCounters>(model(), known);
+    assert_eq!((result.solutions, result.stats.solutions), (vec![expected.clone()], 1));
+    // `--at-least 1031`: the optimum, 1030, falls short of the target and is no solution.
+    let decision = |target: i64| Limits {
+        all_optima: true,
+        target: Some(target),
+        incumbent: Some(Incumbent::seeded_above(target - 1, target - 1)),
+        ..Limits::exhaustive()
+    };
+    let result = search_sequentially::<_, FullCounters>(model(), decision(1031));
+    assert!(result.solutions.is_empty() && result.stats.solutions == 0, "{:?}", result.solutions);
+    let result = search_sequentially::<_, FullCounters>(model(), decision(1030));
+    assert_eq!(result.solutions, vec![expected]);
 }
 
 #[test]

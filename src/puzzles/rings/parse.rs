@@ -5,6 +5,9 @@ use crate::puzzles::data::{array_of, integer_in, Fields};
 use crate::puzzles::DataError;
 use serde_json::Value;
 
+/// The most fixed spots an instance may have (the seed has 7).
+const MAX_FIXED_SPOTS: usize = 1000;
+
 /// Reads the `data` block of an Olympic Rings instance.
 pub(super) fn parse(data: &Value) -> Result<OlympicRings, DataError> {
     let fields = Fields::of(data, "")?;
@@ -15,6 +18,10 @@ pub(super) fn parse(data: &Value) -> Result<OlympicRings, DataError> {
         let value = integer_in(value, &fixed_object.key_path(name), -1000..=1000)?;
         spot_names.push(name.clone());
         fixed.push(Some(value as i32));
+    }
+    // A ring's sum is an `i32` of at most this many values of at most 1,000 each.
+    if spot_names.len() > MAX_FIXED_SPOTS {
+        return Err(DataError::new("fixed", format!("at most {MAX_FIXED_SPOTS} fixed spots are supported")));
     }
     let mut unknowns = Vec::new();
     for (index, name) in fields.array("unknowns")?.iter().enumerate() {
@@ -55,6 +62,9 @@ pub(super) fn parse(data: &Value) -> Result<OlympicRings, DataError> {
             let position = spot_names.iter().position(|known| known == name).ok_or_else(|| {
                 DataError::new(format!("{path}[{index}]"), format!("`{spot}` is neither a fixed spot nor an unknown"))
             })?;
+            if members.contains(&position) {
+                return Err(DataError::new(format!("{path}[{index}]"), format!("spot `{name}` is listed twice")));
+            }
             members.push(position);
         }
         ring_names.push(ring_name.clone());

@@ -56,3 +56,19 @@ fn moves_from_the_cursor_give_the_counts_of_the_listed_moves_under_every_knob_se
         }
     }
 }
+
+#[test]
+fn a_ring_that_lists_a_spot_twice_or_too_many_fixed_spots_are_refused_with_the_key() {
+    let text = include_str!("../../../instances/olympic_rings.json");
+    let file: Value = serde_json::from_str(text).expect("instance file is JSON");
+    let mut doubled = file["data"].clone();
+    doubled["rings"]["red"] = serde_json::json!(["r", "rg", "r"]);
+    let error = OlympicRings::parse(&doubled).map(|_| ()).expect_err("refused");
+    assert_eq!((error.key.as_str(), error.message.as_str()), ("rings.red[2]", "spot `r` is listed twice"));
+    // Sums are `i32`: a thousand fixed spots of 1,000 each stay far below its range.
+    let mut crowded = file["data"].clone();
+    let fixed: serde_json::Map<String, Value> = (0..1001).map(|spot| (format!("f{spot}"), Value::from(1000))).collect();
+    crowded["fixed"] = Value::Object(fixed);
+    let error = OlympicRings::parse(&crowded).map(|_| ()).expect_err("refused");
+    assert_eq!(error.key, "fixed");
+}

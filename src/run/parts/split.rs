@@ -82,7 +82,8 @@ fn list_at<P: Puzzle>(
         let mut finds = Finds::new(keep);
         // Each component's listing has its incumbent: the solutions above the frontier
         // raise it, and the frontier's children it cuts are never handed out.
-        let incumbent = goal.sense.map(|_| goal.seed.map_or_else(Incumbent::new, Incumbent::seeded));
+        let incumbent =
+            goal.sense.map(|_| goal.seed.map_or_else(Incumbent::new, |seed| Incumbent::seeded_above(seed, seed)));
         let limits = Limits { solutions_to_keep: 0, incumbent, ..Limits::exhaustive() };
         let left = MAX_SUBPROBLEMS - listing.frontier.len();
         let key_of = |solution: &<P::Model as Model>::Solution| puzzle.answer_key(component, solution);

@@ -49,12 +49,14 @@ pub enum Strategy {
     /// A deliberately poor baseline: the leaves are listed on one thread and handed out in
     /// small batches through a lock, results collected through another lock.
     Naive,
-    /// For branch and bound: `auto`'s frontier searched in rounds of this many
-    /// subproblems per thread, each round from the incumbent as it stood when the round
-    /// began, so that the node counts and the best solution are the same on every run at a
-    /// given thread count (see `parallel::replicable`).
+    /// For branch and bound: `auto`'s frontier searched in depth-first order, each
+    /// subproblem from an incumbent of its own that starts at the best result of the
+    /// subproblems a fixed distance before it (a window growing 1, 1, 2, 2, 3, ... up to
+    /// `per_thread` x threads), once those have ended, so that the node counts and the best
+    /// solution are the same on every run at a given thread count (see
+    /// `parallel::replicable`).
     Replicable {
-        /// Subproblems per thread in one round.
+        /// Subproblems per thread in the widest window.
         per_thread: usize,
     },
 }

@@ -81,6 +81,11 @@ pub struct Incumbent {
     improved_at_ns: AtomicU64,
     improvements: AtomicU64,
     clock: Instant,
+    /// No solution scoring at or below it counts ([`NO_SCORE`]: none such): the threshold
+    /// of a decision search, or a value a user knows beforehand. Unlike the score, which a
+    /// found solution may equal (and, listing every optimum, ties are kept), the floor is
+    /// no solution's: a leaf that does not beat it is not one of this search's solutions.
+    floor: i64,
 }
 
 impl Incumbent {
@@ -92,12 +97,26 @@ impl Incumbent {
     /// An incumbent that starts at `score` (a value known to be reachable, or the target
     /// of a decision search less one): only a better solution is then recorded.
     pub fn seeded(score: i64) -> Arc<Incumbent> {
+        Incumbent::seeded_above(score, NO_SCORE)
+    }
+
+    /// An incumbent that starts at `score` and counts only solutions that beat `floor`
+    /// (at most `score`): a decision search's threshold, or a user's known value, which no
+    /// solution of this search has reached (see [`Incumbent::floor`]).
+    pub fn seeded_above(score: i64, floor: i64) -> Arc<Incumbent> {
         Arc::new(Incumbent {
-            score: CachePadded::new(AtomicI64::new(score)),
+            score: CachePadded::new(AtomicI64::new(score.max(floor))),
             improved_at_ns: AtomicU64::new(u64::MAX),
             improvements: AtomicU64::new(0),
             clock: Instant::now(),
+            floor,
         })
+    }
+
+    /// The score a solution must beat to count as one ([`NO_SCORE`] when any does): the
+    /// engine neither counts nor keeps a leaf at or below it.
+    pub fn floor(&self) -> i64 {
+        self.floor
     }
 
     /// The best score so far ([`NO_SCORE`] when none).
@@ -130,6 +149,7 @@ impl Incumbent {
             improved_at_ns: AtomicU64::new(self.improved_at_ns.load(Ordering::Relaxed)),
             improvements: AtomicU64::new(0),
             clock: self.clock,
+            floor: self.floor,
         })
     }
 
@@ -154,6 +174,12 @@ impl Incumbent {
     /// Nanoseconds from the incumbent's creation to its last improvement, if any.
     pub fn improved_at_ns(&self) -> Option<u64> {
         Some(self.improved_at_ns.load(Ordering::Relaxed)).filter(|&ns| ns != u64::MAX)
+    }
+
+    /// When the last improvement came, if any: a caller measures it from its own start
+    /// (a search starts after its incumbent is made, so `improved_at_ns` is longer).
+    pub fn improved_at(&self) -> Option<Instant> {
+        self.improved_at_ns().map(|ns| self.clock + std::time::Duration::from_nanos(ns))
     }
 
     /// How many times a solution improved it.

@@ -89,8 +89,9 @@ pub fn slug(text: &str) -> String {
     text_slug(&stem)
 }
 
-/// `text` with every character but letters, digits and `_` replaced by `-`.
-fn text_slug(stem: &str) -> String {
+/// `text` with every character but ASCII letters, digits and `_` replaced by `-` (and
+/// `instance` for no text): a file name that stays in its folder, whatever the text.
+pub fn text_slug(stem: &str) -> String {
     let cleaned: String = stem
         .chars()
         .map(|character| if character.is_ascii_alphanumeric() || character == '_' { character } else { '-' })

@@ -214,7 +214,7 @@ impl SweepSpec {
             None => return Err(fail("name: missing; the sweep's name, used in its file names".into())),
         };
         let description = optional_string(&root, "description").map_err(fail)?.unwrap_or_default();
-        let repeats = optional_integer(&root, "repeats", 1).map_err(fail)?.unwrap_or(1) as u32;
+        let repeats = optional_count(&root, "repeats", 1, MAX_REPEATS).map_err(fail)?.unwrap_or(1);
         let warmup = optional_warmup(&root).map_err(fail)?.unwrap_or(0);
         let node_limit = optional_integer(&root, "node_limit", 1).map_err(fail)?.unwrap_or(DEFAULT_NODE_LIMIT);
         let config_budget_s = match root.get("config_budget_s") {
@@ -227,7 +227,7 @@ impl SweepSpec {
                 )))
             }
         };
-        let min_repeats = optional_integer(&root, "min_repeats", 1).map_err(fail)?.map(|value| value as u32);
+        let min_repeats = optional_count(&root, "min_repeats", 1, MAX_REPEATS).map_err(fail)?;
         let target_ci = match root.get("target_ci") {
             None => 0.0,
             Some(Value::Float(width)) if (0.0..1.0).contains(width) => *width,
@@ -325,16 +325,24 @@ fn optional_string(table: &toml::Table, key: &str) -> Result<Option<String>, Str
     }
 }
 
-/// The most warm-up runs per configuration: a value past it is a typo, and the count is a
-/// `u32` (a larger value would wrap).
-pub const MAX_WARMUP: u64 = 10_000;
+/// The most warm-up runs per configuration: a value past it is a typo.
+pub const MAX_WARMUP: u32 = 10_000;
 
-/// `optional_integer` for `warmup`, at most [`MAX_WARMUP`].
+/// The most timed runs per configuration (and the most `min_repeats`): a million runs of
+/// even the quickest search is days of a sweep, and a count past `u32` would wrap.
+pub const MAX_REPEATS: u32 = 1_000_000;
+
+/// `optional_count` for `warmup`, at most [`MAX_WARMUP`], with a word on the budget.
 fn optional_warmup(table: &toml::Table) -> Result<Option<u32>, String> {
-    match optional_integer(table, "warmup", 0)? {
-        Some(count) if count > MAX_WARMUP => Err(format!(
-            "warmup: {count} warm-up runs; at most {MAX_WARMUP} (warm-ups also count inside config_budget_s)"
-        )),
+    optional_count(table, "warmup", 0, MAX_WARMUP)
+        .map_err(|message| format!("{message} (warm-ups also count inside config_budget_s)"))
+}
+
+/// An optional count from `minimum` to `maximum`.
+fn optional_count(table: &toml::Table, key: &str, minimum: u32, maximum: u32) -> Result<Option<u32>, String> {
+    match optional_integer(table, key, i64::from(minimum))? {
+        Some(count) if count > u64::from(maximum) => Err(format!("{key}: {count}; at most {maximum}")),
+        // At most `maximum`, a `u32`.
         count => Ok(count.map(|count| count as u32)),
     }
 }
@@ -484,9 +492,9 @@ fn parse_block(value: &Value, index: usize, repeats: u32, warmup: u32, node_limi
         run_values,
         threads,
         k_values,
-        repeats: optional_integer(table, "repeats", 1)
+        repeats: optional_count(table, "repeats", 1, MAX_REPEATS)
             .map_err(|message| format!("block[{index}].{message}"))?
-            .map_or(repeats, |value| value as u32),
+            .unwrap_or(repeats),
         warmup: optional_warmup(table).map_err(|message| format!("block[{index}].{message}"))?.unwrap_or(warmup),
         node_limit: optional_integer(table, "node_limit", 1)
             .map_err(|message| format!("block[{index}].{message}"))?

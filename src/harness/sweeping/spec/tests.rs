@@ -92,10 +92,24 @@ fn an_absurd_warmup_is_refused_with_its_line() {
     let error = |text: &str| SweepSpec::parse(text, "s.toml").unwrap_err().to_string();
     let spec = "name = \"t\"\nwarmup = 9223372036854775807\n[[block]]\ninstances = [\"rings\"]\n";
     assert!(
-        error(spec).starts_with("s.toml:2: warmup: 9223372036854775807 warm-up runs; at most 10000"),
+        error(spec).starts_with("s.toml:2: warmup: 9223372036854775807; at most 10000 (warm-ups"),
         "{}",
         error(spec)
     );
     let spec = "name = \"t\"\n[[block]]\ninstances = [\"rings\"]\nwarmup = 20000\n";
     assert!(error(spec).starts_with("s.toml:4: block[0].warmup: 20000"), "{}", error(spec));
+}
+
+#[test]
+fn repeats_past_a_million_are_refused_rather_than_wrapped() {
+    let error = |text: &str| SweepSpec::parse(text, "s.toml").unwrap_err().to_string();
+    // 2^32 would wrap to 0 repeats as a `u32`: a sweep that runs nothing and exits 0.
+    let spec = "name = \"t\"\nrepeats = 4294967296\n[[block]]\ninstances = [\"rings\"]\n";
+    assert!(error(spec).starts_with("s.toml:2: repeats: 4294967296; at most 1000000"), "{}", error(spec));
+    let spec = "name = \"t\"\nmin_repeats = 4294967297\n[[block]]\ninstances = [\"rings\"]\n";
+    assert!(error(spec).starts_with("s.toml:2: min_repeats: 4294967297; at most 1000000"), "{}", error(spec));
+    let spec = "name = \"t\"\n[[block]]\ninstances = [\"rings\"]\nrepeats = 1000001\n";
+    assert!(error(spec).starts_with("s.toml:4: block[0].repeats: 1000001"), "{}", error(spec));
+    let spec = "name = \"t\"\nrepeats = 1000000\n[[block]]\ninstances = [\"rings\"]\n";
+    assert_eq!(SweepSpec::parse(spec, "s.toml").unwrap().blocks[0].repeats, 1_000_000);
 }

@@ -70,6 +70,19 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         }
     }
 
+    /// Whether the leaf here scores at or below the incumbent's floor (never, without a
+    /// floor or an objective): the solution's value is read only where there is a floor.
+    pub(super) fn at_or_below_floor(&self) -> bool {
+        let (Some(objective), floor) = (self.objective, self.incumbent.floor()) else {
+            return false;
+        };
+        if floor == NO_SCORE {
+            return false;
+        }
+        let value = self.model.value_here().unwrap_or_else(|| self.model.solution_value(&self.model.solution()));
+        objective.sense.score(value) <= floor
+    }
+
     /// Records the solution at the current node of an optimising search: its value is
     /// offered to the shared incumbent, and it is kept when it is at least as good as the
     /// best this engine kept (a better one replaces them).

@@ -486,6 +486,9 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
 
     #[cold]
     fn record_solution(&mut self, depth: usize) {
+        if M::OPTIMISES && self.at_or_below_floor() {
+            return; // Short of the target or a user's known value: no solution of this search.
+        }
         self.solution_count += 1;
         if M::OPTIMISES && self.objective.is_some() {
             self.record_valued_solution();

@@ -25,7 +25,8 @@ impl fmt::Display for MovesDoNotReplay {
         write!(
             f,
             "moves do not replay: {} (the model's branch or apply reads something besides the moves from the \
-             root, such as a global counter or state kept outside do/undo)",
+             root, such as a global counter or state kept outside do/undo, or its undo does not restore what \
+             apply changed)",
             self.detail
         )
     }
@@ -92,7 +93,9 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
                 return;
             }
             if let Err(rule) = self.model.apply(mv, &mut silent) {
-                let detail = format!("the move {mv:?} at depth {depth} is rejected on replay (rule {rule})");
+                let rule_name = self.model.rule_names().get(rule).copied().unwrap_or("unnamed");
+                let detail =
+                    format!("the move {mv:?} at depth {depth} is rejected on replay (rule {rule}, `{rule_name}`)");
                 std::panic::panic_any(MovesDoNotReplay { depth, detail })
             }
             self.path.push(mv);
