@@ -84,15 +84,31 @@ fn a_part_rerun_after_it_published_the_optimum_is_cut_by_it_and_the_merge_still_
     let objective = report.objective.expect("an objective");
     assert_eq!((objective.best, objective.proven), (Some(optimum), true));
     assert_eq!(report.components[0].solution_texts.len() as u64, objective.optimal_solutions_kept);
+    // The answer is the single run's, though no part file holds a solution of the optimum.
+    assert_eq!(report.answer, serde_json::json!({ "size": optimum }));
+}
+
+#[test]
+fn a_signed_incumbent_file_under_another_parts_name_is_refused() {
+    let folder = tempfile::tempdir().expect("temporary folder");
+    let dir = folder.path();
+    let path = split_knapsack_in_two(dir);
+    std::fs::copy(&path, incumbent_path(dir, 7)).unwrap();
+    let error = merge(dir).expect_err("a copied file");
+    assert!(error.message.contains("7.json: written by part"), "{}", error.message);
+}
+
+/// A knapsack split in two and run into `dir`; the path of an incumbent file a part published.
+fn split_knapsack_in_two(dir: &Path) -> std::path::PathBuf {
+    split_and_run(&load("instances/knapsack/strongly-correlated_30.json"), &KnobValues::new(), 2, None, dir);
+    (1..=2).map(|part| incumbent_path(dir, part)).find(|path| path.exists()).expect("a published file")
 }
 
 #[test]
 fn a_published_value_that_its_path_does_not_reach_is_refused_by_the_merge() {
-    let instance = load("instances/knapsack/strongly-correlated_30.json");
     let folder = tempfile::tempdir().expect("temporary folder");
     let dir = folder.path();
-    split_and_run(&instance, &KnobValues::new(), 2, None, dir);
-    let path = (1..=2).map(|part| incumbent_path(dir, part)).find(|path| path.exists()).expect("a published file");
+    let path = split_knapsack_in_two(dir);
     let mut file: IncumbentFile = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     file.solutions[0].value += 1;
     // Signed with the folder's key, so that the digest verifies and the replay is reached.

@@ -129,6 +129,16 @@ fn read_one(path: &Path, plan_hash: &str, key: &Key) -> Result<IncumbentFile, St
             file.plan_hash
         ));
     }
+    // A part publishes under its own number: a signed file under another name is a copy.
+    let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+    if name != format!("{}.json", file.part) {
+        return Err(format!(
+            "{}: written by part {}, not under its name ({}.json)",
+            path.display(),
+            file.part,
+            file.part
+        ));
+    }
     if !signed_by(key, &file) {
         let folder = path.parent().and_then(Path::parent).unwrap_or(Path::new("."));
         return Err(format!(

@@ -79,11 +79,17 @@ pub fn headline(verdict: &Verdict) -> String {
 /// What other processes did to the CPUs during the runs.
 fn machine_text(verdict: &Verdict) -> String {
     let machine = &verdict.machine;
-    let busy =
-        format!("{} of {} rounds measured while other processes used the CPUs", machine.busy_rounds, machine.rounds);
+    // A round is busy for a one-second window above the limit, which a share over all the
+    // runs may round to 0%: the two say different things, and both say which.
+    let busy = format!(
+        "{} of {} rounds measured while other processes used more than {:.0}% of the CPUs for a second or more",
+        machine.busy_rounds,
+        machine.rounds,
+        crate::machine_guard::OTHER_CPU_LIMIT * 100.0
+    );
     match machine.other_cpu_share {
         Some(share) => {
-            format!("Machine: other processes used {:.0}% of the CPUs over the runs; {busy}.", share * 100.0)
+            format!("Machine: other processes used {:.1}% of the CPUs over all the runs; {busy}.", share * 100.0)
         }
         None => format!("Machine: /proc could not be read, so whether it was busy is unknown; {busy}."),
     }
