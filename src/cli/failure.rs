@@ -40,6 +40,18 @@ impl Failure {
         Failure { message: message.to_string(), code: EXIT_FAILURE }
     }
 
+    /// Refuses `--out PATH` where PATH is there and is not a folder (bad input); a missing
+    /// folder the command makes. `what` says what the folder holds.
+    pub fn unless_out_folder(out: &std::path::Path, what: &str) -> Result<(), Failure> {
+        if out.exists() && !out.is_dir() {
+            return Err(Failure::bad_input(format!(
+                "--out {}: is not a folder; name the {what} folder (made when missing)",
+                out.display()
+            )));
+        }
+        Ok(())
+    }
+
     /// The family's code panicked (exit code 3); `message` names where, as `solve` does.
     pub fn model_panicked(message: impl std::fmt::Display) -> Failure {
         Failure { message: message.to_string(), code: EXIT_MODEL_PANICKED }

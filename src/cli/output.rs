@@ -128,12 +128,7 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
             writeln!(out)?;
         }
     }
-    let decision = report.objective.as_ref().is_some_and(|objective| objective.target.is_some());
-    let search = if decision {
-        "reached by a branch and bound for a solution that reaches the target"
-    } else {
-        report.mode.words(report.optimises())
-    };
+    let search = report.search_words();
     writeln!(
         out,
         "solutions: {}{} ({search}{})",

@@ -87,7 +87,7 @@ pub fn write_profile(csv_path: &Path, report: &RunReport) -> Result<(), Failure>
 }
 
 fn mode_text(report: &RunReport) -> &'static str {
-    report.mode.words(report.optimises())
+    report.search_words()
 }
 
 /// The CSV text: header `component,depth,nodes,prunes_RULE...`, then one row per depth of

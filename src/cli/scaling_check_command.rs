@@ -16,9 +16,9 @@ use crate::environment::Environment;
 use crate::files::bounded_read::{read_bounded, ReadKind};
 use crate::knobs::KnobValues;
 use crate::machine_guard::available_cpus;
-use crate::parallel::{check_thread_count, ThreadAffinity, MAX_THREADS};
+use crate::parallel::{check_thread_count, ThreadAffinity};
 use crate::run::instance::{self, Instance};
-use crate::run::thread_list::{parse_thread_list, past_the_cap, resolve_thread_list};
+use crate::run::thread_list::{check_the_cap, parse_thread_list, resolve_thread_list};
 use crate::run::{self, Calibration, RunSettings};
 use crate::scaling::cpu_speeds::{CpuFactors, Placement};
 use std::path::Path;
@@ -55,12 +55,8 @@ fn measure_here(args: &ScalingCheckArgs, command: &str) -> Result<(Vec<Workload>
         .collect::<Result<Vec<_>, _>>()?;
     let cpus = available_cpus();
     // Refused before the first instance's recording and calibration, which take a while.
-    if let Some(count) = past_the_cap(&threads, cpus) {
-        return Err(Failure::bad_input(format!(
-            "--threads {}: {count} threads on this machine ({cpus} cores); at most {MAX_THREADS}",
-            args.threads
-        )));
-    }
+    check_the_cap(&threads, cpus)
+        .map_err(|refused| Failure::bad_input(format!("--threads {}: {refused}", args.threads)))?;
     let threads = resolve_thread_list(&threads, cpus);
     let repeats = args.repeats as usize;
     let machine = MachineSeen { processor: Environment::detect().cpu_model, cpus };

@@ -18,12 +18,7 @@ pub fn run(args: &SplitArgs, knobs: KnobValues) -> Result<(), Failure> {
              split the whole search (--all), or run `solve --first` on one machine",
         ));
     }
-    if args.out.exists() && !args.out.is_dir() {
-        return Err(Failure::bad_input(format!(
-            "--out {}: is not a folder; name the plan's folder (made when missing)",
-            args.out.display()
-        )));
-    }
+    Failure::unless_out_folder(&args.out, "plan's")?;
     let instance = instance::load(&args.instance)?;
     let parts = usize::try_from(args.parts).unwrap_or(usize::MAX);
     let summary = cluster::split(&instance, &knobs, parts, args.incumbent, &args.out).map_err(Failure::from)?;

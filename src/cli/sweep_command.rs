@@ -8,8 +8,7 @@ use crate::harness::sweeping::plan;
 use crate::harness::sweeping::runner::{run_sweep, SweepOptions, SweepOutcome};
 use crate::harness::sweeping::spec::{Overrides, SweepSpec};
 use crate::harness::HarnessError;
-use crate::parallel::MAX_THREADS;
-use crate::run::thread_list::{parse_thread_list, past_the_cap};
+use crate::run::thread_list::{check_the_cap, parse_thread_list};
 use crate::run::RunSettings;
 use serde_json::json;
 use std::io::Write;
@@ -57,11 +56,8 @@ pub fn resolve_spec(args: &SweepArgs) -> Result<SweepSpec, Failure> {
                 parse_thread_list(text).map_err(|message| Failure::bad_input(format!("--threads: {message}")))?;
             // `cores*N` past the pool's cap on this machine is the flag's mistake, not the spec's.
             let cores = crate::machine_guard::available_cpus();
-            if let Some(count) = past_the_cap(&counts, cores) {
-                return Err(Failure::bad_input(format!(
-                    "--threads {text}: {count} threads on this machine ({cores} cores); at most {MAX_THREADS}"
-                )));
-            }
+            check_the_cap(&counts, cores)
+                .map_err(|refused| Failure::bad_input(format!("--threads {text}: {refused}")))?;
             Some(counts)
         }
         None => None,
@@ -95,12 +91,7 @@ pub fn run(args: &SweepArgs) -> Result<bool, Failure> {
             Failure::bad_input(error)
         }
     })?;
-    if args.out.exists() && !args.out.is_dir() {
-        return Err(Failure::bad_input(format!(
-            "--out {}: is not a folder; name the results folder (made when missing)",
-            args.out.display()
-        )));
-    }
+    Failure::unless_out_folder(&args.out, "results")?;
     if args.dry_run {
         return if args.json { print_plan_json(&plan, shard) } else { print_plan(&plan, shard) }.map(|()| true);
     }

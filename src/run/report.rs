@@ -229,6 +229,17 @@ impl RunReport {
         self.objective.is_some()
     }
 
+    /// What the run searched for, in words: its mode's ([`SearchMode::words`]), or the
+    /// decision form's where it had a target.
+    pub fn search_words(&self) -> &'static str {
+        match &self.objective {
+            Some(objective) if objective.target.is_some() => {
+                "reached by a branch and bound for a solution that reaches the target"
+            }
+            _ => self.mode.words(self.optimises()),
+        }
+    }
+
     /// The knobs as `name=value` pairs joined by commas.
     pub fn knob_text(&self) -> String {
         self.knobs

@@ -119,11 +119,14 @@ pub(crate) fn resolve_thread_list(list: &[ThreadCount], cores: usize) -> Vec<usi
     list.iter().flat_map(|count| count.resolve(cores)).collect()
 }
 
-/// The first count of `list` past the pool's cap on a machine with `cores` available
-/// threads (`cores*4` on a 512-core machine), if any: refused once, where the list is
-/// given, rather than run by run.
-pub(crate) fn past_the_cap(list: &[ThreadCount], cores: usize) -> Option<usize> {
-    resolve_thread_list(list, cores).into_iter().find(|&count| count > MAX_THREADS)
+/// Refuses a list with a count past the pool's cap on a machine with `cores` available
+/// threads (`cores*4` on a 512-core machine), saying which: refused once, where the list
+/// is given, rather than run by run. The caller names the flag or the spec's key.
+pub(crate) fn check_the_cap(list: &[ThreadCount], cores: usize) -> Result<(), String> {
+    match resolve_thread_list(list, cores).into_iter().find(|&count| count > MAX_THREADS) {
+        Some(count) => Err(format!("{count} threads on this machine ({cores} cores); at most {MAX_THREADS}")),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -144,8 +147,11 @@ mod tests {
             parse_thread_list("5..1").unwrap_err(),
             "`5..1`: a range runs from the smaller count up, e.g. `1..5`"
         );
-        assert_eq!(past_the_cap(&parse_thread_list("1,cores*2").unwrap(), 6), None);
-        assert_eq!(past_the_cap(&parse_thread_list("1,cores+1024").unwrap(), 6), Some(1030));
+        assert_eq!(check_the_cap(&parse_thread_list("1,cores*2").unwrap(), 6), Ok(()));
+        assert_eq!(
+            check_the_cap(&parse_thread_list("1,cores+1024").unwrap(), 6).unwrap_err(),
+            "1030 threads on this machine (6 cores); at most 1024"
+        );
     }
 
     #[test]

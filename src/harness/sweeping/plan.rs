@@ -11,9 +11,9 @@ use crate::fnv::fnv1a;
 use crate::harness::error::HarnessError;
 use crate::harness::storing::results_folder::Shard;
 use crate::knobs::{cross_product, expand_values, KnobSpec, KnobValues};
-use crate::parallel::{Strategy, MAX_THREADS};
+use crate::parallel::Strategy;
 use crate::run::instance::{self, Instance};
-use crate::run::thread_list::past_the_cap;
+use crate::run::thread_list::check_the_cap;
 use crate::run::Family;
 use crate::run::{RunError, RunSettings};
 use crate::statistics::StoppingRule;
@@ -110,12 +110,9 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
     let mut seen = HashSet::new();
     for (block_index, block) in spec.blocks.iter().enumerate() {
         // `cores*N` may pass the pool's cap on a large machine: refuse it here, not per run.
-        if let Some(count) = past_the_cap(&block.threads, cores) {
-            return Err(HarnessError::spec_at(
-                &spec.origin,
-                block.line_of("threads"),
-                format!("block[{block_index}].threads: {count} threads on this machine ({cores} cores); at most {MAX_THREADS}"),
-            ));
+        if let Err(refused) = check_the_cap(&block.threads, cores) {
+            let message = format!("block[{block_index}].threads: {refused}");
+            return Err(HarnessError::spec_at(&spec.origin, block.line_of("threads"), message));
         }
         let sources = choose_instances(block, &mut instances);
         check_listed_knobs(spec, block, block_index, &sources, &instances)?;
