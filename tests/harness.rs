@@ -378,7 +378,7 @@ fn bad_specs_and_flags_are_bad_input() {
     assert_eq!(run(&["sweep", "--preset", "nope", "--dry-run"]).status.code(), Some(2));
     let empty = tempfile::tempdir().unwrap();
     let output = run(&["report", "--out", &empty.path().to_string_lossy()]);
-    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("no run logs"), "{}", text(&output.stderr));
 }
 

@@ -425,6 +425,26 @@ fn a_panic_in_component_names_or_rule_names_exits_3_in_every_command_that_builds
     assert_one_panic_line(&output, "solve --fault rule-names", &expected, "rule-names fault injected", None);
 }
 
+/// A model that names more rules than the per-rule counters hold is refused before any
+/// search, as the family's fault (exit 3), in one line that says what is wrong: the
+/// counters' assertion, met inside the search, read as a panic at a node of the tree.
+#[test]
+fn a_model_with_more_rules_than_the_counters_hold_is_refused_before_any_search() {
+    for arguments in [
+        &["solve", "6", "--fault", "too-many-rules"][..],
+        &["solve", "6", "--fault", "too-many-rules", "--no-rule-counts"],
+        &["estimate", "6", "--fault", "too-many-rules", "--probes", "5"],
+    ] {
+        let output = run(arguments);
+        assert_eq!(output.status.code(), Some(3), "{arguments:?}: {output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let expected = "backtrack-bench: error: the broken_model family's models name 17 rules, more than the 16 that \
+                        the per-rule counters hold (`Model::rule_names`): group related checks under one rule\n";
+        assert_eq!(stderr, expected, "{arguments:?}");
+        assert!(output.stdout.is_empty(), "{arguments:?}: {output:?}");
+    }
+}
+
 /// The prediction times its searches with the same per-solution work as the runs it
 /// predicts (each solution's answer key into the family's tally): without it, a workload
 /// of many solutions was predicted at half its time. A family whose `answer_key` panics

@@ -83,3 +83,37 @@ fn solutions_and_profile_naming_one_regular_file_are_refused_before_the_run() {
     }
     assert_eq!(std::fs::read_dir(folder.path()).expect("the folder").count(), 0, "nothing was written");
 }
+
+/// Ctrl-C during `solve --solutions FILE` removes the temporary file the solutions were
+/// going to, exits 130 and leaves no FILE: nothing half-written stays behind.
+#[test]
+fn ctrl_c_during_solve_removes_the_unfinished_solutions_file() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let file = folder.path().join("solutions.jsonl");
+    let instance = concat!(env!("CARGO_MANIFEST_DIR"), "/instances/prime_grid_enumeration.json");
+    // The post's brute force over the enumeration instance runs for minutes: it is still
+    // searching when the signal comes.
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_backtrack-bench"))
+        .args(["solve", instance, "--all", "--mode", "brute", "--solutions", file.to_str().expect("UTF-8")])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let listing = || std::fs::read_dir(folder.path()).expect("the folder").count();
+    let started = std::time::Instant::now();
+    while listing() == 0 {
+        assert!(started.elapsed().as_secs() < 60, "no temporary file after a minute");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // The handler is installed before the temporary file is named to it; a moment more lets
+    // the search start.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }, 0);
+    let output = child.wait_with_output().expect("the binary exits");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("stopped by Ctrl-C; no solutions file written"), "{stderr}");
+    let left: Vec<_> =
+        std::fs::read_dir(folder.path()).expect("the folder").map(|entry| entry.unwrap().path()).collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}

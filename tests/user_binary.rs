@@ -18,6 +18,7 @@ fn main() -> ExitCode {
         return tiles::workbench().run_cli();
     }
     a_mistyped_knob_default_is_refused_at_registration_naming_family_and_knob();
+    a_short_form_that_would_never_reach_its_family_is_refused_at_registration();
     a_family_of_defaults_only_has_names_text_and_no_drawing();
     version_help_and_usage_carry_the_programs_name();
     list_and_help_show_only_its_own_family_with_its_short_forms();
@@ -156,18 +157,67 @@ impl Puzzle for MistypedDefault {
 }
 
 fn a_mistyped_knob_default_is_refused_at_registration_naming_family_and_knob() {
-    // Quietly: the message is read from the panic itself.
-    let hook = std::panic::take_hook();
-    std::panic::set_hook(Box::new(|_| {}));
-    let panic = std::panic::catch_unwind(backtrack_bench::run::register::<MistypedDefault>);
-    std::panic::set_hook(hook);
-    let panic = panic.expect_err("a default outside the knob's values is refused");
-    let message = panic.downcast_ref::<String>().expect("a formatted message");
     assert_eq!(
-        message,
+        registration_refusal(backtrack_bench::run::register::<MistypedDefault>),
         "family `mistyped_default`: the default `mod6` of knob `order` is not one of its values (mod3 | mod4)"
     );
     assert!(backtrack_bench::run::Family::from_name("mistyped_default").is_none(), "nothing was registered");
+}
+
+/// The dominoes under another name, whose one short form is `rings` (a built-in instance's
+/// name) or `2x3` (which `dominoes` takes).
+struct Shadow<const BUILTIN_NAME: bool>;
+
+impl<const BUILTIN_NAME: bool> Puzzle for Shadow<BUILTIN_NAME> {
+    const FAMILY: &'static str = if BUILTIN_NAME { "shadow_rings" } else { "shadow_dominoes" };
+    const KNOBS: &'static [KnobSpec] = &[];
+    const SHORT_FORMS: &'static [&'static str] = if BUILTIN_NAME { &["rings"] } else { &["2x3"] };
+    type Config = ();
+    type Model = tiles::Board;
+    type AnswerKey = ();
+    fn parse(_: &serde_json::Value) -> Result<Self, DataError> {
+        Ok(Shadow)
+    }
+    fn config(knobs: &KnobValues) -> Result<(), KnobError> {
+        KnobReader::new(Self::FAMILY, Self::KNOBS, knobs).map(drop)
+    }
+    fn describe(_: &()) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+    fn models(&self, _: &()) -> Vec<tiles::Board> {
+        Vec::new()
+    }
+    fn answer_key(&self, _: usize, _: &Vec<u8>) {}
+    fn instance_from_argument(text: &str) -> Option<serde_json::Value> {
+        Self::SHORT_FORMS.contains(&text).then(|| serde_json::json!({}))
+    }
+}
+
+/// The message of the panic `register` raises, read quietly from the panic itself.
+fn registration_refusal(register: fn() -> backtrack_bench::run::Family) -> String {
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let panic = std::panic::catch_unwind(register);
+    std::panic::set_hook(hook);
+    let panic = panic.expect_err("the registration is refused");
+    panic.downcast_ref::<String>().expect("a formatted message").clone()
+}
+
+fn a_short_form_that_would_never_reach_its_family_is_refused_at_registration() {
+    backtrack_bench::run::register::<tiles::Dominoes>();
+    assert_eq!(
+        registration_refusal(backtrack_bench::run::register::<Shadow<false>>),
+        "family `shadow_dominoes`: its short form `2x3` is taken by family `dominoes`, registered before it (an \
+         argument goes to the first family that takes it); choose another"
+    );
+    assert_eq!(
+        registration_refusal(backtrack_bench::run::register::<Shadow<true>>),
+        "family `shadow_rings`: its short form `rings` is a built-in instance's name (reserved even where a \
+         workbench withholds them); choose another"
+    );
+    for refused in ["shadow_dominoes", "shadow_rings"] {
+        assert!(backtrack_bench::run::Family::from_name(refused).is_none(), "{refused} was not registered");
+    }
 }
 
 /// The dominoes with nothing but the required items: every default in use.
@@ -214,6 +264,9 @@ fn a_family_of_defaults_only_has_names_text_and_no_drawing() {
     let mut frames = Vec::new();
     let refused = backtrack_bench::unstable::watch::watch_puzzle(&puzzle, &(), &options, &mut frames, &stop)
         .expect_err("nothing to draw");
-    assert!(refused.to_string().starts_with("family `dominoes_by_default` draws nothing to watch"), "{refused}");
+    assert!(
+        refused.to_string().starts_with("family `dominoes_by_default` has no picture for watch to draw"),
+        "{refused}"
+    );
     assert!(frames.is_empty(), "nothing was drawn");
 }

@@ -22,12 +22,13 @@ pub(super) const WORKBENCH_LONG_ABOUT: &str = "A workbench for backtracking puzz
 /// The exit codes paragraph of the long help; `{program}` stands for the program's name.
 pub(super) const EXIT_CODES_HELP: &str = "Exit codes: 0 success (also --help, --version, and output cut short by \
     a closed pipe); 1 a run or I/O failure (a failed sweep configuration, report --fail-on-change on a \
-    regression); 2 bad input (flags, instance or spec file, knob values, a sweep name another run is using); \
+    regression); 2 bad input (flags, instance or spec file, knob values, a sweep name another run is using, a results \
+    folder or CSV file the harness did not write); \
     3 the family's code panicked (a bug in the model) in solve, explain, estimate, watch, split, run-part, merge \
     or scaling-check (one line names the family, the component and the node; a sweep records it as a `panic` \
     row and goes on), or reading the instance's data, the knobs or a short argument in any of them (one \
-    line names the family and its function); \
-    101 any other panic: a bug in {program}, printed in one line (please report it); 130 stopped by Ctrl-C (sweep, watch).";
+    line names the family and its function), or a family's knob named like a command's own flag (before \
+    anything runs); 101 any other panic: a bug in {program}, printed in one line (please report it); 130 stopped by Ctrl-C (sweep, watch, solve --solutions).";
 
 /// The command line's arguments. Its name, about text and version are the running
 /// program's, set when the command is built (`super::command`), so that a user's binary

@@ -10,6 +10,7 @@
 
 use crate::cluster::{ClusterError, ClusterFailure};
 use crate::run::{InstanceError, RunError};
+use std::io::Write;
 use std::process::ExitCode;
 
 /// Exit code for bad input: flags, instance files, knob values.
@@ -59,7 +60,8 @@ impl Failure {
 
     pub(super) fn report(self) -> ExitCode {
         if !self.message.is_empty() {
-            eprintln!("{}: error: {}", crate::run::program_name(), self.message);
+            // Not `eprintln!`: with standard error closed, the exit code still says why.
+            let _ = writeln!(std::io::stderr(), "{}: error: {}", crate::run::program_name(), self.message);
         }
         ExitCode::from(self.code)
     }
@@ -74,13 +76,17 @@ pub fn report_panics_as_bugs() {
     std::panic::set_hook(Box::new(|info| {
         let message = crate::parallel::panic_message(info.payload());
         let location = info.location().map(|location| format!(" at {location}")).unwrap_or_default();
-        eprintln!(
+        // Written, not `eprintln!`ed: with standard error closed, a panic inside the hook
+        // would abort the process (exit 134) instead of leaving it with 101.
+        let mut stderr = std::io::stderr().lock();
+        let _ = writeln!(
+            stderr,
             "{}: internal error (a bug, please report it): panicked{location}: {message}",
             crate::run::program_name()
         );
         let backtrace = std::backtrace::Backtrace::capture();
         if backtrace.status() == std::backtrace::BacktraceStatus::Captured {
-            eprintln!("{backtrace}");
+            let _ = writeln!(stderr, "{backtrace}");
         }
     }));
 }
@@ -90,7 +96,7 @@ impl From<RunError> for Failure {
     /// run could not start is in its input (knobs, data, thread count, terminal).
     fn from(error: RunError) -> Failure {
         let code = match error {
-            RunError::ModelPanicked(_) => EXIT_MODEL_PANICKED,
+            RunError::ModelPanicked(_) | RunError::ModelContract(_) => EXIT_MODEL_PANICKED,
             // Not the input's fault: the work did not end in the time given.
             RunError::TimeLimit(_) => EXIT_FAILURE,
             _ => EXIT_BAD_INPUT,

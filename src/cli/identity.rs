@@ -14,8 +14,9 @@ const INSTANCE_COMMANDS: [&str; 5] = ["solve", "watch", "estimate", "explain", "
 /// The whole command of `program`: clap's parser for every subcommand, named, described
 /// and versioned as `program`, with the knob flags of the families offered; their help
 /// texts and the parallel flags' long help only `with_help` (formatting them costs more
-/// than parsing the rest of a command line).
-pub fn command(program: &'static Program, with_help: bool) -> Command {
+/// than parsing the rest of a command line). An error when a family's knob cannot become a
+/// flag (see [`knob_args::add_knob_flags`]).
+pub fn command(program: &'static Program, with_help: bool) -> Result<Command, String> {
     // clap keeps a version only as `&'static str`; a command is built once per process
     // (and a few times in tests), so the few bytes leaked here are not a leak that grows.
     let version: &'static str = Box::leak(program.version_text().into_boxed_str());
@@ -29,11 +30,11 @@ pub fn command(program: &'static Program, with_help: bool) -> Command {
     for name in INSTANCE_COMMANDS {
         command = command.mut_subcommand(name, |sub| sub.mut_arg("instance", |arg| arg.help(instance.clone())));
     }
-    command = knob_args::add_knob_flags(command, with_help);
+    command = knob_args::add_knob_flags(command, with_help)?;
     if with_help {
         command = ["solve", "explain"].into_iter().fold(command, parallel_help::document);
     }
-    command
+    Ok(command)
 }
 
 /// The one-line description: the program's own, else the workbench's for its binary,
@@ -104,7 +105,7 @@ mod tests {
             about: Some("Tilings of small boards.".into()),
             version: Some("0.3.0".into()),
         });
-        let mut command = command(program, true);
+        let mut command = command(program, true).expect("the families' knobs become flags");
         assert_eq!(command.render_version(), "tiles-bench 0.3.0\n");
         let help = command.render_long_help().to_string();
         assert!(help.starts_with("Tilings of small boards.\n"), "{help}");
@@ -119,7 +120,7 @@ mod tests {
 
     #[test]
     fn the_workbench_keeps_its_own_description_and_version() {
-        let mut command = command(leaked(Program::workbench()), false);
+        let mut command = command(leaked(Program::workbench()), false).expect("the families' knobs become flags");
         assert_eq!(command.render_version(), format!("backtrack-bench {}\n", crate::run::program::WORKBENCH_VERSION));
         let help = command.render_long_help().to_string();
         assert!(help.contains("It runs the puzzles of the seed posts"), "{help}");
@@ -130,7 +131,7 @@ mod tests {
     fn a_user_program_without_a_version_says_which_workbench_it_is_built_on() {
         let program = leaked(Program { name: "tiles-bench".into(), about: None, version: None });
         assert_eq!(
-            command(program, false).render_version(),
+            command(program, false).expect("the families' knobs become flags").render_version(),
             format!("tiles-bench (built on backtrack-bench {})\n", crate::run::program::WORKBENCH_VERSION)
         );
     }

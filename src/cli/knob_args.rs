@@ -37,28 +37,41 @@ fn knob_help(name: &str) -> String {
 
 /// Adds the knob flags to every subcommand that takes an instance, with their help texts
 /// when `with_help` (only help output shows them, and formatting them is most of the cost).
-pub fn add_knob_flags(command: Command, with_help: bool) -> Command {
+/// A knob with the name of a subcommand's own flag (`threads`, say) is refused with a
+/// message that names the family: a fault in the family's declarations, not in the tool or
+/// in the command line.
+pub fn add_knob_flags(mut command: Command, with_help: bool) -> Result<Command, String> {
     let names = knob_names();
-    ["solve", "watch", "estimate", "explain", "split"]
-        .into_iter()
-        .fold(command, |command, subcommand| command.mut_subcommand(subcommand, |sub| add_to(sub, &names, with_help)))
+    for subcommand in ["solve", "watch", "estimate", "explain", "split"] {
+        let Some(sub) = command.find_subcommand(subcommand) else { continue };
+        if let Some(clash) = first_clash(sub, &names) {
+            return Err(clash);
+        }
+        command = command.mut_subcommand(subcommand, |sub| add_to(sub, &names, with_help));
+    }
+    Ok(command)
+}
+
+/// Why the knob flags cannot join `command`: the first knob named like one of its flags.
+fn first_clash(command: &Command, names: &[&'static str]) -> Option<String> {
+    names.iter().find_map(|&name| {
+        let flag = command.get_arguments().find(|arg| arg.get_id() == name || arg.get_long() == Some(name))?;
+        let families: Vec<&str> = Family::all()
+            .into_iter()
+            .filter(|family| family.knobs().iter().any(|spec| spec.name == name))
+            .map(Family::name)
+            .collect();
+        Some(format!(
+            "family {}: its knob `{name}` has the name of `{}`'s own flag `--{}`; rename the knob",
+            families.iter().map(|family| format!("`{family}`")).collect::<Vec<_>>().join(", "),
+            command.get_name(),
+            flag.get_long().unwrap_or(name)
+        ))
+    })
 }
 
 fn add_to(mut command: Command, names: &[&'static str], with_help: bool) -> Command {
     for &name in names {
-        if let Some(flag) = command.get_arguments().find(|arg| arg.get_id() == name || arg.get_long() == Some(name)) {
-            let families: Vec<&str> = Family::all()
-                .into_iter()
-                .filter(|family| family.knobs().iter().any(|spec| spec.name == name))
-                .map(Family::name)
-                .collect();
-            panic!(
-                "the knob `{name}` of family {} has the name of `{}`'s own flag `--{}`; rename the knob",
-                families.join(", "),
-                command.get_name(),
-                flag.get_long().unwrap_or(name)
-            );
-        }
         let mut arg = Arg::new(name)
             .long(name)
             .value_name("VALUE")
@@ -80,4 +93,17 @@ pub fn knob_values(matches: &ArgMatches) -> KnobValues {
         }
     }
     values
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_knob_named_like_a_flag_is_refused_with_the_flag_and_the_command_named() {
+        let command = Command::new("solve").arg(Arg::new("threads").long("threads")).arg(Arg::new("all").long("all"));
+        let clash = first_clash(&command, &["order", "threads"]).expect("`threads` is solve's own flag");
+        assert!(clash.contains("its knob `threads` has the name of `solve`'s own flag `--threads`"), "{clash}");
+        assert_eq!(first_clash(&command, &["order", "checks"]), None);
+    }
 }

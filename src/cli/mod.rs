@@ -48,7 +48,13 @@ pub fn main() -> ExitCode {
     // The knob flags' and parallel flags' help texts are only formatted when help is asked
     // for: building them cost more than parsing the rest of the command line.
     let help = help_requested(std::env::args_os().skip(1));
-    let matches = identity::command(crate::run::program::program(), help).get_matches();
+    let command = match identity::command(crate::run::program::program(), help) {
+        Ok(command) => command,
+        // A family's declarations that the command line cannot take: the family's fault,
+        // reported as its code's (exit 3), before any argument is read.
+        Err(fault) => return Failure::model_panicked(fault).report(),
+    };
+    let matches = command.get_matches();
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(error) => error.exit(),
@@ -156,7 +162,8 @@ mod tests {
 
     #[test]
     fn the_long_help_lists_every_knob_with_each_familys_values_and_the_parallel_forms() {
-        let mut command = identity::command(crate::run::program::program(), true);
+        let mut command =
+            identity::command(crate::run::program::program(), true).expect("the families' knobs become flags");
         let help = command.find_subcommand_mut("solve").expect("solve is a subcommand").render_long_help().to_string();
         for family in Family::all() {
             for spec in family.knobs() {
@@ -171,7 +178,8 @@ mod tests {
 
     #[test]
     fn without_help_the_knob_flags_still_parse() {
-        let command = identity::command(crate::run::program::program(), false);
+        let command =
+            identity::command(crate::run::program::program(), false).expect("the families' knobs become flags");
         let matches = command.try_get_matches_from(["backtrack-bench", "solve", "247", "--order", "plain"]);
         let matches = matches.expect("the knob flag parses");
         let solve = matches.subcommand_matches("solve").expect("solve matched");

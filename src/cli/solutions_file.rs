@@ -3,14 +3,41 @@
 //! and renamed to FILE only once the run and every write have succeeded, so FILE is whole
 //! or absent (an earlier FILE stays as it was when the run fails). A FIFO, a character
 //! device, `-` or `/dev/stdout` is written into directly (another program reads it; it is
-//! never replaced), and a symlink is followed to the file it points to.
+//! never replaced), and a symlink is followed to the file it points to. Ctrl-C while the
+//! temporary file is open removes it before the process exits (130): FILE stays as it was.
 
-use super::failure::Failure;
+use super::failure::{Failure, EXIT_INTERRUPTED};
 use crate::files::atomic_write::create_temporary;
 use crate::harness::storing::output_target::OutputTarget;
 use crate::run::SolutionStream;
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, OnceLock};
+
+/// The temporary file being written, for the Ctrl-C handler to remove: one per process
+/// (`solve` writes one solutions file).
+static PENDING: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+/// Names `temporary` (or none) as the file Ctrl-C removes, installing the handler the first
+/// time. Without it, an interrupted run left `.FILE.PID-N.tmp` beside FILE.
+fn set_pending(temporary: Option<PathBuf>) {
+    static INSTALLED: OnceLock<()> = OnceLock::new();
+    if temporary.is_some() {
+        INSTALLED.get_or_init(|| {
+            // The run goes on without the handler if it cannot be set: the temporary file
+            // is then left behind on Ctrl-C, as a kill leaves it.
+            let _ = ctrlc::set_handler(|| {
+                let pending = PENDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
+                if let Some(temporary) = pending {
+                    let _ = std::fs::remove_file(temporary);
+                }
+                eprintln!("\n{}: stopped by Ctrl-C; no solutions file written", crate::run::program_name());
+                std::process::exit(i32::from(EXIT_INTERRUPTED));
+            });
+        });
+    }
+    *PENDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = temporary;
+}
 
 /// Where the solutions of a run are being written.
 pub struct SolutionsFile {
@@ -52,6 +79,7 @@ impl SolutionsFile {
             cannot(error)
         })?;
         let stream = SolutionStream::new(Box::new(writer));
+        set_pending(Some(temporary.clone()));
         let replaced = Replaced { temporary, destination, file };
         Ok((SolutionsFile { path: path.to_path_buf(), replaced: Some(replaced) }, stream))
     }
@@ -66,6 +94,7 @@ impl SolutionsFile {
                 .and_then(|lines| replaced.file.sync_all().map(|()| lines))
                 .and_then(|lines| std::fs::rename(&replaced.temporary, &replaced.destination).map(|()| lines)),
         };
+        set_pending(None);
         result.map_err(|error| {
             self.remove_temporary();
             Failure::failed(format!("--solutions {}: {error}", self.path.display()))
@@ -79,6 +108,7 @@ impl SolutionsFile {
 
     fn remove_temporary(&self) {
         if let Some(replaced) = &self.replaced {
+            set_pending(None);
             let _ = std::fs::remove_file(&replaced.temporary);
         }
     }

@@ -151,7 +151,7 @@ pub(crate) fn checked_parts(loaded: &LoadedPlan) -> Result<BTreeMap<usize, (Path
 }
 
 /// `merge`: the report of the plan in `dir` from its parts, with the instance it ran; exit
-/// 2 naming every missing, doubled or foreign part ([`checked_parts`]).
+/// 2 naming every missing, doubled or foreign part (`checked_parts`).
 pub fn merge(dir: &Path) -> Result<(RunReport, Instance), ClusterError> {
     let loaded = load_plan(dir)?;
     let plan = &loaded.plan;

@@ -49,7 +49,7 @@ const PROBE_BUDGET: usize = 16_384;
 /// Seed of the probes.
 const PROBE_SEED: u64 = 1;
 
-/// What kind of failure a [`ClusterError`] is: the command's exit code follows from it.
+/// What kind of failure a `ClusterError` is: the command's exit code follows from it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClusterFailure {
     /// Bad input: flags, files, missing or foreign parts, a plan that does not fit this
@@ -86,7 +86,7 @@ impl ClusterError {
     /// its `: `; empty for none).
     pub fn of_run(error: RunError, context: &str) -> ClusterError {
         match error {
-            RunError::ModelPanicked(_) => {
+            RunError::ModelPanicked(_) | RunError::ModelContract(_) => {
                 ClusterError { kind: ClusterFailure::ModelPanicked, message: error.to_string() }
             }
             other => ClusterError::bad_input(format!("{context}{other}")),
@@ -195,7 +195,7 @@ pub fn plan_bytes(plan: &Plan) -> Vec<u8> {
 
 /// `split`: makes the plan (see [`make_plan`]) and writes the plan folder: `dir/parts/`,
 /// `dir/plans/`, a fresh key `dir/key` and `dir/plan.json` last; a failure removes what
-/// it wrote ([`plan_folder`]). A folder that already holds another plan is refused; the same plan is
+/// it wrote (`plan_folder`). A folder that already holds another plan is refused; the same plan is
 /// left as it is.
 pub fn split(
     instance: &Instance,

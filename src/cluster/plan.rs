@@ -280,7 +280,7 @@ pub fn subproblem_text(subproblem: &Subproblem) -> String {
     format!("{}:{}", subproblem.component, path_text(&subproblem.path))
 }
 
-/// Reads a path written by [`path_text`].
+/// Reads a path written by `path_text`.
 pub fn parse_path(text: &str) -> Option<ChildPath> {
     if text == "root" {
         return Some(Vec::new());

@@ -96,7 +96,8 @@ impl HarnessError {
     }
 
     /// Whether the error is the user's input (spec, flags, a folder another sweep of the
-    /// same name is using) rather than a failure while running: exit code 2.
+    /// same name is using, a results folder or CSV file the harness did not write) rather
+    /// than a failure while running: exit code 2.
     pub fn is_bad_input(&self) -> bool {
         matches!(
             self,
@@ -104,6 +105,7 @@ impl HarnessError {
                 | HarnessError::Argument { .. }
                 | HarnessError::SweepBusy { .. }
                 | HarnessError::Unreadable { .. }
+                | HarnessError::Csv { .. }
         )
     }
 

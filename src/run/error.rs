@@ -74,6 +74,9 @@ pub enum RunError {
     Objective(String),
     /// An operation passed the time limit it was given (`estimate --time-limit`).
     TimeLimit(String),
+    /// The family's models break the model contract in a way seen before any search (more
+    /// rules than the per-rule counters hold): the family's fault, as a panic of its code is.
+    ModelContract(String),
 }
 
 /// A run ended by a panic of the family's code: its model during the search (every
@@ -165,7 +168,9 @@ impl fmt::Display for RunError {
             RunError::Split(message) => f.write_str(message),
             RunError::Part(error) => write!(f, "{error}"),
             RunError::Replay(error) => write!(f, "{error}"),
-            RunError::Objective(message) | RunError::TimeLimit(message) => f.write_str(message),
+            RunError::Objective(message) | RunError::TimeLimit(message) | RunError::ModelContract(message) => {
+                f.write_str(message)
+            }
         }
     }
 }
@@ -178,7 +183,7 @@ impl std::error::Error for RunError {
             RunError::Pool(error) => Some(error),
             RunError::Watch(error) => Some(error),
             RunError::ModelPanicked(run) => Some(&run.panic),
-            RunError::Split(_) | RunError::Objective(_) | RunError::TimeLimit(_) => None,
+            RunError::Split(_) | RunError::Objective(_) | RunError::TimeLimit(_) | RunError::ModelContract(_) => None,
             RunError::Part(error) => Some(error),
             RunError::Replay(error) => Some(error),
         }

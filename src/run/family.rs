@@ -234,8 +234,9 @@ impl Family {
 /// the knob, and not later as if the user had typed it.
 ///
 /// # Panics
-/// When another family already has `P::FAMILY` as its name, or `check_family` finds a
-/// fault in `P`'s declarations.
+/// When another family already has `P::FAMILY` as its name, `check_family` finds a fault
+/// in `P`'s declarations, or one of its short forms is a built-in instance's name or an
+/// argument a family registered before it takes.
 pub fn register<P: Puzzle + 'static>() -> Family {
     let mut registered = REGISTERED.write().unwrap_or_else(|poisoned| poisoned.into_inner());
     let existing =
@@ -252,7 +253,7 @@ pub fn register<P: Puzzle + 'static>() -> Family {
         );
         return family;
     }
-    if let Err(fault) = check_family::<P>() {
+    if let Err(fault) = check_family::<P>().and_then(|()| check_short_forms_free::<P>(&registered)) {
         // Released first: a test that expects this panic must not poison the registry.
         drop(registered);
         panic!("{fault}");
@@ -260,6 +261,33 @@ pub fn register<P: Puzzle + 'static>() -> Family {
     let family = Family(Box::leak(Box::new(entry::<P>())));
     registered.push(family);
     family
+}
+
+/// Checks that none of `P`'s short forms (but a `<pattern>`) is a built-in instance's
+/// name or an argument a family registered before it (in `registered`) takes: an argument
+/// goes to the first family that takes it, so such a form would never reach `P`, while
+/// help listed it as `P`'s. Built-in names are reserved even where a workbench withholds
+/// them, as built-in family names are.
+fn check_short_forms_free<P: Puzzle>(registered: &[Family]) -> Result<(), String> {
+    for form in P::SHORT_FORMS.iter().filter(|form| !form.contains('<')) {
+        if super::instance::BUILTIN_INSTANCES.iter().any(|(name, _, _)| name == form) {
+            return Err(format!(
+                "family `{}`: its short form `{form}` is a built-in instance's name (reserved even where a \
+                 workbench withholds them); choose another",
+                P::FAMILY
+            ));
+        }
+        let taken_by = registered.iter().find(|family| matches!(family.instance_from_argument(form), Ok(Some(_))));
+        if let Some(earlier) = taken_by {
+            return Err(format!(
+                "family `{}`: its short form `{form}` is taken by family `{}`, registered before it (an argument \
+                 goes to the first family that takes it); choose another",
+                P::FAMILY,
+                earlier.name()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Checks what family `P` declares, as registration does: its knob specs (see

@@ -7,7 +7,7 @@
 use super::error::{PanickedRun, RunError, BUILDING_MODELS};
 use crate::parallel::catch_model_panic;
 use crate::puzzles::Puzzle;
-use crate::search::Model;
+use crate::search::{Model, MAX_RULES};
 
 /// Runs `work`, a call into family `P`'s own code, inside a catch: a panic in it comes back
 /// as the family's, while `during`, run as `strategy` (empty before any run).
@@ -40,10 +40,27 @@ pub(super) fn build_models<P: Puzzle>(
     config: &P::Config,
     strategy: &str,
 ) -> Result<BuiltModels<P::Model>, RunError> {
-    catch_family::<P, _>(BUILDING_MODELS, strategy, || {
+    let built = catch_family::<P, _>(BUILDING_MODELS, strategy, || {
         let models = puzzle.models(config);
+        let most_rules = models.iter().map(|model| model.rule_names().len()).max().unwrap_or(0);
         let rule_names = models.first().map(|model| model.rule_names().iter().map(|name| name.to_string()).collect());
         let max_depth = models.iter().map(Model::max_depth).max().unwrap_or(0);
-        BuiltModels { names: puzzle.component_names(), rule_names: rule_names.unwrap_or_default(), max_depth, models }
-    })
+        let built = BuiltModels {
+            names: puzzle.component_names(),
+            rule_names: rule_names.unwrap_or_default(),
+            max_depth,
+            models,
+        };
+        (built, most_rules)
+    })?;
+    match built {
+        // Refused here, before any search, rather than by the counters' assertion in the
+        // middle of one, where it read as a panic at some node of the tree.
+        (_, most_rules) if most_rules > MAX_RULES => Err(RunError::ModelContract(format!(
+            "the {} family's models name {most_rules} rules, more than the {MAX_RULES} that the per-rule \
+             counters hold (`Model::rule_names`): group related checks under one rule",
+            P::FAMILY
+        ))),
+        (built, _) => Ok(built),
+    }
 }

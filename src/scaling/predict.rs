@@ -1,5 +1,5 @@
 //! The prediction of one strategy at many thread counts: the components of an instance
-//! (searched one after another, each on every worker) replayed by [`super::simulate`] from
+//! (searched one after another, each on every worker) replayed by the `simulate` module from
 //! their recorded trees and measured costs, with the work, the span and each split's ceiling.
 
 use super::costs::Costs;

@@ -69,8 +69,9 @@ impl std::fmt::Display for WatchError {
             ),
             WatchError::NothingToDraw { family } => write!(
                 f,
-                "family `{family}` draws nothing to watch: its `Puzzle::view` is the default; return a \
-                 `View::Grid` of its cells (any width, numbers or short text) to animate it"
+                "family `{family}` has no picture for watch to draw (its `Puzzle::view` is the default): \
+                 `solve` runs it; a family's author animates one by returning a `View::Grid` of its cells (any \
+                 width, numbers or short text) from `Puzzle::view`"
             ),
             WatchError::ModelPanicked { component: Some(component), panic } => {
                 write!(f, "the family's code panicked while watching component `{component}`: {panic}")

@@ -79,6 +79,8 @@ knob_enum! {
         /// `n` moves counted, `branch` calls every node a dead end. A state cloned at every
         /// node (`--state clone`) hides the bug; `undo` on one state shows it.
         UndoForgets = "undo-forgets",
+        /// `rule_names` names 17 rules, one more than the per-rule counters hold.
+        TooManyRules = "too-many-rules",
     }
 }
 
@@ -160,6 +162,9 @@ impl Model for BrokenModel {
     fn rule_names(&self) -> &[&'static str] {
         if self.fault == Fault::RuleNames {
             panic!("{} fault injected", Fault::RuleNames.name());
+        }
+        if self.fault == Fault::TooManyRules {
+            return &["attack", "hidden", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q"];
         }
         &["attack", "hidden"]
     }

@@ -3,7 +3,7 @@
 //!
 //! For each configuration (matched by its stable id) completed on both sides, the ratio of
 //! median times (now over before) gets a 95% bootstrap interval from both samples
-//! resampled ([`crate::statistics::compare_samples`]). A change is flagged only when the
+//! resampled (`statistics::compare_samples`). A change is flagged only when the
 //! interval excludes 1 *and* the ratio moved by more than [`MIN_CHANGE`] ([`MIN_CHANGE_SHORT`]
 //! for calls under [`SHORT_CALL_NS`]): the interval guards against noise within a sweep, the
 //! threshold against differences too small to act on and against the drift of very short

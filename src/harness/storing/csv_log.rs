@@ -138,7 +138,7 @@ pub fn header_of<T: Serialize>(row: &T) -> String {
     String::from_utf8_lossy(&bytes).lines().next().unwrap_or_default().to_string()
 }
 
-/// [`crate::files::atomic_write::write_atomically`], its error as the harness's.
+/// `files::atomic_write::write_atomically`, its error as the harness's.
 pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), HarnessError> {
     atomic_write::write_atomically(path, contents).map_err(HarnessError::from)
 }

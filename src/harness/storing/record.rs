@@ -151,7 +151,7 @@ pub struct RunRecord {
     /// Time from the search's start to its best solution; empty without an objective.
     pub time_to_best_ns: Option<u64>,
     /// The machine that measured the run, as booted then
-    /// ([`crate::environment::machine_id`]); `report` compares times only between runs of
+    /// (`environment::machine_id`); `report` compares times only between runs of
     /// one machine. Empty in files written before the column existed: machine unknown.
     pub machine_id: String,
 }

@@ -3,7 +3,7 @@
 //! Every time is a median (the mean of the two middle runs for an even count) with its 95%
 //! bootstrap interval in `_low` and `_high` columns; every ratio (speedup, time against the
 //! instance's reference configuration) has the interval of the ratio of medians, both
-//! samples resampled ([`crate::statistics`]). Runs outside Tukey's fences are counted, and
+//! samples resampled (the crate's `statistics` module). Runs outside Tukey's fences are counted, and
 //! runs taken while the machine was busy are counted. Speedup, efficiency and overheads
 //! compare a configuration with the sequential configuration of the same instance, knobs,
 //! mode and state in the same sweep. Computed from run records alone, so `report` can redo

@@ -25,13 +25,13 @@ use std::time::Duration;
 /// What to do when another sweep holds the lock.
 #[derive(Debug, Clone, Copy)]
 pub enum WhenBusy {
-    /// Fail at once with [`HarnessError::SweepBusy`] (exit code 2).
+    /// Fail at once with `HarnessError::SweepBusy` (exit code 2).
     Refuse,
     /// Block until the other sweep ends.
     Wait,
     /// Wait until the other sweep ends or the flag is raised (`sweep --wait`, whose Ctrl-C
     /// raises it): the lock is tried every [`WAIT_SLICE`], so a Ctrl-C while waiting ends
-    /// the wait within that time, refused with [`HarnessError::SweepBusy`]. A blocking
+    /// the wait within that time, refused with `HarnessError::SweepBusy`. A blocking
     /// `flock` would wait for the other sweep however long it runs.
     WaitUnless(&'static AtomicBool),
 }

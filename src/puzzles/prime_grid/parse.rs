@@ -20,16 +20,20 @@ pub(super) fn parse(data: &Value) -> Result<PrimeGrid, DataError> {
     let cell_bound = read_bound(&fields, "cell_bound_exclusive")?;
     let sum_bound = read_bound(&fields, "sum_bound_exclusive")?;
     // A given no cell may hold is a typo in the file, not a puzzle without solutions.
-    // (A given that is in range but not prime is left to the search: 0 solutions.)
-    for (cell, &given) in givens.iter().enumerate() {
-        if given >= cell_bound {
-            return Err(DataError::new(
-                format!("givens[{}][{}]", cell / 3, cell % 3),
-                format!(
-                    "{given} is out of range: cells hold numbers below cell_bound_exclusive = {cell_bound} (0 = blank)"
-                ),
-            ));
-        }
+    // (A given that is in range but not prime is left to the search: 0 solutions.) Either
+    // the given or the bound may be the typo: the error names the largest given and the
+    // bound, under the bound's key, and a blank (0) is never out of range.
+    let largest = givens.iter().enumerate().filter(|(_, &given)| given != 0).max_by_key(|(_, &given)| given);
+    if let Some((cell, &given)) = largest.filter(|(_, &given)| given >= cell_bound) {
+        return Err(DataError::new(
+            "cell_bound_exclusive",
+            format!(
+                "{cell_bound} is not above the given {given} at givens[{}][{}]: every cell holds a number below \
+                 the bound (0 = blank); raise the bound or correct the given",
+                cell / 3,
+                cell % 3
+            ),
+        ));
     }
     if let Some(answer_type) = fields.get_optional("answer_type") {
         if answer_type.as_str() != Some("min_total_solution") {

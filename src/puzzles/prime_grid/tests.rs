@@ -365,6 +365,10 @@ fn malformed_data_is_an_error_naming_the_key() {
             "answer_type",
         ),
         (json!([1, 2, 3]), ""),
+        (
+            json!({"givens": [[0, 3, 17], [5, 0, 0], [13, 0, 7]], "cell_bound_exclusive": 0, "sum_bound_exclusive": 100}),
+            "cell_bound_exclusive",
+        ),
     ];
     for (data, key) in cases {
         let error = PrimeGrid::parse(&data).expect_err("malformed data is refused");
@@ -373,6 +377,13 @@ fn malformed_data_is_an_error_naming_the_key() {
     let too_large = json!({"givens": [[0, 3, 17], [5, 0, 0], [13, 0, 7]], "cell_bound_exclusive": 2_000_000, "sum_bound_exclusive": 100});
     let message = PrimeGrid::parse(&too_large).unwrap_err().message;
     assert!(message.contains("1000000"), "the limit is stated: {message}");
+    let below_a_given =
+        json!({"givens": [[0, 3, 17], [5, 0, 0], [13, 0, 7]], "cell_bound_exclusive": 10, "sum_bound_exclusive": 100});
+    let message = PrimeGrid::parse(&below_a_given).unwrap_err().message;
+    assert!(message.starts_with("10 is not above the given 17 at givens[0][2]"), "{message}");
+    let all_blank =
+        json!({"givens": [[0, 0, 0], [0, 0, 0], [0, 0, 0]], "cell_bound_exclusive": 0, "sum_bound_exclusive": 100});
+    assert!(PrimeGrid::parse(&all_blank).is_ok(), "blanks are within any bound");
 }
 
 #[test]

@@ -75,7 +75,7 @@ pub struct ParallelPlan {
 /// The most nodes a run of `strategy` on `threads` workers may enter beyond its node
 /// limit: none for `sequential` (the engine's limit is exact); for the parallel
 /// strategies, each worker reports its nodes to the shared budget every
-/// [`control::NODE_FLUSH_INTERVAL`] (1024) nodes, so each may be up to that many past
+/// `NODE_FLUSH_INTERVAL` (1024) nodes, so each may be up to that many past
 /// the limit when the others learn of it.
 pub fn node_limit_overshoot_max(strategy: Strategy, threads: usize) -> u64 {
     match strategy {

@@ -5,7 +5,7 @@
 //! `hdrhistogram` for those costs more than the rest of the bookkeeping together (its
 //! first value of a million nanoseconds allocates and clears tens of kilobytes, twice per
 //! worker and again when the run merges them; about 2 M instructions of a 17 M instruction
-//! `solve 247 --all`). So the first [`EXACT_CAPACITY`] values are kept as they are, and only
+//! `solve 247 --all`). So the first `EXACT_CAPACITY` values are kept as they are, and only
 //! a worker that runs more tasks than that moves them into a histogram.
 
 use hdrhistogram::Histogram;
@@ -19,7 +19,7 @@ const HISTOGRAM_PRECISION: u8 = 3;
 /// Recorded values: exact while few, a histogram once many.
 #[derive(Debug, Clone)]
 pub enum TaskSamples {
-    /// Up to [`EXACT_CAPACITY`] values, in the order recorded.
+    /// Up to `EXACT_CAPACITY` values, in the order recorded.
     Exact(Vec<u64>),
     /// More values than that, with three significant figures.
     Histogram(Box<Histogram<u64>>),

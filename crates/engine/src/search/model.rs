@@ -88,7 +88,8 @@ pub trait Model: Clone + Send {
 
     /// Names of the rules that can prune, indexed by [`RuleId`]: at most
     /// [`MAX_RULES`](super::MAX_RULES) of them, the size of the per-rule counters (a model
-    /// with more panics when it is run with rule counts; group related checks under one rule).
+    /// with more panics when the engine is run with rule counts, and the workbench refuses it
+    /// before any search; group related checks under one rule).
     fn rule_names(&self) -> &[&'static str];
 
     /// Depth of the deepest possible node (the number of decisions on the longest path).
