@@ -31,7 +31,9 @@ fn set_pending(temporary: Option<PathBuf>) {
                 if let Some(temporary) = pending {
                     let _ = std::fs::remove_file(temporary);
                 }
-                eprintln!("\n{}: stopped by Ctrl-C; no solutions file written", crate::run::program_name());
+                // Written, not `eprintln!`ed: a closed standard error must not stop the exit.
+                let note = format!("\n{}: stopped by Ctrl-C; no solutions file written\n", crate::run::program_name());
+                let _ = std::io::Write::write_all(&mut std::io::stderr(), note.as_bytes());
                 std::process::exit(i32::from(EXIT_INTERRUPTED));
             });
         });

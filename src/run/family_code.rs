@@ -40,7 +40,7 @@ pub(super) fn build_models<P: Puzzle>(
     config: &P::Config,
     strategy: &str,
 ) -> Result<BuiltModels<P::Model>, RunError> {
-    let built = catch_family::<P, _>(BUILDING_MODELS, strategy, || {
+    let (built, most_rules) = catch_family::<P, _>(BUILDING_MODELS, strategy, || {
         let models = puzzle.models(config);
         let most_rules = models.iter().map(|model| model.rule_names().len()).max().unwrap_or(0);
         let rule_names = models.first().map(|model| model.rule_names().iter().map(|name| name.to_string()).collect());
@@ -53,14 +53,14 @@ pub(super) fn build_models<P: Puzzle>(
         };
         (built, most_rules)
     })?;
-    match built {
-        // Refused here, before any search, rather than by the counters' assertion in the
-        // middle of one, where it read as a panic at some node of the tree.
-        (_, most_rules) if most_rules > MAX_RULES => Err(RunError::ModelContract(format!(
+    // Refused here, before any search, rather than by the counters' assertion in the middle
+    // of one, where it read as a panic at some node of the tree.
+    if most_rules > MAX_RULES {
+        return Err(RunError::ModelContract(format!(
             "the {} family's models name {most_rules} rules, more than the {MAX_RULES} that the per-rule \
              counters hold (`Model::rule_names`): group related checks under one rule",
             P::FAMILY
-        ))),
-        (built, _) => Ok(built),
+        )));
     }
+    Ok(built)
 }
