@@ -18,3 +18,31 @@ fn help_and_readme_list_every_exit_code() {
         assert!(table.contains(&format!("| `{code}` |")), "the README lacks exit code {code}");
     }
 }
+
+/// Output that cannot be written is a failure (1), help included: `--help > /dev/full` used
+/// to exit 0 with nothing written. A closed pipe (`| head`) is not a failure.
+#[test]
+fn help_that_cannot_be_written_fails_and_a_closed_pipe_does_not() {
+    let program = env!("CARGO_BIN_EXE_backtrack-bench");
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("/dev/full is missing: skipped");
+        return;
+    };
+    for arguments in [&["--help"][..], &["solve", "--help"], &["--version"], &["list"]] {
+        let output =
+            std::process::Command::new(program).args(arguments).stdout(full.try_clone().unwrap()).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{arguments:?}: {stderr}");
+        assert!(stderr.contains("No space left on device"), "{arguments:?}: {stderr}");
+    }
+    // A reader that has gone: the pipe is closed before the help is written.
+    let mut child = std::process::Command::new(program)
+        .arg("--help")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
+}

@@ -434,6 +434,7 @@ fn a_model_with_more_rules_than_the_counters_hold_is_refused_before_any_search()
         &["solve", "6", "--fault", "too-many-rules"][..],
         &["solve", "6", "--fault", "too-many-rules", "--no-rule-counts"],
         &["estimate", "6", "--fault", "too-many-rules", "--probes", "5"],
+        &["watch", "6", "--fault", "too-many-rules", "--plain"],
     ] {
         let output = run(arguments);
         assert_eq!(output.status.code(), Some(3), "{arguments:?}: {output:?}");

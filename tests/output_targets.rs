@@ -1,6 +1,7 @@
 //! End-to-end tests of where `solve --solutions FILE` and `--profile FILE` write: a FIFO
 //! is streamed into and stays a FIFO, `/dev/null` stays a character device, a symlink
 //! stays a link and its target gets the content. Both naming one regular file is refused.
+//! `report` keeps a results folder's README that is a link to a page elsewhere a link.
 
 mod common;
 
@@ -116,4 +117,24 @@ fn ctrl_c_during_solve_removes_the_unfinished_solutions_file() {
     let left: Vec<_> =
         std::fs::read_dir(folder.path()).expect("the folder").map(|entry| entry.unwrap().path()).collect();
     assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+/// A results folder whose README.md links to a page elsewhere (a wiki's checkout, say):
+/// `report` writes the page and leaves the link; it used to replace the link with a file.
+#[test]
+fn report_writes_through_a_symlinked_readme_and_leaves_the_link() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let results = folder.path().join("results");
+    std::fs::create_dir(&results).expect("the results folder");
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
+    for file in ["quick-runs.csv", "quick-runs.csv.complete", "quick-counts.csv"] {
+        std::fs::copy(committed.join(file), results.join(file)).expect("a committed run log");
+    }
+    let readme = results.join("README.md");
+    std::os::unix::fs::symlink("../page.md", &readme).expect("a link");
+    let output = run(&["report", "--out", results.to_str().expect("UTF-8"), "--quiet"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(std::fs::symlink_metadata(&readme).expect("the link").file_type().is_symlink());
+    let page = std::fs::read_to_string(folder.path().join("page.md")).expect("the linked page");
+    assert!(page.contains("quick"), "{page}");
 }

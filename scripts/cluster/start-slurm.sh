@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Starts a one-node Slurm cluster on this machine, for `split` / `run-part` / `merge` and
 # for CI's slow check: munged, slurmctld and slurmd with a minimal slurm.conf (one node with
-# this machine's CPUs, proctrack/linuxproc, task/none, select/cons_tres), their state,
+# this machine's CPUs, proctrack/linuxproc, task/none, select/cons_tres, scheduling passes
+# without the default 3 s batch delay, so a throttled array's next task starts about a
+# second after a task ends), their state,
 # spool, logs and munge key in one folder. Installs the Debian packages (slurmctld, slurmd,
 # slurm-client, munge) when they are missing; exits 1 with the reason when it cannot.
 #
@@ -71,6 +73,7 @@ TaskPlugin=task/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 SchedulerType=sched/builtin
+SchedulerParameters=batch_sched_delay=0
 JobCompType=jobcomp/filetxt
 JobCompLoc=$state/jobcomp.txt
 MpiDefault=none

@@ -54,10 +54,13 @@ pub fn main() -> ExitCode {
         // reported as its code's (exit 3), before any argument is read.
         Err(fault) => return Failure::model_panicked(fault).report(),
     };
-    let matches = command.get_matches();
+    let matches = match command.try_get_matches() {
+        Ok(matches) => matches,
+        Err(error) => return clap_exit(&error),
+    };
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
-        Err(error) => error.exit(),
+        Err(error) => return clap_exit(&error),
     };
     let outcome = match cli.command {
         Some(Command::Solve(args)) => {
@@ -106,6 +109,21 @@ pub fn main() -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => failure.report(),
+    }
+}
+
+/// Prints clap's answer to a command line it did not parse into a command (help, version,
+/// or a usage error) and gives its exit code: 0 for help and version, 2 for a usage error.
+/// Help that cannot be written (standard output on a full disk, say) is a failure (1), not a
+/// silent success; a closed pipe (`| head`) is not, as for every other command.
+fn clap_exit(error: &clap::Error) -> ExitCode {
+    let written = error.print().and_then(|()| std::io::Write::flush(&mut std::io::stdout()));
+    match written {
+        Err(io) if !error.use_stderr() && io.kind() != std::io::ErrorKind::BrokenPipe => {
+            Failure::failed(format!("writing standard output: {io}")).report()
+        }
+        // A usage error that cannot be written to standard error still exits 2.
+        _ => ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(failure::EXIT_BAD_INPUT)),
     }
 }
 

@@ -56,11 +56,16 @@ pub(super) fn build_models<P: Puzzle>(
     // Refused here, before any search, rather than by the counters' assertion in the middle
     // of one, where it read as a panic at some node of the tree.
     if most_rules > MAX_RULES {
-        return Err(RunError::ModelContract(format!(
-            "the {} family's models name {most_rules} rules, more than the {MAX_RULES} that the per-rule \
-             counters hold (`Model::rule_names`): group related checks under one rule",
-            P::FAMILY
-        )));
+        return Err(too_many_rules::<P>(most_rules));
     }
     Ok(built)
+}
+
+/// The refusal of a family whose models name `rules` rules, past [`MAX_RULES`].
+pub(super) fn too_many_rules<P: Puzzle>(rules: usize) -> RunError {
+    RunError::ModelContract(format!(
+        "the {} family's models name {rules} rules, more than the {MAX_RULES} that the per-rule counters hold \
+         (`Model::rule_names`): group related checks under one rule",
+        P::FAMILY
+    ))
 }

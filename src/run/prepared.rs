@@ -12,7 +12,7 @@ use super::error::{
     PanickedRun, RunError, BEFORE_ANY_RUN, BUILDING_MODELS, ON_THIS_THREAD, READING_DATA, READING_KNOBS, WATCHING,
 };
 use super::estimate::{estimate_puzzle, ComponentEstimate, EstimateRequest};
-use super::family_code::catch_family;
+use super::family_code::{catch_family, too_many_rules};
 use super::measure::{measure_puzzle, Calibration};
 use super::parts::{self, AssembleInput, PartOutcome, PartRequest, SplitListing, SplitRequest};
 use super::report::RunReport;
@@ -114,6 +114,7 @@ impl<P: Puzzle> Prepared for Ready<P> {
                 let during = if component.is_some() { WATCHING } else { BUILDING_MODELS };
                 PanickedRun::error::<P>(component.as_deref(), during, ON_THIS_THREAD, panic)
             }
+            WatchError::TooManyRules { rules } => too_many_rules::<P>(rules),
             other => RunError::Watch(other),
         })
     }

@@ -8,7 +8,7 @@ use crate::parallel::{catch_model_panic, ModelPanic};
 use crate::puzzles::view::{CellView, View};
 use crate::puzzles::Puzzle;
 use crate::search::{
-    Engine, Event, Limits, Model, NoCounters, Observer, OpenBranches, Steering, SteeringAction, StopReason,
+    Engine, Event, Limits, Model, NoCounters, Observer, OpenBranches, Steering, SteeringAction, StopReason, MAX_RULES,
 };
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -49,6 +49,12 @@ pub enum WatchError {
         /// The family.
         family: &'static str,
     },
+    /// A model names more rules than the per-rule counters hold ([`MAX_RULES`]): refused by
+    /// every command, before the first frame here.
+    TooManyRules {
+        /// The most rules one model names.
+        rules: usize,
+    },
     /// The family's code (its model, or its drawing) panicked.
     ModelPanicked {
         /// The component being watched; `None` when the models were being built.
@@ -72,6 +78,11 @@ impl std::fmt::Display for WatchError {
                 "family `{family}` has no picture for watch to draw (its `Puzzle::view` is the default): \
                  `solve` runs it; a family's author animates one by returning a `View::Grid` of its cells (any \
                  width, numbers or short text) from `Puzzle::view`"
+            ),
+            WatchError::TooManyRules { rules } => write!(
+                f,
+                "the models name {rules} rules, more than the {MAX_RULES} that the per-rule counters hold \
+                 (`Model::rule_names`): group related checks under one rule"
             ),
             WatchError::ModelPanicked { component: Some(component), panic } => {
                 write!(f, "the family's code panicked while watching component `{component}`: {panic}")
@@ -339,6 +350,13 @@ pub fn watch_puzzle<P: Puzzle>(
     // The component names are the family's code too: read inside the same catch.
     let (models, names) = catch_model_panic(|| (puzzle.models(config), puzzle.component_names()))
         .map_err(|panic| WatchError::ModelPanicked { component: None, panic })?;
+    // The contract's limit holds here as in every command, though watch counts no rule: a
+    // model that `solve` refuses is not shown as if it were sound.
+    let most_rules = catch_model_panic(|| models.iter().map(|model| model.rule_names().len()).max().unwrap_or(0))
+        .map_err(|panic| WatchError::ModelPanicked { component: None, panic })?;
+    if most_rules > MAX_RULES {
+        return Err(WatchError::TooManyRules { rules: most_rules });
+    }
     for (model, component) in models.into_iter().zip(names) {
         let panicked = |panic| WatchError::ModelPanicked { component: Some(component.clone()), panic };
         let steps_spent = AtomicBool::new(false);

@@ -1,7 +1,7 @@
 //! The thread pool a run borrows: built once, before any clock starts, never rayon's global.
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -46,8 +46,12 @@ pub struct Pool {
     inner: OnceLock<rayon::ThreadPool>,
     threads: usize,
     affinity: ThreadAffinity,
-    /// Set by [`Pool::release`]: the threads held by [`Pool::hold`] may go.
-    released: Arc<AtomicBool>,
+    /// How many times [`Pool::release`] was called: a hold spins while the count is the one
+    /// it began under. A count, not a flag: a hold whose thread starts it only after the
+    /// release (a thread that was not running) ends at once, where with a flag it saw the
+    /// next hold's `false` and spun on through that hold (the next `hold` waited for it to
+    /// run out: a minute in the test below, up to [`LONGEST_HOLD`] in a run).
+    releases: Arc<AtomicU64>,
     /// How long a held thread waits for the release at most ([`LONGEST_HOLD`]; a test
     /// lengthens it to tell a release from a hold that ran out).
     longest_hold: Duration,
@@ -72,7 +76,7 @@ impl Pool {
             inner,
             threads,
             affinity,
-            released: Arc::new(AtomicBool::new(true)),
+            releases: Arc::new(AtomicU64::new(0)),
             longest_hold: LONGEST_HOLD,
             holds_ended: Arc::new(AtomicUsize::new(0)),
         })
@@ -87,7 +91,7 @@ impl Pool {
             inner: OnceLock::new(),
             threads: 1,
             affinity: ThreadAffinity::Free,
-            released: Arc::new(AtomicBool::new(true)),
+            releases: Arc::new(AtomicU64::new(0)),
             longest_hold: LONGEST_HOLD,
             holds_ended: Arc::new(AtomicUsize::new(0)),
         }
@@ -118,14 +122,14 @@ impl Pool {
     /// where waiting for every thread would cost a scheduler tick per search on a busy
     /// machine. Returns the count of threads held so far.
     pub fn keep_awake(&self) -> Arc<AtomicUsize> {
-        self.released.store(false, Ordering::Release);
+        let held_under = self.releases.load(Ordering::Acquire);
         let awake = Arc::new(AtomicUsize::new(0));
-        let (released, counter) = (Arc::clone(&self.released), Arc::clone(&awake));
+        let (releases, counter) = (Arc::clone(&self.releases), Arc::clone(&awake));
         let (longest_hold, ended) = (self.longest_hold, Arc::clone(&self.holds_ended));
         self.rayon().spawn_broadcast(move |_| {
             counter.fetch_add(1, Ordering::AcqRel);
             let held_at = Instant::now();
-            while !released.load(Ordering::Acquire) && held_at.elapsed() < longest_hold {
+            while releases.load(Ordering::Acquire) == held_under && held_at.elapsed() < longest_hold {
                 std::thread::yield_now();
             }
             ended.fetch_add(1, Ordering::AcqRel);
@@ -135,7 +139,7 @@ impl Pool {
 
     /// Lets the threads held by [`Pool::hold`] go (they take the work handed out next).
     pub fn release(&self) {
-        self.released.store(true, Ordering::Release);
+        self.releases.fetch_add(1, Ordering::AcqRel);
     }
 
     /// Runs `job(seat)` once for every seat `0..threads()`, each on whichever pool thread
@@ -284,7 +288,10 @@ mod tests {
             seats.fetch_add(1, Ordering::Relaxed);
         });
         assert_eq!(seats.load(Ordering::Relaxed), 6);
-        pool.hold();
+        // A thread that ran its seat before its part of the hold above runs that part now:
+        // released already, it ends at once and does not hold up the next hold.
+        let waited = pool.hold();
+        assert!(waited < Duration::from_secs(30), "a hold waited {waited:?} for an earlier, released one");
         pool.release();
         while pool.holds_ended.load(Ordering::Acquire) < 9 {
             std::thread::yield_now();
