@@ -126,9 +126,9 @@ fn report_writes_through_a_symlinked_readme_and_leaves_the_link() {
     let folder = tempfile::tempdir().expect("a temporary folder");
     let results = folder.path().join("results");
     std::fs::create_dir(&results).expect("the results folder");
-    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
-    for file in ["quick-runs.csv", "quick-runs.csv.complete", "quick-counts.csv"] {
-        std::fs::copy(committed.join(file), results.join(file)).expect("a committed run log");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/report");
+    for file in ["fixture-runs.csv", "fixture-counts.csv"] {
+        std::fs::copy(fixtures.join(file), results.join(file)).expect("the report fixture");
     }
     let readme = results.join("README.md");
     std::os::unix::fs::symlink("../page.md", &readme).expect("a link");
@@ -136,5 +136,16 @@ fn report_writes_through_a_symlinked_readme_and_leaves_the_link() {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     assert!(std::fs::symlink_metadata(&readme).expect("the link").file_type().is_symlink());
     let page = std::fs::read_to_string(folder.path().join("page.md")).expect("the linked page");
-    assert!(page.contains("quick"), "{page}");
+    assert!(page.contains("fixture"), "{page}");
+    // A README that is a FIFO is not streamed into (nothing may read it: report would wait
+    // for ever): refused, naming it.
+    std::fs::remove_file(&readme).expect("the link");
+    if !make_fifo(&readme) {
+        eprintln!("mkfifo is missing: the FIFO case skipped");
+        return;
+    }
+    let output = run(&["report", "--out", results.to_str().expect("UTF-8"), "--quiet"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("README.md") && stderr.contains("not a regular file"), "{stderr}");
 }

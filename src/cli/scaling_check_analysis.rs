@@ -8,7 +8,7 @@ use super::failure::Failure;
 use super::predicted_strategy::{parse_strategy, shape_of};
 use crate::harness::reporting::plots::scaling_check::speedup_svg;
 use crate::harness::reporting::plots::text_slug;
-use crate::harness::storing::output_target::write_output;
+use crate::harness::storing::output_target::write_named_file;
 use crate::parallel::{check_thread_count, MAX_THREADS};
 use crate::scaling::costs::Costs;
 use crate::scaling::cpu_speeds::{CpuFactors, Placement};
@@ -207,30 +207,32 @@ pub(super) fn write_check(workloads: &[Workload], context: &CheckContext<'_>, ou
         plots.push((plot_name, svg));
         rows.extend(workload_rows);
     }
-    // Every file is made before any is written: a refusal leaves the folder as it was.
+    // Every file is made before any is written: a refusal while making them leaves the folder
+    // as it was.
     for (plot_name, svg) in &plots {
-        write_output(&out.join(plot_name), svg.as_bytes()).map_err(Failure::failed)?;
+        write_named_file(&out.join(plot_name), svg.as_bytes()).map_err(Failure::failed)?;
     }
     let plots: Vec<String> = plots.into_iter().map(|(plot_name, _)| plot_name).collect();
     thread_counts.sort_unstable();
     thread_counts.dedup();
     let machine = machine_note(&context.machine.processor, cpus, &thread_counts, repeats);
-    write_output(&out.join("predicted-vs-measured.csv"), csv(&rows, &machine).as_bytes()).map_err(Failure::failed)?;
-    write_output(&out.join("per-cpu.csv"), per_cpu_csv(&rows, &one_cpu_s, &machine).as_bytes())
+    write_named_file(&out.join("predicted-vs-measured.csv"), csv(&rows, &machine).as_bytes())
+        .map_err(Failure::failed)?;
+    write_named_file(&out.join("per-cpu.csv"), per_cpu_csv(&rows, &one_cpu_s, &machine).as_bytes())
         .map_err(Failure::failed)?;
     // An analysis of an earlier check's file leaves that file the one record of what was
     // measured (it may be the file read, in the same folder).
     if context.analysed_by.is_none() {
         let measured: Vec<&WorkloadMeasurements> = workloads.iter().map(|workload| &workload.measurements).collect();
         let raw = serde_json::to_string_pretty(&measured).map_err(Failure::failed)?;
-        write_output(&out.join("measurements.json"), raw.as_bytes()).map_err(Failure::failed)?;
+        write_named_file(&out.join("measurements.json"), raw.as_bytes()).map_err(Failure::failed)?;
     }
     let command = match context.analysed_by {
         Some(analysis) => format!("`{}` (analysed again by `{analysis}`)", context.command),
         None => format!("`{}`", context.command),
     };
     let text = readme(&rows, &one_cpu_s, &notes, &machine, &command, &plots);
-    write_output(&out.join("README.md"), text.as_bytes()).map_err(Failure::failed)?;
+    write_named_file(&out.join("README.md"), text.as_bytes()).map_err(Failure::failed)?;
     print!("{text}");
     Ok(())
 }

@@ -17,7 +17,7 @@
 use crate::files::bounded_read::{read_bounded, ReadKind};
 use crate::format::{count, duration_interval, factor_interval, ratio_in_words, TimeUnit};
 use crate::harness::error::HarnessError;
-use crate::harness::storing::output_target::write_output;
+use crate::harness::storing::output_target::write_named_file;
 use crate::harness::storing::record::status;
 use crate::harness::storing::summary::SummaryRow;
 use std::fmt::Write as _;
@@ -114,7 +114,7 @@ pub fn update_documents(results_folder: &Path, rows: &[SummaryRow]) -> Result<Ve
         let rewritten = rewrite(&text, rows);
         if rewritten != text {
             // A document linked from elsewhere keeps its link: the file it points to changes.
-            write_output(&document, rewritten.as_bytes())?;
+            write_named_file(&document, rewritten.as_bytes())?;
             changed.push(document);
         }
     }

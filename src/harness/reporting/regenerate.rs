@@ -11,7 +11,7 @@ use super::plots::{draw_plots, PlotFile};
 use super::tables::{markdown, ReadmeContext};
 use crate::harness::error::HarnessError;
 use crate::harness::storing::history::previous_run;
-use crate::harness::storing::output_target::write_output;
+use crate::harness::storing::output_target::write_named_file;
 use crate::harness::storing::record::RunRecord;
 use crate::harness::storing::results_folder::{find_runs_files, read_counts, read_runs, write_summary_of};
 use crate::harness::storing::summary::deduplicate;
@@ -111,7 +111,7 @@ pub fn regenerate(
     let readme = folder.join("README.md");
     let context = ReadmeContext::of_folder(folder, crate::run::program_name());
     // The README is the page a user may have linked elsewhere (a symlink is followed).
-    write_output(&readme, markdown(&rows, &plots, &comparison_text, &context).as_bytes())?;
+    write_named_file(&readme, markdown(&rows, &plots, &comparison_text, &context).as_bytes())?;
     let documents = generated_docs::update_documents(folder, &rows)?;
     Ok(ReportOutcome {
         readme,

@@ -91,6 +91,24 @@ pub fn write_output(path: &Path, contents: &[u8]) -> Result<(), HarnessError> {
     }
 }
 
+/// Writes a file whose name the tool chose (a results folder's `README.md`, a document's
+/// generated sections, `scaling-check`'s files): replaced whole, through a symlink to the
+/// file it points to. A FIFO or a device there is refused, not streamed into as an output
+/// the user names is: nobody asked for a stream, and with no reader the open would wait for
+/// ever.
+pub fn write_named_file(path: &Path, contents: &[u8]) -> Result<(), HarnessError> {
+    match OutputTarget::of(path)? {
+        OutputTarget::Replace(resolved) => write_atomically(&resolved, contents),
+        OutputTarget::Stdout | OutputTarget::Stream(_) => Err(HarnessError::io(
+            path,
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "is not a regular file (a FIFO or a device): remove it, or link it to a file",
+            ),
+        )),
+    }
+}
+
 /// `path` with every symlink of its last component followed (a dangling link gives the
 /// path it points to, where the file will be created). Links in the folders above are left
 /// to the kernel: renaming inside a linked folder does not replace the link.

@@ -3,7 +3,7 @@
 //! tick labels of count, thread and time axes.
 
 use crate::harness::error::HarnessError;
-use crate::harness::storing::output_target::write_output;
+use crate::harness::storing::output_target::write_named_file;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
@@ -46,11 +46,11 @@ pub fn render_string(size: (u32, u32), draw: impl FnOnce(&Area) -> DrawResult) -
     Ok(svg)
 }
 
-/// Draws with `draw` into an SVG of `size` pixels, then writes it to `path`: atomically for
-/// a file, into it for a FIFO or device, through a symlink to its target.
+/// Draws with `draw` into an SVG of `size` pixels, then writes it to `path` (a name `report`
+/// chose): replaced whole, through a symlink to its target; a FIFO or a device refused.
 pub fn render(path: &Path, size: (u32, u32), draw: impl FnOnce(&Area) -> DrawResult) -> Result<(), HarnessError> {
     let svg = render_string(size, draw).map_err(|message| HarnessError::Plot { path: path.to_path_buf(), message })?;
-    write_output(path, svg.as_bytes())
+    write_named_file(path, svg.as_bytes())
 }
 
 /// Writes `title` centred at the top of `area`, in a smaller font when it would not fit
