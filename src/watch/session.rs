@@ -79,11 +79,11 @@ impl std::fmt::Display for WatchError {
                  `solve` runs it; a family's author animates one by returning a `View::Grid` of its cells (any \
                  width, numbers or short text) from `Puzzle::view`"
             ),
-            WatchError::TooManyRules { rules } => write!(
-                f,
-                "the models name {rules} rules, more than the {MAX_RULES} that the per-rule counters hold \
-                 (`Model::rule_names`): group related checks under one rule"
-            ),
+            // The run layer words the refusal for the user (`run::family_code`), as for every
+            // command; this is the bare fact.
+            WatchError::TooManyRules { rules } => {
+                write!(f, "the models name {rules} rules, past MAX_RULES ({MAX_RULES})")
+            }
             WatchError::ModelPanicked { component: Some(component), panic } => {
                 write!(f, "the family's code panicked while watching component `{component}`: {panic}")
             }

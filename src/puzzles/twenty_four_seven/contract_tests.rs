@@ -25,12 +25,10 @@ fn every_knob_setting_counts_the_same_tree_as_under_the_default_contract() {
         .map(|&(order, rules, connectivity)| {
             // Kept value sets updated as moves are made: what a rejected move must not touch.
             let config = config_with(order, rules, connectivity, "incremental");
-            let models = puzzle.models(&config);
-            let prunes = models.into_iter().map(|model| {
-                let stats = assert_same_as_default_contract(model, TwentyFourSevenModel::state_text);
-                stats.rule_prunes.iter().sum::<u64>()
+            let checked = puzzle.models(&config).into_iter().map(|model| {
+                assert_same_as_default_contract(model, TwentyFourSevenModel::state_text).rule_prunes.iter().sum::<u64>()
             });
-            prunes.sum::<u64>()
+            checked.sum::<u64>()
         })
         .sum();
     // The settings reject moves (and dead ends), so the check above ran.
