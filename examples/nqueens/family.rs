@@ -362,11 +362,11 @@ impl Puzzle for NQueens {
         Ok(())
     }
 
-    /// The first placement in column order (solutions are sorted): one small value however
-    /// many placements there are.
     /// The answer is the smallest placement, which every tally keeps: no key needed.
     fn answer_key(&self, _component: usize, _solution: &Vec<u8>) {}
 
+    /// The first placement in column order (solutions are sorted): one small value however
+    /// many placements there are.
     fn answer(&self, tallies: &[AnswerTally<(), Vec<u8>>]) -> Value {
         match tallies.first().and_then(AnswerTally::smallest) {
             Some(first) => json!(self.solution_text(first)),

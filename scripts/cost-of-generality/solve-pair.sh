@@ -7,6 +7,8 @@
 # the ratios, with rule counts and without. Writes results/cost-of-generality/solve-pair-wall.csv. Instructions:
 # scripts/cost-of-generality/solve-instructions.sh. Run it on a quiet machine.
 # Usage: scripts/cost-of-generality/solve-pair.sh [N (13)] [ROUNDS (11)]
+# PIN_CPU=1 runs every process on that CPU alone (taskset), which narrows the spread of a
+# noisy machine's rounds; the CSV's header line is the same either way.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 n=${1:-13}
@@ -16,7 +18,12 @@ engine=target/release/examples/nqueens
 hand=target/release/examples/cost_of_generality
 out=results/cost-of-generality
 mkdir -p "$out"
-wall() { local start end; start=$(date +%s%N); "$@" >/dev/null; end=$(date +%s%N); echo $((end - start)); }
+pin=()
+if [ -n "${PIN_CPU:-}" ]; then
+  command -v taskset >/dev/null || { echo "solve-pair.sh: PIN_CPU needs taskset (util-linux)" >&2; exit 2; }
+  pin=(taskset -c "$PIN_CPU")
+fi
+wall() { local start end; start=$(date +%s%N); "${pin[@]}" "$@" >/dev/null; end=$(date +%s%N); echo $((end - start)); }
 {
   echo "search,counts,n,round,wall_ns"
   for counts in rule-counts no-rule-counts; do
