@@ -279,7 +279,10 @@ fn frontier_listings_are_capped_and_the_cap_is_named() {
         "--parallel",
         "depth:30",
     ];
-    assert_bad_input(&hooks, "--parallel depth:30: the frontier holds more than 500000 subproblems");
+    assert_bad_input(
+        &hooks,
+        "--parallel depth:30: the frontier holds more subproblems than a listing keeps (at most 500000",
+    );
 }
 
 #[test]

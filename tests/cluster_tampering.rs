@@ -4,7 +4,8 @@
 //! the validator catches the edit; not re-signed, the digest does. An incumbent file
 //! written or edited without the key is ignored by a running part and refused by `merge`.
 //! A split that fails leaves no `plan.json` and removes what it wrote. A part whose plan
-//! was edited so that its moves do not replay is refused as bad input, naming the file.
+//! was edited so that its moves do not replay is refused as bad input, naming the file, and
+//! a `plan.json` edited without the key is refused by `merge`.
 
 mod common;
 
@@ -264,4 +265,44 @@ fn a_part_whose_plan_was_edited_is_refused_as_bad_input_naming_the_file() {
     let expected = format!("part 1: its moves do not replay: {}: differs from part 1 of", part_plan.display());
     assert!(stderr.contains(&expected), "{stderr}");
     assert!(!part_path(&dir, 1).exists(), "no part file is written");
+}
+
+/// `plan.json` edited before the parts ran (here the lister's solutions, which the parts
+/// never recompute), by someone without the key: the parts record the edited plan's hash,
+/// so only the plan's keyed digest, written by `split`, shows the edit. `merge` and
+/// `merge --status` refuse the folder, naming plan.json; with the plan as split, it merges.
+#[test]
+fn a_plan_edited_without_the_key_is_refused_by_merge() {
+    let folder = tempfile::tempdir().expect("temporary folder");
+    let dir = folder.path().join("run");
+    ok(&["split", "prime-grid", "--parts", &PARTS.to_string(), "--out", text(&dir)]);
+    let plan_file = dir.join("plan.json");
+    let original = std::fs::read(&plan_file).unwrap();
+    let mut plan: serde_json::Value = serde_json::from_slice(&original).unwrap();
+    let solutions = &mut plan["lister"][0]["counts"]["solutions"];
+    *solutions = (solutions.as_u64().expect("a count") + 1_000_000).into();
+    std::fs::write(&plan_file, serde_json::to_vec_pretty(&plan).unwrap()).unwrap();
+    // The parts' own plans left out: a part then reads plan.json, as the docs allow.
+    std::fs::remove_dir_all(dir.join("plans")).unwrap();
+    for part in 1..=PARTS {
+        ok(&["run-part", text(&dir), &part.to_string()]);
+    }
+    for command in [vec!["merge", text(&dir)], vec!["merge", "--status", text(&dir)]] {
+        let stderr = refused(&command);
+        assert!(stderr.contains("plan.json: does not verify with the plan's key"), "{command:?}: {stderr}");
+    }
+    // The same folder with the digest removed is refused as well, naming what is missing.
+    std::fs::write(&plan_file, &original).unwrap();
+    let digest = dir.join("plan.digest");
+    let kept = std::fs::read(&digest).unwrap();
+    std::fs::remove_file(&digest).unwrap();
+    assert!(refused(&["merge", text(&dir)]).contains("plan.digest: missing"));
+    std::fs::write(&digest, kept).unwrap();
+    // The plan as split: the parts, which ran the edited plan, are refused as another
+    // plan's, and once they run again the merge succeeds.
+    assert!(refused(&["merge", text(&dir)]).contains("from another plan"));
+    for part in 1..=PARTS {
+        ok(&["run-part", text(&dir), &part.to_string()]);
+    }
+    ok(&["merge", text(&dir)]);
 }

@@ -51,3 +51,20 @@ fn help_into_a_closed_pipe_exits_0() {
     assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stderr));
     assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
 }
+
+/// `solve --solutions -` into a pipe whose reader is gone (`| head`) stops quietly with
+/// success, as every other output to a closed pipe does; it used to exit 1 naming the
+/// broken pipe.
+#[test]
+fn solutions_into_a_closed_pipe_exit_0() {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_backtrack-bench"))
+        .args(["solve", "rings", "--all", "--solutions", "-"])
+        .stdout(writer)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("Broken pipe"), "{stderr}");
+}

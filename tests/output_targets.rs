@@ -85,10 +85,26 @@ fn solutions_and_profile_naming_one_regular_file_are_refused_before_the_run() {
     assert_eq!(std::fs::read_dir(folder.path()).expect("the folder").count(), 0, "nothing was written");
 }
 
-/// Ctrl-C during `solve --solutions FILE` removes the temporary file the solutions were
-/// going to, exits 130 and leaves no FILE: nothing half-written stays behind.
+/// Ctrl-C, SIGTERM or SIGHUP during `solve --solutions FILE` removes the temporary file the
+/// solutions were going to and leaves no FILE: nothing half-written stays behind. Ctrl-C
+/// exits 130; the other two end the process by their signal, as they would without it.
 #[test]
-fn ctrl_c_during_solve_removes_the_unfinished_solutions_file() {
+fn a_stopping_signal_during_solve_removes_the_unfinished_solutions_file() {
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        let (status, stderr) = solve_stopped_by(signal);
+        if signal == libc::SIGINT {
+            assert_eq!(status.code(), Some(130), "{stderr}");
+            assert!(stderr.contains("stopped by Ctrl-C; no solutions file written"), "{stderr}");
+        } else {
+            assert_eq!(std::os::unix::process::ExitStatusExt::signal(&status), Some(signal), "{signal}: {stderr}");
+        }
+    }
+}
+
+/// Runs `solve --solutions FILE` into a new folder, sends `signal` once the temporary file
+/// exists, and asserts that the folder is empty after the exit; returns the exit status
+/// and standard error.
+fn solve_stopped_by(signal: libc::c_int) -> (std::process::ExitStatus, String) {
     let folder = tempfile::tempdir().expect("a temporary folder");
     let file = folder.path().join("solutions.jsonl");
     let instance = concat!(env!("CARGO_MANIFEST_DIR"), "/instances/prime_grid_enumeration.json");
@@ -106,21 +122,20 @@ fn ctrl_c_during_solve_removes_the_unfinished_solutions_file() {
         assert!(started.elapsed().as_secs() < 60, "no temporary file after a minute");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    // The handler is installed before the temporary file is named to it; a moment more lets
-    // the search start.
+    // The handlers are installed before the temporary file is named to them; a moment more
+    // lets the search start.
     std::thread::sleep(std::time::Duration::from_millis(200));
-    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }, 0);
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
     let output = child.wait_with_output().expect("the binary exits");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(130), "{stderr}");
-    assert!(stderr.contains("stopped by Ctrl-C; no solutions file written"), "{stderr}");
     let left: Vec<_> =
         std::fs::read_dir(folder.path()).expect("the folder").map(|entry| entry.unwrap().path()).collect();
-    assert!(left.is_empty(), "left behind: {left:?}");
+    assert!(left.is_empty(), "signal {signal} left behind: {left:?}");
+    (output.status, String::from_utf8_lossy(&output.stderr).into_owned())
 }
 
-/// A results folder whose README.md links to a page elsewhere (a wiki's checkout, say):
-/// `report` writes the page and leaves the link; it used to replace the link with a file.
+/// A results folder whose README.md and summary link to files elsewhere (a wiki's checkout,
+/// say): `report` writes through the links and leaves them; it used to replace each link
+/// with a file.
 #[test]
 fn report_writes_through_a_symlinked_readme_and_leaves_the_link() {
     let folder = tempfile::tempdir().expect("a temporary folder");
@@ -132,11 +147,18 @@ fn report_writes_through_a_symlinked_readme_and_leaves_the_link() {
     }
     let readme = results.join("README.md");
     std::os::unix::fs::symlink("../page.md", &readme).expect("a link");
+    // The sweep's summary linked elsewhere too: written through its link as well.
+    let summary = results.join("fixture-summary.csv");
+    std::os::unix::fs::symlink("../summary.csv", &summary).expect("a link");
     let output = run(&["report", "--out", results.to_str().expect("UTF-8"), "--quiet"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    assert!(std::fs::symlink_metadata(&readme).expect("the link").file_type().is_symlink());
+    for link in [&readme, &summary] {
+        assert!(std::fs::symlink_metadata(link).expect("the link").file_type().is_symlink(), "{}", link.display());
+    }
     let page = std::fs::read_to_string(folder.path().join("page.md")).expect("the linked page");
     assert!(page.contains("fixture"), "{page}");
+    let rows = std::fs::read_to_string(folder.path().join("summary.csv")).expect("the linked summary");
+    assert!(rows.starts_with("sweep,") && rows.lines().count() > 1, "{rows}");
     // A README that is a FIFO is not streamed into (nothing may read it: report would wait
     // for ever): refused, naming it.
     std::fs::remove_file(&readme).expect("the link");

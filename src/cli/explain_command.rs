@@ -76,13 +76,22 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
     } else {
         writeln!(std::io::stdout(), "{}", markdown::verdict_text(&verdict))?;
     }
+    // A report streamed into a FIFO or a device has no folder of its own for a plot: none
+    // is drawn (as `solve --profile`), rather than a regular file made beside the device.
     let plot_path = report_path.with_extension("svg");
-    let plot_file = plot_path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+    let with_plot = matches!(OutputTarget::of(&report_path), Ok(OutputTarget::Replace(_)));
+    let plot_file = match with_plot {
+        true => plot_path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default(),
+        false => String::new(),
+    };
     let context = ReportContext { command: super::command_line(), configs: &configs, verdict: &verdict, plot_file };
-    let svg = plot::svg(&verdict, configs[0].median_run()).map_err(Failure::failed)?;
-    write_output(&plot_path, svg.as_bytes()).map_err(Failure::failed)?;
+    if with_plot {
+        let svg = plot::svg(&verdict, configs[0].median_run()).map_err(Failure::failed)?;
+        write_output(&plot_path, svg.as_bytes()).map_err(Failure::failed)?;
+    }
     write_output(&report_path, markdown::report(&context).as_bytes()).map_err(Failure::failed)?;
-    let written = format!("report: {}\nplot:   {}", report_path.display(), plot_path.display());
+    let plot_line = if with_plot { plot_path.display().to_string() } else { "none (the report is streamed)".into() };
+    let written = format!("report: {}\nplot:   {plot_line}", report_path.display());
     if args.json {
         eprintln!("{written}");
     } else {

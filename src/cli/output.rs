@@ -151,7 +151,18 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
         writeln!(out, "best:      {}", objective_text(objective))?;
     }
     let kept: u64 = report.components.iter().map(|component| component.solutions_kept).sum();
-    if report.optimises() && report.components.iter().any(|component| component.sample) {
+    // The command line keeps the default number of solutions: a component that kept that
+    // many may have dropped solutions as good as the kept ones.
+    let cap = crate::run::RunSettings::default().solutions_to_keep as u64;
+    let capped = report.components.iter().any(|component| component.sample && component.solutions_kept >= cap);
+    if report.optimises() && capped {
+        writeln!(
+            out,
+            "kept:      a sample of {} solution(s) of the best value, the most kept (others reached may be as \
+             good; --solutions FILE writes every one reached)",
+            format::count(kept)
+        )?;
+    } else if report.optimises() && report.components.iter().any(|component| component.sample) {
         // Every solution reached is counted, but only the best-valued ones are kept.
         writeln!(
             out,

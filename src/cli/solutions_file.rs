@@ -5,13 +5,17 @@
 //! device, `-` or `/dev/stdout` is written into directly (another program reads it; it is
 //! never replaced), and a symlink is followed to the file it points to. Ctrl-C while the
 //! temporary file is open removes it before the process exits (130): FILE stays as it was.
+//! SIGTERM and SIGHUP (`kill`, `timeout`, a batch system's time limit, a closed terminal)
+//! remove it too, and the process then ends by that signal, as it would have.
 
 use super::failure::{Failure, EXIT_INTERRUPTED};
 use crate::files::atomic_write::create_temporary;
 use crate::harness::storing::output_target::OutputTarget;
 use crate::run::SolutionStream;
+use std::ffi::{c_char, c_int, CString};
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 /// The temporary file being written, for the Ctrl-C handler to remove: one per process
@@ -38,7 +42,45 @@ fn set_pending(temporary: Option<PathBuf>) {
             });
         });
     }
+    set_pending_for_termination(temporary.as_deref());
     *PENDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = temporary;
+}
+
+/// The temporary file as a C string, for the SIGTERM and SIGHUP handler: a signal handler
+/// may not take a lock or allocate, only read this pointer and call `unlink`. Each string
+/// is leaked (one or two a process), so the handler never reads a freed one.
+static PENDING_FOR_TERMINATION: AtomicPtr<c_char> = AtomicPtr::new(std::ptr::null_mut());
+
+/// Names `temporary` (or none) to the SIGTERM and SIGHUP handler, installing it the first
+/// time (the default action stays where it cannot be installed).
+fn set_pending_for_termination(temporary: Option<&Path>) {
+    static INSTALLED: OnceLock<()> = OnceLock::new();
+    let name = temporary.and_then(|path| CString::new(path.as_os_str().as_encoded_bytes()).ok());
+    PENDING_FOR_TERMINATION.store(name.map_or(std::ptr::null_mut(), CString::into_raw), Ordering::SeqCst);
+    if temporary.is_some() {
+        INSTALLED.get_or_init(|| {
+            for signal in [libc::SIGTERM, libc::SIGHUP] {
+                // SAFETY: the handler calls only async-signal-safe functions (unlink,
+                // signal, raise) and reads an atomic pointer to a string never freed.
+                unsafe { libc::signal(signal, remove_pending_and_end as *const () as libc::sighandler_t) };
+            }
+        });
+    }
+}
+
+/// The SIGTERM and SIGHUP handler: removes the temporary file, then ends the process by the
+/// same signal under its default action (exit status 143 or 129, as without the handler).
+extern "C" fn remove_pending_and_end(signal: c_int) {
+    let pending = PENDING_FOR_TERMINATION.swap(std::ptr::null_mut(), Ordering::SeqCst);
+    // SAFETY: `pending` is null or a leaked, NUL-terminated string; unlink, signal and
+    // raise are async-signal-safe.
+    unsafe {
+        if !pending.is_null() {
+            libc::unlink(pending);
+        }
+        libc::signal(signal, libc::SIG_DFL);
+        libc::raise(signal);
+    }
 }
 
 /// Where the solutions of a run are being written.
@@ -99,6 +141,11 @@ impl SolutionsFile {
         set_pending(None);
         result.map_err(|error| {
             self.remove_temporary();
+            if self.replaced.is_none() && error.kind() == std::io::ErrorKind::BrokenPipe {
+                // A reader that went away (`--solutions - | head`): stop quietly with
+                // success, as every command does on a closed pipe.
+                return Failure::from(error);
+            }
             Failure::failed(format!("--solutions {}: {error}", self.path.display()))
         })
     }

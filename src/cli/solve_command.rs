@@ -6,7 +6,7 @@ use super::output::print_report;
 use super::profile_files;
 use super::solutions_file::SolutionsFile;
 use crate::knobs::KnobValues;
-use crate::parallel::MAX_SUBPROBLEMS;
+use crate::parallel::{MAX_LISTED_MOVES, MAX_SUBPROBLEMS};
 use crate::run::instance;
 use crate::run::{self, RunSettings, SearchMode, Target};
 use crate::search::StopReason;
@@ -58,9 +58,14 @@ pub fn run(args: &SolveArgs, knobs: KnobValues) -> Result<(), Failure> {
         }
     };
     if report.stop == Some(StopReason::FrontierFull.name()) {
+        let cure = match settings.strategy {
+            crate::parallel::Strategy::Naive => "naive lists every leaf: choose another strategy, e.g. steal or auto",
+            _ => "choose a smaller depth, or auto",
+        };
         return Err(Failure::bad_input(format!(
-            "--parallel {}: the frontier holds more than {MAX_SUBPROBLEMS} subproblems, the cap on listed \
-             subproblems (it bounds the listing's memory); choose a smaller depth, or auto",
+            "--parallel {}: the frontier holds more subproblems than a listing keeps (at most {MAX_SUBPROBLEMS}, \
+             fewer for deep ones: {MAX_LISTED_MOVES} moves over all their paths; it bounds the listing's memory); \
+             {cure}",
             settings.strategy
         )));
     }

@@ -104,6 +104,44 @@ impl Key {
     }
 }
 
+/// The file beside `plan.json` that holds the key's digest of the plan's content hash:
+/// without it, anyone who can write the folder could edit `plan.json` (a lister's counts,
+/// a branch and bound's starting value) before the parts run, and the parts, which record
+/// the hash of the plan they ran, would carry the edit into the merge.
+pub fn plan_digest_path(dir: &Path) -> PathBuf {
+    dir.join("plan.digest")
+}
+
+/// The text of `plan.digest` for the plan whose content hash is `plan_hash`.
+pub fn plan_digest(key: &Key, plan_hash: &str) -> String {
+    format!("{}\n", key.digest(plan_hash.as_bytes()))
+}
+
+/// Checks that `plan.json` (its content hash `plan_hash`) is the plan `split` wrote into
+/// `dir`: its digest in `plan.digest` verifies with the folder's key (exit 2 otherwise).
+pub fn check_plan_digest(dir: &Path, plan_hash: &str) -> Result<(), ClusterError> {
+    let key = read_key(dir)?;
+    let path = plan_digest_path(dir);
+    if std::fs::symlink_metadata(&path).is_err() {
+        return Err(ClusterError::bad_input(format!(
+            "{}: missing: the keyed digest of plan.json that `split` writes (a folder split by an earlier version \
+             has none: split again)",
+            path.display()
+        )));
+    }
+    let bytes =
+        read_bounded(&path, ReadKind::ClusterFile).map_err(|refused| ClusterError::bad_input(refused.to_string()))?;
+    if key.verifies(plan_hash.as_bytes(), String::from_utf8_lossy(&bytes).trim()) {
+        return Ok(());
+    }
+    Err(ClusterError::bad_input(format!(
+        "{}: does not verify with the plan's key ({}): plan.json was edited after `split`, or the digest was; \
+         split again",
+        dir.join("plan.json").display(),
+        path.display()
+    )))
+}
+
 /// A file that carries a keyed digest of its own content: a part file, an incumbent file.
 pub trait SignedFile: Serialize + Clone {
     /// The file's digest field (empty while the digest is computed).

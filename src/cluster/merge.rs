@@ -3,7 +3,7 @@
 //! --status`, the parts done and missing.
 
 use super::incumbent::{incumbent_dir, read_published};
-use super::key::{key_path, read_key, signed_by};
+use super::key::{check_plan_digest, key_path, read_key, signed_by};
 use super::plan::{
     load_plan, parse_answers, parse_json, parse_solutions, plan_path, read_bytes, LoadedPlan, PartFile, PART_SCHEMA,
 };
@@ -109,6 +109,7 @@ pub fn status(dir: &Path) -> Result<Status, ClusterError> {
     // The checks of a merge before its survey: a status that says "next: merge" where the
     // merge would refuse the plan (another build's, or edited) misleads.
     check_build(&loaded.plan.tool, &loaded.dir)?;
+    check_plan_digest(&loaded.dir, &loaded.hash)?;
     check_plan_counts(&loaded).map_err(ClusterError::bad_input)?;
     let survey = survey(&loaded)?;
     let part_count = loaded.plan.part_count;
@@ -128,6 +129,7 @@ pub fn status(dir: &Path) -> Result<Status, ClusterError> {
 pub(crate) fn checked_parts(loaded: &LoadedPlan) -> Result<BTreeMap<usize, (PathBuf, PartFile)>, ClusterError> {
     let (plan, dir) = (&loaded.plan, &loaded.dir);
     check_build(&plan.tool, dir)?;
+    check_plan_digest(dir, &loaded.hash)?;
     check_plan_counts(loaded).map_err(ClusterError::bad_input)?;
     let mut survey = survey(loaded)?;
     for part in 1..=plan.part_count {

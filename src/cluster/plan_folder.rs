@@ -1,10 +1,10 @@
-//! Writing a new plan folder so that nothing half-made is left: the folders, the key and
-//! the parts' plans first and `plan.json` last (a folder with `plan.json` is complete),
+//! Writing a new plan folder so that nothing half-made is left: the folders, the key, the
+//! plan's keyed digest and the parts' plans first and `plan.json` last (a folder with `plan.json` is complete),
 //! and on any failure (a full disk, a folder that cannot be written) everything written
 //! so far removed again, so that a later `split` or `run-part` never meets a key or part
 //! plans without their plan.
 
-use super::key::{content_hash, key_path, write_new_key};
+use super::key::{content_hash, key_path, plan_digest, plan_digest_path, write_new_key};
 use super::part_plan::{part_plan_bytes, part_plan_path, part_plans};
 use super::plan::{plan_path, Plan};
 use super::ClusterError;
@@ -72,10 +72,14 @@ pub fn write_plan_folder(dir: &Path, plan: &Plan, bytes: &[u8]) -> Result<(), Cl
 fn write_all(dir: &Path, plan: &Plan, bytes: &[u8], made: &mut Made) -> Result<(), ClusterError> {
     made.create_folder(&dir.join("parts"))?;
     made.create_folder(&dir.join("plans"))?;
-    write_new_key(dir)?;
+    let key = write_new_key(dir)?;
     made.files.push(key_path(dir));
+    let plan_hash = content_hash(bytes);
+    write_atomically_unsynced(&plan_digest_path(dir), plan_digest(&key, &plan_hash).as_bytes())
+        .map_err(|error| ClusterError::failed(error.to_string()))?;
+    made.files.push(plan_digest_path(dir));
     // Not synced one by one: see `write_part_plans`.
-    for part_plan in part_plans(plan, &content_hash(bytes)) {
+    for part_plan in part_plans(plan, &plan_hash) {
         let path = part_plan_path(dir, part_plan.part);
         write_atomically_unsynced(&path, &part_plan_bytes(&part_plan))
             .map_err(|error| ClusterError::failed(error.to_string()))?;

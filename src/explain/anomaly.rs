@@ -77,8 +77,13 @@ fn pair(configs: &[ConfigRuns]) -> Option<(OptimisationRuns, OptimisationRuns)> 
 }
 
 /// The anomaly in one line: the sign and size of the search overhead and what it means,
-/// the time to the best solution and to the proof; `None` for a search without objective.
+/// the time to the best solution and to the proof; `None` for a search without objective,
+/// and for a first-solution search (no best, no proof: a first solution of an optimising
+/// family is not its best).
 pub fn anomaly_line(configs: &[ConfigRuns]) -> Option<String> {
+    if configs.iter().any(|config| config.settings.mode == crate::run::SearchMode::First) {
+        return None;
+    }
     let (sequential, parallel) = pair(configs)?;
     let overhead = parallel.nodes.0 / sequential.nodes.0.max(1.0) - 1.0;
     let kind = if overhead > NO_ANOMALY_SHARE {

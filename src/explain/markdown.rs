@@ -204,7 +204,7 @@ pub struct ReportContext<'a> {
     pub configs: &'a [ConfigRuns],
     /// The verdict.
     pub verdict: &'a Verdict,
-    /// The plot's file name, beside the report.
+    /// The plot's file name, beside the report; empty when no plot is drawn (a streamed report).
     pub plot_file: String,
 }
 
@@ -312,12 +312,13 @@ pub fn report(context: &ReportContext) -> String {
     }
     let _ = write!(text, "\n## Workers of the median {} run\n\n", context.configs[0].label);
     text.push_str(&worker_table(explained));
-    let _ = write!(
-        text,
-        "\nTasks are the units of work a worker took (a subproblem, a stolen branch, a batch of leaves for `naive`).\n\n\
-         ![lost time per cause and worker time]({})\n\nMethod: see `docs/why-slower.md`.\n",
-        context.plot_file
+    text.push_str(
+        "\nTasks are the units of work a worker took (a subproblem, a stolen branch, a batch of leaves for `naive`).\n\n",
     );
+    if !context.plot_file.is_empty() {
+        let _ = write!(text, "![lost time per cause and worker time]({})\n\n", context.plot_file);
+    }
+    text.push_str("Method: see `docs/why-slower.md`.\n");
     text
 }
 

@@ -95,6 +95,10 @@ pub fn integer_in(value: &Value, path: &str, range: std::ops::RangeInclusive<i64
             path,
             format!("{number} is out of range; expected {} to {}", range.start(), range.end()),
         )),
+        // Past 64 bits signed: an integer all the same, so say the range, not the type.
+        None if value.is_u64() || value.as_f64().is_some_and(|number| number.abs() >= i64::MAX as f64) => {
+            Err(DataError::new(path, format!("{value} is out of range; expected {} to {}", range.start(), range.end())))
+        }
         None => Err(DataError::new(path, format!("expected an integer, found {}", kind(value)))),
     }
 }

@@ -101,11 +101,14 @@ impl Goal {
             improvements: optima.iter().map(|optimum| optimum.improvements).sum(),
             optimal_solutions_kept: optima.iter().map(|optimum| optimum.kept).sum(),
             target: self.target.map(Target::value),
-            reached: self.target.map(|target| {
-                all_searched
+            // Not reached is a finding only when the whole tree was searched: a search cut
+            // short by a limit says nothing either way (`None`).
+            reached: self.target.and_then(|target| {
+                let reached = all_searched
                     && optima
                         .iter()
-                        .all(|optimum| optimum.best.is_some_and(|best| objective.sense.reaches(best, target.value())))
+                        .all(|optimum| optimum.best.is_some_and(|best| objective.sense.reaches(best, target.value())));
+                (reached || complete).then_some(reached)
             }),
             seed: None,
         })

@@ -71,7 +71,8 @@ pub struct ObjectiveReport {
     pub optimal_solutions_kept: u64,
     /// The decision target (`--at-least` / `--at-most`), when one was set.
     pub target: Option<i64>,
-    /// With a target: whether a solution reached it in every component.
+    /// With a target: whether a solution reached it in every component; `None` without a
+    /// target, and when the search was cut short (a node or time limit) before reaching it.
     pub reached: Option<bool>,
     /// A split search seeded with a known value (`split --incumbent V`): only solutions
     /// better than it were looked for, so without one found, the optimum is the seed's.

@@ -255,8 +255,8 @@ fn write_configuration_table(text: &mut String, rows: &[&SummaryRow]) {
         let reference_name = reference.map_or("none".to_string(), |row| format!("`{}`", row.variant));
         let _ = write!(
             text,
-            "Sequential, {} solutions, state `{state}`; ratios are to the {reference_name} configuration.",
-            if mode == "first" { "first" } else { "all" }
+            "Sequential, {}, state `{state}`; ratios are to the {reference_name} configuration.",
+            mode_words(&mode)
         );
         if reference.is_some_and(|row| row.status == status::LIMIT) {
             text.push_str(
@@ -308,12 +308,27 @@ fn write_configuration_table(text: &mut String, rows: &[&SummaryRow]) {
 }
 
 /// The configuration's name, marked when its runs were not clean.
+/// A search mode as a table's heading says it.
+fn mode_words(mode: &str) -> &'static str {
+    match mode {
+        "first" => "first solution",
+        "best" => "best solution (branch and bound)",
+        _ => "all solutions",
+    }
+}
+
 fn configuration_cell(row: &SummaryRow) -> String {
     let mut mark = if row.busy_machine_runs > 0 { " ⚠".to_string() } else { String::new() };
     if let Some(best) = row.objective_best {
         // Its nodes vary with the schedule (search overhead), never a bug: say so where
-        // the row is read.
-        mark = format!(" (*branch and bound, best {best}*){mark}");
+        // the row is read, with the mode, which tells a best-solution row from an
+        // enumeration of the same configuration in the threads table.
+        let search = match row.mode.as_str() {
+            "best" => "branch and bound, best",
+            "first" => "branch and bound, first solution, value",
+            _ => "branch and bound, every optimal solution, best",
+        };
+        mark = format!(" (*{search} {best}*){mark}");
     }
     match row.status.as_str() {
         status::OK => format!("{}{mark}", row.variant),

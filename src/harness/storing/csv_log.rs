@@ -145,12 +145,17 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<(), HarnessError
 
 /// Writes `rows` under their header to `path`, atomically.
 pub fn write_rows<T: Serialize>(path: &Path, rows: &[T], header: &str) -> Result<(), HarnessError> {
+    write_atomically(path, &rows_bytes(path, rows, header)?)
+}
+
+/// The text of `rows` under their header, as the CSV file at `path` holds them.
+pub fn rows_bytes<T: Serialize>(path: &Path, rows: &[T], header: &str) -> Result<Vec<u8>, HarnessError> {
     let mut contents = format!("{header}\n").into_bytes();
     for row in rows {
         contents
             .extend(serialize_line(row).map_err(|message| HarnessError::Csv { path: path.to_path_buf(), message })?);
     }
-    write_atomically(path, &contents)
+    Ok(contents)
 }
 
 /// The byte-order mark some programs put at the start of a UTF-8 file.

@@ -6,7 +6,8 @@
 //! fresh run supersedes are kept in `history/` ([`super::history`]).
 
 use super::counts::CountRow;
-use super::csv_log::{read_rows, write_rows};
+use super::csv_log::{read_rows, rows_bytes};
+use super::output_target::write_named_file;
 use super::record::RunRecord;
 use super::summary::{summarize, SummaryRow};
 use crate::harness::error::HarnessError;
@@ -140,7 +141,9 @@ pub fn write_summary_of(
 ) -> Result<(PathBuf, Vec<SummaryRow>), HarnessError> {
     let rows: Vec<SummaryRow> = summarize(records).into_iter().filter(|row| row.sweep == sweep).collect();
     let path = summary_file(folder, sweep);
-    write_rows(&path, &rows, &SummaryRow::header())?;
+    // A summary the user linked elsewhere is written through the link; a FIFO or a device
+    // in its place is refused, as for the README and the plots.
+    write_named_file(&path, &rows_bytes(&path, &rows, &SummaryRow::header())?)?;
     Ok((path, rows))
 }
 

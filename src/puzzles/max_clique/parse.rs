@@ -56,7 +56,8 @@ fn edge_error(edge: &Value, index: usize, vertices: usize) -> DataError {
         (0, &pair[0])
     };
     let message = match value.as_i64() {
-        Some(number) => format!("vertex {number} is out of range; expected 1 to {vertices}"),
+        Some(_) => format!("vertex {value} is out of range; expected 1 to {vertices}"),
+        None if value.is_u64() => format!("vertex {value} is out of range; expected 1 to {vertices}"),
         None => format!("expected a vertex number, found {}", kind(value)),
     };
     DataError::new(format!("{path}[{side}]"), message)

@@ -215,6 +215,15 @@ fn the_json_data_names_the_bad_key() {
         error(json!({ "vertices": 3, "edges": [[1, 2], [2, 4]] })),
         "data.edges[1][1]: vertex 4 is out of range; expected 1 to 3"
     );
+    // Past 64 bits signed, still a vertex number out of range, not "a number".
+    assert_eq!(
+        error(json!({ "vertices": 3, "edges": [[1, u64::MAX]] })),
+        "data.edges[0][1]: vertex 18446744073709551615 is out of range; expected 1 to 3"
+    );
+    assert_eq!(
+        error(json!({ "vertices": u64::MAX, "edges": [] })),
+        "data.vertices: 18446744073709551615 is out of range; expected 1 to 32768"
+    );
     assert_eq!(
         error(json!({ "vertices": 3, "edges": [[1, 2, 3]] })),
         "data.edges[0]: expected a pair [u, v] of vertices, found 3 entries"

@@ -2,8 +2,9 @@
 //! counts the nodes above it), then every subproblem becomes one rayon task, searched by
 //! plain depth-first search on the state of whichever pool thread runs it.
 //!
-//! A listing keeps at most [`MAX_SUBPROBLEMS`] subproblems, so its memory is bounded
-//! whatever the depth asked for: `depth:D` with more subproblems than that stops with
+//! A listing keeps at most [`MAX_SUBPROBLEMS`] subproblems, fewer for deep ones
+//! ([`listing_cap`]: their paths hold at most `MAX_LISTED_MOVES` moves in all), so its memory
+//! is bounded whatever the depth asked for: `depth:D` with more subproblems than that stops with
 //! [`StopReason::FrontierFull`]; `auto` aims for at most that many and, when a depth
 //! overflows, keeps the largest listing that fitted.
 
@@ -15,8 +16,7 @@ use super::model_panic::{self, ModelPanic};
 use super::outcome::ParallelOutcome;
 use super::pool::Pool;
 use super::steering::Splitting;
-use super::strategy::Strategy;
-use super::strategy::MAX_SUBPROBLEMS;
+use super::strategy::{listing_cap, Strategy, MAX_SUBPROBLEMS};
 use super::tally::Tally;
 use super::worker::{seats, Seat, Slot};
 use crate::search::{Engine, Limits, Model, NoSteering, RuleCounter, StopReason};
@@ -53,7 +53,7 @@ impl<M: Model, K> Listing<M, K> {
 }
 
 /// Lists the subproblems at `depth` with a plain engine on this thread, at most
-/// [`MAX_SUBPROBLEMS`] of them (past that the listing stops with
+/// [`listing_cap`] of them (past that the listing stops with
 /// [`StopReason::FrontierFull`]), with a clone of `collector`; a panic in the model is
 /// returned, at the node where it happened.
 pub(crate) fn list<M: Model, C: RuleCounter, K: Collector<M>>(
@@ -66,7 +66,7 @@ pub(crate) fn list<M: Model, C: RuleCounter, K: Collector<M>>(
     let incumbent = limits.incumbent.clone();
     let mut engine: Engine<M, C, NoSteering, Collecting<K>> =
         model_panic::catch(|| Engine::new(model.clone(), NoSteering, Collecting(collector.clone()), limits))?;
-    let frontier = model_panic::catch(|| engine.enumerate_frontier_capped(depth, MAX_SUBPROBLEMS))
+    let frontier = model_panic::catch(|| engine.enumerate_frontier_capped(depth, listing_cap(depth)))
         .map_err(|panic| panic.at_path(engine.path()))?;
     let part = FrontierPart {
         depth,
@@ -79,10 +79,14 @@ pub(crate) fn list<M: Model, C: RuleCounter, K: Collector<M>>(
     Ok(Listing { part, frontier, collector, incumbent })
 }
 
+/// How many levels below its widest level `auto` lists a frontier that does not widen.
+const FLAT_LEVELS: usize = 16;
+
 /// Lists the frontier the way `choice` says. For a target count (at most
 /// [`MAX_SUBPROBLEMS`]), tries depths 1, 2, ... and keeps the first listing that reaches
 /// it (or that stopped). Once the frontier narrows (fewer subproblems than the widest
-/// level so far, or none: the tree ended above it), deeper levels are not tried and the
+/// level so far, or none: the tree ended above it), or has not widened for [`FLAT_LEVELS`]
+/// levels below its widest, deeper levels are not tried and the
 /// widest listing is kept: before, a tree with no level wide enough was listed down to its
 /// leaves, and the calling thread searched it alone, over and over (hooks7 at 64 threads:
 /// 1.9 M probe nodes for a 32,527-node tree, no subproblem). A listing that overflowed the
@@ -108,7 +112,12 @@ pub(crate) fn choose<M: Model, C: RuleCounter, K: Collector<M>>(
         }
         let narrowing =
             best.as_ref().is_some_and(|best| !best.frontier.is_empty() && listing.frontier.len() < best.frontier.len());
-        if narrowing {
+        // A level no wider than the widest for `FLAT_LEVELS` levels below it: a path with
+        // few branches (a chain 50,000 deep was listed to its end, level after level, each
+        // listing as deep as its level: quadratic work, and a recursion as deep as the tree
+        // on the calling thread).
+        let flat = best.as_ref().is_some_and(|best| depth >= best.part.depth + FLAT_LEVELS);
+        if narrowing || flat {
             probe_nodes += listing.part.stats.nodes;
             break;
         }

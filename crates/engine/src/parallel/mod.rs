@@ -54,7 +54,10 @@ pub use model_panic::{catch as catch_model_panic, ModelPanic};
 pub use outcome::ParallelOutcome;
 pub use pool::{check_thread_count, Pool, PoolError, ThreadAffinity, MAX_THREADS};
 pub use sequential::RETRACE_LIMIT;
-pub use strategy::{CounterLayout, StateRestore, Strategy, DEFAULT_SUBPROBLEMS_PER_THREAD, MAX_SUBPROBLEMS};
+pub use strategy::{
+    listing_cap, CounterLayout, StateRestore, Strategy, DEFAULT_SUBPROBLEMS_PER_THREAD, MAX_LISTED_MOVES,
+    MAX_SUBPROBLEMS,
+};
 pub use task_samples::{merged as merged_task_samples, TaskSamples};
 
 use crate::search::{Incumbent, Limits, Model, RuleCounter};

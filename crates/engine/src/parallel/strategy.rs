@@ -17,6 +17,19 @@ pub const DEFAULT_WINDOW_PER_THREAD: usize = 2;
 /// cap is far above what balancing needs.
 pub const MAX_SUBPROBLEMS: usize = 500_000;
 
+/// The most moves a frontier listing keeps over all its subproblems: a subproblem `D` deep
+/// is a path of `D` moves, so a deep listing (`naive` lists the leaves of a knapsack 1,000
+/// items deep) is cut to `MAX_LISTED_MOVES / D` subproblems; at the subproblem cap that
+/// held 500,000 paths of 1,000 moves, about 6 GB. Depths up to 100 keep the whole
+/// [`MAX_SUBPROBLEMS`].
+pub const MAX_LISTED_MOVES: usize = 50_000_000;
+
+/// The most subproblems a listing `depth` deep keeps: [`MAX_SUBPROBLEMS`], fewer past the
+/// depth at which their paths would hold more than [`MAX_LISTED_MOVES`] moves.
+pub fn listing_cap(depth: usize) -> usize {
+    MAX_SUBPROBLEMS.min(MAX_LISTED_MOVES / depth.max(1))
+}
+
 /// What `auto:K` accepts; a listing never holds more than
 /// [`MAX_SUBPROBLEMS`] subproblems in all, which bounds
 /// its memory.

@@ -310,3 +310,76 @@ proptest! {
         prop_assert_eq!(worker_nodes + outcome.run.frontier_nodes, outcome.stats.nodes);
     }
 }
+
+/// A path `DEEP_CHAIN` moves long: at every depth the move `0` goes on and the move `1` is
+/// rejected; the end of the path is the one solution.
+#[derive(Clone)]
+struct DeepChain {
+    depth: usize,
+}
+
+const DEEP_CHAIN: usize = 50_000;
+
+impl Model for DeepChain {
+    type Move = u8;
+    type Solution = usize;
+    const REJECTS_BEFORE_CHANGING: bool = true;
+
+    fn rule_names(&self) -> &[&'static str] {
+        &["side step"]
+    }
+
+    fn max_depth(&self) -> usize {
+        DEEP_CHAIN
+    }
+
+    fn branch<C: RuleCounter>(&mut self, moves: &mut Vec<u8>, _: &mut C) -> crate::search::Branch {
+        if self.depth == DEEP_CHAIN {
+            return crate::search::Branch::Solution;
+        }
+        moves.extend([0, 1]);
+        crate::search::Branch::Moves
+    }
+
+    fn apply<C: RuleCounter>(&mut self, step: u8, counters: &mut C) -> Result<(), crate::search::RuleId> {
+        counters.check(0);
+        if step == 1 {
+            return Err(0);
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn undo(&mut self, _: u8) {
+        self.depth -= 1;
+    }
+
+    fn solution(&self) -> usize {
+        self.depth
+    }
+}
+
+/// A search 50,000 moves deep runs on the workers' threads as on the calling one: their
+/// stacks hold the engine's recursion that deep (on a thread's default 2 MiB stack a
+/// knapsack of 10,000 items that all fit aborted the process).
+#[test]
+fn a_path_fifty_thousand_moves_deep_is_searched_on_worker_threads() {
+    // The reference search runs on a thread with the workers' stack: a test's thread has
+    // 2 MiB, which the sequential recursion outgrows as well.
+    let expected = std::thread::Builder::new()
+        .stack_size(super::pool::WORKER_STACK_BYTES)
+        .spawn(|| search_sequentially::<_, FullCounters>(DeepChain { depth: 0 }, Limits::exhaustive()))
+        .expect("a thread")
+        .join()
+        .expect("the chain does not panic");
+    assert_eq!(expected.stats.nodes, 1 + 2 * DEEP_CHAIN as u64);
+    assert_eq!(expected.solutions, vec![DEEP_CHAIN]);
+    let pool = Pool::new(2).expect("a small pool");
+    for strategy in ["steal", "budget:50", "depth:3", "auto", "replicable"] {
+        let plan = plan(strategy.parse().expect("a valid strategy"));
+        let outcome = search::<_, FullCounters>(DeepChain { depth: 0 }, &plan, &pool, Limits::exhaustive());
+        assert_eq!(outcome.stop, None, "{strategy}");
+        assert_eq!(outcome.stats, expected.stats, "{strategy}");
+        assert_eq!(outcome.solutions, expected.solutions, "{strategy}");
+    }
+}

@@ -1,0 +1,106 @@
+//! End-to-end checks of what branch and bound says where its answer is partial or its
+//! tree deep: a decision cut short proves nothing, a capped list of optimal solutions says
+//! it is a sample, deep trees run on worker threads and stop a leaf listing early, and
+//! `explain --first` does not describe a first solution as the best.
+
+mod common;
+
+use common::{run, solve_json};
+use serde_json::{json, Value};
+use std::path::Path;
+
+/// A knapsack instance file of `items` (value, weight) and `capacity` in `folder`.
+fn knapsack(folder: &Path, items: &[[u64; 2]], capacity: u64) -> String {
+    let path = folder.join("knapsack.json");
+    let instance = json!({
+        "schema": "puzzle-instance/v1", "id": "deep", "family": "knapsack",
+        "data": { "capacity": capacity, "items": items }
+    });
+    std::fs::write(&path, instance.to_string()).expect("the instance is written");
+    path.to_str().expect("UTF-8").to_string()
+}
+
+/// `--at-least V` stopped by a node limit before reaching V says nothing about V: `reached`
+/// is null and the text does not call V unreachable. The optimum of the Rosetta Code bag is
+/// 1030, so 1030 is reachable and 1031 is not; the complete search says so.
+#[test]
+fn a_decision_cut_short_by_a_limit_proves_nothing() {
+    let cut = solve_json(&["instances/knapsack_small.json", "--at-least", "1030", "--node-limit", "3"]);
+    assert_eq!(cut["complete"], false);
+    assert_eq!(cut["objective"]["reached"], Value::Null, "{}", cut["objective"]);
+    assert_eq!(cut["objective"]["proven"], false);
+    let output = run(&["solve", "instances/knapsack_small.json", "--at-least", "1030", "--node-limit", "3"]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(!text.contains("none reaches the target"), "{text}");
+    assert!(text.contains("no solution found (not proven: the search was cut short"), "{text}");
+    let whole = solve_json(&["instances/knapsack_small.json", "--at-least", "1031"]);
+    assert_eq!(whole["objective"]["reached"], false);
+    let reached = solve_json(&["instances/knapsack_small.json", "--at-least", "1030"]);
+    assert_eq!(reached["objective"]["reached"], true);
+}
+
+/// A graph of 1,001 vertices and no edge has 1,001 maximum cliques (one vertex each): the
+/// 1,000 kept are a sample of equally good ones, not the best of worse ones.
+#[test]
+fn a_capped_list_of_optimal_solutions_says_it_is_a_sample() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let graph = folder.path().join("empty.clq");
+    std::fs::write(&graph, "p edge 1001 0\n").expect("the graph is written");
+    let output = run(&["solve", graph.to_str().expect("UTF-8"), "--all"]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{text}");
+    assert!(text.contains("kept:      a sample of 1,000 solution(s) of the best value"), "{text}");
+    assert!(!text.contains("the others reached were worse"), "{text}");
+}
+
+/// A knapsack of 10,000 items that all fit is a path 10,000 moves deep: every strategy
+/// that runs it on worker threads finds the sequential optimum (the workers' stacks used
+/// to overflow, aborting the process), and `naive`, which would list every leaf, stops at
+/// the listing's bound on moves with advice instead of filling gigabytes.
+#[test]
+fn a_tree_ten_thousand_deep_runs_on_worker_threads_and_naive_stops_early() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let instance = knapsack(folder.path(), &[[1, 1]; 10_000], 10_000);
+    let sequential = solve_json(&[&instance, "--best"]);
+    assert_eq!(sequential["objective"]["best"], 10_000);
+    for strategy in ["steal", "budget:10", "depth:1", "replicable"] {
+        let parallel = solve_json(&[&instance, "--best", "--parallel", strategy, "--threads", "2"]);
+        assert_eq!(parallel["objective"]["best"], 10_000, "{strategy}");
+        assert_eq!(parallel["objective"]["proven"], true, "{strategy}");
+    }
+    let shallow = knapsack(folder.path(), &[[1, 1]; 1_000], 1_000);
+    let output = run(&["solve", &shallow, "--best", "--parallel", "naive", "--threads", "2"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("naive lists every leaf: choose another strategy"), "{stderr}");
+}
+
+/// `explain --first` on a family with an objective measures a first-solution search: its
+/// report has no branch-and-bound line, which would call the first solution the best and
+/// speak of a proof.
+#[test]
+fn explain_first_does_not_call_a_first_solution_the_best() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let report = folder.path().join("first.md");
+    let output = run(&[
+        "explain",
+        "instances/knapsack/strongly-correlated_30.json",
+        "--first",
+        "--parallel",
+        "steal",
+        "--threads",
+        "2",
+        "--repeats",
+        "1",
+        "--out",
+        report.to_str().expect("UTF-8"),
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    let written = std::fs::read_to_string(&report).expect("the report");
+    for text in [stdout.as_ref(), written.as_str()] {
+        assert!(!text.contains("the best solution ("), "{text}");
+        assert!(!text.contains("## Branch and bound"), "{text}");
+    }
+}
