@@ -83,6 +83,9 @@ fn a_part_rerun_after_it_published_the_optimum_is_cut_by_it_and_the_merge_still_
     let (report, _) = merge(dir).expect("the merge");
     let objective = report.objective.expect("an objective");
     assert_eq!((objective.best, objective.proven), (Some(optimum), true));
+    // When the rerun part was the first to start, the optimum was published before every
+    // start the part files now record: its time is unknown, not 0 (it was 0).
+    assert_ne!(objective.time_to_best_ns, Some(0), "part {finder} found the optimum");
     assert_eq!(report.components[0].solution_texts.len() as u64, objective.optimal_solutions_kept);
     // The answer is the single run's, though no part file holds a solution of the optimum.
     assert_eq!(report.answer, serde_json::json!({ "size": optimum }));

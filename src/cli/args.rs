@@ -83,8 +83,9 @@ pub struct SplitArgs {
     /// Refused: a first-solution search is not split (docs/cluster.md says why).
     #[arg(long)]
     pub first: bool,
-    /// The number of parts (each gets about 30 subproblems or more).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    /// The number of parts (each gets about 30 subproblems or more), 1 to 16666.
+    // 16666 is `cluster::MAX_PARTS` (asserted at the end of this file).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=crate::cluster::MAX_PARTS as u64))]
     pub parts: u64,
     /// The folder for plan.json and parts/ (shared by the machines, or copied back).
     #[arg(long, value_name = "DIR")]
@@ -504,3 +505,6 @@ impl ParallelArgs {
         settings.affinity = self.affinity;
     }
 }
+
+// The help of `split --parts` names the largest part count.
+const _: () = assert!(crate::cluster::MAX_PARTS == 16_666);

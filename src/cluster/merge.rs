@@ -215,13 +215,14 @@ pub fn merge(dir: &Path) -> Result<(RunReport, Instance), ClusterError> {
         let ended = parts.values().map(|(_, file)| file.ended_unix_ns).max().unwrap_or(0);
         objective.time_to_proof_ns = objective.proven.then(|| ended.saturating_sub(started));
         objective.improvements = published.improvements;
+        // A best published before the first start the part files record (its part was
+        // rerun after it published, and the rerun's file replaced the first one's) has no
+        // time from a start this merge knows: none is given rather than 0.
         objective.time_to_best_ns = match objective.best {
-            Some(best) if components == 1 => published
-                .times
-                .iter()
-                .filter(|(value, _)| *value == best)
-                .map(|(_, at)| at.saturating_sub(started))
-                .min(),
+            Some(best) if components == 1 => {
+                let at = published.times.iter().filter(|(value, _)| *value == best).map(|&(_, at)| at).min();
+                at.filter(|&at| at >= started).map(|at| at - started)
+            }
             _ => None,
         };
     }
