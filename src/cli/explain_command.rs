@@ -80,10 +80,8 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
     // is drawn (as `solve --profile`), rather than a regular file made beside the device.
     let plot_path = report_path.with_extension("svg");
     let with_plot = matches!(OutputTarget::of(&report_path), Ok(OutputTarget::Replace(_)));
-    let plot_file = match with_plot {
-        true => plot_path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default(),
-        false => String::new(),
-    };
+    let plot_file = plot_path.file_name().filter(|_| with_plot).map(|name| name.to_string_lossy().into_owned());
+    let plot_file = plot_file.unwrap_or_default();
     let context = ReportContext { command: super::command_line(), configs: &configs, verdict: &verdict, plot_file };
     if with_plot {
         let svg = plot::svg(&verdict, configs[0].median_run()).map_err(Failure::failed)?;

@@ -12,53 +12,42 @@ use super::failure::{Failure, EXIT_INTERRUPTED};
 use crate::files::atomic_write::create_temporary;
 use crate::harness::storing::output_target::OutputTarget;
 use crate::run::SolutionStream;
-use std::ffi::{c_char, c_int, CString};
+use std::ffi::{c_char, c_int, CStr, CString, OsStr};
 use std::fs::File;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicPtr, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
-/// The temporary file being written, for the Ctrl-C handler to remove: one per process
-/// (`solve` writes one solutions file).
-static PENDING: Mutex<Option<PathBuf>> = Mutex::new(None);
+/// The temporary file being written, for the Ctrl-C, SIGTERM and SIGHUP handlers to
+/// remove: one per process (`solve` writes one solutions file). A C string behind an atomic
+/// pointer because a signal handler may not take a lock or allocate, only read this pointer
+/// and call `unlink`; each string is leaked (one or two a process), so a handler never
+/// reads a freed one.
+static PENDING: AtomicPtr<c_char> = AtomicPtr::new(std::ptr::null_mut());
 
-/// Names `temporary` (or none) as the file Ctrl-C removes, installing the handler the first
-/// time. Without it, an interrupted run left `.FILE.PID-N.tmp` beside FILE.
-fn set_pending(temporary: Option<PathBuf>) {
+/// Names `temporary` (or none) as the file a stopping signal removes, installing the
+/// handlers the first time. Without them, an interrupted run left `.FILE.PID-N.tmp` beside
+/// FILE. Where one cannot be installed, the run goes on, and that signal leaves the
+/// temporary file behind as a kill does.
+fn set_pending(temporary: Option<&Path>) {
     static INSTALLED: OnceLock<()> = OnceLock::new();
+    let name = temporary.and_then(|path| CString::new(path.as_os_str().as_encoded_bytes()).ok());
+    PENDING.store(name.map_or(std::ptr::null_mut(), CString::into_raw), Ordering::SeqCst);
     if temporary.is_some() {
         INSTALLED.get_or_init(|| {
-            // The run goes on without the handler if it cannot be set: the temporary file
-            // is then left behind on Ctrl-C, as a kill leaves it.
             let _ = ctrlc::set_handler(|| {
-                let pending = PENDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
-                if let Some(temporary) = pending {
-                    let _ = std::fs::remove_file(temporary);
+                let pending = PENDING.swap(std::ptr::null_mut(), Ordering::SeqCst);
+                if !pending.is_null() {
+                    // SAFETY: a leaked, NUL-terminated string (above), never freed.
+                    let name = unsafe { CStr::from_ptr(pending) };
+                    let _ = std::fs::remove_file(OsStr::from_bytes(name.to_bytes()));
                 }
                 // Written, not `eprintln!`ed: a closed standard error must not stop the exit.
                 let note = format!("\n{}: stopped by Ctrl-C; no solutions file written\n", crate::run::program_name());
                 let _ = std::io::Write::write_all(&mut std::io::stderr(), note.as_bytes());
                 std::process::exit(i32::from(EXIT_INTERRUPTED));
             });
-        });
-    }
-    set_pending_for_termination(temporary.as_deref());
-    *PENDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = temporary;
-}
-
-/// The temporary file as a C string, for the SIGTERM and SIGHUP handler: a signal handler
-/// may not take a lock or allocate, only read this pointer and call `unlink`. Each string
-/// is leaked (one or two a process), so the handler never reads a freed one.
-static PENDING_FOR_TERMINATION: AtomicPtr<c_char> = AtomicPtr::new(std::ptr::null_mut());
-
-/// Names `temporary` (or none) to the SIGTERM and SIGHUP handler, installing it the first
-/// time (the default action stays where it cannot be installed).
-fn set_pending_for_termination(temporary: Option<&Path>) {
-    static INSTALLED: OnceLock<()> = OnceLock::new();
-    let name = temporary.and_then(|path| CString::new(path.as_os_str().as_encoded_bytes()).ok());
-    PENDING_FOR_TERMINATION.store(name.map_or(std::ptr::null_mut(), CString::into_raw), Ordering::SeqCst);
-    if temporary.is_some() {
-        INSTALLED.get_or_init(|| {
             for signal in [libc::SIGTERM, libc::SIGHUP] {
                 // SAFETY: the handler calls only async-signal-safe functions (unlink,
                 // signal, raise) and reads an atomic pointer to a string never freed.
@@ -71,7 +60,7 @@ fn set_pending_for_termination(temporary: Option<&Path>) {
 /// The SIGTERM and SIGHUP handler: removes the temporary file, then ends the process by the
 /// same signal under its default action (exit status 143 or 129, as without the handler).
 extern "C" fn remove_pending_and_end(signal: c_int) {
-    let pending = PENDING_FOR_TERMINATION.swap(std::ptr::null_mut(), Ordering::SeqCst);
+    let pending = PENDING.swap(std::ptr::null_mut(), Ordering::SeqCst);
     // SAFETY: `pending` is null or a leaked, NUL-terminated string; unlink, signal and
     // raise are async-signal-safe.
     unsafe {
@@ -123,7 +112,7 @@ impl SolutionsFile {
             cannot(error)
         })?;
         let stream = SolutionStream::new(Box::new(writer));
-        set_pending(Some(temporary.clone()));
+        set_pending(Some(&temporary));
         let replaced = Replaced { temporary, destination, file };
         Ok((SolutionsFile { path: path.to_path_buf(), replaced: Some(replaced) }, stream))
     }

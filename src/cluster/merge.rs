@@ -108,15 +108,21 @@ pub fn status(dir: &Path) -> Result<Status, ClusterError> {
     let loaded = load_plan(dir)?;
     // The checks of a merge before its survey: a status that says "next: merge" where the
     // merge would refuse the plan (another build's, or edited) misleads.
-    check_build(&loaded.plan.tool, &loaded.dir)?;
-    check_plan_digest(&loaded.dir, &loaded.hash)?;
-    check_plan_counts(&loaded).map_err(ClusterError::bad_input)?;
+    check_plan(&loaded)?;
     let survey = survey(&loaded)?;
     let part_count = loaded.plan.part_count;
     let done: Vec<usize> =
         (1..=part_count).filter(|part| survey.found.get(part).is_some_and(|files| files.len() == 1)).collect();
     let missing = (1..=part_count).filter(|part| !survey.found.contains_key(part)).collect();
     Ok(Status { done, missing, problems: survey.problems, part_count })
+}
+
+/// The plan's own checks, before any part is read: made by this build, as `split` wrote it
+/// (its keyed digest), and its lister's counts consistent.
+fn check_plan(loaded: &LoadedPlan) -> Result<(), ClusterError> {
+    check_build(&loaded.plan.tool, &loaded.dir)?;
+    check_plan_digest(&loaded.dir, &loaded.hash)?;
+    check_plan_counts(loaded).map_err(ClusterError::bad_input)
 }
 
 /// Every part of the plan in `loaded`, each from its one file, after the checks a merge
@@ -128,9 +134,7 @@ pub fn status(dir: &Path) -> Result<Status, ClusterError> {
 /// neither command may read them as this plan's.
 pub(crate) fn checked_parts(loaded: &LoadedPlan) -> Result<BTreeMap<usize, (PathBuf, PartFile)>, ClusterError> {
     let (plan, dir) = (&loaded.plan, &loaded.dir);
-    check_build(&plan.tool, dir)?;
-    check_plan_digest(dir, &loaded.hash)?;
-    check_plan_counts(loaded).map_err(ClusterError::bad_input)?;
+    check_plan(loaded)?;
     let mut survey = survey(loaded)?;
     for part in 1..=plan.part_count {
         if !survey.found.contains_key(&part) {

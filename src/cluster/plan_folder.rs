@@ -1,8 +1,8 @@
 //! Writing a new plan folder so that nothing half-made is left: the folders, the key, the
-//! plan's keyed digest and the parts' plans first and `plan.json` last (a folder with `plan.json` is complete),
-//! and on any failure (a full disk, a folder that cannot be written) everything written
-//! so far removed again, so that a later `split` or `run-part` never meets a key or part
-//! plans without their plan.
+//! plan's keyed digest and the parts' plans first and `plan.json` last (a folder with
+//! `plan.json` is complete), and on any failure (a full disk, a folder that cannot be
+//! written) everything written so far removed again, so that a later `split` or `run-part`
+//! never meets a key or part plans without their plan.
 
 use super::key::{content_hash, key_path, plan_digest, plan_digest_path, write_new_key};
 use super::part_plan::{part_plan_bytes, part_plan_path, part_plans};

@@ -307,7 +307,6 @@ fn write_configuration_table(text: &mut String, rows: &[&SummaryRow]) {
     }
 }
 
-/// The configuration's name, marked when its runs were not clean.
 /// A search mode as a table's heading says it.
 fn mode_words(mode: &str) -> &'static str {
     match mode {
@@ -317,6 +316,7 @@ fn mode_words(mode: &str) -> &'static str {
     }
 }
 
+/// The configuration's name, marked when its runs were not clean.
 fn configuration_cell(row: &SummaryRow) -> String {
     let mut mark = if row.busy_machine_runs > 0 { " ⚠".to_string() } else { String::new() };
     if let Some(best) = row.objective_best {

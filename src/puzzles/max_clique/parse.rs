@@ -55,10 +55,11 @@ fn edge_error(edge: &Value, index: usize, vertices: usize) -> DataError {
     } else {
         (0, &pair[0])
     };
-    let message = match value.as_i64() {
-        Some(_) => format!("vertex {value} is out of range; expected 1 to {vertices}"),
-        None if value.is_u64() => format!("vertex {value} is out of range; expected 1 to {vertices}"),
-        None => format!("expected a vertex number, found {}", kind(value)),
+    // Past 64 bits signed a vertex number is still a number out of range, not another type.
+    let message = if value.is_i64() || value.is_u64() {
+        format!("vertex {value} is out of range; expected 1 to {vertices}")
+    } else {
+        format!("expected a vertex number, found {}", kind(value))
     };
     DataError::new(format!("{path}[{side}]"), message)
 }
