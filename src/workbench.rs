@@ -138,10 +138,30 @@ impl Workbench {
     /// binary does, under this workbench's name; returns its exit code. A panic that no run
     /// caught (outside the family's code, which every command runs inside a catch) prints
     /// one line naming the program ([`crate::cli::report_panics_as_bugs`]).
+    ///
+    /// The command runs on a thread with a 64 MiB stack, as the engine's workers do: a
+    /// sequential search recurses once per level of the tree, and a user's model whose paths
+    /// are tens of thousands of moves deep would overflow the main thread's 8 MiB (and abort
+    /// the process) where a parallel run of the same model succeeds.
     pub fn run_cli(self) -> ExitCode {
         self.install();
         crate::cli::report_panics_as_bugs();
-        crate::cli::main()
+        on_a_large_stack(crate::cli::main)
+    }
+}
+
+/// The stack of the thread a command runs on: as large as an engine worker's.
+const COMMAND_STACK_BYTES: usize = 64 << 20;
+
+/// Runs `command` on a thread with a stack of [`COMMAND_STACK_BYTES`] and returns its exit
+/// code; on this thread when no such thread can be made. A panic that escapes it (already
+/// reported by the panic hook) ends it with code 101, as it would have on the main thread.
+fn on_a_large_stack(command: fn() -> ExitCode) -> ExitCode {
+    let spawned =
+        std::thread::Builder::new().name("command".to_string()).stack_size(COMMAND_STACK_BYTES).spawn(command);
+    match spawned {
+        Ok(thread) => thread.join().unwrap_or(ExitCode::from(101)),
+        Err(_) => command(),
     }
 }
 
@@ -179,4 +199,42 @@ pub fn count_nodes<P: Puzzle>(puzzle: &P, knobs: &[(&str, &str)]) -> u64 {
         .into_iter()
         .map(|model| search_sequentially::<P::Model, NoCounters>(model, limits.clone()).stats.nodes)
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A recursion of `levels` calls, each holding `FRAME` bytes the compiler cannot drop.
+    fn deep(levels: usize) -> u64 {
+        const FRAME: usize = 512;
+        let frame = std::hint::black_box([levels as u8; FRAME]);
+        if levels == 0 {
+            return u64::from(frame[0]);
+        }
+        deep(levels - 1) + u64::from(std::hint::black_box(frame)[FRAME - 1])
+    }
+
+    #[test]
+    fn a_command_runs_where_a_recursion_past_the_main_threads_stack_fits() {
+        // About 32 MiB of frames: past the main thread's 8 MiB, within the command's 64.
+        fn recursion_of_32_mib() -> ExitCode {
+            let levels = 60_000;
+            let sum = deep(levels);
+            if sum == (1..=levels as u64).map(|level| level % 256).sum::<u64>() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        assert_eq!(on_a_large_stack(recursion_of_32_mib), ExitCode::SUCCESS);
+    }
+
+    #[test]
+    fn a_panic_that_escapes_the_command_ends_it_with_code_101() {
+        fn panics() -> ExitCode {
+            panic!("a panic in the command, on purpose");
+        }
+        assert_eq!(on_a_large_stack(panics), ExitCode::from(101));
+    }
 }

@@ -1,6 +1,7 @@
 //! End-to-end tests of where `solve --solutions FILE` and `--profile FILE` write: a FIFO
 //! is streamed into and stays a FIFO, `/dev/null` stays a character device, a symlink
-//! stays a link and its target gets the content. Both naming one regular file is refused.
+//! stays a link and its target gets the content; a replaced regular file keeps its permission
+//! bits. Both naming one regular file is refused.
 //! `report` keeps a results folder's README that is a link to a page elsewhere a link.
 
 mod common;
@@ -68,6 +69,24 @@ fn a_symlinked_solutions_or_profile_file_stays_a_link_and_its_target_gets_the_co
     assert!(solutions.lines().count() > 0 && solutions.contains("\"solution\""), "{solutions}");
     let profile = std::fs::read_to_string(folder.path().join("real-profile.csv")).expect("the target");
     assert!(profile.starts_with("component,depth,nodes"), "{profile}");
+}
+
+#[test]
+fn replaced_solutions_and_profile_files_keep_their_permission_bits() {
+    use std::os::unix::fs::PermissionsExt;
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let (solutions, profile) = (folder.path().join("solutions.jsonl"), folder.path().join("profile.csv"));
+    for (file, mode) in [(&solutions, 0o600), (&profile, 0o640)] {
+        std::fs::write(file, "old").expect("the old file");
+        std::fs::set_permissions(file, std::fs::Permissions::from_mode(mode)).expect("its mode");
+    }
+    let (solutions_arg, profile_arg) = (solutions.to_str().expect("UTF-8"), profile.to_str().expect("UTF-8"));
+    solve_ok(&["solve", "rings", "--all", "--solutions", solutions_arg, "--profile", profile_arg]);
+    for (file, mode) in [(&solutions, 0o600), (&profile, 0o640)] {
+        let metadata = std::fs::metadata(file).expect("the new file");
+        assert_eq!(metadata.permissions().mode() & 0o777, mode, "{}", file.display());
+        assert!(metadata.len() > 3, "{} was replaced", file.display());
+    }
 }
 
 #[test]

@@ -9,7 +9,7 @@
 //! remove it too, and the process then ends by that signal, as it would have.
 
 use super::failure::{Failure, EXIT_INTERRUPTED};
-use crate::files::atomic_write::create_temporary;
+use crate::files::atomic_write::{create_temporary, keep_permissions_of};
 use crate::harness::storing::output_target::OutputTarget;
 use crate::run::SolutionStream;
 use std::ffi::{c_char, c_int, CStr, CString, OsStr};
@@ -107,7 +107,7 @@ impl SolutionsFile {
             )));
         }
         let (temporary, file) = create_temporary(folder, &name, false).map_err(cannot)?;
-        let writer = file.try_clone().map_err(|error| {
+        let writer = keep_permissions_of(&destination, &file).and_then(|()| file.try_clone()).map_err(|error| {
             let _ = std::fs::remove_file(&temporary);
             cannot(error)
         })?;

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
-use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 /// A file or folder that could not be written, and why.
@@ -48,14 +48,27 @@ fn replace_file(path: &Path, contents: &[u8], sync: bool) -> Result<(), FileErro
     let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
     let (temporary, mut file) =
         create_temporary(folder, &name, false).map_err(|source| FileError { path: path.to_path_buf(), source })?;
-    let result = file
-        .write_all(contents)
+    let result = keep_permissions_of(path, &file)
+        .and_then(|()| file.write_all(contents))
         .and_then(|()| if sync { file.sync_all() } else { Ok(()) })
         .and_then(|()| std::fs::rename(&temporary, path));
     if result.is_err() {
         let _ = std::fs::remove_file(&temporary);
     }
     result.map_err(|source| FileError { path: path.to_path_buf(), source })
+}
+
+/// Gives `file`, a temporary about to be renamed over `destination`, the permission bits of
+/// the regular file there, so that replacing a file keeps who may read it (one its owner made
+/// private stays private); a new file keeps the umask's. The bits past `0o777` (set-user-ID
+/// and the like) are not carried over to a file the program wrote.
+pub fn keep_permissions_of(destination: &Path, file: &File) -> std::io::Result<()> {
+    match std::fs::metadata(destination) {
+        Ok(existing) if existing.is_file() => {
+            file.set_permissions(std::fs::Permissions::from_mode(existing.permissions().mode() & 0o777))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// How often [`create_temporary`] draws another name when the one it drew exists.
@@ -102,7 +115,6 @@ fn random_number() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::unix::fs::PermissionsExt;
 
     #[test]
     fn temporaries_are_new_files_of_the_stale_pattern_and_private_on_request() {
@@ -119,6 +131,21 @@ mod tests {
         }
         write_atomically(&folder.join("out.csv"), b"new").unwrap();
         assert_eq!(std::fs::read_to_string(folder.join("out.csv")).unwrap(), "new");
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[test]
+    fn a_replaced_file_keeps_its_permission_bits() {
+        let folder = std::env::temp_dir().join(format!("bb-permissions-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let file = folder.join("private.csv");
+        write_atomically(&file, b"old").unwrap();
+        for mode in [0o600, 0o640, 0o604] {
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(mode)).unwrap();
+            write_atomically_unsynced(&file, b"new").unwrap();
+            assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, mode);
+            assert_eq!(std::fs::read_to_string(&file).unwrap(), "new");
+        }
         std::fs::remove_dir_all(&folder).unwrap();
     }
 }

@@ -48,6 +48,8 @@ pub(crate) struct FamilyEntry {
     data_from_file: fn(&str) -> Result<Result<Value, FileFormatError>, RunError>,
     check_knobs: fn(&KnobValues) -> Result<(), RunError>,
     prepare: PrepareFn,
+    /// Whether the family's model may declare an objective (`Model::OPTIMISES`).
+    optimises: bool,
 }
 
 /// The entry of family `P`: its functions, monomorphised for `P`. Each call into `P`'s code
@@ -65,6 +67,7 @@ pub(crate) const fn entry<P: Puzzle + 'static>() -> FamilyEntry {
         data_from_file: data_from_file::<P>,
         check_knobs: check_knobs::<P>,
         prepare: prepared::prepare::<P>,
+        optimises: <P::Model as crate::search::Model>::OPTIMISES,
     }
 }
 
@@ -213,6 +216,13 @@ impl Family {
     /// is [`RunError::Knob`], a panic in the family's `config` [`RunError::ModelPanicked`].
     pub fn check_knobs(self, values: &KnobValues) -> Result<(), RunError> {
         (self.0.check_knobs)(values)
+    }
+
+    /// Whether the family's model may declare an objective, with some knobs: a family that
+    /// never does is refused a search for the best solution or a target before anything
+    /// runs.
+    pub fn optimises(self) -> bool {
+        self.0.optimises
     }
 
     /// Reads `data` and `knobs` into the family's types, once, for any number of

@@ -233,7 +233,9 @@ pub fn read_rows<T: DeserializeOwned>(path: &Path, expected_header: &str) -> Res
             if record.len() != headers.len() {
                 return Err(format!("line {line}: {} fields instead of {}", record.len(), headers.len()));
             }
-            record.deserialize::<T>(Some(&headers)).map_err(|error| format!("line {line}: {error}"))
+            record
+                .deserialize::<T>(Some(&headers))
+                .map_err(|error| format!("line {line}: {}", field_error(&error, &headers)))
         });
         match parsed {
             Ok(row) => rows.push(row),
@@ -246,6 +248,21 @@ pub fn read_rows<T: DeserializeOwned>(path: &Path, expected_header: &str) -> Res
         skipped.push(format!("{}: skipped {unnamed_skips} more rows", path.display()));
     }
     Ok(ReadRows { rows, skipped })
+}
+
+/// What was wrong with a row's value, naming its column and its place counted from 1 (the
+/// CSV crate's own message counts fields from 0 and names no column).
+fn field_error(error: &csv::Error, headers: &csv::StringRecord) -> String {
+    let csv::ErrorKind::Deserialize { err, .. } = error.kind() else {
+        return error.to_string();
+    };
+    match err.field().and_then(|field| usize::try_from(field).ok()) {
+        Some(field) => {
+            let name = headers.get(field).unwrap_or("?");
+            format!("column {name} (field {}): {}", field + 1, err.kind())
+        }
+        None => err.kind().to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -292,7 +309,7 @@ mod tests {
         let read: ReadRows<Row> = read_rows(&path, "name,count").unwrap();
         assert_eq!(read.rows, [Row { name: "ok".into(), count: 1 }]);
         assert_eq!(read.skipped.len(), MAX_SKIP_NOTES + 1);
-        assert!(read.skipped[0].contains("skipped a row: line 3"), "{}", read.skipped[0]);
+        assert!(read.skipped[0].contains("skipped a row: line 3: column count (field 2): "), "{}", read.skipped[0]);
         assert!(read.skipped[MAX_SKIP_NOTES].ends_with("skipped 50 more rows"), "{}", read.skipped[MAX_SKIP_NOTES]);
     }
 

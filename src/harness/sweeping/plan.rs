@@ -15,7 +15,7 @@ use crate::parallel::Strategy;
 use crate::run::instance::{self, Instance};
 use crate::run::thread_list::check_the_cap;
 use crate::run::Family;
-use crate::run::{RunError, RunSettings};
+use crate::run::{RunError, RunSettings, SearchMode};
 use crate::statistics::StoppingRule;
 use std::collections::{BTreeMap, HashSet};
 use std::time::Duration;
@@ -144,6 +144,12 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
                     ..RunSettings::default()
                 };
                 for run in cross_runs(base, &block.run_values, &thread_counts(block, cores)) {
+                    if let Ok(instance) = &loaded {
+                        check_goal(instance.family, &run).map_err(|message| {
+                            let message = format!("block[{block_index}].modes: {source}: {message}");
+                            HarnessError::spec_at(&spec.origin, block.line_of("modes"), message)
+                        })?;
+                    }
                     let mut config = Configuration {
                         index: 0,
                         id: String::new(),
@@ -172,6 +178,19 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
         min_repeats: spec.min_repeats,
         target_ci: spec.target_ci,
     })
+}
+
+/// Refuses a search for the best solution of a family that has no objective with any
+/// knobs: the run would only fail (the family's knobs may still leave a model without one,
+/// which the run reports).
+fn check_goal(family: Family, run: &RunSettings) -> Result<(), String> {
+    if run.mode == SearchMode::Best && !family.optimises() {
+        return Err(format!(
+            "the family `{}` declares no objective, so it has no best solution; use the modes \"all\" or \"first\"",
+            family.name()
+        ));
+    }
+    Ok(())
 }
 
 /// Why an instance of a sweep did not load.
@@ -376,6 +395,17 @@ mod tests {
             ["defaults", "baseline", "order=listed", "order=most-constrained", "pruning=none", "pruning=rings"]
         );
         assert_eq!(plan.configurations[1].knob_text(), "order=listed;pruning=none");
+    }
+
+    #[test]
+    fn a_best_mode_for_a_family_without_an_objective_is_refused_at_its_line() {
+        let text = "name = \"t\"\n[[block]]\ninstances = [\"rings\"]\nmodes = [\"all\", \"best\"]\n";
+        let error = expand(&SweepSpec::parse(text, "test").unwrap(), 4).unwrap_err().to_string();
+        assert!(error.starts_with("test:4: block[0].modes: rings:"), "{error}");
+        assert!(error.contains("the family `olympic_rings` declares no objective"), "{error}");
+        let optimising =
+            plan("name = \"t\"\n[[block]]\ninstances = [\"instances/knapsack_small.json\"]\nmodes = [\"best\"]\n");
+        assert_eq!(optimising.configurations.len(), 1);
     }
 
     #[test]
