@@ -177,6 +177,16 @@ const MAX_SKIP_NOTES: usize = 100;
 /// Reads every row of `path` under `expected_header`; a different header is an error, a line
 /// that does not parse is skipped with a note.
 pub fn read_rows<T: DeserializeOwned>(path: &Path, expected_header: &str) -> Result<ReadRows<T>, HarnessError> {
+    read_checked_rows(path, expected_header, |_: &T| Ok(()))
+}
+
+/// [`read_rows`], skipping with a note (its line and `check`'s reason) every row that
+/// parses but that `check` finds impossible: a value no run writes, from an edited file.
+pub fn read_checked_rows<T: DeserializeOwned>(
+    path: &Path,
+    expected_header: &str,
+    check: impl Fn(&T) -> Result<(), String>,
+) -> Result<ReadRows<T>, HarnessError> {
     let mut bytes = read_bounded(path, ReadKind::Csv)?;
     // Spreadsheet programs save CSV with a UTF-8 byte-order mark: not part of the header.
     if bytes.starts_with(UTF8_BOM) {
@@ -222,20 +232,21 @@ pub fn read_rows<T: DeserializeOwned>(path: &Path, expected_header: &str) -> Res
         .clone();
     let mut rows = Vec::new();
     let mut unnamed_skips = 0u64;
+    let mut lines = LineCounter { text: &bytes, counted_to: 0, line: 1 };
     // Rows are read as bytes so that one invalid UTF-8 byte skips its row, not the file.
     for record in reader.byte_records() {
+        let line = record.as_ref().ok().and_then(|record| record.position()).map_or(0, |at| lines.line_at(at.byte()));
         let parsed = record.map_err(|error| error.to_string()).and_then(|record| {
-            let line = record.position().map_or(0, |position| position.line());
             csv::StringRecord::from_byte_record(record).map_err(|_| format!("line {line}: not valid UTF-8"))
         });
         let parsed = parsed.and_then(|record| {
-            let line = record.position().map_or(0, |position| position.line());
             if record.len() != headers.len() {
                 return Err(format!("line {line}: {} fields instead of {}", record.len(), headers.len()));
             }
-            record
+            let row = record
                 .deserialize::<T>(Some(&headers))
-                .map_err(|error| format!("line {line}: {}", field_error(&error, &headers)))
+                .map_err(|error| format!("line {line}: {}", field_error(&error, &headers)))?;
+            check(&row).map(|()| row).map_err(|reason| format!("line {line}: {reason}"))
         });
         match parsed {
             Ok(row) => rows.push(row),
@@ -248,6 +259,33 @@ pub fn read_rows<T: DeserializeOwned>(path: &Path, expected_header: &str) -> Res
         skipped.push(format!("{}: skipped {unnamed_skips} more rows", path.display()));
     }
     Ok(ReadRows { rows, skipped })
+}
+
+/// The line of a record of a text read from its start onwards, counted as it goes: the CSV
+/// crate's own line numbers are one short in a file whose lines end in `\r\n` (as
+/// spreadsheet programs save them).
+struct LineCounter<'text> {
+    text: &'text [u8],
+    counted_to: usize,
+    line: u64,
+}
+
+impl LineCounter<'_> {
+    /// The line (from 1) of the record that starts at `offset` (at or after the last one
+    /// asked about), past any line ends before it.
+    fn line_at(&mut self, offset: u64) -> u64 {
+        let mut offset = usize::try_from(offset).unwrap_or(usize::MAX).min(self.text.len());
+        // After a `\r`, the CSV crate starts the next record at the `\n` that ends the line.
+        while self.text.get(offset).is_some_and(|&byte| byte == b'\n' || byte == b'\r') {
+            offset += 1;
+        }
+        if offset > self.counted_to {
+            let newlines = self.text[self.counted_to..offset].iter().filter(|&&byte| byte == b'\n').count();
+            self.line += newlines as u64;
+            self.counted_to = offset;
+        }
+        self.line
+    }
 }
 
 /// What was wrong with a row's value, naming its column and its place counted from 1 (the
@@ -311,6 +349,20 @@ mod tests {
         assert_eq!(read.skipped.len(), MAX_SKIP_NOTES + 1);
         assert!(read.skipped[0].contains("skipped a row: line 3: column count (field 2): "), "{}", read.skipped[0]);
         assert!(read.skipped[MAX_SKIP_NOTES].ends_with("skipped 50 more rows"), "{}", read.skipped[MAX_SKIP_NOTES]);
+    }
+
+    #[test]
+    fn a_skipped_row_names_its_line_whatever_the_line_ends() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("runs.csv");
+        for end in ["\n", "\r\n"] {
+            let text = ["name,count", "ok,1", "bad,x", "\"two\nlines\",2", "bad,y", ""].join(end);
+            std::fs::write(&path, text).unwrap();
+            let read: ReadRows<Row> = read_rows(&path, "name,count").unwrap();
+            assert_eq!(read.rows.len(), 2, "{end:?}");
+            assert!(read.skipped[0].contains("skipped a row: line 3: column count (field 2)"), "{:?}", read.skipped);
+            assert!(read.skipped[1].contains("skipped a row: line 6: column count (field 2)"), "{:?}", read.skipped);
+        }
     }
 
     #[test]

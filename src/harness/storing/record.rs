@@ -10,6 +10,7 @@
 
 use super::run_columns::row_with_run_columns;
 use crate::environment::Environment;
+use crate::run::settings::MAX_THREADS;
 use crate::run::{RunReport, SearchMode};
 use serde::{Deserialize, Serialize};
 
@@ -161,6 +162,25 @@ impl RunRecord {
     /// The CSV header line (no newline), derived from the field names.
     pub fn header() -> String {
         super::csv_log::header_of(&RunRecord::default())
+    }
+
+    /// Refuses a record that no run writes (an edited or damaged file), with the column and
+    /// why: tables would otherwise divide by its thread count or call its status a failure
+    /// of the run. Only columns every build has written are checked.
+    pub fn check_plausible(&self) -> Result<(), String> {
+        const STATUSES: [&str; 5] = [status::OK, status::LIMIT, status::ERROR, status::PANIC, status::VERIFY_FAILED];
+        if !(1..=MAX_THREADS).contains(&self.threads) {
+            return Err(format!("column threads: {} is not a thread count (1 to {MAX_THREADS})", self.threads));
+        }
+        if !STATUSES.contains(&self.status.as_str()) {
+            return Err(format!("column status: `{}` is not one of {}", self.status, STATUSES.join(", ")));
+        }
+        for (column, value) in [("imbalance", self.imbalance), ("idle_share", self.idle_share)] {
+            if !value.is_finite() || value < 0.0 {
+                return Err(format!("column {column}: {value} is not a share or ratio of times"));
+            }
+        }
+        Ok(())
     }
 
     /// Fills in the outcome of a finished run. `report` is the batch's last call; `batch`
@@ -351,6 +371,29 @@ mod tests {
         ];
         for (column, value) in expected {
             assert_eq!(cells[column], value, "{column}");
+        }
+    }
+
+    #[test]
+    fn records_no_run_writes_are_skipped_naming_line_and_column() {
+        let good = RunRecord { threads: 2, status: status::OK.to_string(), ..RunRecord::default() };
+        assert_eq!(good.check_plausible(), Ok(()));
+        let bad = [
+            (RunRecord { threads: 0, ..good.clone() }, "column threads: 0 is not a thread count"),
+            (RunRecord { status: "fine".to_string(), ..good.clone() }, "column status: `fine` is not one of"),
+            (RunRecord { imbalance: f64::NAN, ..good.clone() }, "column imbalance: NaN"),
+            (RunRecord { idle_share: -1.0, ..good.clone() }, "column idle_share: -1"),
+        ];
+        let folder = tempfile::tempdir().unwrap();
+        let file = folder.path().join("t-runs.csv");
+        let mut records = vec![good.clone()];
+        records.extend(bad.iter().map(|(record, _)| record.clone()));
+        super::super::csv_log::write_rows(&file, &records, &RunRecord::header()).unwrap();
+        let (read, notes) = super::super::results_folder::read_runs(std::slice::from_ref(&file)).unwrap();
+        assert_eq!(read, [good]);
+        assert_eq!(notes.len(), bad.len());
+        for ((_, reason), (note, line)) in bad.iter().zip(notes.iter().zip(3..)) {
+            assert!(note.contains(&format!("skipped a row: line {line}: {reason}")), "{note}");
         }
     }
 

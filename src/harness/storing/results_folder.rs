@@ -6,7 +6,7 @@
 //! fresh run supersedes are kept in `history/` ([`super::history`]).
 
 use super::counts::CountRow;
-use super::csv_log::{read_rows, rows_bytes};
+use super::csv_log::{read_checked_rows, read_rows, rows_bytes};
 use super::output_target::write_named_file;
 use super::record::RunRecord;
 use super::summary::{summarize, SummaryRow};
@@ -104,7 +104,7 @@ pub fn read_runs(files: &[PathBuf]) -> Result<(Vec<RunRecord>, Vec<String>), Har
     let mut records = Vec::new();
     let mut notes = Vec::new();
     for file in files {
-        let read = read_rows::<RunRecord>(file, &header)?;
+        let read = read_checked_rows::<RunRecord>(file, &header, RunRecord::check_plausible)?;
         records.extend(read.rows);
         notes.extend(read.skipped);
     }
