@@ -9,7 +9,7 @@
 //! remove it too, and the process then ends by that signal, as it would have.
 
 use super::failure::{Failure, EXIT_INTERRUPTED};
-use crate::files::atomic_write::{create_temporary, keep_permissions_of};
+use crate::files::atomic_write::{create_temporary, keep_permissions_of, private_until_kept};
 use crate::harness::storing::output_target::OutputTarget;
 use crate::run::SolutionStream;
 use std::ffi::{c_char, c_int, CStr, CString, OsStr};
@@ -106,8 +106,9 @@ impl SolutionsFile {
                 path.display()
             )));
         }
-        let (temporary, file) = create_temporary(folder, &name, false).map_err(cannot)?;
-        let writer = keep_permissions_of(&destination, &file).and_then(|()| file.try_clone()).map_err(|error| {
+        let (temporary, file) = create_temporary(folder, &name, private_until_kept(&destination)).map_err(cannot)?;
+        keep_permissions_of(&destination, &file);
+        let writer = file.try_clone().map_err(|error| {
             let _ = std::fs::remove_file(&temporary);
             cannot(error)
         })?;

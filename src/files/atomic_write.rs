@@ -4,7 +4,7 @@
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 /// A file or folder that could not be written, and why.
@@ -46,10 +46,11 @@ fn replace_file(path: &Path, contents: &[u8], sync: bool) -> Result<(), FileErro
     let folder = path.parent().filter(|parent| !parent.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(folder).map_err(|source| FileError { path: folder.to_path_buf(), source })?;
     let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
-    let (temporary, mut file) =
-        create_temporary(folder, &name, false).map_err(|source| FileError { path: path.to_path_buf(), source })?;
-    let result = keep_permissions_of(path, &file)
-        .and_then(|()| file.write_all(contents))
+    let (temporary, mut file) = create_temporary(folder, &name, private_until_kept(path))
+        .map_err(|source| FileError { path: path.to_path_buf(), source })?;
+    keep_permissions_of(path, &file);
+    let result = file
+        .write_all(contents)
         .and_then(|()| if sync { file.sync_all() } else { Ok(()) })
         .and_then(|()| std::fs::rename(&temporary, path));
     if result.is_err() {
@@ -58,16 +59,28 @@ fn replace_file(path: &Path, contents: &[u8], sync: bool) -> Result<(), FileErro
     result.map_err(|source| FileError { path: path.to_path_buf(), source })
 }
 
+/// Whether a temporary about to replace `destination` is created private: when a file is
+/// there, so that no other user can open it (and keep it open) before it has the bits of
+/// the file it replaces ([`keep_permissions_of`]); a new file takes the umask's.
+pub fn private_until_kept(destination: &Path) -> bool {
+    std::fs::metadata(destination).is_ok_and(|existing| existing.is_file())
+}
+
 /// Gives `file`, a temporary about to be renamed over `destination`, the permission bits of
-/// the regular file there, so that replacing a file keeps who may read it (one its owner made
-/// private stays private); a new file keeps the umask's. The bits past `0o777` (set-user-ID
-/// and the like) are not carried over to a file the program wrote.
-pub fn keep_permissions_of(destination: &Path, file: &File) -> std::io::Result<()> {
-    match std::fs::metadata(destination) {
-        Ok(existing) if existing.is_file() => {
-            file.set_permissions(std::fs::Permissions::from_mode(existing.permissions().mode() & 0o777))
+/// the regular file there when this user owns it, so that replacing a file keeps who may
+/// read it (one its owner made private stays private). The owner keeps the right to write
+/// (a later append of the tool's own), and the bits past `0o777` (set-user-ID and the
+/// like) are not carried over to a file the program wrote. A file of another owner, or a
+/// file system that refuses the change, leaves the temporary as it was made: private
+/// where [`private_until_kept`] said so.
+pub fn keep_permissions_of(destination: &Path, file: &File) {
+    // SAFETY: `geteuid` has no preconditions and cannot fail.
+    let user = unsafe { libc::geteuid() };
+    if let Ok(existing) = std::fs::metadata(destination) {
+        if existing.is_file() && existing.uid() == user {
+            let _ =
+                file.set_permissions(std::fs::Permissions::from_mode((existing.permissions().mode() & 0o777) | 0o200));
         }
-        _ => Ok(()),
     }
 }
 
@@ -140,10 +153,11 @@ mod tests {
         std::fs::create_dir_all(&folder).unwrap();
         let file = folder.join("private.csv");
         write_atomically(&file, b"old").unwrap();
-        for mode in [0o600, 0o640, 0o604] {
-            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(mode)).unwrap();
+        // (before, after): the owner keeps the right to write; set-user-ID is not carried.
+        for (before, after) in [(0o600, 0o600), (0o640, 0o640), (0o604, 0o604), (0o444, 0o644), (0o4755, 0o755)] {
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(before)).unwrap();
             write_atomically_unsynced(&file, b"new").unwrap();
-            assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o777, mode);
+            assert_eq!(std::fs::metadata(&file).unwrap().permissions().mode() & 0o7777, after, "{before:o}");
             assert_eq!(std::fs::read_to_string(&file).unwrap(), "new");
         }
         std::fs::remove_dir_all(&folder).unwrap();

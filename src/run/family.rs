@@ -218,9 +218,9 @@ impl Family {
         (self.0.check_knobs)(values)
     }
 
-    /// Whether the family's model may declare an objective, with some knobs: a family that
-    /// never does is refused a search for the best solution or a target before anything
-    /// runs.
+    /// Whether the family's model may declare an objective, with some knobs: a sweep
+    /// refuses a search for the best solution of a family that never does before anything
+    /// runs (a run of it would only fail).
     pub fn optimises(self) -> bool {
         self.0.optimises
     }

@@ -186,7 +186,7 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
 fn check_goal(family: Family, run: &RunSettings) -> Result<(), String> {
     if run.mode == SearchMode::Best && !family.optimises() {
         return Err(format!(
-            "the family `{}` declares no objective, so it has no best solution; use the modes \"all\" or \"first\"",
+            "the family `{}` declares no objective, so it has no best solution; list it in a block whose modes are \"all\" or \"first\"",
             family.name()
         ));
     }

@@ -85,6 +85,7 @@ mod tests {
             config_id: config_id.into(),
             repeat,
             status: status::OK.into(),
+            threads: 1,
             ..RunRecord::default()
         }
     }
