@@ -47,11 +47,14 @@ pub fn run(args: &WatchArgs, knobs: KnobValues) -> Result<(), Failure> {
     };
     let stop = Arc::new(AtomicBool::new(false));
     let handler_flag = Arc::clone(&stop);
-    // A second Ctrl-C while stopping ends the process at once.
+    // A second Ctrl-C while stopping ends the process at once: the cursor is shown by a
+    // write to the descriptor itself, as `std::io::stdout()` would wait for the lock that
+    // the search's thread holds for the whole run (forever, in a model that never returns).
     let _ = ctrlc::set_handler(move || {
         if handler_flag.swap(true, Ordering::Relaxed) {
-            let _ = write!(std::io::stdout(), "{SHOW_CURSOR}");
-            std::process::exit(130);
+            // SAFETY: writes the bytes of a static string to the standard output descriptor.
+            let _ = unsafe { libc::write(libc::STDOUT_FILENO, SHOW_CURSOR.as_ptr().cast(), SHOW_CURSOR.len()) };
+            std::process::exit(i32::from(super::failure::EXIT_INTERRUPTED));
         }
     });
     let stdout = std::io::stdout();
