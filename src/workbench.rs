@@ -147,39 +147,9 @@ impl Workbench {
     pub fn run_cli(self) -> ExitCode {
         self.install();
         crate::cli::report_panics_as_bugs();
-        raise_the_stack_limit();
+        crate::cli::raise_the_stack_limit();
         crate::cli::main()
     }
-}
-
-/// The least stack limit a command runs under: as large as an engine worker's stack.
-const COMMAND_STACK_BYTES: u64 = 64 << 20;
-
-/// Raises the soft limit of the main thread's stack to [`COMMAND_STACK_BYTES`] (at most the
-/// hard limit) where it is lower. Linux grows the main thread's stack on demand up to the
-/// limit in force at each fault, below it stays free address space of at least 128 MiB, so
-/// two system calls give the command the room a thread of its own would (that cost about 83 K
-/// instructions and 0.4 ms a process). Child processes inherit the raised limit.
-fn raise_the_stack_limit() {
-    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
-    // SAFETY: `getrlimit` and `setrlimit` read or write the struct they are given, nothing
-    // else; a refusal leaves the limit as it was.
-    unsafe {
-        if libc::getrlimit(libc::RLIMIT_STACK, &mut limit) != 0 {
-            return;
-        }
-        if let Some(raised) = raised_stack_limit(limit.rlim_cur, limit.rlim_max) {
-            limit.rlim_cur = raised;
-            libc::setrlimit(libc::RLIMIT_STACK, &limit);
-        }
-    }
-}
-
-/// The soft stack limit to set, given the soft and hard ones: `None` where the soft one is
-/// already [`COMMAND_STACK_BYTES`] or more (or unlimited).
-fn raised_stack_limit(soft: libc::rlim_t, hard: libc::rlim_t) -> Option<libc::rlim_t> {
-    let wanted = COMMAND_STACK_BYTES.min(hard);
-    (soft != libc::RLIM_INFINITY && soft < wanted).then_some(wanted)
 }
 
 /// An instance of family `P` (registered if it was not) from its `data` block, for code
@@ -216,19 +186,4 @@ pub fn count_nodes<P: Puzzle>(puzzle: &P, knobs: &[(&str, &str)]) -> u64 {
         .into_iter()
         .map(|model| search_sequentially::<P::Model, NoCounters>(model, limits.clone()).stats.nodes)
         .sum()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_stack_limit_is_raised_to_the_commands_floor_within_the_hard_limit() {
-        let infinity = libc::RLIM_INFINITY;
-        assert_eq!(raised_stack_limit(8 << 20, infinity), Some(COMMAND_STACK_BYTES));
-        assert_eq!(raised_stack_limit(8 << 20, 32 << 20), Some(32 << 20), "no further than the hard limit");
-        assert_eq!(raised_stack_limit(8 << 20, 8 << 20), None);
-        assert_eq!(raised_stack_limit(1 << 30, infinity), None, "a larger limit is kept");
-        assert_eq!(raised_stack_limit(infinity, infinity), None, "so is none");
-    }
 }

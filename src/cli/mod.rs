@@ -24,12 +24,14 @@ mod scaling_check_command;
 mod solutions_file;
 mod solve_command;
 mod split_command;
+mod stack_limit;
 mod sweep_command;
 mod watch_command;
 
 use args::{Cli, Command};
 use clap::{FromArgMatches, Parser};
 pub use failure::{report_panics_as_bugs, Failure, EXIT_INTERRUPTED};
+pub(crate) use stack_limit::raise_the_stack_limit;
 use std::process::ExitCode;
 
 /// The command line as typed, under the running program's name, for a report to say how

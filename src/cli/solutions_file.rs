@@ -9,7 +9,7 @@
 //! remove it too, and the process then ends by that signal, as it would have.
 
 use super::failure::{Failure, EXIT_INTERRUPTED};
-use crate::files::atomic_write::{create_temporary, keep_permissions_of, private_until_kept};
+use crate::files::atomic_write::create_replacement;
 use crate::harness::storing::output_target::OutputTarget;
 use crate::run::SolutionStream;
 use std::ffi::{c_char, c_int, CStr, CString, OsStr};
@@ -99,15 +99,13 @@ impl SolutionsFile {
         }
         let OutputTarget::Replace(destination) = target else { unreachable!("only a replaced file has no stream") };
         let folder = destination.parent().filter(|folder| !folder.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        let name = destination.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
-        if name.is_empty() || !folder.is_dir() {
+        if destination.file_name().is_none() || !folder.is_dir() {
             return Err(Failure::bad_input(format!(
                 "--solutions {}: name a file in an existing folder",
                 path.display()
             )));
         }
-        let (temporary, file) = create_temporary(folder, &name, private_until_kept(&destination)).map_err(cannot)?;
-        keep_permissions_of(&destination, &file);
+        let (temporary, file) = create_replacement(&destination).map_err(cannot)?;
         let writer = file.try_clone().map_err(|error| {
             let _ = std::fs::remove_file(&temporary);
             cannot(error)

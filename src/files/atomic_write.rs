@@ -45,10 +45,8 @@ pub fn write_atomically_unsynced(path: &Path, contents: &[u8]) -> Result<(), Fil
 fn replace_file(path: &Path, contents: &[u8], sync: bool) -> Result<(), FileError> {
     let folder = path.parent().filter(|parent| !parent.as_os_str().is_empty()).unwrap_or(Path::new("."));
     std::fs::create_dir_all(folder).map_err(|source| FileError { path: folder.to_path_buf(), source })?;
-    let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
-    let (temporary, mut file) = create_temporary(folder, &name, private_until_kept(path))
-        .map_err(|source| FileError { path: path.to_path_buf(), source })?;
-    keep_permissions_of(path, &file);
+    let (temporary, mut file) =
+        create_replacement(path).map_err(|source| FileError { path: path.to_path_buf(), source })?;
     let result = file
         .write_all(contents)
         .and_then(|()| if sync { file.sync_all() } else { Ok(()) })
@@ -59,29 +57,24 @@ fn replace_file(path: &Path, contents: &[u8], sync: bool) -> Result<(), FileErro
     result.map_err(|source| FileError { path: path.to_path_buf(), source })
 }
 
-/// Whether a temporary about to replace `destination` is created private: when a file is
-/// there, so that no other user can open it (and keep it open) before it has the bits of
-/// the file it replaces ([`keep_permissions_of`]); a new file takes the umask's.
-pub fn private_until_kept(destination: &Path) -> bool {
-    std::fs::metadata(destination).is_ok_and(|existing| existing.is_file())
-}
-
-/// Gives `file`, a temporary about to be renamed over `destination`, the permission bits of
-/// the regular file there when this user owns it, so that replacing a file keeps who may
-/// read it (one its owner made private stays private). The owner keeps the right to write
-/// (a later append of the tool's own), and the bits past `0o777` (set-user-ID and the
-/// like) are not carried over to a file the program wrote. A file of another owner, or a
-/// file system that refuses the change, leaves the temporary as it was made: private
-/// where [`private_until_kept`] said so.
-pub fn keep_permissions_of(destination: &Path, file: &File) {
+/// A new temporary file in `destination`'s folder, to be renamed over it once written, and
+/// its path. Where a regular file is there, the temporary is made private (no other user
+/// can open it, and keep it open, before it has the right bits) and then given the file's
+/// permission bits when this user owns it, so that replacing a file keeps who may read it
+/// (one its owner made private stays private). The owner keeps the right to write (a later
+/// append of the tool's own), and the bits past `0o777` (set-user-ID and the like) are not
+/// carried over to a file the program wrote. A file of another owner, or a file system that
+/// refuses the change, leaves the temporary private; a new file takes the umask's bits.
+pub fn create_replacement(destination: &Path) -> std::io::Result<(PathBuf, File)> {
+    let folder = destination.parent().filter(|parent| !parent.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = destination.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+    let existing = std::fs::metadata(destination).ok().filter(|existing| existing.is_file());
+    let (temporary, file) = create_temporary(folder, &name, existing.is_some())?;
     // SAFETY: `geteuid` has no preconditions and cannot fail.
-    let user = unsafe { libc::geteuid() };
-    if let Ok(existing) = std::fs::metadata(destination) {
-        if existing.is_file() && existing.uid() == user {
-            let _ =
-                file.set_permissions(std::fs::Permissions::from_mode((existing.permissions().mode() & 0o777) | 0o200));
-        }
+    if let Some(existing) = existing.filter(|existing| existing.uid() == unsafe { libc::geteuid() }) {
+        let _ = file.set_permissions(std::fs::Permissions::from_mode((existing.permissions().mode() & 0o777) | 0o200));
     }
+    Ok((temporary, file))
 }
 
 /// How often [`create_temporary`] draws another name when the one it drew exists.

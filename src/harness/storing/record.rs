@@ -26,6 +26,8 @@ pub mod status {
     pub const PANIC: &str = "panic";
     /// A kept solution failed the family's independent checker (a model bug).
     pub const VERIFY_FAILED: &str = "verify-failed";
+    /// Every status a run records.
+    pub const ALL: [&str; 5] = [OK, LIMIT, ERROR, PANIC, VERIFY_FAILED];
 }
 
 /// A run whose search takes less than this is repeated as one batch until the batch has
@@ -168,12 +170,11 @@ impl RunRecord {
     /// why: tables would otherwise divide by its thread count or call its status a failure
     /// of the run. Only columns every build has written are checked.
     pub fn check_plausible(&self) -> Result<(), String> {
-        const STATUSES: [&str; 5] = [status::OK, status::LIMIT, status::ERROR, status::PANIC, status::VERIFY_FAILED];
         if !(1..=MAX_THREADS).contains(&self.threads) {
             return Err(format!("column threads: {} is not a thread count (1 to {MAX_THREADS})", self.threads));
         }
-        if !STATUSES.contains(&self.status.as_str()) {
-            return Err(format!("column status: `{}` is not one of {}", self.status, STATUSES.join(", ")));
+        if !status::ALL.contains(&self.status.as_str()) {
+            return Err(format!("column status: `{}` is not one of {}", self.status, status::ALL.join(", ")));
         }
         for (column, value) in [("imbalance", self.imbalance), ("idle_share", self.idle_share)] {
             if !value.is_finite() || value < 0.0 {

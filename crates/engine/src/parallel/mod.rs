@@ -52,7 +52,7 @@ pub use machinery::{machinery_costs, MachineryCosts};
 pub use model_panic::message_of as panic_message;
 pub use model_panic::{catch as catch_model_panic, ModelPanic};
 pub use outcome::ParallelOutcome;
-pub use pool::{check_thread_count, Pool, PoolError, ThreadAffinity, MAX_THREADS};
+pub use pool::{check_thread_count, Pool, PoolError, ThreadAffinity, MAX_THREADS, WORKER_STACK_BYTES};
 pub use sequential::RETRACE_LIMIT;
 pub use strategy::{
     listing_cap, CounterLayout, StateRestore, Strategy, DEFAULT_SUBPROBLEMS_PER_THREAD, MAX_LISTED_MOVES,

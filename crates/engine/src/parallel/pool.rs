@@ -14,7 +14,7 @@ const LONGEST_HOLD: Duration = Duration::from_millis(10);
 /// thread of its own whose default stack (2 MiB) a model 9,500 deep overflowed (a knapsack of
 /// 10,000 items that all fit aborted the process). 64 MiB holds some 280,000 depths; it is
 /// address space only until a search goes that deep.
-pub(crate) const WORKER_STACK_BYTES: usize = 64 << 20;
+pub const WORKER_STACK_BYTES: usize = 64 << 20;
 
 /// The most threads a pool may have (far above any machine this runs on; a guard against
 /// typing a node count where a thread count was meant).
