@@ -109,3 +109,17 @@ fn a_profile_named_svg_or_without_rule_counts_is_bad_input() {
     assert_eq!(output.status.code(), Some(2));
     assert!(!csv.exists());
 }
+
+#[test]
+fn a_folder_where_the_plot_goes_is_refused_before_the_run_and_nothing_is_written() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    std::fs::create_dir(folder.path().join("profile.svg")).expect("a folder named like the plot");
+    let csv = folder.path().join("profile.csv");
+    std::fs::write(&csv, "an earlier profile\n").expect("an earlier CSV");
+    let output = run(&["solve", "rings", "--profile", csv.to_str().expect("UTF-8")]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("its plot") && stderr.contains("is a directory"), "{stderr}");
+    assert!(output.stdout.is_empty(), "no run was reported");
+    assert_eq!(std::fs::read_to_string(&csv).expect("the CSV"), "an earlier profile\n");
+}

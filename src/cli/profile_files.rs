@@ -20,7 +20,8 @@ pub fn plot_path(csv_path: &Path) -> PathBuf {
     csv_path.with_extension("svg")
 }
 
-/// Checks `--profile FILE` before the run, so a bad name does not waste a search.
+/// Checks `--profile FILE` and the plot's name beside it before the run, so that a bad name
+/// neither wastes a search nor leaves a new CSV beside an old plot.
 pub fn check_path(csv_path: &Path) -> Result<(), Failure> {
     if plot_path(csv_path) == csv_path {
         return Err(Failure::bad_input(format!(
@@ -39,7 +40,11 @@ pub fn check_path(csv_path: &Path) -> Result<(), Failure> {
             folder.display()
         )));
     }
-    Ok(())
+    // The plot's name too, before the search: a folder there was found only after the run,
+    // when the CSV had been replaced and the plot beside it could not be.
+    OutputTarget::of(&plot_path(csv_path))
+        .map(|_| ())
+        .map_err(|error| Failure::bad_input(format!("--profile {}: its plot {error}", csv_path.display())))
 }
 
 /// Refuses `--solutions` naming the regular file of the profile's CSV or of its plot (after
