@@ -12,7 +12,7 @@
 //! guards against; see [`Fault`].
 
 use super::counts::CountRow;
-use super::csv_log::{read_rows, write_atomically, CsvAppender};
+use super::csv_log::{read_checked_rows, write_atomically, CsvAppender};
 use super::record::RunRecord;
 use crate::files::bounded_read::{read_bounded, ReadKind};
 use crate::harness::error::HarnessError;
@@ -127,7 +127,9 @@ pub fn drop_unrecorded_counts(counts_path: &Path, runs_path: &Path) -> Result<Op
         return Ok(None);
     }
     let recorded: HashSet<RunKey> = if runs_path.exists() {
-        let records = read_rows::<RunRecord>(runs_path, &RunRecord::header())?.rows;
+        // The records `--resume` keeps (it runs an implausible one again, and that run
+        // writes its counts anew): the counts of a record it skips are orphans too.
+        let records = read_checked_rows::<RunRecord>(runs_path, &RunRecord::header(), RunRecord::check_plausible)?.rows;
         records.into_iter().map(|record| (record.sweep, record.config_id, record.repeat)).collect()
     } else {
         HashSet::new()
@@ -229,12 +231,21 @@ fn blocks_of(lines: &[RowLine]) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::csv_log::read_rows;
+    use super::super::record::status;
     use super::*;
 
     const HEADER: &str = "sweep,config_id,repeat,measure,rule,depth,worker,count";
 
     fn record(config_id: &str, repeat: u32) -> RunRecord {
-        RunRecord { sweep: "s".into(), config_id: config_id.into(), repeat, ..RunRecord::default() }
+        RunRecord {
+            sweep: "s".into(),
+            config_id: config_id.into(),
+            repeat,
+            status: status::OK.into(),
+            threads: 1,
+            ..RunRecord::default()
+        }
     }
 
     fn write_runs(path: &Path, records: &[RunRecord]) {
@@ -264,6 +275,19 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&counts).unwrap(), format!("{HEADER}\n{expected}\n"));
         // Nothing left to drop: the file stays as it is.
         assert_eq!(drop_unrecorded_counts(&counts, &runs).unwrap(), None);
+    }
+
+    #[test]
+    fn the_counts_of_a_record_that_resume_skips_are_dropped_with_the_orphans() {
+        let folder = tempfile::tempdir().unwrap();
+        let (runs, counts) = (folder.path().join("s-runs.csv"), folder.path().join("s-counts.csv"));
+        // An edited log: run a/1 on 0 threads, a record no run writes (resume runs it again).
+        write_runs(&runs, &[record("a", 0), RunRecord { threads: 0, ..record("a", 1) }]);
+        let rows = ["s,a,0,nodes_at_depth,,0,,1", "s,a,1,nodes_at_depth,,0,,7"];
+        std::fs::write(&counts, format!("{HEADER}\n{}\n", rows.join("\n"))).unwrap();
+        let note = drop_unrecorded_counts(&counts, &runs).unwrap().unwrap();
+        assert!(note.contains("dropped 1 counts row(s) of runs with no record"), "{note}");
+        assert_eq!(std::fs::read_to_string(&counts).unwrap(), format!("{HEADER}\n{}\n", rows[0]));
     }
 
     #[test]
