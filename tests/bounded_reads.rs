@@ -95,3 +95,28 @@ fn a_fifo_as_plan_json_a_part_plan_or_a_part_file_is_refused_at_once() {
     refused_with(&["merge", text(dir)], "is a FIFO");
     refused_with(&["merge", text(dir), "--status"], "is a FIFO");
 }
+
+#[test]
+fn a_fifo_as_a_sweeps_instance_is_named_and_waited_on_by_no_run() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let fifo = folder.path().join("instance.json");
+    if !make_fifo(&fifo) {
+        eprintln!("mkfifo is missing: skipped");
+        return;
+    }
+    let spec = folder.path().join("spec.toml");
+    let text_of_spec = format!("name = \"f\"\n[[block]]\ninstances = [{:?}, \"rings\"]\n", text(&fifo));
+    std::fs::write(&spec, text_of_spec).expect("the spec");
+    let out = folder.path().join("results");
+    // The dry run lists both configurations at once (it waited for a writer before).
+    let dry_run = run_bounded(&["sweep", "--spec", text(&spec), "--out", text(&out), "--dry-run"]);
+    assert!(dry_run.status.success(), "{}", String::from_utf8_lossy(&dry_run.stderr));
+    assert_eq!(String::from_utf8_lossy(&dry_run.stdout).lines().count(), 3, "a header and two configurations");
+    // The sweep records the FIFO's configuration as an error naming it, and runs the rings.
+    let output = run_bounded(&["sweep", "--spec", text(&spec), "--out", text(&out), "--repeats", "1"]);
+    let printed = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(printed.contains("instance.json: is a FIFO, not a regular file"), "{printed}");
+    let runs = std::fs::read_to_string(out.join("f-runs.csv")).expect("the run log");
+    assert_eq!(runs.lines().count(), 3, "{runs}");
+    assert!(runs.contains("is a FIFO") && runs.contains(",ok,"), "{runs}");
+}

@@ -5,7 +5,7 @@
 //! written or edited without the key is ignored by a running part and refused by `merge`.
 //! A split that fails leaves no `plan.json` and removes what it wrote. A part whose plan
 //! was edited so that its moves do not replay is refused as bad input, naming the file, and
-//! a `plan.json` edited without the key is refused by `merge`.
+//! a `plan.json` edited without the key is refused by the parts and by `merge`.
 
 mod common;
 
@@ -267,12 +267,13 @@ fn a_part_whose_plan_was_edited_is_refused_as_bad_input_naming_the_file() {
     assert!(!part_path(&dir, 1).exists(), "no part file is written");
 }
 
-/// `plan.json` edited before the parts ran (here the lister's solutions, which the parts
-/// never recompute), by someone without the key: the parts record the edited plan's hash,
-/// so only the plan's keyed digest, written by `split`, shows the edit. `merge` and
-/// `merge --status` refuse the folder, naming plan.json; with the plan as split, it merges.
+/// `plan.json` edited after `split` (here the lister's solutions, which the parts never
+/// recompute), by someone without the key: only the plan's keyed digest, written by
+/// `split`, shows the edit. A part that reads plan.json refuses it before it searches, and
+/// `merge` and `merge --status` refuse the folder, naming plan.json; a part's own plan
+/// from another split is refused by its plan hash. With the plan as split, it merges.
 #[test]
-fn a_plan_edited_without_the_key_is_refused_by_merge() {
+fn a_plan_edited_without_the_key_is_refused_by_the_parts_and_by_merge() {
     let folder = tempfile::tempdir().expect("temporary folder");
     let dir = folder.path().join("run");
     ok(&["split", "prime-grid", "--parts", &PARTS.to_string(), "--out", text(&dir)]);
@@ -282,11 +283,13 @@ fn a_plan_edited_without_the_key_is_refused_by_merge() {
     let solutions = &mut plan["lister"][0]["counts"]["solutions"];
     *solutions = (solutions.as_u64().expect("a count") + 1_000_000).into();
     std::fs::write(&plan_file, serde_json::to_vec_pretty(&plan).unwrap()).unwrap();
-    // The parts' own plans left out: a part then reads plan.json, as the docs allow.
-    std::fs::remove_dir_all(dir.join("plans")).unwrap();
-    for part in 1..=PARTS {
-        ok(&["run-part", text(&dir), &part.to_string()]);
-    }
+    // The parts' own plans set aside: a part then reads plan.json, as the docs allow.
+    let plans = dir.join("plans");
+    let set_aside = folder.path().join("plans");
+    std::fs::rename(&plans, &set_aside).unwrap();
+    let stderr = refused(&["run-part", text(&dir), "1"]);
+    assert!(stderr.contains("plan.json: does not verify with the plan's key"), "{stderr}");
+    assert!(!part_path(&dir, 1).exists(), "no part file is written");
     for command in [vec!["merge", text(&dir)], vec!["merge", "--status", text(&dir)]] {
         let stderr = refused(&command);
         assert!(stderr.contains("plan.json: does not verify with the plan's key"), "{command:?}: {stderr}");
@@ -297,10 +300,19 @@ fn a_plan_edited_without_the_key_is_refused_by_merge() {
     let kept = std::fs::read(&digest).unwrap();
     std::fs::remove_file(&digest).unwrap();
     assert!(refused(&["merge", text(&dir)]).contains("plan.digest: missing"));
+    assert!(refused(&["run-part", text(&dir), "1"]).contains("plan.digest: missing"));
     std::fs::write(&digest, kept).unwrap();
-    // The plan as split: the parts, which ran the edited plan, are refused as another
-    // plan's, and once they run again the merge succeeds.
-    assert!(refused(&["merge", text(&dir)]).contains("from another plan"));
+    // A part's plan from another split of the same instance: its plan hash is not the
+    // one this folder's digest signs.
+    let other = folder.path().join("other");
+    ok(&["split", "prime-grid", "--parts", "2", "--out", text(&other)]);
+    std::fs::rename(&set_aside, &plans).unwrap();
+    let ours = std::fs::read(plans.join("1.json")).unwrap();
+    std::fs::copy(other.join("plans").join("1.json"), plans.join("1.json")).unwrap();
+    let stderr = refused(&["run-part", text(&dir), "1"]);
+    assert!(stderr.contains("plans/1.json: plan_hash:") && stderr.contains("another split's"), "{stderr}");
+    std::fs::write(plans.join("1.json"), ours).unwrap();
+    // The plan as split: the parts run and the merge succeeds.
     for part in 1..=PARTS {
         ok(&["run-part", text(&dir), &part.to_string()]);
     }

@@ -123,3 +123,47 @@ fn a_folder_where_the_plot_goes_is_refused_before_the_run_and_nothing_is_written
     assert!(output.stdout.is_empty(), "no run was reported");
     assert_eq!(std::fs::read_to_string(&csv).expect("the CSV"), "an earlier profile\n");
 }
+
+#[test]
+fn a_fifo_or_a_dangling_link_where_the_plot_goes_is_refused_before_the_run() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let csv = folder.path().join("profile.csv");
+    let plot = folder.path().join("profile.svg");
+    std::os::unix::fs::symlink(folder.path().join("missing").join("z.svg"), &plot).expect("a dangling link");
+    let output = run(&["solve", "rings", "--profile", csv.to_str().expect("UTF-8")]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("in a folder that does not exist"), "{stderr}");
+    assert!(!folder.path().join("missing").exists() && !csv.exists(), "nothing is created");
+    std::fs::remove_file(&plot).expect("the link");
+    if !std::process::Command::new("mkfifo").arg(&plot).status().is_ok_and(|status| status.success()) {
+        eprintln!("mkfifo is missing: the FIFO case is skipped");
+        return;
+    }
+    let output = run(&["solve", "rings", "--profile", csv.to_str().expect("UTF-8")]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("is a FIFO or a device"), "{stderr}");
+    assert!(!csv.exists(), "the CSV is not written");
+}
+
+#[test]
+fn an_output_that_is_the_instance_file_is_refused_and_the_instance_kept() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let instance = folder.path().join("rings.json");
+    let original =
+        std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/instances/olympic_rings.json")).expect("the rings");
+    std::fs::write(&instance, &original).expect("a copy of the rings");
+    let link = folder.path().join("link.json");
+    std::os::unix::fs::symlink(&instance, &link).expect("a link to it");
+    let path = instance.to_str().expect("UTF-8");
+    for (flag, output_path) in
+        [("--profile", path), ("--solutions", path), ("--solutions", link.to_str().expect("UTF-8"))]
+    {
+        let output = run(&["solve", path, flag, output_path]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{flag} {output_path}: {stderr}");
+        assert!(stderr.contains("the run would replace its input"), "{stderr}");
+        assert_eq!(std::fs::read(&instance).expect("the instance"), original);
+    }
+}

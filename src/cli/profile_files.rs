@@ -31,8 +31,9 @@ pub fn check_path(csv_path: &Path) -> Result<(), Failure> {
         )));
     }
     let target = OutputTarget::of(csv_path).map_err(|error| Failure::bad_input(format!("--profile {error}")))?;
-    let OutputTarget::Replace(_) = target else { return Ok(()) };
-    let folder = csv_path.parent().filter(|folder| !folder.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let OutputTarget::Replace(resolved) = target else { return Ok(()) };
+    // The folder of the file a symlink leads to: a dangling link's folder may be missing.
+    let folder = resolved.parent().filter(|folder| !folder.as_os_str().is_empty()).unwrap_or(Path::new("."));
     if !folder.is_dir() {
         return Err(Failure::bad_input(format!(
             "--profile {}: the folder {} does not exist; create it first or name a file in an existing folder",
@@ -42,9 +43,26 @@ pub fn check_path(csv_path: &Path) -> Result<(), Failure> {
     }
     // The plot's name too, before the search: a folder there was found only after the run,
     // when the CSV had been replaced and the plot beside it could not be.
-    OutputTarget::of(&plot_path(csv_path))
-        .map(|_| ())
-        .map_err(|error| Failure::bad_input(format!("--profile {}: its plot {error}", csv_path.display())))
+    let plot = plot_path(csv_path);
+    let refused = |what: String| Failure::bad_input(format!("--profile {}: its plot {what}", csv_path.display()));
+    match OutputTarget::of(&plot).map_err(|error| refused(error.to_string()))? {
+        OutputTarget::Replace(resolved) => {
+            let folder = resolved.parent().filter(|folder| !folder.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            if folder.is_dir() {
+                return Ok(());
+            }
+            Err(refused(format!(
+                "{} leads to {}, in a folder that does not exist; remove the link or create the folder",
+                plot.display(),
+                resolved.display()
+            )))
+        }
+        // The plot is written whole beside a regular FILE, never streamed.
+        OutputTarget::Stream(_) | OutputTarget::Stdout => Err(refused(format!(
+            "{}: is a FIFO or a device; the plot beside a file is written whole: remove it or name another FILE",
+            plot.display()
+        ))),
+    }
 }
 
 /// Refuses `--solutions` naming the regular file of the profile's CSV or of its plot (after

@@ -120,6 +120,20 @@ pub fn plan_digest(key: &Key, plan_hash: &str) -> String {
 /// Checks that `plan.json` (its content hash `plan_hash`) is the plan `split` wrote into
 /// `dir`: its digest in `plan.digest` verifies with the folder's key (exit 2 otherwise).
 pub fn check_plan_digest(dir: &Path, plan_hash: &str) -> Result<(), ClusterError> {
+    if plan_digest_verifies(dir, plan_hash)? {
+        return Ok(());
+    }
+    Err(ClusterError::bad_input(format!(
+        "{}: does not verify with the plan's key ({}): plan.json was edited after `split`, or the digest was; \
+         split again",
+        dir.join("plan.json").display(),
+        plan_digest_path(dir).display()
+    )))
+}
+
+/// Whether `plan.digest` in `dir` is the folder key's digest of `plan_hash`; an error when
+/// the key or the digest cannot be read.
+pub fn plan_digest_verifies(dir: &Path, plan_hash: &str) -> Result<bool, ClusterError> {
     let key = read_key(dir)?;
     let path = plan_digest_path(dir);
     if std::fs::symlink_metadata(&path).is_err() {
@@ -131,15 +145,7 @@ pub fn check_plan_digest(dir: &Path, plan_hash: &str) -> Result<(), ClusterError
     }
     let bytes =
         read_bounded(&path, ReadKind::ClusterFile).map_err(|refused| ClusterError::bad_input(refused.to_string()))?;
-    if key.verifies(plan_hash.as_bytes(), String::from_utf8_lossy(&bytes).trim()) {
-        return Ok(());
-    }
-    Err(ClusterError::bad_input(format!(
-        "{}: does not verify with the plan's key ({}): plan.json was edited after `split`, or the digest was; \
-         split again",
-        dir.join("plan.json").display(),
-        path.display()
-    )))
+    Ok(key.verifies(plan_hash.as_bytes(), String::from_utf8_lossy(&bytes).trim()))
 }
 
 /// A file that carries a keyed digest of its own content: a part file, an incumbent file.

@@ -3,7 +3,7 @@
 //! bytes instead of every part's subproblems. Without it (a folder copied without
 //! `plans/`), `run-part` reads its part out of `plan.json`.
 
-use super::key::content_hash;
+use super::key::{check_plan_digest, content_hash, plan_digest_path, plan_digest_verifies};
 use super::plan::{
     instance_hash, load_plan, parse_json, parse_subproblem, read_bytes, Plan, PlanInstance, PlanObjective, PlanPart,
     Tool, PART_PLAN_SCHEMA,
@@ -84,6 +84,9 @@ pub fn load_part_plan(dir: &Path, part: usize) -> Result<(PartPlan, Vec<Subprobl
         Ok(_) => parse_json::<PartPlan>(&read_bytes(&path)?, &path, PART_PLAN_SCHEMA)?,
         Err(_) => {
             let loaded = load_plan(dir)?;
+            // Before a part searches it: an edited plan.json is bad input found now, not
+            // by `merge` after the search (or as moves that do not replay).
+            check_plan_digest(dir, &loaded.hash)?;
             check_part(part, loaded.plan.part_count)?;
             return Ok((
                 part_plans(&loaded.plan, &loaded.hash).swap_remove(part - 1),
@@ -92,6 +95,14 @@ pub fn load_part_plan(dir: &Path, part: usize) -> Result<(PartPlan, Vec<Subprobl
         }
     };
     let bad = |message: String| ClusterError::bad_input(format!("{}: {message}", path.display()));
+    if !plan_digest_verifies(dir, &part_plan.plan_hash)? {
+        return Err(bad(format!(
+            "plan_hash: {} is not the plan this folder's {} signs: the part's plan is another split's, or was \
+             edited; split again",
+            part_plan.plan_hash,
+            plan_digest_path(dir).display()
+        )));
+    }
     check_part(part, part_plan.part_count)?;
     if part_plan.part != part {
         return Err(bad(format!("part is {}, expected {part}", part_plan.part)));
@@ -176,6 +187,9 @@ mod tests {
         let plans = dir.path().join("plans");
         std::fs::create_dir_all(plans.join(format!(".1.json.{}.tmp", std::process::id()))).unwrap();
         write_part_plans(dir.path(), &plan, &bytes, false).expect("the part plans are written");
+        let key = super::super::key::write_new_key(dir.path()).expect("a key");
+        let digest = super::super::key::plan_digest(&key, &content_hash(&bytes));
+        std::fs::write(plan_digest_path(dir.path()), digest).expect("the plan's digest");
         let (first, subproblems) = load_part_plan(dir.path(), 1).expect("part 1's plan reads back");
         assert_eq!((first.part, first.part_count, first.plan_hash.as_str()), (1, 2, content_hash(&bytes).as_str()));
         assert_eq!(subproblems.len(), plan.parts[0].subproblems.len());

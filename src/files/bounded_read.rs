@@ -105,16 +105,26 @@ fn check_regular(metadata: &std::fs::Metadata, kind: ReadKind) -> Result<(), Str
         };
     } else if file_type.is_dir() {
         "a directory"
-    } else if file_type.is_fifo() {
-        "a FIFO"
-    } else if file_type.is_char_device() {
-        "a character device"
-    } else if file_type.is_block_device() {
-        "a block device"
     } else {
-        "a socket"
+        special_file_kind(file_type).unwrap_or("not a file")
     };
     Err(format!("is {what}, not a regular file; {} is read only from a regular file", kind.noun()))
+}
+
+/// What a file that is neither a regular file nor a directory is ("a FIFO", "a character
+/// device", ...): a read of it may block or never end. `None` for a file or a directory.
+pub fn special_file_kind(file_type: std::fs::FileType) -> Option<&'static str> {
+    if file_type.is_file() || file_type.is_dir() {
+        None
+    } else if file_type.is_fifo() {
+        Some("a FIFO")
+    } else if file_type.is_char_device() {
+        Some("a character device")
+    } else if file_type.is_block_device() {
+        Some("a block device")
+    } else {
+        Some("a socket")
+    }
 }
 
 fn over_cap(kind: ReadKind) -> String {

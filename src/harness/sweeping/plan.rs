@@ -7,6 +7,7 @@
 
 use super::dimensions::cross_runs;
 use super::spec::{Block, KnobSelection, KnobValueList, SweepSpec};
+use crate::files::bounded_read::special_file_kind;
 use crate::fnv::fnv1a;
 use crate::harness::error::HarnessError;
 use crate::harness::storing::results_folder::Shard;
@@ -22,6 +23,12 @@ use std::time::Duration;
 
 /// Solutions kept per component of a sweep run for the independent check (all are counted).
 pub const SOLUTIONS_CHECKED: usize = 16;
+
+/// The most configurations a sweep may have. The `full` preset has 2,400; a plan holds
+/// about 1.4 KB a configuration, so a few lines of spec (a cross of every knob over a
+/// thousand `k_values`, at a hundred thread counts) asked for a hundred million of them
+/// and filled memory before anything was said.
+pub const MAX_CONFIGURATIONS: usize = 100_000;
 
 /// One configuration: everything that defines a run except the repeat number.
 #[derive(Debug, Clone, PartialEq)]
@@ -119,7 +126,10 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
         for source in &sources {
             let loaded = instances.entry(source.clone()).or_insert_with(|| load_instance(source)).clone();
             let knob_sets = match &loaded {
-                Ok(instance) => knob_sets(spec, block, instance.family),
+                Ok(instance) => knob_sets(spec, block, instance.family).map_err(|message| {
+                    let message = format!("block[{block_index}].knobs: {source}: {message}");
+                    HarnessError::spec_at(&spec.origin, block.line_of("knobs"), message)
+                })?,
                 Err(_) => vec![("defaults".to_string(), KnobValues::new())],
             };
             if let Ok(instance) = &loaded {
@@ -160,6 +170,14 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
                         warmup: block.warmup,
                     };
                     config.id = configuration_id(&config);
+                    if configurations.len() == MAX_CONFIGURATIONS && !seen.contains(&config.id) {
+                        let message = format!(
+                            "block[{block_index}]: the sweep has more than {MAX_CONFIGURATIONS} configurations \
+                             (instances, knob settings, modes, strategies and thread counts multiplied); \
+                             narrow this block or split the sweep into several"
+                        );
+                        return Err(HarnessError::spec_at(&spec.origin, block.line_of(""), message));
+                    }
                     if seen.insert(config.id.clone()) {
                         config.index = configurations.len();
                         configurations.push(config);
@@ -213,6 +231,13 @@ impl From<instance::InstanceError> for LoadFailure {
 /// Loads an instance by short name or path; a relative path missing from the working
 /// directory is also looked up in the crate's source folder (so presets work from anywhere).
 fn load_instance(source: &str) -> Result<Instance, LoadFailure> {
+    if let Some(what) = std::fs::metadata(source).ok().and_then(|metadata| special_file_kind(metadata.file_type())) {
+        // `solve` reads a pipe (`solve /dev/stdin`); a sweep would wait on one with no
+        // writer before its first run, its dry run too.
+        let message =
+            format!("{source}: is {what}, not a regular file; a sweep reads instances only from regular files");
+        return Err(LoadFailure { message, family_panicked: false });
+    }
     match instance::load(source) {
         Ok(instance) => Ok(instance),
         Err(error) => {
@@ -287,7 +312,7 @@ fn thread_counts(block: &Block, cores: usize) -> Vec<usize> {
 }
 
 /// The knob sets of a block for one family, each with its variant label; the defaults first.
-fn knob_sets(spec: &SweepSpec, block: &Block, family: Family) -> Vec<(String, KnobValues)> {
+fn knob_sets(spec: &SweepSpec, block: &Block, family: Family) -> Result<Vec<(String, KnobValues)>, String> {
     let specs = family.knobs();
     let defaults: KnobValues = specs.iter().map(|spec| (spec.name.to_string(), spec.default.to_string())).collect();
     let baseline = spec.baselines.get(family.name()).map(|values| {
@@ -316,6 +341,15 @@ fn knob_sets(spec: &SweepSpec, block: &Block, family: Family) -> Vec<(String, Kn
         sets.push(baseline.clone());
     }
     if cross {
+        // Counted before it is made: the product grows with every knob's list.
+        let combinations = varied.iter().fold(1usize, |product, (_, values)| product.saturating_mul(values.len()));
+        if combinations > MAX_CONFIGURATIONS {
+            return Err(format!(
+                "the cross of its knobs' values has {} combinations, past the {MAX_CONFIGURATIONS} configurations \
+                 a sweep may have; cross fewer knobs or values",
+                if combinations == usize::MAX { "more than 2^64".to_string() } else { combinations.to_string() }
+            ));
+        }
         sets.extend(cross_product(&defaults, &varied));
     } else {
         for (knob, values) in &varied {
@@ -328,7 +362,7 @@ fn knob_sets(spec: &SweepSpec, block: &Block, family: Family) -> Vec<(String, Kn
     }
     let mut seen = HashSet::new();
     sets.retain(|knobs| seen.insert(knob_text(knobs)));
-    sets.into_iter().map(|knobs| (variant_label(&knobs, &defaults, baseline.as_ref()), knobs)).collect()
+    Ok(sets.into_iter().map(|knobs| (variant_label(&knobs, &defaults, baseline.as_ref()), knobs)).collect())
 }
 
 /// `defaults`, `baseline`, or the changed knobs (`order=listed+pruning=none`).
@@ -379,6 +413,27 @@ mod tests {
 
     fn plan(text: &str) -> SweepPlan {
         expand(&SweepSpec::parse(text, "test").unwrap(), 4).unwrap()
+    }
+
+    #[test]
+    fn a_sweep_past_the_configuration_cap_is_refused_at_its_line_before_it_is_made() {
+        let thousand = (1..=1000).map(|k| k.to_string()).collect::<Vec<_>>().join(", ");
+        let crossed =
+            format!("name = \"t\"\n[[block]]\ninstances = [\"hooks7\"]\nknobs = \"cross\"\nk_values = [{thousand}]\n");
+        let error = expand(&SweepSpec::parse(&crossed, "test").unwrap(), 4).unwrap_err().to_string();
+        assert!(error.starts_with("test:4: block[0].knobs: hooks7: the cross of its knobs' values has "), "{error}");
+        assert!(error.contains("past the 100000 configurations a sweep may have"), "{error}");
+        let hundred = (1..=100).map(|threads| threads.to_string()).collect::<Vec<_>>().join(", ");
+        let wide = format!(
+            "name = \"t\"\n[[block]]\ninstances = [\"hooks7\"]\nknobs = \"each\"\nk_values = [{thousand}]\n\
+             strategies = [\"auto\", \"steal\", \"naive\"]\nthreads = [{hundred}]\n"
+        );
+        let error = expand(&SweepSpec::parse(&wide, "test").unwrap(), 4).unwrap_err().to_string();
+        assert!(error.starts_with("test:2: block[0]: the sweep has more than 100000 configurations"), "{error}");
+        // Up to the cap, every configuration is made.
+        let at_the_cap =
+            format!("name = \"t\"\n[[block]]\ninstances = [\"hooks7\"]\nknobs = \"each\"\nk_values = [{thousand}]\n");
+        assert!(plan(&at_the_cap).configurations.len() <= MAX_CONFIGURATIONS);
     }
 
     #[test]
