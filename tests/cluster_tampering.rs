@@ -312,6 +312,13 @@ fn a_plan_edited_without_the_key_is_refused_by_the_parts_and_by_merge() {
     let stderr = refused(&["run-part", text(&dir), "1"]);
     assert!(stderr.contains("plans/1.json: plan_hash:") && stderr.contains("another split's"), "{stderr}");
     std::fs::write(plans.join("1.json"), ours).unwrap();
+    // A file where the parts' folder goes: refused before the search, not after it.
+    let parts = dir.join("parts");
+    std::fs::remove_dir(&parts).unwrap();
+    std::fs::write(&parts, "").unwrap();
+    let stderr = refused(&["run-part", text(&dir), "1"]);
+    assert!(stderr.contains("parts: is not a folder"), "{stderr}");
+    std::fs::remove_file(&parts).unwrap();
     // The plan as split: the parts run and the merge succeeds.
     for part in 1..=PARTS {
         ok(&["run-part", text(&dir), &part.to_string()]);

@@ -364,7 +364,14 @@ fn a_report_path_that_cannot_be_written_is_refused_before_the_runs() {
     std::fs::create_dir(&report).expect("a folder where the report would go");
     let report = report.to_str().expect("UTF-8");
     let svg = folder.path().join("report.svg");
-    for (out, message) in [(report, "report.md is a folder"), (svg.to_str().expect("UTF-8"), "must not end in .svg")] {
+    std::fs::create_dir(folder.path().join("other.svg")).expect("a folder where a plot would go");
+    let other = folder.path().join("other.md");
+    let cases = [
+        (report, "report.md: is a folder"),
+        (svg.to_str().expect("UTF-8"), "must not end in .svg"),
+        (other.to_str().expect("UTF-8"), "its plot"),
+    ];
+    for (out, message) in cases {
         let output =
             run(&["explain", "rings", "--parallel", "steal", "--threads", "2", "--repeats", "2", "--out", out]);
         let stderr = String::from_utf8_lossy(&output.stderr);

@@ -116,12 +116,19 @@ fn check_report_path(report: &Path) -> Result<(), Failure> {
             report.display()
         )));
     }
-    if let Some(folder) = [report, plot.as_path()].into_iter().find(|path| path.is_dir()) {
+    if report.is_dir() {
         return Err(Failure::bad_input(format!(
-            "--out {}: {} is a folder; name the report's file, e.g. {}",
+            "--out {}: is a folder; name the report's file, e.g. {}",
             report.display(),
-            folder.display(),
             report.join("report.md").display()
+        )));
+    }
+    if plot.is_dir() {
+        // The report's own name is fine; the folder is where its plot would go.
+        return Err(Failure::bad_input(format!(
+            "--out {}: its plot {} is a folder; move the folder or name another report file",
+            report.display(),
+            plot.display()
         )));
     }
     // The report and its plot are outputs the user names: a FIFO or a device is written

@@ -310,6 +310,19 @@ pub struct PartRun {
     pub ignored: Vec<String>,
 }
 
+/// Refuses, before the search, a `DIR/parts` that is not a folder: the part's file could
+/// not be written after it (the system said only "File exists").
+fn check_parts_folder(dir: &Path) -> Result<(), ClusterError> {
+    let parts = part_path(dir, 1).parent().map(Path::to_path_buf).unwrap_or_default();
+    match std::fs::metadata(&parts) {
+        Ok(metadata) if !metadata.is_dir() => Err(ClusterError::bad_input(format!(
+            "{}: is not a folder; run-part writes its file into it (split makes it): remove it or split again",
+            parts.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// `run-part`: searches part `part` of the plan in `dir` as `options` say and writes
 /// `dir/parts/K.json` atomically (replacing an earlier run's, with the same counts; for an
 /// optimising model the counts depend on when the incumbents arrived, the best does not).
@@ -319,6 +332,7 @@ pub fn run_part(dir: &Path, part: usize, options: PartOptions) -> Result<PartRun
     let clock = Instant::now();
     let (plan, subproblems) = load_part_plan(dir, part)?;
     check_build(&plan.tool, dir)?;
+    check_parts_folder(dir)?;
     // Read before the search: a part that cannot sign its file should not spend hours.
     let key = key::read_key(dir)?;
     let part_plan_hash = key::content_hash(&part_plan_bytes(&plan));
