@@ -309,3 +309,19 @@ fn small_input_mistakes_are_refused_before_any_work() {
     assert_bad_input(&["report", "--out", absent.to_str().expect("UTF-8")], "no-results: does not exist");
     assert_bad_input(&["report", "--out", path.to_str().expect("UTF-8")], "many.json: is not a folder");
 }
+
+#[test]
+fn a_control_character_in_an_instances_text_is_refused_naming_key_and_line() {
+    let directory = tempfile::tempdir().expect("temp dir");
+    let rings = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/instances/olympic_rings.json"))
+        .expect("the rings instance");
+    let mut file: serde_json::Value = serde_json::from_str(&rings).expect("JSON");
+    // An escape sequence that would clear the terminal where the id is printed.
+    file["id"] = "rings\u{1b}[2J".into();
+    let path = directory.path().join("escape.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&file).expect("JSON")).expect("written");
+    let path = path.to_str().expect("UTF-8");
+    assert_bad_input(&["solve", path], "escape.json:3: id: holds the control character U+001B");
+    let output = run(&["solve", path]);
+    assert!(!output.stderr.contains(&0x1b), "the character itself is not printed");
+}

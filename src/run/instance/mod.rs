@@ -2,6 +2,7 @@
 //! `data` block, with errors that name the file, the line and what was wrong.
 
 mod argument;
+mod control_text;
 mod locate;
 mod unique_keys;
 
@@ -351,6 +352,16 @@ pub fn parse(text: &str, path: &Path, source: &str) -> Result<Instance, Instance
         key: key.to_string(),
         message,
     };
+    // (A file that is not an object is refused below, as such.)
+    if let Some((key, character)) = root.is_object().then(|| control_text::first_control_character(&root)).flatten() {
+        let key = key.strip_prefix('.').unwrap_or(&key);
+        let code = u32::from(character);
+        let message = format!(
+            "holds the control character U+{code:04X}; names and ids are printed to terminals and reports, \
+             where it would act instead of reading as text"
+        );
+        return Err(content_error(key, message));
+    }
     let kind = crate::puzzles::data::kind(&root);
     let object = root.as_object_mut().ok_or_else(|| {
         content_error(

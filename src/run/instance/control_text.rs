@@ -1,0 +1,44 @@
+//! Control characters refused in an instance file's text: its id, title, names and every
+//! other string or key are printed to terminals and written into reports, where an escape
+//! sequence or a line break would act instead of reading as text.
+
+use serde_json::Value;
+
+/// The key path (`data.rings[2]`, as `locate` reads it) of the first string or key in
+/// `value` that holds a control character, and that character; `None` when there is none.
+/// The path is built only on the way back from a find, so a large file costs one walk.
+pub fn first_control_character(value: &Value) -> Option<(String, char)> {
+    match value {
+        Value::String(text) => control_in(text).map(|character| (String::new(), character)),
+        Value::Array(items) => items.iter().enumerate().find_map(|(index, item)| {
+            first_control_character(item).map(|(path, character)| (format!("[{index}]{path}"), character))
+        }),
+        Value::Object(map) => map.iter().find_map(|(key, item)| {
+            let shown = key.escape_debug();
+            match control_in(key) {
+                Some(character) => Some((format!(".{shown}"), character)),
+                None => first_control_character(item).map(|(path, character)| (format!(".{shown}{path}"), character)),
+            }
+        }),
+        _ => None,
+    }
+}
+
+fn control_in(text: &str) -> Option<char> {
+    text.chars().find(|character| character.is_control())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_first_control_character_is_found_with_its_key_path() {
+        assert_eq!(first_control_character(&json!({ "id": "rings", "data": { "n": [1, "a"] } })), None);
+        let escape = json!({ "id": "rings", "data": { "rings": [["a", "b"], ["c", "d\u{1b}[2J"]] } });
+        assert_eq!(first_control_character(&escape), Some((".data.rings[1][1]".to_string(), '\u{1b}')));
+        let in_a_key = json!({ "data": { "spot\nname": 1 } });
+        assert_eq!(first_control_character(&in_a_key), Some((".data.spot\\nname".to_string(), '\n')));
+    }
+}
