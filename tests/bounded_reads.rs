@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::make_fifo;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -34,11 +35,6 @@ fn refused_with(arguments: &[&str], needle: &str) {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{arguments:?}: {stderr}");
     assert!(stderr.contains(needle), "{arguments:?}: {stderr}");
-}
-
-/// A FIFO at `path`; `false` where `mkfifo` is missing (the test is then skipped).
-fn make_fifo(path: &Path) -> bool {
-    std::process::Command::new("mkfifo").arg(path).status().is_ok_and(|status| status.success())
 }
 
 fn text(path: &Path) -> &str {

@@ -6,15 +6,10 @@
 
 mod common;
 
-use common::run;
+use common::{make_fifo, run};
 use std::io::Read;
 use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
-
-/// A FIFO at `path`; `false` where `mkfifo` is missing (the test is then skipped).
-fn make_fifo(path: &Path) -> bool {
-    std::process::Command::new("mkfifo").arg(path).status().is_ok_and(|status| status.success())
-}
 
 fn solve_ok(arguments: &[&str]) {
     let output = run(arguments);

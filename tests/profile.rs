@@ -136,7 +136,7 @@ fn a_fifo_or_a_dangling_link_where_the_plot_goes_is_refused_before_the_run() {
     assert!(stderr.contains("in a folder that does not exist"), "{stderr}");
     assert!(!folder.path().join("missing").exists() && !csv.exists(), "nothing is created");
     std::fs::remove_file(&plot).expect("the link");
-    if !std::process::Command::new("mkfifo").arg(&plot).status().is_ok_and(|status| status.success()) {
+    if !common::make_fifo(&plot) {
         eprintln!("mkfifo is missing: the FIFO case is skipped");
         return;
     }

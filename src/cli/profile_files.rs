@@ -10,6 +10,7 @@
 //! and a symlink is followed.
 
 use super::failure::Failure;
+use crate::files::atomic_write::folder_of;
 use crate::harness::reporting::plots::{draw_depth_profile, instance_name, DepthLine};
 use crate::harness::storing::output_target::{write_output, OutputTarget};
 use crate::run::{ComponentReport, RunReport};
@@ -33,7 +34,7 @@ pub fn check_path(csv_path: &Path) -> Result<(), Failure> {
     let target = OutputTarget::of(csv_path).map_err(|error| Failure::bad_input(format!("--profile {error}")))?;
     let OutputTarget::Replace(resolved) = target else { return Ok(()) };
     // The folder of the file a symlink leads to: a dangling link's folder may be missing.
-    let folder = resolved.parent().filter(|folder| !folder.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let folder = folder_of(&resolved);
     if !folder.is_dir() {
         return Err(Failure::bad_input(format!(
             "--profile {}: the folder {} does not exist; create it first or name a file in an existing folder",
@@ -47,8 +48,7 @@ pub fn check_path(csv_path: &Path) -> Result<(), Failure> {
     let refused = |what: String| Failure::bad_input(format!("--profile {}: its plot {what}", csv_path.display()));
     match OutputTarget::of(&plot).map_err(|error| refused(error.to_string()))? {
         OutputTarget::Replace(resolved) => {
-            let folder = resolved.parent().filter(|folder| !folder.as_os_str().is_empty()).unwrap_or(Path::new("."));
-            if folder.is_dir() {
+            if folder_of(&resolved).is_dir() {
                 return Ok(());
             }
             Err(refused(format!(

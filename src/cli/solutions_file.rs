@@ -9,7 +9,7 @@
 //! remove it too, and the process then ends by that signal, as it would have.
 
 use super::failure::{Failure, EXIT_INTERRUPTED};
-use crate::files::atomic_write::create_replacement;
+use crate::files::atomic_write::{create_replacement, folder_of};
 use crate::harness::storing::output_target::OutputTarget;
 use crate::run::SolutionStream;
 use std::ffi::{c_char, c_int, CStr, CString, OsStr};
@@ -98,7 +98,7 @@ impl SolutionsFile {
             return Ok((SolutionsFile { path: path.to_path_buf(), replaced: None }, SolutionStream::new(stream)));
         }
         let OutputTarget::Replace(destination) = target else { unreachable!("only a replaced file has no stream") };
-        let folder = destination.parent().filter(|folder| !folder.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let folder = folder_of(&destination);
         if destination.file_name().is_none() || !folder.is_dir() {
             return Err(Failure::bad_input(format!(
                 "--solutions {}: name a file in an existing folder",

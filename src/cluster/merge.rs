@@ -5,7 +5,8 @@
 use super::incumbent::{incumbent_dir, read_published};
 use super::key::{check_plan_digest, key_path, read_key, signed_by};
 use super::plan::{
-    load_plan, parse_answers, parse_json, parse_solutions, plan_path, read_bytes, LoadedPlan, PartFile, PART_SCHEMA,
+    load_plan, parse_answers, parse_json, parse_solutions, parts_folder, plan_path, read_bytes, LoadedPlan, PartFile,
+    PART_SCHEMA,
 };
 use super::validate::{check_part_file, check_plan_counts};
 use super::{check_build, plan_instance, ClusterError};
@@ -27,7 +28,7 @@ struct Survey {
 /// that does not verify with the folder's key; a file whose content is not possible,
 /// [`check_part_file`]).
 fn survey(loaded: &LoadedPlan) -> Result<Survey, ClusterError> {
-    let folder = loaded.dir.join("parts");
+    let folder = parts_folder(&loaded.dir);
     let mut names: Vec<PathBuf> = match std::fs::read_dir(&folder) {
         Ok(entries) => entries.filter_map(Result::ok).map(|entry| entry.path()).collect(),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Vec::new(),

@@ -31,8 +31,8 @@ use crate::run::{self, Family, Instance, RunError, RunSettings};
 use incumbent::{Exchange, EXCHANGE_INTERVAL};
 use part_plan::{load_part_plan, part_plan_bytes, part_plan_path, write_part_plans};
 use plan::{
-    build_id, instance_hash, part_path, plan_path, subproblem_text, Balance, PartFile, Plan, PlanInstance,
-    PlanObjective, PlanPart, ShareRecord, SubproblemRecord, Tool, PART_SCHEMA, PLAN_SCHEMA,
+    build_id, instance_hash, part_path, parts_folder, plan_path, subproblem_text, Balance, PartFile, Plan,
+    PlanInstance, PlanObjective, PlanPart, ShareRecord, SubproblemRecord, Tool, PART_SCHEMA, PLAN_SCHEMA,
 };
 use std::fmt;
 use std::path::Path;
@@ -313,7 +313,7 @@ pub struct PartRun {
 /// Refuses, before the search, a `DIR/parts` that is not a folder: the part's file could
 /// not be written after it (the system said only "File exists").
 fn check_parts_folder(dir: &Path) -> Result<(), ClusterError> {
-    let parts = part_path(dir, 1).parent().map(Path::to_path_buf).unwrap_or_default();
+    let parts = parts_folder(dir);
     match std::fs::metadata(&parts) {
         Ok(metadata) if !metadata.is_dir() => Err(ClusterError::bad_input(format!(
             "{}: is not a folder; run-part writes its file into it (split makes it): remove it or split again",

@@ -340,9 +340,14 @@ pub fn plan_path(dir: &Path) -> PathBuf {
     dir.join("plan.json")
 }
 
+/// `DIR/parts/`, where the parts write their files.
+pub fn parts_folder(dir: &Path) -> PathBuf {
+    dir.join("parts")
+}
+
 /// The file of part `part` in folder `dir`.
 pub fn part_path(dir: &Path, part: usize) -> PathBuf {
-    dir.join("parts").join(format!("{part}.json"))
+    parts_folder(dir).join(format!("{part}.json"))
 }
 
 /// A plan read from its folder, with the hash of its bytes.

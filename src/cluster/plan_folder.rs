@@ -6,7 +6,7 @@
 
 use super::key::{content_hash, key_path, plan_digest, plan_digest_path, write_new_key};
 use super::part_plan::{part_plan_bytes, part_plan_path, part_plans};
-use super::plan::{plan_path, Plan};
+use super::plan::{parts_folder, plan_path, Plan};
 use super::ClusterError;
 use crate::files::atomic_write::{write_atomically, write_atomically_unsynced};
 use std::path::{Path, PathBuf};
@@ -70,7 +70,7 @@ pub fn write_plan_folder(dir: &Path, plan: &Plan, bytes: &[u8]) -> Result<(), Cl
 /// Each file is listed once written: a failed write removes its own temporary file and
 /// leaves what was at its path before, which is not this split's to remove.
 fn write_all(dir: &Path, plan: &Plan, bytes: &[u8], made: &mut Made) -> Result<(), ClusterError> {
-    made.create_folder(&dir.join("parts"))?;
+    made.create_folder(&parts_folder(dir))?;
     made.create_folder(&dir.join("plans"))?;
     let key = write_new_key(dir)?;
     made.files.push(key_path(dir));

@@ -42,8 +42,13 @@ pub fn write_atomically_unsynced(path: &Path, contents: &[u8]) -> Result<(), Fil
     replace_file(path, contents, false)
 }
 
+/// The folder `path` is in (`.` for a bare file name): where its temporary file goes.
+pub fn folder_of(path: &Path) -> &Path {
+    path.parent().filter(|parent| !parent.as_os_str().is_empty()).unwrap_or(Path::new("."))
+}
+
 fn replace_file(path: &Path, contents: &[u8], sync: bool) -> Result<(), FileError> {
-    let folder = path.parent().filter(|parent| !parent.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let folder = folder_of(path);
     std::fs::create_dir_all(folder).map_err(|source| FileError { path: folder.to_path_buf(), source })?;
     let (temporary, mut file) =
         create_replacement(path).map_err(|source| FileError { path: path.to_path_buf(), source })?;
@@ -66,7 +71,7 @@ fn replace_file(path: &Path, contents: &[u8], sync: bool) -> Result<(), FileErro
 /// carried over to a file the program wrote. A file of another owner, or a file system that
 /// refuses the change, leaves the temporary private; a new file takes the umask's bits.
 pub fn create_replacement(destination: &Path) -> std::io::Result<(PathBuf, File)> {
-    let folder = destination.parent().filter(|parent| !parent.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let folder = folder_of(destination);
     let name = destination.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
     let existing = std::fs::metadata(destination).ok().filter(|existing| existing.is_file());
     let (temporary, file) = create_temporary(folder, &name, existing.is_some())?;

@@ -52,3 +52,9 @@ pub fn refused(arguments: &[&str]) -> String {
 pub fn text(path: &Path) -> &str {
     path.to_str().expect("a UTF-8 temporary path")
 }
+
+/// A FIFO at `path`; `false` where `mkfifo` is missing (the test is then skipped).
+#[allow(dead_code)] // each test file is its own crate, and not every one makes a FIFO
+pub fn make_fifo(path: &Path) -> bool {
+    Command::new("mkfifo").arg(path).status().is_ok_and(|status| status.success())
+}
