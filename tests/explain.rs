@@ -380,3 +380,19 @@ fn a_report_path_that_cannot_be_written_is_refused_before_the_runs() {
     }
     assert!(!folder.path().join("report.svg").exists(), "no plot was written");
 }
+
+#[test]
+fn a_plot_name_that_is_a_fifo_is_refused_before_the_runs() {
+    // Written into, the FIFO would hold the command after every run until a reader came.
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    if !common::make_fifo(&folder.path().join("report.svg")) {
+        return;
+    }
+    let report = folder.path().join("report.md");
+    let out = common::text(&report);
+    let output = run(&["explain", "rings", "--parallel", "steal", "--threads", "2", "--repeats", "2", "--out", out]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("report.svg is a FIFO") && !stderr.contains("configurations per round"), "{stderr}");
+    assert!(!report.exists(), "no report was written");
+}

@@ -146,7 +146,26 @@ fn check_report_path(report: &Path) -> Result<(), Failure> {
             Err(error) => return Err(Failure::bad_input(format!("--out {error}"))),
         }
     }
-    Ok(())
+    check_plot_place(report, &plot)
+}
+
+/// The plot goes beside a report written whole, and is written whole too: where its name is
+/// a FIFO or a device, the write would wait for a reader after every run was done, or
+/// stream an SVG into a device.
+fn check_plot_place(report: &Path, plot: &Path) -> Result<(), Failure> {
+    if !matches!(OutputTarget::of(report), Ok(OutputTarget::Replace(_))) {
+        return Ok(()); // A streamed report gets no plot.
+    }
+    match OutputTarget::of(plot) {
+        Ok(OutputTarget::Replace(_)) => Ok(()),
+        Ok(OutputTarget::Stream(_) | OutputTarget::Stdout) => Err(Failure::bad_input(format!(
+            "--out {}: its plot {} is a FIFO or a device; the plot beside a report file is written whole: remove \
+             it or name another report file",
+            report.display(),
+            plot.display()
+        ))),
+        Err(error) => Err(Failure::bad_input(format!("--out {}: its plot {error}", report.display()))),
+    }
 }
 
 /// `results/explain/<instance>[-<knob values>]-<strategy>-<threads>t[-first].md`.
