@@ -219,7 +219,7 @@ impl std::error::Error for KnobError {}
 /// assert_eq!(Connectivity::Every(3).name(), "every:3");
 /// // K must be a positive integer; the error lists the values.
 /// let error = read("every:0").unwrap_err();
-/// assert!(error.message.contains("allowed: off, every:K (K a positive integer)"), "{}", error.message);
+/// assert!(error.message.contains("allowed: off, every:K (K an integer from 1 to 4294967295)"), "{}", error.message);
 /// assert!(read("every").is_err());
 /// ```
 pub trait Knob: Sized + Copy {
@@ -414,8 +414,11 @@ impl<'a> KnobReader<'a> {
     }
 
     fn invalid(&self, spec: &KnobSpec, text: &str) -> KnobError {
-        let parameter_note =
-            if spec.values.iter().any(|value| value.ends_with(":K")) { " (K a positive integer)" } else { "" };
+        let parameter_note = if spec.values.iter().any(|value| value.ends_with(":K")) {
+            " (K an integer from 1 to 4294967295)"
+        } else {
+            ""
+        };
         KnobError::of_family(
             self.family,
             format!(

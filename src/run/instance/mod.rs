@@ -284,7 +284,7 @@ fn parse_own_format(family: Family, bytes: &[u8], path: &Path, source: &str) -> 
         RunError::Data(error) => content_error(None, &data_key(&error.key), error.message),
         other => content_error(None, "data", other.to_string()),
     })?;
-    let id = path.file_stem().map(|stem| stem.to_string_lossy().into_owned()).unwrap_or_default();
+    let id = control_text::id_from_file_name(path);
     Ok(Instance { source: source.to_string(), id, title: String::new(), family, data, expected: None })
 }
 
@@ -389,7 +389,7 @@ pub fn parse(text: &str, path: &Path, source: &str) -> Result<Instance, Instance
     let id = match object.get("id") {
         Some(Value::String(id)) => id.clone(),
         Some(_) => return Err(content_error("id", "expected a string".into())),
-        None => path.file_stem().map(|stem| stem.to_string_lossy().into_owned()).unwrap_or_default(),
+        None => control_text::id_from_file_name(path),
     };
     let title = object.get("title").and_then(Value::as_str).unwrap_or_default().to_string();
     let data = object.get("data").ok_or_else(|| content_error("data", "missing; the puzzle's own block".into()))?;
