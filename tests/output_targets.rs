@@ -174,14 +174,26 @@ fn report_writes_through_a_symlinked_readme_and_leaves_the_link() {
     let rows = std::fs::read_to_string(folder.path().join("summary.csv")).expect("the linked summary");
     assert!(rows.starts_with("sweep,") && rows.lines().count() > 1, "{rows}");
     // A README that is a FIFO is not streamed into (nothing may read it: report would wait
-    // for ever): refused, naming it.
+    // for ever): refused as the user's to move away, naming it, before anything is written.
     std::fs::remove_file(&readme).expect("the link");
+    std::fs::write(folder.path().join("summary.csv"), "sentinel").expect("the linked summary");
     if !make_fifo(&readme) {
         eprintln!("mkfifo is missing: the FIFO case skipped");
         return;
     }
     let output = run(&["report", "--out", results.to_str().expect("UTF-8"), "--quiet"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("README.md") && stderr.contains("not a regular file"), "{stderr}");
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("README.md: is a FIFO") && stderr.contains("move it away"), "{stderr}");
+    let rows = std::fs::read_to_string(folder.path().join("summary.csv")).expect("the linked summary");
+    assert_eq!(rows, "sentinel", "the summary was not rewritten");
+    // A folder where a summary goes is refused the same way.
+    std::fs::remove_file(&readme).expect("the FIFO");
+    std::fs::remove_file(&summary).expect("the link");
+    std::fs::create_dir(&summary).expect("a folder");
+    let output = run(&["report", "--out", results.to_str().expect("UTF-8"), "--quiet"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("fixture-summary.csv: is a folder"), "{stderr}");
+    assert!(!readme.exists(), "no README was written");
 }

@@ -64,6 +64,15 @@ pub enum HarnessError {
         /// What it is, or the cap it is over.
         message: String,
     },
+    /// A file the tool writes under a name of its own (a results folder's `README.md`, a
+    /// summary, a plot) is held by something other than a regular file: the user's to move
+    /// away, exit code 2.
+    NotAFile {
+        /// The file's name.
+        path: PathBuf,
+        /// What holds it: "a folder", "a FIFO", "a character device", ...
+        what: &'static str,
+    },
     /// A plot could not be drawn.
     Plot {
         /// The SVG file.
@@ -106,6 +115,7 @@ impl HarnessError {
                 | HarnessError::SweepBusy { .. }
                 | HarnessError::Unreadable { .. }
                 | HarnessError::Csv { .. }
+                | HarnessError::NotAFile { .. }
         )
     }
 
@@ -136,6 +146,13 @@ impl fmt::Display for HarnessError {
                 folder.display()
             ),
             HarnessError::Plot { path, message } => write!(f, "{}: cannot draw the plot: {message}", path.display()),
+            HarnessError::NotAFile { path, what } => write!(
+                f,
+                "{}: is {what}, where {} writes a file of its own, replaced whole; move it away (a symlink to a \
+                 regular file is followed)",
+                path.display(),
+                crate::run::program_name()
+            ),
         }
     }
 }

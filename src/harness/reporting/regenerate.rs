@@ -11,9 +11,11 @@ use super::plots::{draw_plots, PlotFile};
 use super::tables::{markdown, ReadmeContext};
 use crate::harness::error::HarnessError;
 use crate::harness::storing::history::previous_run;
-use crate::harness::storing::output_target::write_named_file;
+use crate::harness::storing::output_target::{named_file_target, write_named_file};
 use crate::harness::storing::record::RunRecord;
-use crate::harness::storing::results_folder::{find_runs_files, read_counts, read_runs, write_summary_of};
+use crate::harness::storing::results_folder::{
+    find_runs_files, read_counts, read_runs, summary_file, write_summary_of,
+};
 use crate::harness::storing::summary::deduplicate;
 use std::path::{Path, PathBuf};
 
@@ -77,6 +79,7 @@ pub fn regenerate(
             message: format!("no run logs (*-runs.csv) here; run `{} sweep` first", crate::run::program_name()),
         });
     }
+    check_own_files(folder, sweeps.keys())?;
     let mut rows = Vec::new();
     let mut records = Vec::new();
     let mut counts = Vec::new();
@@ -131,6 +134,20 @@ pub fn regenerate(
         comparison_text,
         notes,
     })
+}
+
+/// Refuses, before anything is written, a name among the files `report` writes (`README.md`,
+/// each sweep's summary, the plots already in `plots/`) that is held by a folder, a FIFO or a
+/// device: found at the README, after the summaries and plots were rewritten, it left the
+/// folder half regenerated.
+fn check_own_files<'a>(folder: &Path, sweeps: impl Iterator<Item = &'a String>) -> Result<(), HarnessError> {
+    let mut names = vec![folder.join("README.md")];
+    names.extend(sweeps.map(|sweep| summary_file(folder, sweep)));
+    if let Ok(entries) = std::fs::read_dir(folder.join("plots")) {
+        let plots = entries.flatten().map(|entry| entry.path());
+        names.extend(plots.filter(|path| path.extension().is_some_and(|extension| extension == "svg")));
+    }
+    names.iter().try_for_each(|name| named_file_target(name).map(|_| ()))
 }
 
 /// Each sweep of `sweeps` compared with its previous run (the newest history entry), when

@@ -97,15 +97,31 @@ pub fn write_output(path: &Path, contents: &[u8]) -> Result<(), HarnessError> {
 /// the user names is: nobody asked for a stream, and with no reader the open would wait for
 /// ever.
 pub fn write_named_file(path: &Path, contents: &[u8]) -> Result<(), HarnessError> {
-    match OutputTarget::of(path)? {
-        OutputTarget::Replace(resolved) => write_atomically(&resolved, contents),
-        OutputTarget::Stdout | OutputTarget::Stream(_) => Err(HarnessError::io(
-            path,
-            io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "is not a regular file (a FIFO or a device): remove it, or link it to a file",
-            ),
-        )),
+    write_atomically(&named_file_target(path)?, contents)
+}
+
+/// Where the tool's own file `path` is written (the file a symlink leads to), or
+/// [`HarnessError::NotAFile`] when something other than a regular file holds the name: a
+/// folder, a FIFO, a device or a socket, which the user put there and must move away.
+/// Callers that write several such files check them all with this before writing any.
+pub fn named_file_target(path: &Path) -> Result<PathBuf, HarnessError> {
+    let not_a_file = |what: &'static str| HarnessError::NotAFile { path: path.to_path_buf(), what };
+    match OutputTarget::of(path) {
+        Ok(OutputTarget::Replace(resolved)) => Ok(resolved),
+        Ok(OutputTarget::Stdout) => Err(not_a_file("standard output")),
+        Ok(OutputTarget::Stream(resolved)) => {
+            let is_fifo = std::fs::metadata(resolved).is_ok_and(|metadata| metadata.file_type().is_fifo());
+            Err(not_a_file(if is_fifo { "a FIFO" } else { "a character device" }))
+        }
+        Err(error) => {
+            let resolved = follow_symlinks(path)?;
+            match std::fs::metadata(&resolved).map(|metadata| metadata.file_type()) {
+                Ok(file_type) if file_type.is_dir() => Err(not_a_file("a folder")),
+                Ok(file_type) if file_type.is_block_device() => Err(not_a_file("a block device")),
+                Ok(file_type) if file_type.is_socket() => Err(not_a_file("a socket")),
+                _ => Err(error),
+            }
+        }
     }
 }
 

@@ -16,8 +16,9 @@ use crate::format::{self, TimeUnit};
 use crate::harness::error::HarnessError;
 use crate::harness::storing::counts::{count_rows, CountRow};
 use crate::harness::storing::history::{clear_completion_mark, keep_superseded_logs, mark_complete, KeptRun};
+use crate::harness::storing::output_target::named_file_target;
 use crate::harness::storing::record::{status, RunRecord, BATCH_TARGET_NS};
-use crate::harness::storing::results_folder::{counts_file_for, runs_file, write_summary, Shard};
+use crate::harness::storing::results_folder::{counts_file_for, runs_file, summary_file, write_summary, Shard};
 use crate::harness::storing::run_columns::RunColumnCells;
 use crate::harness::storing::run_logs::RunLogs;
 use crate::harness::storing::stale_temporaries::remove_stale_temporaries;
@@ -89,6 +90,11 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
     let _lock = SweepLock::acquire(&options.out_dir, &plan.sweep, options.shard, options.when_busy, |line| {
         eprintln!("backtrack-bench: {line}")
     })?;
+    if options.shard.is_none() {
+        // The summary is written after the runs: a name held by a folder or a FIFO is
+        // refused before them, not found after hours of runs.
+        named_file_target(&summary_file(&options.out_dir, &plan.sweep))?;
+    }
     let path = runs_file(&options.out_dir, &plan.sweep, options.shard);
     let (recorded, mut notes) =
         if options.resume { recorded_runs(plan, &options.out_dir)? } else { (HashMap::new(), Vec::new()) };
