@@ -192,6 +192,16 @@ pub fn read_checked_rows<T: DeserializeOwned>(
     if bytes.starts_with(UTF8_BOM) {
         bytes.drain(..UTF8_BOM.len());
     }
+    // Lines ended by CR alone (as classic Mac OS saved text) would read as one cut-off
+    // line, every row dropped with one note that says nothing of why.
+    if !bytes.contains(&b'\n') && bytes.contains(&b'\r') {
+        return Err(HarnessError::Csv {
+            path: path.to_path_buf(),
+            message: "its lines end with a carriage return alone (CR); the harness writes and reads lines \
+                      ended by LF (or CR LF): convert the file's line ends"
+                .to_string(),
+        });
+    }
     let mut skipped = Vec::new();
     if !bytes.is_empty() && !bytes.ends_with(b"\n") {
         let complete = bytes.iter().rposition(|&byte| byte == b'\n').map_or(0, |end| end + 1);
@@ -363,6 +373,15 @@ mod tests {
             assert!(read.skipped[0].contains("skipped a row: line 3: column count (field 2)"), "{:?}", read.skipped);
             assert!(read.skipped[1].contains("skipped a row: line 6: column count (field 2)"), "{:?}", read.skipped);
         }
+    }
+
+    #[test]
+    fn lines_ended_by_a_carriage_return_alone_are_refused_saying_so() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("runs.csv");
+        std::fs::write(&path, "name,count\rok,1\rbad,x\r").unwrap();
+        let error = read_rows::<Row>(&path, "name,count").unwrap_err();
+        assert!(error.is_bad_input() && error.to_string().contains("carriage return alone"), "{error}");
     }
 
     #[test]
