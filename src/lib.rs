@@ -36,7 +36,8 @@
 //!   was timed (read from `/proc`); `fnv`, the stable hash of configuration ids and
 //!   instance labels; `files`, reading a given file under a cap and replacing a written one
 //!   atomically (for the harness and the cluster plans alike); `environment`, the machine
-//!   and build a run was measured on.
+//!   and build a run was measured on; `stderr_line`, lines to a person on standard error
+//!   that a closed standard error does not turn into a panic.
 //!
 //! # What is stable
 //!
@@ -172,6 +173,7 @@ mod format;
 mod machine_guard;
 mod scaling;
 mod statistics;
+mod stderr_line;
 mod watch;
 
 mod cluster;

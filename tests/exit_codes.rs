@@ -68,3 +68,37 @@ fn solutions_into_a_closed_pipe_exit_0() {
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     assert!(!stderr.contains("Broken pipe"), "{stderr}");
 }
+
+/// Standard error closed (`2>&1 | head -1` whose reader has gone, or `2>&-`) loses the notes
+/// and progress lines, not the work: a sweep, a split and a report finish and exit 0. Each
+/// note was an `eprintln!`, whose failed write panicked (exit 101) and stopped a sweep
+/// halfway, its remaining runs lost.
+#[test]
+fn commands_with_standard_error_closed_finish_their_work() {
+    let folder = tempfile::tempdir().unwrap();
+    let spec = folder.path().join("spec.toml");
+    let spec_text = "name = \"s\"\nrepeats = 2\n[[block]]\ninstances = [\"rings\", \"prime-grid\"]\n";
+    std::fs::write(&spec, spec_text).unwrap();
+    let results = folder.path().join("results");
+    let (spec, results_text) = (spec.to_str().unwrap(), results.to_str().unwrap());
+    let split = folder.path().join("split");
+    let commands: [&[&str]; 3] = [
+        &["sweep", "--spec", spec, "--out", results_text],
+        &["report", "--out", results_text],
+        &["split", "rings", "--parts", "3", "--out", split.to_str().unwrap()],
+    ];
+    for arguments in commands {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_backtrack-bench"))
+            .args(arguments)
+            .stderr(writer)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{arguments:?}");
+    }
+    let runs = std::fs::read_to_string(results.join("s-runs.csv")).unwrap();
+    assert_eq!(runs.lines().count(), 1 + 2 * 2, "every run recorded: {runs}");
+    assert!(results.join("s-runs.csv.complete").exists() && results.join("README.md").exists());
+    assert!(split.join("plan.json").exists());
+}

@@ -21,6 +21,7 @@ use crate::run::{self, Calibration, RunSettings, SearchMode};
 use crate::scaling::advice::advise;
 use crate::scaling::predict::{predict, Component, Prediction};
 use crate::statistics::StoppingRule;
+use crate::stderr_line::note;
 use serde::Serialize;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -58,7 +59,7 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
     let report_path = args.out.clone().unwrap_or_else(|| default_report_path(&instance.id, &knob_slug, &plan));
     check_report_path(&report_path)?;
     let mut configs = measure::configurations(&plan);
-    eprintln!(
+    note!(
         "explain: {} configurations per round on {} (the first is the explained run); {}",
         configs.len(),
         instance.source,
@@ -67,7 +68,7 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
             None => "rounds until the median is known within ±3%".to_string(),
         }
     );
-    let warn = |line: &str| eprintln!("explain: {line}");
+    let warn = |line: &str| note!("explain: {line}");
     let measured = measure::run_all(&instance, &mut configs, &plan.stopping, |_| {}, warn)?;
     let stopped = measure::stopping_text(measured.stopping, &plan.stopping, configs[0].reports.len());
     let verdict = verdict::verdict(&plan, &configs, stopped, measured.machine);
@@ -91,7 +92,7 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
     let plot_line = if with_plot { plot_path.display().to_string() } else { "none (the report is streamed)".into() };
     let written = format!("report: {}\nplot:   {plot_line}", report_path.display());
     if args.json {
-        eprintln!("{written}");
+        note!("{written}");
     } else {
         writeln!(std::io::stdout(), "{written}")?;
     }
@@ -213,9 +214,11 @@ pub fn run_prediction(
     let shape = shape_of(settings.strategy)?;
     // As explain's own runs: without per-rule counts.
     let calibration = Calibration { rule_counts: false, rounds: repeats, copies: available_cpus() };
-    eprintln!(
+    note!(
         "predict: recording the tree of {} and timing {} rounds of sequential searches, alone and {} at once",
-        instance.source, repeats, calibration.copies
+        instance.source,
+        repeats,
+        calibration.copies
     );
     let components = run::measure(instance, &settings.knobs, Some(calibration))?;
     let prediction = predict(&components, shape, &threads, args.cores.map(|cores| cores as usize));

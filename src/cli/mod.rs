@@ -28,6 +28,7 @@ mod stack_limit;
 mod sweep_command;
 mod watch_command;
 
+use crate::stderr_line::note;
 use args::{Cli, Command};
 use clap::{FromArgMatches, Parser};
 pub use failure::{report_panics_as_bugs, Failure, EXIT_INTERRUPTED};
@@ -147,7 +148,7 @@ fn run_quick_sweep_and_report() -> Result<(), Failure> {
     let (Some(Command::Sweep(sweep)), Some(Command::Report(report))) = (sweep.command, report.command) else {
         unreachable!("the fixed argument lists parse as sweep and report")
     };
-    eprintln!(
+    note!(
         "{}: no command given: running the `quick` sweep, then `report` (see --help for the commands)",
         crate::run::program_name()
     );

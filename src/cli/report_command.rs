@@ -4,6 +4,7 @@
 use super::args::ReportArgs;
 use super::failure::Failure;
 use crate::harness::reporting::{regenerate, ReportOutcome};
+use crate::stderr_line::note;
 use serde_json::json;
 use std::io::Write;
 
@@ -18,7 +19,7 @@ pub fn run(args: &ReportArgs) -> Result<(), Failure> {
         )));
     }
     for note in crate::harness::sweeping::runner::removed_temporaries(&args.out) {
-        eprintln!("{}: {note}", crate::run::program_name());
+        note!("{}: {note}", crate::run::program_name());
     }
     let outcome = regenerate(&args.out, args.baseline.as_deref(), args.image_base.as_deref()).map_err(|error| {
         if error.is_bad_input() {
@@ -30,14 +31,14 @@ pub fn run(args: &ReportArgs) -> Result<(), Failure> {
     // --quiet: nothing but errors and the comparison; the notes (rows skipped, older files)
     // are one line that says how to see them.
     if args.quiet && !outcome.notes.is_empty() {
-        eprintln!(
+        note!(
             "{}: {} notes on the files read (rows skipped, older files); run without --quiet to see them",
             crate::run::program_name(),
             outcome.notes.len()
         );
     } else {
         for note in &outcome.notes {
-            eprintln!("{}: {note}", crate::run::program_name());
+            note!("{}: {note}", crate::run::program_name());
         }
     }
     let stdout = std::io::stdout();

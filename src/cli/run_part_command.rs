@@ -3,6 +3,7 @@
 use super::args::RunPartArgs;
 use super::failure::Failure;
 use crate::cluster;
+use crate::stderr_line::note;
 use std::io::Write;
 use std::time::Duration;
 
@@ -12,10 +13,10 @@ pub fn run(args: &RunPartArgs) -> Result<(), Failure> {
     let options = cluster::PartOptions { threads: args.threads, exchange: Duration::from_millis(args.exchange_ms) };
     let run = cluster::run_part(&args.dir, part, options).map_err(Failure::from)?;
     if let Some(warning) = &run.warning {
-        eprintln!("warning: part {part}: could not publish its incumbent to the other parts: {warning}");
+        note!("warning: part {part}: could not publish its incumbent to the other parts: {warning}");
     }
     for ignored in &run.ignored {
-        eprintln!("warning: part {part}: ignored an incumbent file (merge will refuse it): {ignored}");
+        note!("warning: part {part}: ignored an incumbent file (merge will refuse it): {ignored}");
     }
     let file = run.file;
     let nodes: u64 = file.components.iter().map(|share| share.counts.nodes).sum();

@@ -15,6 +15,7 @@ use crate::scaling::cpu_speeds::{CpuFactors, Placement};
 use crate::scaling::predict::{predict_on, Component};
 use crate::scaling::validate::{calibration_note, csv, machine_note, per_cpu_csv, readme, CheckRow};
 use serde::{Deserialize, Serialize};
+use std::io::Write;
 use std::path::Path;
 
 /// What one workload's rows are computed from, as written to measurements.json.
@@ -233,7 +234,8 @@ pub(super) fn write_check(workloads: &[Workload], context: &CheckContext<'_>, ou
     };
     let text = readme(&rows, &one_cpu_s, &notes, &machine, &command, &plots);
     write_named_file(&out.join("README.md"), text.as_bytes()).map_err(Failure::failed)?;
-    print!("{text}");
+    // As every command writes its output: a closed pipe (`| head`) ends it with success.
+    write!(std::io::stdout(), "{text}")?;
     Ok(())
 }
 

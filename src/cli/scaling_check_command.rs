@@ -21,6 +21,7 @@ use crate::run::instance::{self, Instance};
 use crate::run::thread_list::{check_the_cap, parse_thread_list, resolve_thread_list};
 use crate::run::{self, Calibration, RunSettings};
 use crate::scaling::cpu_speeds::{CpuFactors, Placement};
+use crate::stderr_line::note;
 use std::path::Path;
 
 /// Runs the check, or with `--from` the analysis of an earlier one.
@@ -64,7 +65,7 @@ fn measure_here(args: &ScalingCheckArgs, command: &str) -> Result<(Vec<Workload>
     let mut workloads = Vec::new();
     for source in &args.instances {
         let instance = instance::load(source)?;
-        eprintln!("scaling-check: {}: recording and calibrating", instance.id);
+        note!("scaling-check: {}: recording and calibrating", instance.id);
         let calibration = Calibration { rule_counts: false, rounds: repeats, copies: cpus };
         let prepared = run::prepare(&instance, &KnobValues::new())?;
         let components = prepared.measure(Some(calibration))?;
@@ -80,7 +81,7 @@ fn measure_here(args: &ScalingCheckArgs, command: &str) -> Result<(Vec<Workload>
         let mut cpu_times: Vec<Vec<u64>> = vec![Vec::new(); cpu_list.as_ref().map_or(0, |list| list.cpus.len())];
         prepared.solve(&base)?;
         for round in 0..repeats {
-            eprintln!("scaling-check: {}: round {} of {repeats}", instance.id, round + 1);
+            note!("scaling-check: {}: round {} of {repeats}", instance.id, round + 1);
             for (config, times) in configs.iter().zip(&mut times) {
                 times.push(prepared.solve(config)?.elapsed_ns);
             }

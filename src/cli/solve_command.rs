@@ -10,6 +10,7 @@ use crate::parallel::{MAX_LISTED_MOVES, MAX_SUBPROBLEMS};
 use crate::run::instance;
 use crate::run::{self, RunSettings, SearchMode, Target};
 use crate::search::StopReason;
+use crate::stderr_line::note;
 
 /// Runs `solve` with the parsed flags and knob values.
 pub fn run(args: &SolveArgs, knobs: KnobValues) -> Result<(), Failure> {
@@ -51,7 +52,7 @@ pub fn run(args: &SolveArgs, knobs: KnobValues) -> Result<(), Failure> {
                 Ok(report) => {
                     let lines = file.commit(stream)?;
                     if !args.json {
-                        eprintln!("{} solution(s) written to {}", crate::format::count(lines), path.display());
+                        note!("{} solution(s) written to {}", crate::format::count(lines), path.display());
                     }
                     report
                 }

@@ -6,6 +6,7 @@ use super::failure::Failure;
 use crate::cluster;
 use crate::knobs::KnobValues;
 use crate::run::instance;
+use crate::stderr_line::note;
 use serde_json::json;
 use std::io::Write;
 
@@ -28,7 +29,7 @@ pub fn run(args: &SplitArgs, knobs: KnobValues) -> Result<(), Failure> {
     // More parts than subproblems: the rest are empty, each a batch slot that runs nothing.
     let empty = plan.parts.iter().filter(|part| part.subproblems.is_empty()).count();
     if empty > 0 {
-        eprintln!(
+        note!(
             "warning: {empty} of the {} parts have no subproblem (the frontier holds {}): they search nothing; \
              split into at most {} parts",
             plan.part_count,

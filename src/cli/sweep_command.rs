@@ -10,6 +10,7 @@ use crate::harness::sweeping::spec::{Overrides, SweepSpec};
 use crate::harness::HarnessError;
 use crate::run::thread_list::{check_the_cap, parse_thread_list};
 use crate::run::RunSettings;
+use crate::stderr_line::note;
 use serde_json::json;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -27,16 +28,13 @@ fn install_interrupt_handler() -> &'static AtomicBool {
         let result = ctrlc::set_handler(|| {
             if PRESSES.fetch_add(1, Ordering::SeqCst) == 0 {
                 STOP.store(true, Ordering::SeqCst);
-                eprintln!(
-                    "\n{}: stopping after the current run (Ctrl-C again to quit now)",
-                    crate::run::program_name()
-                );
+                note!("\n{}: stopping after the current run (Ctrl-C again to quit now)", crate::run::program_name());
             } else {
                 std::process::exit(i32::from(EXIT_INTERRUPTED));
             }
         });
         if let Err(error) = result {
-            eprintln!("{}: warning: Ctrl-C will not stop the sweep cleanly: {error}", crate::run::program_name());
+            note!("{}: warning: Ctrl-C will not stop the sweep cleanly: {error}", crate::run::program_name());
         }
     });
     &STOP
@@ -182,7 +180,7 @@ fn print_plan_json(plan: &plan::SweepPlan, shard: Option<Shard>) -> Result<(), F
 /// The sweep's outcome as one JSON object; notes go to stderr as usual.
 fn print_outcome_json(outcome: &SweepOutcome) -> Result<(), Failure> {
     for note in &outcome.notes {
-        eprintln!("{}: {note}", crate::run::program_name());
+        note!("{}: {note}", crate::run::program_name());
     }
     let text = json!({
         "configurations": outcome.configurations,
@@ -209,7 +207,7 @@ fn print_outcome_json(outcome: &SweepOutcome) -> Result<(), Failure> {
 
 fn print_outcome(outcome: &SweepOutcome, out_dir: &std::path::Path, quiet: bool) {
     for note in &outcome.notes {
-        eprintln!("{}: {note}", crate::run::program_name());
+        note!("{}: {note}", crate::run::program_name());
     }
     if quiet {
         return;
@@ -231,19 +229,19 @@ fn print_outcome(outcome: &SweepOutcome, out_dir: &std::path::Path, quiet: bool)
     if outcome.interrupted {
         line.push_str("; interrupted: run again with --resume to finish");
     }
-    eprintln!("{line}");
+    note!("{line}");
     match &outcome.summary_file {
         Some(summary) => {
-            eprintln!("summary: {}", summary.display());
+            note!("summary: {}", summary.display());
             if !outcome.kept.is_empty() {
-                eprintln!(
+                note!(
                     "compare with the previous run: {} report --out {} (the earlier rows are in its history/)",
                     crate::run::program_name(),
                     out_dir.display()
                 );
             }
         }
-        None => eprintln!(
+        None => note!(
             "shard done; merge the shards with `{} report --out {}`",
             crate::run::program_name(),
             out_dir.display()

@@ -10,6 +10,7 @@
 use crate::files::atomic_write;
 use crate::files::bounded_read::{read_bounded, ReadKind};
 use crate::harness::error::HarnessError;
+use crate::stderr_line::note;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::fs::{File, OpenOptions};
@@ -49,7 +50,7 @@ impl CsvAppender {
             }
             if existing.last() != Some(&b'\n') {
                 let complete = existing.iter().rposition(|&byte| byte == b'\n').map_or(0, |end| end + 1);
-                eprintln!("{}: {}: dropping an incomplete last line", crate::run::program_name(), path.display());
+                note!("{}: {}: dropping an incomplete last line", crate::run::program_name(), path.display());
                 OpenOptions::new()
                     .write(true)
                     .open(path)

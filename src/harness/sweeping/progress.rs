@@ -7,6 +7,7 @@
 //! runner ever waits on the terminal. The bar draws only when stderr is a terminal; then,
 //! unless quiet, one plain line per configuration goes to stderr instead.
 
+use crate::stderr_line::note;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -107,7 +108,7 @@ impl Progress {
         if self.poller.is_some() {
             self.bar.println(line);
         } else if !self.quiet {
-            eprintln!("{line}");
+            note!("{line}");
         }
     }
 

@@ -28,6 +28,7 @@ use crate::parallel::catch_model_panic;
 use crate::run;
 use crate::run::instance::Instance;
 use crate::statistics::{median_interval, BootstrapSettings, StoppingState};
+use crate::stderr_line::note;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -88,7 +89,7 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
     let started = Instant::now();
     // Held until the sweep returns: everything below reads and writes the folder's logs.
     let _lock = SweepLock::acquire(&options.out_dir, &plan.sweep, options.shard, options.when_busy, |line| {
-        eprintln!("backtrack-bench: {line}")
+        note!("backtrack-bench: {line}")
     })?;
     if options.shard.is_none() {
         // The summary is written after the runs: a name held by a folder or a FIFO is
@@ -135,14 +136,14 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
         // stop this run to resume that one instead).
         outcome.kept = keep_superseded_logs(&options.out_dir, &plan.sweep, options.shard)?;
         for run in &outcome.kept {
-            eprintln!("backtrack-bench: {}", run.describe(&plan.sweep, &options.out_dir));
+            note!("backtrack-bench: {}", run.describe(&plan.sweep, &options.out_dir));
         }
     }
     // The log is about to grow: it is finished again only when this run ends.
     clear_completion_mark(&path)?;
     let (mut log, repairs) = RunLogs::open(&path, &counts_file_for(&path), options.resume)?;
     outcome.notes.extend(repairs);
-    let guard = MachineGuard::start(|line| eprintln!("backtrack-bench: {line}"));
+    let guard = MachineGuard::start(|line| note!("backtrack-bench: {line}"));
     let environment = Environment::detect();
     let shard_text = options.shard.map(|shard| shard.to_string()).unwrap_or_default();
     let runs_to_do: Vec<(&Configuration, u64)> =
