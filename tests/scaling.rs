@@ -273,6 +273,35 @@ fn scaling_check_times_every_cpu_and_writes_both_calibrations() {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let read = |folder: &std::path::Path| std::fs::read_to_string(folder.join("predicted-vs-measured.csv")).unwrap();
     assert_eq!(read(out.path()), read(again.path()));
+    // A recorded instance that is a FIFO here is not read (the command waited on it for
+    // ever): the file names it, not the user.
+    let fifo = again.path().join("instance-fifo");
+    if std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|status| status.success()) {
+        moved[0]["source"] = fifo.to_str().expect("a UTF-8 path").into();
+        std::fs::write(&file, moved.to_string()).expect("written");
+        let output = cli(&["scaling-check", "--from", file.to_str().expect("a UTF-8 path"), "--out", folder]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("instance-fifo is a FIFO, not a regular file"), "{stderr}");
+    }
+}
+
+/// An --out that cannot hold the check is refused before the measuring, which takes
+/// minutes: it was found after it, with exit code 1.
+#[test]
+fn an_out_that_cannot_hold_the_check_is_refused_before_measuring() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let file = folder.path().join("a-file");
+    std::fs::write(&file, "").expect("written");
+    let readme_folder = folder.path().join("check");
+    std::fs::create_dir_all(readme_folder.join("README.md")).expect("a folder where the README goes");
+    for (out, message) in [(&file, "a-file: is not a folder"), (&readme_folder, "README.md: is a folder")] {
+        let arguments = ["scaling-check", "--instances", "rings", "--threads", "1", "--repeats", "1", "--out"];
+        let output = cli(&[&arguments[..], &[out.to_str().expect("a UTF-8 path")]].concat());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(message) && !stderr.contains("recording and calibrating"), "{stderr}");
+    }
 }
 
 /// The number of CPUs a calibration line lists.

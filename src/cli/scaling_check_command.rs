@@ -11,9 +11,11 @@ use super::failure::Failure;
 use super::predicted_strategy::{parse_strategy, shape_of};
 use super::scaling_check_analysis::{
     file_refusal, write_check, CheckContext, ComponentCosts, MachineSeen, TimedRuns, Workload, WorkloadMeasurements,
+    CHECK_FILES,
 };
 use crate::environment::Environment;
-use crate::files::bounded_read::{read_bounded, ReadKind};
+use crate::files::bounded_read::{read_bounded, special_file_kind, ReadKind};
+use crate::harness::storing::output_target::named_file_target;
 use crate::knobs::KnobValues;
 use crate::machine_guard::available_cpus;
 use crate::parallel::{check_thread_count, ThreadAffinity};
@@ -31,6 +33,12 @@ pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
         ThreadAffinity::Pinned => Placement::Pinned,
         ThreadAffinity::Free => Placement::Moved,
     };
+    // Refused before the measuring, which takes minutes: an --out that is not a folder, or
+    // a name of the check's files held by a folder, a FIFO or a device.
+    Failure::unless_out_folder(&args.out, "check's")?;
+    for name in CHECK_FILES {
+        named_file_target(&args.out.join(name)).map_err(Failure::bad_input)?;
+    }
     let command = super::command_line();
     let (workloads, machine, measured_by) = match &args.from {
         Some(path) => from_file(path, &args.instances)?,
@@ -251,6 +259,11 @@ impl EarlierReadme {
 /// `instances` with its id.
 fn instance_of(measurements: &WorkloadMeasurements, instances: &[String]) -> Result<Instance, Failure> {
     let recorded = match &measurements.source {
+        // The file names the source, not the user: a FIFO or a device there would hold the
+        // command on a read nobody asked for.
+        Some(source) if special_file(source).is_some() => {
+            format!("its instance {source} is {}, not a regular file", special_file(source).unwrap_or_default())
+        }
         Some(source) => match instance::load(source) {
             Ok(instance) => return Ok(instance),
             Err(error) => format!("its instance {source} does not load here ({error})"),
@@ -267,6 +280,11 @@ fn instance_of(measurements: &WorkloadMeasurements, instances: &[String]) -> Res
             measurements.workload
         ))
     })
+}
+
+/// What `path` is when it is a FIFO, a device or a socket ("a FIFO", ...).
+fn special_file(path: &str) -> Option<&'static str> {
+    std::fs::metadata(path).ok().and_then(|metadata| special_file_kind(metadata.file_type()))
 }
 
 /// The CPUs this process may run on, in the order the pool pins its threads to them, and
