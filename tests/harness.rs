@@ -3,8 +3,8 @@
 //! killed with SIGINT and SIGKILL leaving every CSV parseable. All on the tiny rings
 //! instance, so the file runs in a few seconds.
 
-use backtrack_bench::unstable::harness::storing::csv_log::{read_rows, write_rows};
-use backtrack_bench::unstable::harness::storing::record::RunRecord;
+use backtrack_bench::unstable::harness::storing::csv_log::{read_checked_rows, read_rows, write_rows};
+use backtrack_bench::unstable::harness::storing::record::{RunRecord, COLUMNS_OF_EVERY_BUILD};
 use backtrack_bench::unstable::harness::storing::summary::SummaryRow;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -185,7 +185,8 @@ fn report_rebuilds_tables_and_plots_from_the_fixture_alone() {
 /// `old-runs.csv` in `folder`: the fixture's runs, `baseline` times times `factor`; one machine.
 fn fixture_runs_scaled(folder: &Path, factor: f64) -> PathBuf {
     let current = folder.join("fixture-runs.csv");
-    let mut runs = read_rows::<RunRecord>(&current, RUNS_HEADER).unwrap().rows;
+    let mut runs =
+        read_checked_rows::<RunRecord>(&current, RUNS_HEADER, &COLUMNS_OF_EVERY_BUILD, |_| Ok(())).unwrap().rows;
     runs.iter_mut().for_each(|run| run.machine_id = "fixture-vm".into());
     write_rows(&current, &runs, RUNS_HEADER).unwrap();
     let scaled: Vec<RunRecord> = runs
@@ -248,7 +249,8 @@ fn fail_on_change_ignores_faster_rows_and_parallel_first_solution_node_counts() 
     // Both logs get a parallel first-solution configuration whose node count differs
     // (counts vary from run to run there).
     for (path, extra_nodes) in [(baseline.clone(), 7), (folder.path().join("fixture-runs.csv"), 0)] {
-        let mut runs = read_rows::<RunRecord>(&path, RUNS_HEADER).unwrap().rows;
+        let mut runs =
+            read_checked_rows::<RunRecord>(&path, RUNS_HEADER, &COLUMNS_OF_EVERY_BUILD, |_| Ok(())).unwrap().rows;
         let first_solution: Vec<RunRecord> = runs
             .iter()
             .filter(|run| run.strategy == "auto" && run.threads == 2)
@@ -597,4 +599,39 @@ fn affinity_is_a_sweep_dimension_and_a_column() {
     let summary = rows_of(&folder.path().join("t-summary.csv"));
     let affinities: Vec<&str> = summary.iter().map(|row| row["affinity"].as_str()).collect();
     assert_eq!(affinities, ["pinned", "pinned", "free"]);
+}
+
+/// A run log that lost a column every build writes (an edit) is refused naming it, and
+/// rows of another sweep than the file's name are left out with a note: both read before
+/// as an older build's file or in silence, and the tables came out wrong with exit 0.
+#[test]
+fn a_run_log_missing_a_core_column_or_holding_another_sweeps_rows_is_not_read_in_silence() {
+    let folder = folder_with_fixture();
+    let runs = folder.path().join("fixture-runs.csv");
+    let original = std::fs::read_to_string(&runs).unwrap();
+    let out = folder.path().to_string_lossy().into_owned();
+    let mut reader = csv::Reader::from_reader(original.as_bytes());
+    let column = reader.headers().unwrap().iter().position(|name| name == "nodes").unwrap();
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    let header = reader.headers().unwrap().clone();
+    let rows = std::iter::once(header).chain(reader.records().map(Result::unwrap));
+    for row in rows {
+        writer
+            .write_record(row.iter().enumerate().filter(|(index, _)| *index != column).map(|(_, cell)| cell))
+            .unwrap();
+    }
+    let without_nodes = writer.into_inner().unwrap();
+    std::fs::write(&runs, without_nodes).unwrap();
+    let output = run(&["report", "--out", &out]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("lacks the column(s) nodes, which every build"), "{}", text(&output.stderr));
+    let renamed = original.replacen("\nfixture,", "\nelsewhere,", 1);
+    std::fs::write(&runs, renamed).unwrap();
+    let output = run(&["report", "--out", &out]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("left out 1 row(s) whose sweep column is not `fixture` (the first: `elsewhere`)"),
+        "{stderr}"
+    );
 }

@@ -4,8 +4,8 @@
 //! another machine, or of a log that names none, are neither faster nor slower. Through
 //! the binary, on the tiny rings instance and the report fixture.
 
-use backtrack_bench::unstable::harness::storing::csv_log::{read_rows, write_rows};
-use backtrack_bench::unstable::harness::storing::record::RunRecord;
+use backtrack_bench::unstable::harness::storing::csv_log::{read_checked_rows, write_rows};
+use backtrack_bench::unstable::harness::storing::record::{RunRecord, COLUMNS_OF_EVERY_BUILD};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -198,7 +198,9 @@ fn shards_at_once_and_rerun_keep_every_row() {
 fn fixture_runs_scaled_on(factor: f64, machines: (&str, &str)) -> (tempfile::TempDir, PathBuf) {
     let folder = tempfile::tempdir().unwrap();
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/report/fixture-runs.csv");
-    let runs = read_rows::<RunRecord>(&fixture, &RunRecord::header()).unwrap().rows;
+    let runs = read_checked_rows::<RunRecord>(&fixture, &RunRecord::header(), &COLUMNS_OF_EVERY_BUILD, |_| Ok(()))
+        .unwrap()
+        .rows;
     let on = |machine: &str, scale: f64| -> Vec<RunRecord> {
         let wall =
             |run: &RunRecord| if run.variant == "baseline" { (run.wall_ns as f64 * scale) as u64 } else { run.wall_ns };

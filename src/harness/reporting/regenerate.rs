@@ -14,7 +14,7 @@ use crate::harness::storing::history::previous_run;
 use crate::harness::storing::output_target::{named_file_target, write_named_file};
 use crate::harness::storing::record::RunRecord;
 use crate::harness::storing::results_folder::{
-    find_runs_files, read_counts, read_runs, summary_file, write_summary_of,
+    find_runs_files, read_counts, read_runs, read_sweep_runs, summary_file, write_summary_of,
 };
 use crate::harness::storing::summary::deduplicate;
 use std::path::{Path, PathBuf};
@@ -85,12 +85,12 @@ pub fn regenerate(
     let mut counts = Vec::new();
     let mut summaries = Vec::new();
     for (sweep, files) in &sweeps {
-        let (sweep_records, sweep_notes) = read_runs(files)?;
+        let (sweep_records, sweep_notes) = read_sweep_runs(sweep, files)?;
         let (sweep_counts, count_notes) = read_counts(files)?;
         let (path, sweep_rows) = write_summary_of(folder, sweep, sweep_records.clone())?;
         summaries.push(path);
         rows.extend(sweep_rows);
-        records.extend(sweep_records.into_iter().filter(|record| record.sweep == *sweep));
+        records.extend(sweep_records);
         counts.extend(sweep_counts);
         notes.extend(sweep_notes);
         notes.extend(count_notes);

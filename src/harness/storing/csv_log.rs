@@ -175,17 +175,21 @@ pub struct ReadRows<T> {
 /// The most notes on skipped rows kept per file; further ones are counted in one note.
 const MAX_SKIP_NOTES: usize = 100;
 
-/// Reads every row of `path` under `expected_header`; a different header is an error, a line
-/// that does not parse is skipped with a note.
+/// Reads every row of `path` under `expected_header`, every column of which the file must
+/// have; a different header is an error, a line that does not parse is skipped with a note.
 pub fn read_rows<T: DeserializeOwned>(path: &Path, expected_header: &str) -> Result<ReadRows<T>, HarnessError> {
-    read_checked_rows(path, expected_header, |_: &T| Ok(()))
+    let every_column: Vec<&str> = expected_header.split(',').collect();
+    read_checked_rows(path, expected_header, &every_column, |_: &T| Ok(()))
 }
 
-/// [`read_rows`], skipping with a note (its line and `check`'s reason) every row that
-/// parses but that `check` finds impossible: a value no run writes, from an edited file.
+/// [`read_rows`] of a file that an older build may have written without some columns
+/// (read as empty, with a note), though never without one of `required`; every row that
+/// parses but that `check` finds impossible (a value no run writes, from an edited file) is
+/// skipped with a note of its line and `check`'s reason.
 pub fn read_checked_rows<T: DeserializeOwned>(
     path: &Path,
     expected_header: &str,
+    required: &[&str],
     check: impl Fn(&T) -> Result<(), String>,
 ) -> Result<ReadRows<T>, HarnessError> {
     let mut bytes = read_bounded(path, ReadKind::Csv)?;
@@ -218,23 +222,15 @@ pub fn read_checked_rows<T: DeserializeOwned>(
     if header.is_empty() {
         return Ok(ReadRows { rows: Vec::new(), skipped });
     }
-    // A file of an older build lacks some columns: read it if every column it has is known
-    // (the missing ones take their defaults), with a note.
-    let known: Vec<&str> = expected_header.split(',').collect();
-    let older = header != expected_header && header.split(',').all(|column| known.contains(&column));
-    if older {
+    check_columns(header, expected_header, required)
+        .map_err(|message| HarnessError::Csv { path: path.to_path_buf(), message })?;
+    // A file of an older build lacks some columns: the missing ones take their defaults.
+    let missing = expected_header.split(',').filter(|column| !header.split(',').any(|found| found == *column));
+    if missing.count() > 0 {
         skipped.push(format!(
             "{}: written by an older build (fewer columns); the missing ones read as empty",
             path.display()
         ));
-    }
-    if header != expected_header && !older {
-        return Err(HarnessError::Csv {
-            path: path.to_path_buf(),
-            message: format!(
-                "unexpected header; this build reads the columns\n  {expected_header}\nbut the file has\n  {header}"
-            ),
-        });
     }
     let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(bytes.as_slice());
     let headers = reader
@@ -270,6 +266,32 @@ pub fn read_checked_rows<T: DeserializeOwned>(
         skipped.push(format!("{}: skipped {unnamed_skips} more rows", path.display()));
     }
     Ok(ReadRows { rows, skipped })
+}
+
+/// Why a file whose header is `header` cannot be read as `expected_header`'s rows: a column
+/// this build does not know, one named twice, or a `required` one missing. Columns in
+/// another order are read by name.
+fn check_columns(header: &str, expected_header: &str, required: &[&str]) -> Result<(), String> {
+    let columns: Vec<&str> = header.split(',').collect();
+    let known: Vec<&str> = expected_header.split(',').collect();
+    if columns.iter().any(|column| !known.contains(column)) {
+        return Err(format!(
+            "unexpected header; this build reads the columns\n  {expected_header}\nbut the file has\n  {header}"
+        ));
+    }
+    if let Some((index, twice)) = columns.iter().enumerate().find(|(index, column)| columns[..*index].contains(column))
+    {
+        return Err(format!("the header names the column `{twice}` twice (the second time as column {})", index + 1));
+    }
+    let missing: Vec<&str> = required.iter().copied().filter(|column| !columns.contains(column)).collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "the header lacks the column(s) {}, which every build of the harness writes: not a file it wrote, or \
+             an edit removed them",
+            missing.join(", ")
+        ));
+    }
+    Ok(())
 }
 
 /// The line of a record of a text read from its start onwards, counted as it goes: the CSV
@@ -410,11 +432,29 @@ mod tests {
         let folder = tempfile::tempdir().unwrap();
         let path = folder.path().join("runs.csv");
         std::fs::write(&path, "name,count\na,1\n").unwrap();
-        let read: ReadRows<NewerRow> = read_rows(&path, "name,added,count").unwrap();
+        let read: ReadRows<NewerRow> =
+            read_checked_rows(&path, "name,added,count", &["name", "count"], |_| Ok(())).unwrap();
         assert_eq!(read.rows, [NewerRow { name: "a".into(), added: String::new(), count: 1 }]);
         assert!(read.skipped[0].contains("older build"), "{:?}", read.skipped);
         // Appending to it would mix two layouts: refused.
         assert!(CsvAppender::open(&path, "name,added,count", true).is_err());
+    }
+
+    #[test]
+    fn columns_named_twice_or_required_and_missing_are_refused_and_another_order_reads() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("runs.csv");
+        std::fs::write(&path, "count,name\n1,a\n").unwrap();
+        let read: ReadRows<NewerRow> = read_checked_rows(&path, "name,added,count", &["name"], |_| Ok(())).unwrap();
+        assert_eq!(read.rows, [NewerRow { name: "a".into(), added: String::new(), count: 1 }]);
+        std::fs::write(&path, "name,added,count\na,b,1\n").unwrap();
+        assert!(read_rows::<NewerRow>(&path, "added,count,name").unwrap().skipped.is_empty(), "another order");
+        std::fs::write(&path, "name,count,count\na,1,1\n").unwrap();
+        let error = read_rows::<NewerRow>(&path, "name,added,count").unwrap_err().to_string();
+        assert!(error.contains("names the column `count` twice (the second time as column 3)"), "{error}");
+        std::fs::write(&path, "added,count\nb,1\n").unwrap();
+        let error = read_checked_rows::<NewerRow>(&path, "name,added,count", &["name"], |_| Ok(())).unwrap_err();
+        assert!(error.is_bad_input() && error.to_string().contains("lacks the column(s) name,"), "{error}");
     }
 
     #[test]

@@ -38,6 +38,54 @@ pub const BATCH_TARGET_NS: u64 = 1_000_000;
 /// Longest `answer` text kept in a record; longer answers are cut and end with `...`.
 pub const MAX_ANSWER_CHARS: usize = 200;
 
+/// The columns every build of the harness has written since its first run log: a file
+/// without one of them is not a run log (or an edit removed the column), not an older
+/// build's, whose missing columns read as empty.
+pub const COLUMNS_OF_EVERY_BUILD: [&str; 42] = [
+    "sweep",
+    "config_id",
+    "config_index",
+    "repeat",
+    "shard",
+    "status",
+    "error",
+    "puzzle",
+    "instance",
+    "source",
+    "variant",
+    "knobs",
+    "mode",
+    "strategy",
+    "threads",
+    "counters",
+    "state",
+    "node_limit",
+    "complete",
+    "solutions",
+    "verify_failures",
+    "nodes",
+    "wall_ns",
+    "user_cpu_ns",
+    "system_cpu_ns",
+    "prunes_total",
+    "subproblems",
+    "steals",
+    "imbalance",
+    "idle_share",
+    "task_ns_median",
+    "task_nodes_median",
+    "first_solution_ns",
+    "stop_latency_ns",
+    "nodes_after_first",
+    "git_commit",
+    "crate_version",
+    "rustc_version",
+    "cpu_model",
+    "available_parallelism",
+    "hostname",
+    "timestamp",
+];
+
 row_with_run_columns! {
 /// One run, as one CSV row. See `docs/harness.md` for every column. Columns missing from
 /// an older file read as their defaults.
@@ -314,6 +362,10 @@ mod tests {
         let run_columns = RunSettings::COLUMNS.join(",");
         let pinned = format!("{PINNED_BEFORE_RUN_COLUMNS},{run_columns},{PINNED_AFTER_RUN_COLUMNS}");
         assert_eq!(RunRecord::header(), pinned);
+        let header = RunRecord::header();
+        let missing: Vec<&str> =
+            COLUMNS_OF_EVERY_BUILD.iter().copied().filter(|column| !header.split(',').any(|c| c == *column)).collect();
+        assert!(missing.is_empty(), "columns every build writes, not written now: {missing:?}");
     }
 
     /// A record's CSV cells by column name.

@@ -8,7 +8,7 @@
 use super::counts::CountRow;
 use super::csv_log::{read_checked_rows, read_rows, rows_bytes};
 use super::output_target::write_named_file;
-use super::record::RunRecord;
+use super::record::{RunRecord, COLUMNS_OF_EVERY_BUILD};
 use super::summary::{summarize, SummaryRow};
 use crate::harness::error::HarnessError;
 use std::collections::BTreeMap;
@@ -104,9 +104,35 @@ pub fn read_runs(files: &[PathBuf]) -> Result<(Vec<RunRecord>, Vec<String>), Har
     let mut records = Vec::new();
     let mut notes = Vec::new();
     for file in files {
-        let read = read_checked_rows::<RunRecord>(file, &header, RunRecord::check_plausible)?;
+        let read = read_checked_rows::<RunRecord>(file, &header, &COLUMNS_OF_EVERY_BUILD, RunRecord::check_plausible)?;
         records.extend(read.rows);
         notes.extend(read.skipped);
+    }
+    Ok((records, notes))
+}
+
+/// The records of sweep `sweep`'s run logs `files` (`S-runs.csv` and its shards), with a
+/// note per skipped line. A run log holds only the runs of the sweep it is named for: rows
+/// of another (an edited or renamed file) are left out with one note per file, where they
+/// had vanished from every table in silence.
+pub fn read_sweep_runs(sweep: &str, files: &[PathBuf]) -> Result<(Vec<RunRecord>, Vec<String>), HarnessError> {
+    let mut records = Vec::new();
+    let mut notes = Vec::new();
+    for file in files {
+        let (rows, skipped) = read_runs(std::slice::from_ref(file))?;
+        notes.extend(skipped);
+        let (own, others): (Vec<RunRecord>, Vec<RunRecord>) =
+            rows.into_iter().partition(|record| record.sweep == sweep);
+        if let Some(other) = others.first() {
+            notes.push(format!(
+                "{}: left out {} row(s) whose sweep column is not `{sweep}` (the first: `{}`): a run log holds the \
+                 runs of the sweep it is named for",
+                file.display(),
+                others.len(),
+                other.sweep
+            ));
+        }
+        records.extend(own);
     }
     Ok((records, notes))
 }
@@ -128,7 +154,7 @@ pub fn read_counts(files: &[PathBuf]) -> Result<(Vec<CountRow>, Vec<String>), Ha
 /// Summarizes one sweep from all its run logs in `folder` and writes `S-summary.csv`.
 pub fn write_summary(folder: &Path, sweep: &str) -> Result<(PathBuf, Vec<SummaryRow>, Vec<String>), HarnessError> {
     let files = find_runs_files(folder)?.remove(sweep).unwrap_or_default();
-    let (records, notes) = read_runs(&files)?;
+    let (records, notes) = read_sweep_runs(sweep, &files)?;
     let (path, rows) = write_summary_of(folder, sweep, records)?;
     Ok((path, rows, notes))
 }

@@ -13,7 +13,7 @@
 
 use super::counts::CountRow;
 use super::csv_log::{read_checked_rows, write_atomically, CsvAppender};
-use super::record::RunRecord;
+use super::record::{RunRecord, COLUMNS_OF_EVERY_BUILD};
 use crate::files::bounded_read::{read_bounded, ReadKind};
 use crate::harness::error::HarnessError;
 use std::collections::{HashMap, HashSet};
@@ -129,7 +129,13 @@ pub fn drop_unrecorded_counts(counts_path: &Path, runs_path: &Path) -> Result<Op
     let recorded: HashSet<RunKey> = if runs_path.exists() {
         // The records `--resume` keeps (it runs an implausible one again, and that run
         // writes its counts anew): the counts of a record it skips are orphans too.
-        let records = read_checked_rows::<RunRecord>(runs_path, &RunRecord::header(), RunRecord::check_plausible)?.rows;
+        let records = read_checked_rows::<RunRecord>(
+            runs_path,
+            &RunRecord::header(),
+            &COLUMNS_OF_EVERY_BUILD,
+            RunRecord::check_plausible,
+        )?
+        .rows;
         records.into_iter().map(|record| (record.sweep, record.config_id, record.repeat)).collect()
     } else {
         HashSet::new()
