@@ -255,16 +255,35 @@ fn a_part_whose_plan_was_edited_is_refused_as_bad_input_naming_the_file() {
     let folder = tempfile::tempdir().expect("temporary folder");
     let dir = folder.path().join("run");
     ok(&["split", "prime-grid", "--parts", &PARTS.to_string(), "--out", text(&dir)]);
-    // A path no tree has: the part's moves do not replay, which alone would be the model's
-    // bug (exit 3); the plan says the file was edited.
+    // Subproblems edited: a path no tree has (its moves would not replay, which alone would
+    // be the model's bug, exit 3), or one of the part's left out (it would search less, and
+    // only `merge` would tell, advising a rerun that searched the same edited plan). The
+    // part's plan is signed with the folder's key: refused before the search.
     let part_plan = dir.join("plans").join("1.json");
-    let mut plan: serde_json::Value = serde_json::from_slice(&std::fs::read(&part_plan).unwrap()).unwrap();
-    plan["subproblems"][0] = "0:999.999".into();
-    std::fs::write(&part_plan, serde_json::to_vec(&plan).unwrap()).unwrap();
-    let stderr = refused(&["run-part", text(&dir), "1"]);
-    let expected = format!("part 1: its moves do not replay: {}: differs from part 1 of", part_plan.display());
-    assert!(stderr.contains(&expected), "{stderr}");
-    assert!(!part_path(&dir, 1).exists(), "no part file is written");
+    let original: serde_json::Value = serde_json::from_slice(&std::fs::read(&part_plan).unwrap()).unwrap();
+    let mut no_tree = original.clone();
+    no_tree["subproblems"][0] = "0:999.999".into();
+    let mut fewer = original.clone();
+    fewer["subproblems"].as_array_mut().unwrap().pop();
+    for edited in [no_tree, fewer] {
+        std::fs::write(&part_plan, serde_json::to_vec(&edited).unwrap()).unwrap();
+        let stderr = refused(&["run-part", text(&dir), "1"]);
+        let expected = format!("{}: digest: does not verify with the plan's key", part_plan.display());
+        assert!(stderr.contains(&expected) && stderr.contains("run the same split"), "{stderr}");
+        assert!(!part_path(&dir, 1).exists(), "no part file is written");
+    }
+    // As the message says: without the file, the same split writes it anew.
+    std::fs::remove_file(&part_plan).unwrap();
+    ok(&["split", "prime-grid", "--parts", &PARTS.to_string(), "--out", text(&dir)]);
+    ok(&["run-part", text(&dir), "1"]);
+    // A lost key: the same split writes a new one and signs the plan and the parts' plans
+    // with it (they stayed signed with the lost key, and every part was refused).
+    std::fs::remove_file(dir.join("key")).unwrap();
+    ok(&["split", "prime-grid", "--parts", &PARTS.to_string(), "--out", text(&dir)]);
+    for part in 1..=PARTS {
+        ok(&["run-part", text(&dir), &part.to_string()]);
+    }
+    ok(&["merge", text(&dir)]);
 }
 
 /// `plan.json` edited after `split` (here the lister's solutions, which the parts never

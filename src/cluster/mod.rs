@@ -210,12 +210,21 @@ pub fn split(
     // Bounded: a FIFO in place of plan.json is not read (it would block `split`).
     if let Ok(existing) = plan::read_bytes(&path) {
         if existing == bytes {
-            write_part_plans(dir, &plan, &bytes, true)?;
-            if !key::key_path(dir).exists() {
-                // The parts signed with the lost key cannot be checked: they are refused
-                // by the merge and must run again.
-                key::write_new_key(dir)?;
-            }
+            let (key, only_missing) = match key::key_path(dir).exists() {
+                true => (key::read_key(dir)?, true),
+                // The parts signed with the lost key cannot be checked: they are refused by
+                // the merge and must run again. The plan's digest and every part's plan are
+                // signed anew with the new key (left signed with the lost one, they had
+                // every part refused).
+                false => {
+                    let key = key::write_new_key(dir)?;
+                    let digest = key::plan_digest(&key, &key::content_hash(&bytes));
+                    write_atomically(&key::plan_digest_path(dir), digest.as_bytes())
+                        .map_err(|error| ClusterError::failed(error.to_string()))?;
+                    (key, false)
+                }
+            };
+            write_part_plans(dir, &plan, &bytes, &key, only_missing, &mut Vec::new())?;
             return Ok(SplitSummary { plan, unchanged: true });
         }
         return Err(ClusterError::bad_input(format!(

@@ -3,7 +3,9 @@
 //! bytes instead of every part's subproblems. Without it (a folder copied without
 //! `plans/`), `run-part` reads its part out of `plan.json`.
 
-use super::key::{check_plan_digest, content_hash, plan_digest_path, plan_digest_verifies};
+use super::key::{
+    check_plan_digest, content_hash, key_path, plan_digest_path, plan_digest_verifies, read_key, sign, signed_by, Key,
+};
 use super::plan::{
     instance_hash, load_plan, parse_json, parse_subproblem, read_bytes, Plan, PlanInstance, PlanObjective, PlanPart,
     Tool, PART_PLAN_SCHEMA,
@@ -40,6 +42,18 @@ pub struct PartPlan {
     /// For an optimising model: the plan's objective, whose incumbent the parts share.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub objective: Option<PlanObjective>,
+    /// The folder key's digest of the file's content without it ([`sign`]): a part's plan
+    /// edited after `split` (its subproblems, its knobs) is refused before the part
+    /// searches, where it was found only by `merge`, whose advice to run the part again
+    /// ran the same edited plan. Empty in the plan a part runs and records the hash of.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub digest: String,
+}
+
+impl super::key::SignedFile for PartPlan {
+    fn digest_field(&mut self) -> &mut String {
+        &mut self.digest
+    }
 }
 
 /// The file of part `part`'s plan in folder `dir`.
@@ -65,6 +79,7 @@ pub fn part_plan_of(plan: &Plan, plan_hash: &str, part: &PlanPart) -> PartPlan {
         keep: plan.keep,
         subproblems: part.subproblems.clone(),
         objective: plan.objective.clone(),
+        digest: String::new(),
     }
 }
 
@@ -80,7 +95,7 @@ pub fn part_plan_bytes(part_plan: &PartPlan) -> Vec<u8> {
 /// when the part is not in the plan.
 pub fn load_part_plan(dir: &Path, part: usize) -> Result<(PartPlan, Vec<Subproblem>), ClusterError> {
     let path = part_plan_path(dir, part);
-    let part_plan = match std::fs::metadata(&path) {
+    let mut part_plan = match std::fs::metadata(&path) {
         Ok(_) => parse_json::<PartPlan>(&read_bytes(&path)?, &path, PART_PLAN_SCHEMA)?,
         Err(_) => {
             let loaded = load_plan(dir)?;
@@ -103,6 +118,16 @@ pub fn load_part_plan(dir: &Path, part: usize) -> Result<(PartPlan, Vec<Subprobl
             plan_digest_path(dir).display()
         )));
     }
+    let key = read_key(dir)?;
+    if !signed_by(&key, &part_plan) {
+        return Err(bad(format!(
+            "digest: does not verify with the plan's key ({}): the file was edited after split (or written by an \
+             earlier version); remove it and run the same split into {} again, which writes it anew",
+            key_path(dir).display(),
+            dir.display()
+        )));
+    }
+    part_plan.digest.clear();
     check_part(part, part_plan.part_count)?;
     if part_plan.part != part {
         return Err(bad(format!("part is {}, expected {part}", part_plan.part)));
@@ -153,18 +178,29 @@ fn check_part(part: usize, part_count: usize) -> Result<(), ClusterError> {
 }
 
 /// Writes every part's plan of `plan` (whose file is `plan_bytes`) into `dir/plans/`, each
-/// atomically by the harness's writer; with `only_missing`, only those not there yet. The
-/// files are not synced one by one: a sync costs milliseconds on a busy disk, hundreds of
-/// them took `split` past a second, and these files are derived from `plan.json` (which is
-/// synced), so `split` into the same folder rewrites any lost one.
-pub fn write_part_plans(dir: &Path, plan: &Plan, plan_bytes: &[u8], only_missing: bool) -> Result<(), ClusterError> {
-    for part_plan in part_plans(plan, &content_hash(plan_bytes)) {
+/// signed with `key` and written atomically by the harness's writer; with `only_missing`,
+/// only those not there yet. Each file is pushed onto `written` once written, so that a
+/// caller that undoes a failed split knows them. The files are not synced one by
+/// one: a sync costs milliseconds on a busy disk, hundreds of them took `split` past a
+/// second, and these files are derived from `plan.json` (which is synced), so `split` into
+/// the same folder rewrites any lost one.
+pub fn write_part_plans(
+    dir: &Path,
+    plan: &Plan,
+    plan_bytes: &[u8],
+    key: &Key,
+    only_missing: bool,
+    written: &mut Vec<PathBuf>,
+) -> Result<(), ClusterError> {
+    for mut part_plan in part_plans(plan, &content_hash(plan_bytes)) {
         let path = part_plan_path(dir, part_plan.part);
         if only_missing && path.exists() {
             continue;
         }
+        sign(key, &mut part_plan);
         write_atomically_unsynced(&path, &part_plan_bytes(&part_plan))
             .map_err(|error| ClusterError::failed(error.to_string()))?;
+        written.push(path);
     }
     Ok(())
 }
@@ -186,8 +222,8 @@ mod tests {
         let dir = tempfile::tempdir().expect("temporary folder");
         let plans = dir.path().join("plans");
         std::fs::create_dir_all(plans.join(format!(".1.json.{}.tmp", std::process::id()))).unwrap();
-        write_part_plans(dir.path(), &plan, &bytes, false).expect("the part plans are written");
         let key = super::super::key::write_new_key(dir.path()).expect("a key");
+        write_part_plans(dir.path(), &plan, &bytes, &key, false, &mut Vec::new()).expect("the part plans are written");
         let digest = super::super::key::plan_digest(&key, &content_hash(&bytes));
         std::fs::write(plan_digest_path(dir.path()), digest).expect("the plan's digest");
         let (first, subproblems) = load_part_plan(dir.path(), 1).expect("part 1's plan reads back");

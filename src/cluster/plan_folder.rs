@@ -5,7 +5,7 @@
 //! never meets a key or part plans without their plan.
 
 use super::key::{content_hash, key_path, plan_digest, plan_digest_path, write_new_key};
-use super::part_plan::{part_plan_bytes, part_plan_path, part_plans};
+use super::part_plan::write_part_plans;
 use super::plan::{parts_folder, plan_path, Plan};
 use super::ClusterError;
 use crate::files::atomic_write::{write_atomically, write_atomically_unsynced};
@@ -78,13 +78,7 @@ fn write_all(dir: &Path, plan: &Plan, bytes: &[u8], made: &mut Made) -> Result<(
     write_atomically_unsynced(&plan_digest_path(dir), plan_digest(&key, &plan_hash).as_bytes())
         .map_err(|error| ClusterError::failed(error.to_string()))?;
     made.files.push(plan_digest_path(dir));
-    // Not synced one by one: see `write_part_plans`.
-    for part_plan in part_plans(plan, &plan_hash) {
-        let path = part_plan_path(dir, part_plan.part);
-        write_atomically_unsynced(&path, &part_plan_bytes(&part_plan))
-            .map_err(|error| ClusterError::failed(error.to_string()))?;
-        made.files.push(path);
-    }
+    write_part_plans(dir, plan, bytes, &key, false, &mut made.files)?;
     write_atomically(&plan_path(dir), bytes).map_err(|error| ClusterError::failed(error.to_string()))
 }
 

@@ -92,7 +92,7 @@ fn check_part_plan(file: &PartFile, loaded: &LoadedPlan) -> Result<(), String> {
     let differing = read_bytes(&path)
         .ok()
         .and_then(|bytes| parse_json::<PartPlan>(&bytes, &path, PART_PLAN_SCHEMA).ok())
-        .map(|found| differing_fields(&found, &expected))
+        .map(|found| differing_fields(&PartPlan { digest: String::new(), ..found }, &expected))
         .filter(|fields| !fields.is_empty());
     Err(match differing {
         Some(fields) => format!(
