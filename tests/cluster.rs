@@ -123,6 +123,11 @@ fn merge_refuses_a_missing_a_doubled_and_a_foreign_part_naming_each() {
     std::fs::copy(part_file(&dir, 5), dir.join("parts").join("5-again.json")).unwrap();
     let message = refused(&["merge", text(&dir)]);
     assert!(message.contains("part 5: doubled"), "{message}");
+    // The status names it: neither done nor missing (a rerun would not help).
+    let status = common::tool(&["merge", text(&dir), "--status"]);
+    let stdout = String::from_utf8_lossy(&status.stdout);
+    assert_eq!(status.status.code(), Some(2), "{stdout}");
+    assert!(stdout.contains("missing: none\ndoubled: 5 (more than one file each"), "{stdout}");
     std::fs::remove_file(dir.join("parts").join("5-again.json")).unwrap();
 
     let sixth = std::fs::read_to_string(part_file(&dir, 6)).unwrap();

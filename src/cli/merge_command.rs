@@ -23,6 +23,9 @@ fn print_status(args: &MergeArgs) -> Result<(), Failure> {
     writeln!(out, "{dir}: {} of {} parts done", status.done.len(), status.part_count)?;
     writeln!(out, "done: {}", ranges(&status.done))?;
     writeln!(out, "missing: {}", ranges(&status.missing))?;
+    if !status.doubled.is_empty() {
+        writeln!(out, "doubled: {} (more than one file each: keep one, remove the others)", ranges(&status.doubled))?;
+    }
     for problem in &status.problems {
         writeln!(out, "problem: {problem}")?;
     }

@@ -98,6 +98,9 @@ pub struct Status {
     pub done: Vec<usize>,
     /// Parts with no valid file.
     pub missing: Vec<usize>,
+    /// Parts with more than one file (named on a problem line each): neither done nor
+    /// missing, since a rerun would not help; all but one file must go.
+    pub doubled: Vec<usize>,
     /// Files that are doubled, foreign or unreadable.
     pub problems: Vec<String>,
     /// The number of parts.
@@ -115,7 +118,8 @@ pub fn status(dir: &Path) -> Result<Status, ClusterError> {
     let done: Vec<usize> =
         (1..=part_count).filter(|part| survey.found.get(part).is_some_and(|files| files.len() == 1)).collect();
     let missing = (1..=part_count).filter(|part| !survey.found.contains_key(part)).collect();
-    Ok(Status { done, missing, problems: survey.problems, part_count })
+    let doubled = (1..=part_count).filter(|part| survey.found.get(part).is_some_and(|files| files.len() > 1)).collect();
+    Ok(Status { done, missing, doubled, problems: survey.problems, part_count })
 }
 
 /// The plan's own checks, before any part is read: made by this build, as `split` wrote it
