@@ -396,3 +396,22 @@ fn a_plot_name_that_is_a_fifo_is_refused_before_the_runs() {
     assert!(stderr.contains("report.svg is a FIFO") && !stderr.contains("configurations per round"), "{stderr}");
     assert!(!report.exists(), "no report was written");
 }
+
+#[test]
+fn a_report_or_plot_that_is_the_instance_file_is_refused_before_the_runs() {
+    // Written over, the instance was lost: `solve` refused its outputs there already.
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/instances/olympic_rings.json")).unwrap();
+    let report = folder.path().join("rings.md");
+    let as_report = folder.path().join("rings.json");
+    let as_plot = folder.path().join("rings.svg");
+    for (instance, out, message) in [(&as_report, &as_report, "--out "), (&as_plot, &report, "its plot ")] {
+        std::fs::write(instance, &text).unwrap();
+        let arguments = ["explain", common::text(instance), "--parallel", "steal", "--threads", "2", "--repeats", "1"];
+        let output = run(&[&arguments[..], &["--out", common::text(out)]].concat());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(message) && stderr.contains("is the instance file"), "{stderr}");
+        assert_eq!(std::fs::read_to_string(instance).unwrap(), text, "the instance is as it was");
+    }
+}

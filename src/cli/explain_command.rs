@@ -5,6 +5,7 @@
 
 use super::args::{ExplainArgs, PredictArgs};
 use super::failure::Failure;
+use super::output_checks::refuse_the_instance;
 use super::predicted_strategy::shape_of;
 use crate::explain::markdown::{self, ReportContext};
 use crate::explain::measure::{self, ExplainPlan};
@@ -58,6 +59,10 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
     // would waste them.
     let report_path = args.out.clone().unwrap_or_else(|| default_report_path(&instance.id, &knob_slug, &plan));
     check_report_path(&report_path)?;
+    let plot_path = report_path.with_extension("svg");
+    refuse_the_instance(&format!("--out {}", report_path.display()), &report_path, &instance.source)?;
+    let plot_named = format!("--out {}: its plot {}", report_path.display(), plot_path.display());
+    refuse_the_instance(&plot_named, &plot_path, &instance.source)?;
     let mut configs = measure::configurations(&plan);
     note!(
         "explain: {} configurations per round on {} (the first is the explained run); {}",

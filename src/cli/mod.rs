@@ -14,6 +14,7 @@ mod knob_args;
 mod list_command;
 mod merge_command;
 mod output;
+mod output_checks;
 mod parallel_help;
 mod predicted_strategy;
 mod profile_files;

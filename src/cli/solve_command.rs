@@ -3,6 +3,7 @@
 use super::args::SolveArgs;
 use super::failure::Failure;
 use super::output::print_report;
+use super::output_checks::refuse_the_instance;
 use super::profile_files;
 use super::solutions_file::SolutionsFile;
 use crate::knobs::KnobValues;
@@ -20,11 +21,12 @@ pub fn run(args: &SolveArgs, knobs: KnobValues) -> Result<(), Failure> {
         if let Some(solutions) = &args.solutions {
             profile_files::check_apart(path, solutions)?;
         }
-        refuse_the_instance("--profile", path, &args.instance)?;
-        refuse_the_instance("--profile", &profile_files::plot_path(path), &args.instance)?;
+        refuse_the_instance(&format!("--profile {}", path.display()), path, &args.instance)?;
+        let plot = profile_files::plot_path(path);
+        refuse_the_instance(&format!("--profile {}", plot.display()), &plot, &args.instance)?;
     }
     if let Some(path) = &args.solutions {
-        refuse_the_instance("--solutions", path, &args.instance)?;
+        refuse_the_instance(&format!("--solutions {}", path.display()), path, &args.instance)?;
     }
     let mut settings = RunSettings {
         knobs,
@@ -79,19 +81,4 @@ pub fn run(args: &SolveArgs, knobs: KnobValues) -> Result<(), Failure> {
         profile_files::write_profile(path, &report)?;
     }
     print_report(&instance, &report, args.json)
-}
-
-/// Refuses an output that is the instance file itself (after symlinks): the run would
-/// replace its own input with what it wrote.
-fn refuse_the_instance(flag: &str, output: &std::path::Path, instance: &str) -> Result<(), Failure> {
-    let (Ok(output_file), Ok(instance_file)) = (std::fs::canonicalize(output), std::fs::canonicalize(instance)) else {
-        return Ok(());
-    };
-    if output_file == instance_file && instance_file.is_file() {
-        return Err(Failure::bad_input(format!(
-            "{flag} {} is the instance file {instance}: the run would replace its input; name another file",
-            output.display()
-        )));
-    }
-    Ok(())
 }
