@@ -167,3 +167,22 @@ fn an_output_that_is_the_instance_file_is_refused_and_the_instance_kept() {
         assert_eq!(std::fs::read(&instance).expect("the instance"), original);
     }
 }
+
+/// A profile where no file can be made (here `/proc`, whose files are the kernel's) is
+/// refused before the search: found after it, the run's report was never printed (exit 1).
+#[test]
+fn a_profile_in_a_folder_that_takes_no_file_is_refused_before_the_search() {
+    if !std::path::Path::new("/proc/version").is_file() {
+        return;
+    }
+    let output = common::run(&["solve", "prime-grid", "--profile", "/proc/version"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--profile /proc/version: cannot write a file in /proc"), "{stderr}");
+    assert!(output.stdout.is_empty(), "no search ran");
+    let output =
+        common::run(&["explain", "rings", "--parallel", "steal", "--repeats", "1", "--out", "/proc/report.md"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--out /proc/report.md: cannot write a file in /proc"), "{stderr}");
+}

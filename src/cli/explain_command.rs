@@ -5,7 +5,7 @@
 
 use super::args::{ExplainArgs, PredictArgs};
 use super::failure::Failure;
-use super::output_checks::refuse_the_instance;
+use super::output_checks::{refuse_the_instance, refuse_unwritable};
 use super::predicted_strategy::shape_of;
 use crate::explain::markdown::{self, ReportContext};
 use crate::explain::measure::{self, ExplainPlan};
@@ -63,6 +63,7 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
     refuse_the_instance(&format!("--out {}", report_path.display()), &report_path, &instance.source)?;
     let plot_named = format!("--out {}: its plot {}", report_path.display(), plot_path.display());
     refuse_the_instance(&plot_named, &plot_path, &instance.source)?;
+    refuse_unwritable(&format!("--out {}", report_path.display()), &report_path)?;
     let mut configs = measure::configurations(&plan);
     note!(
         "explain: {} configurations per round on {} (the first is the explained run); {}",

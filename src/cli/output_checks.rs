@@ -2,6 +2,8 @@
 //! of measurements may take minutes, and an output found wrong after them wastes them.
 
 use super::failure::Failure;
+use crate::files::atomic_write::{create_temporary, folder_of};
+use crate::harness::storing::output_target::OutputTarget;
 use std::path::Path;
 
 /// Refuses an output that is the instance file itself (after symlinks): the run would
@@ -17,4 +19,28 @@ pub fn refuse_the_instance(named: &str, output: &Path, instance: &str) -> Result
         )));
     }
     Ok(())
+}
+
+/// Refuses an output written whole after the run (a profile, a report, a plot) where this
+/// process cannot make a file in the folder it goes to: found after the run, the error
+/// came when the run's results could no longer be printed (exit 1, nothing shown). The
+/// probe makes the temporary file the write itself would make, and removes it. A FIFO or
+/// a device is streamed into, not probed; a folder that does not exist is the command's to
+/// make or refuse.
+pub fn refuse_unwritable(named: &str, output: &Path) -> Result<(), Failure> {
+    let Ok(OutputTarget::Replace(resolved)) = OutputTarget::of(output) else {
+        return Ok(());
+    };
+    let folder = folder_of(&resolved);
+    if !folder.is_dir() {
+        return Ok(());
+    }
+    let name = resolved.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+    match create_temporary(folder, &name, true) {
+        Ok((temporary, _)) => {
+            let _ = std::fs::remove_file(temporary);
+            Ok(())
+        }
+        Err(error) => Err(Failure::bad_input(format!("{named}: cannot write a file in {}: {error}", folder.display()))),
+    }
 }

@@ -3,7 +3,7 @@
 use super::args::SolveArgs;
 use super::failure::Failure;
 use super::output::print_report;
-use super::output_checks::refuse_the_instance;
+use super::output_checks::{refuse_the_instance, refuse_unwritable};
 use super::profile_files;
 use super::solutions_file::SolutionsFile;
 use crate::knobs::KnobValues;
@@ -24,6 +24,7 @@ pub fn run(args: &SolveArgs, knobs: KnobValues) -> Result<(), Failure> {
         refuse_the_instance(&format!("--profile {}", path.display()), path, &args.instance)?;
         let plot = profile_files::plot_path(path);
         refuse_the_instance(&format!("--profile {}", plot.display()), &plot, &args.instance)?;
+        refuse_unwritable(&format!("--profile {}", path.display()), path)?;
     }
     if let Some(path) = &args.solutions {
         refuse_the_instance(&format!("--solutions {}", path.display()), path, &args.instance)?;
