@@ -54,6 +54,21 @@ fn a_capped_list_of_optimal_solutions_says_it_is_a_sample() {
     assert!(!text.contains("the others reached were worse"), "{text}");
 }
 
+/// A graph file's text quoted in an error is shown with its control characters as escapes:
+/// printed as they were, an escape sequence in the file set the terminal's title or cleared
+/// its screen.
+#[test]
+fn a_graph_files_control_characters_are_escaped_in_its_errors() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let graph = folder.path().join("escape.clq");
+    std::fs::write(&graph, "p edge 3 2\n\u{1b}]0;title\u{7}x\n").expect("the graph is written");
+    let output = run(&["solve", graph.to_str().expect("UTF-8")]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(":2: a line starting `\\u{1b}]0;title\\u{7}x`"), "{stderr}");
+    assert!(!stderr.contains('\u{1b}'), "{stderr}");
+}
+
 /// A knapsack of 10,000 items that all fit is a path 10,000 moves deep: every strategy
 /// that runs it on worker threads finds the sequential optimum (the workers' stacks used
 /// to overflow, aborting the process), and `naive`, which would list every leaf, stops at

@@ -6,20 +6,43 @@
 use serde_json::Value;
 use std::path::Path;
 
-/// The key path (`data.rings[2]`, as `locate` reads it) of the first string or key in
-/// `value` that holds a control character, and that character; `None` when there is none.
-/// The path is built only on the way back from a find, so a large file costs one walk.
-pub fn first_control_character(value: &Value) -> Option<(String, char)> {
+/// Where a control character was found: the key path as shown (`data.spot\nname`, keys
+/// escaped), the same path with its keys as they are (what `locate` reads to find the
+/// line), and the character.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ControlFound {
+    /// The key path with its keys escaped, for the message.
+    pub shown_path: String,
+    /// The key path with its keys as they are, for finding the line.
+    pub raw_path: String,
+    /// The first control character found.
+    pub character: char,
+}
+
+/// The first string or key in `value` that holds a control character; `None` when there
+/// is none. The paths are built only on the way back from a find, so a large file costs
+/// one walk.
+pub fn first_control_character(value: &Value) -> Option<ControlFound> {
+    let prefixed = |found: ControlFound, shown: &str, raw: &str| ControlFound {
+        shown_path: format!("{shown}{}", found.shown_path),
+        raw_path: format!("{raw}{}", found.raw_path),
+        character: found.character,
+    };
     match value {
-        Value::String(text) => control_in(text).map(|character| (String::new(), character)),
+        Value::String(text) => control_in(text).map(|character| ControlFound {
+            shown_path: String::new(),
+            raw_path: String::new(),
+            character,
+        }),
         Value::Array(items) => items.iter().enumerate().find_map(|(index, item)| {
-            first_control_character(item).map(|(path, character)| (format!("[{index}]{path}"), character))
+            let step = format!("[{index}]");
+            first_control_character(item).map(|found| prefixed(found, &step, &step))
         }),
         Value::Object(map) => map.iter().find_map(|(key, item)| {
-            let shown = key.escape_debug();
+            let (shown, raw) = (format!(".{}", key.escape_debug()), format!(".{key}"));
             match control_in(key) {
-                Some(character) => Some((format!(".{shown}"), character)),
-                None => first_control_character(item).map(|(path, character)| (format!(".{shown}{path}"), character)),
+                Some(character) => Some(ControlFound { shown_path: shown, raw_path: raw, character }),
+                None => first_control_character(item).map(|found| prefixed(found, &shown, &raw)),
             }
         }),
         _ => None,
@@ -30,8 +53,14 @@ pub fn first_control_character(value: &Value) -> Option<(String, char)> {
 /// control character in it written as an escape (`\u{1b}`), since the id is printed as the
 /// text of the file does not say and a file name is not refused for what it holds.
 pub fn id_from_file_name(path: &Path) -> String {
-    let stem = path.file_stem().map(|stem| stem.to_string_lossy()).unwrap_or_default();
-    stem.chars()
+    escape_controls(&path.file_stem().map(|stem| stem.to_string_lossy()).unwrap_or_default())
+}
+
+/// `text` with every control character written as an escape (`\u{1b}`, `\n`): for text
+/// from a file that is shown to a person, such as a family's message about a line of a
+/// file in its own format, which may quote the line.
+pub fn escape_controls(text: &str) -> String {
+    text.chars()
         .map(|character| match character.is_control() {
             true => character.escape_default().to_string(),
             false => character.to_string(),
@@ -52,9 +81,12 @@ mod tests {
     fn the_first_control_character_is_found_with_its_key_path() {
         assert_eq!(first_control_character(&json!({ "id": "rings", "data": { "n": [1, "a"] } })), None);
         let escape = json!({ "id": "rings", "data": { "rings": [["a", "b"], ["c", "d\u{1b}[2J"]] } });
-        assert_eq!(first_control_character(&escape), Some((".data.rings[1][1]".to_string(), '\u{1b}')));
+        let found = first_control_character(&escape).expect("found");
+        assert_eq!((found.shown_path.as_str(), found.character), (".data.rings[1][1]", '\u{1b}'));
         let in_a_key = json!({ "data": { "spot\nname": 1 } });
-        assert_eq!(first_control_character(&in_a_key), Some((".data.spot\\nname".to_string(), '\n')));
+        let found = first_control_character(&in_a_key).expect("found");
+        assert_eq!((found.shown_path.as_str(), found.raw_path.as_str()), (".data.spot\\nname", ".data.spot\nname"));
+        assert_eq!(found.character, '\n');
     }
 
     #[test]

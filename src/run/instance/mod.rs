@@ -276,7 +276,11 @@ fn parse_own_format(family: Family, bytes: &[u8], path: &Path, source: &str) -> 
             return Err(InstanceError::FamilyPanicked { path: path.to_path_buf(), panic })
         }
         Err(other) => return Err(content_error(None, "", other.to_string())),
-        Ok(Err(error)) => return Err(content_error(Some(error.line).filter(|&line| line > 0), "", error.message)),
+        Ok(Err(error)) => {
+            // The family may quote the line, which is the file's text: shown as escapes.
+            let message = control_text::escape_controls(&error.message);
+            return Err(content_error(Some(error.line).filter(|&line| line > 0), "", message));
+        }
         Ok(Ok(data)) => data,
     };
     family.check_data(&data).map_err(|error| match error {
@@ -353,14 +357,18 @@ pub fn parse(text: &str, path: &Path, source: &str) -> Result<Instance, Instance
         message,
     };
     // (A file that is not an object is refused below, as such.)
-    if let Some((key, character)) = root.is_object().then(|| control_text::first_control_character(&root)).flatten() {
-        let key = key.strip_prefix('.').unwrap_or(&key);
-        let code = u32::from(character);
-        let message = format!(
-            "holds the control character U+{code:04X}; names and ids are printed to terminals and reports, \
-             where it would act instead of reading as text"
-        );
-        return Err(content_error(key, message));
+    if let Some(found) = root.is_object().then(|| control_text::first_control_character(&root)).flatten() {
+        let code = u32::from(found.character);
+        return Err(InstanceError::Content {
+            path: path.to_path_buf(),
+            // Located by the keys as they are; shown with them escaped.
+            line: locate::line_of_path(text, found.raw_path.strip_prefix('.').unwrap_or(&found.raw_path)),
+            key: found.shown_path.strip_prefix('.').unwrap_or(&found.shown_path).to_string(),
+            message: format!(
+                "holds the control character U+{code:04X}; names and ids are printed to terminals and reports, \
+                 where it would act instead of reading as text"
+            ),
+        });
     }
     let kind = crate::puzzles::data::kind(&root);
     let object = root.as_object_mut().ok_or_else(|| {
