@@ -21,12 +21,13 @@ pub struct Given {
 /// Parses and validates `data` (see `instances/README.md`).
 pub fn parse(data: &Value) -> Result<Hooks, DataError> {
     let fields = Fields::of(data, "")?;
-    let size = fields.integer("size", 1..=i64::MAX)? as u64;
-    if size > Board::MAX_SIZE as u64 {
+    // Any integer is read, so that one out of range is told the range the family supports.
+    let size = fields.integer("size", i64::MIN..=i64::MAX)?;
+    if !(1..=Board::MAX_SIZE as i64).contains(&size) {
         return Err(DataError::new(
             "size",
             format!(
-                "{size} is too large: Hooks supports sides 1 to {} (the cells of a board are the \
+                "{size} is out of range: Hooks supports sides 1 to {} (the cells of a board are the \
                  bits of one 128-bit set; two-phase then enumerates at most 4^{} = {} placements)",
                 Board::MAX_SIZE,
                 Board::MAX_SIZE - 1,

@@ -422,7 +422,7 @@ fn bad_data_is_a_data_error_naming_the_key() {
         data
     };
     expect_error(with("size", json!(12)), "size", "1 to 11");
-    expect_error(with("size", json!(0)), "size", "out of range");
+    expect_error(with("size", json!(0)), "size", "0 is out of range: Hooks supports sides 1 to 11");
     expect_error(with("size", json!("9")), "size", "integer");
     expect_error(with("regions", json!([[0, 1, 2, 3, 4, 5, 6, 7, 9]])), "regions[0][8]", "out of range");
     expect_error(with("regions", json!([[0, 1, 2, 3, 4, 5, 6, 7, 7]])), "regions[0][8]", "already in region 0");

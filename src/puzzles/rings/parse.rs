@@ -23,13 +23,18 @@ pub(super) fn parse(data: &Value) -> Result<OlympicRings, DataError> {
     if spot_names.len() > MAX_FIXED_SPOTS {
         return Err(DataError::new("fixed", format!("at most {MAX_FIXED_SPOTS} fixed spots are supported")));
     }
+    let fixed_count = spot_names.len();
     let mut unknowns = Vec::new();
     for (index, name) in fields.array("unknowns")?.iter().enumerate() {
         let name = name
             .as_str()
             .ok_or_else(|| DataError::new(format!("unknowns[{index}]"), "expected a spot name (a string)"))?;
-        if spot_names.iter().any(|known| known == name) {
-            return Err(DataError::new(format!("unknowns[{index}]"), format!("spot `{name}` is listed twice")));
+        if let Some(earlier) = spot_names.iter().position(|known| known == name) {
+            let twice = match earlier < fixed_count {
+                true => format!("spot `{name}` is in `fixed` too; a spot is either fixed or unknown"),
+                false => format!("spot `{name}` is listed twice"),
+            };
+            return Err(DataError::new(format!("unknowns[{index}]"), twice));
         }
         spot_names.push(name.to_string());
         fixed.push(None);
@@ -69,6 +74,16 @@ pub(super) fn parse(data: &Value) -> Result<OlympicRings, DataError> {
         }
         ring_names.push(ring_name.clone());
         rings.push(members);
+    }
+    // The one answer this family gives; another name is refused, as every family refuses
+    // an answer type it does not give (it was accepted and ignored).
+    if let Some(answer_type) = fields.get_optional("answer_type") {
+        if answer_type.as_str() != Some("assignment") {
+            return Err(DataError::new(
+                "answer_type",
+                format!("expected \"assignment\" (the only answer type of olympic_rings), found {answer_type}"),
+            ));
+        }
     }
     Ok(OlympicRings { spot_names, fixed, unknowns, pool, target, ring_names, rings })
 }

@@ -71,4 +71,16 @@ fn a_ring_that_lists_a_spot_twice_or_too_many_fixed_spots_are_refused_with_the_k
     crowded["fixed"] = Value::Object(fixed);
     let error = OlympicRings::parse(&crowded).map(|_| ()).expect_err("refused");
     assert_eq!(error.key, "fixed");
+    // A spot both fixed and unknown is said to be so; an answer type the family does not
+    // give is refused.
+    let unknown = file["data"]["unknowns"][0].as_str().expect("a spot name").to_string();
+    let mut both = file["data"].clone();
+    both["fixed"][&unknown] = Value::from(3);
+    let error = OlympicRings::parse(&both).map(|_| ()).expect_err("refused");
+    assert_eq!(error.key, "unknowns[0]");
+    assert!(error.message.contains("is in `fixed` too"), "{}", error.message);
+    let mut other_answer = file["data"].clone();
+    other_answer["answer_type"] = Value::from("zzz");
+    let error = OlympicRings::parse(&other_answer).map(|_| ()).expect_err("refused");
+    assert_eq!(error.key, "answer_type");
 }

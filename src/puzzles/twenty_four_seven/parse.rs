@@ -70,12 +70,13 @@ impl InstanceData {
 /// Parses `data`; every error names the offending key.
 pub fn parse(data: &Value) -> Result<InstanceData, DataError> {
     let fields = Fields::of(data, "")?;
-    let size = fields.integer("size", 1..=i64::MAX)?;
-    if size > Board::MAX_SIZE as i64 {
+    // Any integer is read, so that one out of range is told the range the family supports.
+    let size = fields.integer("size", i64::MIN..=i64::MAX)?;
+    if !(1..=Board::MAX_SIZE as i64).contains(&size) {
         return Err(DataError::new(
             "size",
             format!(
-                "{size} is too large: grids of up to {0}x{0} are supported (cells are 128-bit masks)",
+                "{size} is out of range: grids of 1x1 up to {0}x{0} are supported (cells are 128-bit masks)",
                 Board::MAX_SIZE
             ),
         ));
