@@ -85,7 +85,10 @@ pub fn run(args: &EstimateArgs, knobs: KnobValues) -> Result<(), Failure> {
             format::duration_ns(estimate.estimate_ns),
             format!("{} ({})", estimate.exact_depth, estimate.subtrees),
             format::count(estimate.estimated_nodes.round() as u64),
-            format::count(estimate.standard_error.round() as u64),
+            match estimate.standard_error.is_nan() {
+                true => "-".to_string(),
+                false => format::count(estimate.standard_error.round() as u64),
+            },
             estimate.ns_per_node,
             format::duration_ns(estimate.estimated_ns as u64),
             actual,

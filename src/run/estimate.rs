@@ -37,7 +37,8 @@ pub struct ComponentEstimate {
     pub name: String,
     /// Estimated nodes of the whole tree (all solutions).
     pub estimated_nodes: f64,
-    /// Standard error of the estimate.
+    /// Standard error of the estimate; NaN (`null` in JSON, `-` in the table) where a
+    /// subtree had a single probe, from which no error can be told.
     pub standard_error: f64,
     /// Measured cost of a node: from the full search with `compare`, else from a search of at
     /// most 200,000 nodes (on models built after the probes).

@@ -93,7 +93,8 @@ pub struct TreeEstimate {
     /// The estimated number of nodes (the exact count of the top levels, if any, plus the
     /// mean of the probes' estimates below them).
     pub nodes: f64,
-    /// Standard error of that estimate.
+    /// Standard error of that estimate; NaN where a subtree had a single probe, from which
+    /// no error can be told (0 where the count is exact).
     pub standard_error: f64,
     /// Estimated nodes per depth (`nodes_per_depth[d]`).
     pub nodes_per_depth: Vec<f64>,
@@ -326,8 +327,10 @@ impl<M: Model> Prober<M> {
             *total += depth_sum / count;
         }
         let mean = sum / count;
-        // The unbiased sample variance (zero for a single probe, which cannot show any).
-        let variance = if probes > 1 { ((sum_of_squares - count * mean * mean) / (count - 1.0)).max(0.0) } else { 0.0 };
+        // The unbiased sample variance; unknown (NaN) from a single probe, which cannot show
+        // any: taken as zero, it made a one-probe estimate look exact.
+        let variance =
+            if probes > 1 { ((sum_of_squares - count * mean * mean) / (count - 1.0)).max(0.0) } else { f64::NAN };
         SubtreeEstimate { mean, variance }
     }
 
