@@ -510,6 +510,15 @@ mod tests {
     }
 
     #[test]
+    fn one_probe_tells_no_standard_error() {
+        let mut model = IrregularTree { path: Vec::new(), uniform_branching: None };
+        for method in [EstimateMethod::Knuth, EstimateMethod::Stratified] {
+            let estimate = estimate_tree_size_with(&mut model, 1, 1, method);
+            assert!(estimate.nodes > 0.0 && estimate.standard_error.is_nan(), "{method:?}: {estimate:?}");
+        }
+    }
+
+    #[test]
     fn a_uniform_tree_is_estimated_exactly_by_every_probe() {
         let mut model = IrregularTree { path: Vec::new(), uniform_branching: Some(3) };
         let actual: f64 = (0..=9).map(|depth| 3f64.powi(depth)).sum();
