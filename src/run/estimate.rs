@@ -85,9 +85,13 @@ pub(super) fn estimate_puzzle<P: Puzzle>(
         .map_err(panicked(name))?
         .map_err(|out_of_time| {
             let limit = request.time_limit.unwrap_or_default().as_secs_f64();
+            let advice = match request.probes {
+                1 => "a single probe took longer: ask for a longer --time-limit",
+                _ => "ask for fewer --probes or a longer --time-limit",
+            };
             RunError::TimeLimit(format!(
                 "the estimate of component `{name}` passed its time limit of {limit} s after {} of its {} probes: \
-                 ask for fewer --probes or a longer --time-limit",
+                 {advice}",
                 out_of_time.probes_done, request.probes
             ))
         })?;

@@ -206,7 +206,7 @@ fn count_top_levels<M: Model>(model: &mut M, most_subtrees: usize) -> TopLevels<
     while !top.frontier.is_empty() {
         let mut next = Vec::new();
         let mut rejected = 0;
-        for path in &top.frontier {
+        'level: for path in &top.frontier {
             replay(model, path);
             candidates.clear();
             if model.branch(&mut candidates, &mut NoCounters) == Branch::Moves {
@@ -219,6 +219,13 @@ fn count_top_levels<M: Model>(model: &mut M, most_subtrees: usize) -> TopLevels<
                         let mut child = path.clone();
                         child.push(mv);
                         next.push(child);
+                        // Too wide to count: the rest of the level is not looked at (a root
+                        // of a million children took seconds past a one-probe estimate's
+                        // time limit to be found too wide).
+                        if next.len() > most_subtrees {
+                            rewind(model, path);
+                            break 'level;
+                        }
                     } else {
                         rejected += 1;
                     }
@@ -295,9 +302,11 @@ impl<M: Model> Prober<M> {
         self.out_of_time
     }
 
-    /// The estimate's error when a probe was skipped for the deadline.
+    /// The estimate's error when a probe was skipped or abandoned for the deadline. Probes
+    /// that all ran give their estimate, even when the last one ended past the deadline
+    /// (that estimate was thrown away with "1 of its 1 probes" done).
     fn check_time(&mut self) -> Result<(), ProbesOutOfTime> {
-        match self.past_deadline() {
+        match self.out_of_time {
             true => Err(ProbesOutOfTime { probes_done: self.probes_done }),
             false => Ok(()),
         }
@@ -313,8 +322,10 @@ impl<M: Model> Prober<M> {
             if self.past_deadline() {
                 break;
             }
+            let Some(estimate) = self.probe(model, root.len(), &mut per_depth) else {
+                break;
+            };
             self.probes_done += 1;
-            let estimate = self.probe(model, root.len(), &mut per_depth);
             sum += estimate;
             sum_of_squares += estimate * estimate;
         }
@@ -336,7 +347,7 @@ impl<M: Model> Prober<M> {
 
     /// One probe from the current node at `start_depth`: its estimate of the subtree's
     /// size (the node included), with each depth's share added to `per_depth`.
-    fn probe(&mut self, model: &mut M, start_depth: usize, per_depth: &mut Vec<f64>) -> f64 {
+    fn probe(&mut self, model: &mut M, start_depth: usize, per_depth: &mut Vec<f64>) -> Option<f64> {
         let mut weight = 1.0;
         let mut estimate = 1.0;
         per_depth[start_depth] += 1.0;
@@ -355,7 +366,14 @@ impl<M: Model> Prober<M> {
             per_depth[depth] += children;
             if self.look_ahead {
                 self.accepted.clear();
-                for &mv in &self.candidates {
+                for (index, &mv) in self.candidates.iter().enumerate() {
+                    // A node of a million children takes seconds to look ahead from: the
+                    // deadline is looked at as it goes, and the probe abandoned past it.
+                    let due = index % LOOK_AHEAD_DEADLINE_STRIDE == LOOK_AHEAD_DEADLINE_STRIDE - 1;
+                    if due && self.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                        self.out_of_time = true;
+                        break;
+                    }
                     let accepted = model.apply(mv, &mut NoCounters).is_ok();
                     if accepted || !M::REJECTS_BEFORE_CHANGING {
                         model.undo(mv);
@@ -364,7 +382,7 @@ impl<M: Model> Prober<M> {
                         self.accepted.push(mv);
                     }
                 }
-                if self.accepted.is_empty() {
+                if self.out_of_time || self.accepted.is_empty() {
                     break;
                 }
                 weight *= self.accepted.len() as f64;
@@ -388,9 +406,12 @@ impl<M: Model> Prober<M> {
         while let Some(mv) = self.path.pop() {
             model.undo(mv);
         }
-        estimate
+        (!self.out_of_time).then_some(estimate)
     }
 }
+
+/// How many children a look-ahead tries between two looks at the deadline.
+const LOOK_AHEAD_DEADLINE_STRIDE: usize = 4096;
 
 #[cfg(test)]
 mod tests {
