@@ -17,7 +17,7 @@ use crate::machine_guard::available_cpus;
 use crate::parallel::Strategy;
 use crate::run::instance;
 use crate::run::instance::Instance;
-use crate::run::thread_list::{parse_thread_list, resolve_thread_list};
+use crate::run::thread_list::{check_the_cap, parse_thread_list, resolve_thread_list};
 use crate::run::{self, Calibration, RunSettings, SearchMode};
 use crate::scaling::advice::advise;
 use crate::scaling::predict::{predict, Component, Prediction};
@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
     if args.parallel.strategy == Strategy::Sequential {
         return Err(Failure::bad_input(
-            "explain needs a parallel strategy to explain: --parallel auto, steal, depth:D, budget:B or naive (see --help)",
+            "explain needs a parallel strategy to explain: --parallel auto, auto:K, steal, depth:D, budget:B, replicable or naive (see --help)",
         ));
     }
     let instance = instance::load(&args.instance)?;
@@ -216,6 +216,8 @@ pub fn run_prediction(
 ) -> Result<(), Failure> {
     let list = args.predict.as_deref().unwrap_or_default();
     let threads = parse_thread_list(list).map_err(|error| Failure::bad_input(format!("--predict: {error}")))?;
+    check_the_cap(&threads, available_cpus())
+        .map_err(|error| Failure::bad_input(format!("--predict {list}: {error}")))?;
     let threads = resolve_thread_list(&threads, available_cpus());
     let shape = shape_of(settings.strategy)?;
     // As explain's own runs: without per-rule counts.

@@ -122,7 +122,20 @@ pub(crate) fn resolve_thread_list(list: &[ThreadCount], cores: usize) -> Vec<usi
 /// Refuses a list with a count past the pool's cap on a machine with `cores` available
 /// threads (`cores*4` on a 512-core machine), saying which: refused once, where the list
 /// is given, rather than run by run. The caller names the flag or the spec's key.
+/// A range of the core count that runs downwards on this machine (`cores..1` with 2 cores)
+/// is refused as a range of numbers is where it is parsed: it ran its first count only.
 pub(crate) fn check_the_cap(list: &[ThreadCount], cores: usize) -> Result<(), String> {
+    for count in list {
+        if let ThreadCount::Range(from, to) = count {
+            let (low, high) = (from.resolve(cores), to.resolve(cores));
+            if low > high {
+                return Err(format!(
+                    "a range from {low} down to {high} threads on this machine ({cores} cores); a range runs from \
+                     the smaller count up"
+                ));
+            }
+        }
+    }
     match resolve_thread_list(list, cores).into_iter().find(|&count| count > MAX_THREADS) {
         Some(count) => Err(format!("{count} threads on this machine ({cores} cores); at most {MAX_THREADS}")),
         None => Ok(()),
@@ -148,6 +161,8 @@ mod tests {
             "`5..1`: a range runs from the smaller count up, e.g. `1..5`"
         );
         assert_eq!(check_the_cap(&parse_thread_list("1,cores*2").unwrap(), 6), Ok(()));
+        let downwards = check_the_cap(&parse_thread_list("cores..1").unwrap(), 6).unwrap_err();
+        assert!(downwards.contains("from 6 down to 1"), "{downwards}");
         assert_eq!(
             check_the_cap(&parse_thread_list("1,cores+1024").unwrap(), 6).unwrap_err(),
             "1030 threads on this machine (6 cores); at most 1024"
