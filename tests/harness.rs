@@ -635,3 +635,20 @@ fn a_run_log_missing_a_core_column_or_holding_another_sweeps_rows_is_not_read_in
         "{stderr}"
     );
 }
+
+/// `--image-base` makes the README's image links absolute: a base that would not make a
+/// working Markdown link (empty, relative, with a space or a parenthesis) is refused.
+#[test]
+fn an_image_base_that_breaks_the_links_is_refused_and_a_good_one_is_used() {
+    let folder = folder_with_fixture();
+    let out = folder.path().to_string_lossy().into_owned();
+    for base in ["", "results/plots", "https://example.org/a b", "https://example.org/a)b"] {
+        let output = run(&["report", "--out", &out, "--quiet", "--image-base", base]);
+        assert_eq!(output.status.code(), Some(2), "{base:?}: {}", text(&output.stderr));
+        assert!(text(&output.stderr).contains("expected an absolute address"), "{}", text(&output.stderr));
+    }
+    let output = run(&["report", "--out", &out, "--quiet", "--image-base", "https://example.org/raw/results/"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let readme = std::fs::read_to_string(folder.path().join("README.md")).unwrap();
+    assert!(readme.contains("(https://example.org/raw/results/plots/fixture-"), "{readme}");
+}

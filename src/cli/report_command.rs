@@ -18,6 +18,9 @@ pub fn run(args: &ReportArgs) -> Result<(), Failure> {
             args.out.display()
         )));
     }
+    if let Some(base) = &args.image_base {
+        check_image_base(base)?;
+    }
     for note in crate::harness::sweeping::runner::removed_temporaries(&args.out) {
         note!("{}: {note}", crate::run::program_name());
     }
@@ -74,6 +77,25 @@ pub fn run(args: &ReportArgs) -> Result<(), Failure> {
                 counts.regressions
             )));
         }
+    }
+    Ok(())
+}
+
+/// Refuses an `--image-base` that would not make a working Markdown image link: the links
+/// are `BASE/plots/FILE` inside `![..](..)`, so an empty base (root-absolute links), a
+/// relative one, or one with a space, a bracket, a parenthesis or a control character
+/// wrote links that show no image.
+fn check_image_base(base: &str) -> Result<(), Failure> {
+    let breaks_a_link =
+        |character: char| character.is_whitespace() || character.is_control() || "()[]<>\"".contains(character);
+    let scheme = base.split_once("://").map(|(scheme, _)| scheme).unwrap_or_default();
+    let is_address = !scheme.is_empty() && scheme.chars().all(|character| character.is_ascii_alphanumeric());
+    if !is_address || base.chars().any(breaks_a_link) {
+        return Err(Failure::bad_input(format!(
+            "--image-base {:?}: expected an absolute address with no space, bracket or parenthesis in it, such as \
+             https://example.org/raw/main/results",
+            base
+        )));
     }
     Ok(())
 }
