@@ -337,6 +337,10 @@ fn a_plan_edited_without_the_key_is_refused_by_the_parts_and_by_merge() {
     std::fs::write(&parts, "").unwrap();
     let stderr = refused(&["run-part", text(&dir), "1"]);
     assert!(stderr.contains("parts: is not a folder"), "{stderr}");
+    for command in [vec!["merge", text(&dir)], vec!["merge", "--status", text(&dir)]] {
+        let stderr = refused(&command);
+        assert!(stderr.contains("parts: is not a folder"), "{command:?}: {stderr}");
+    }
     std::fs::remove_file(&parts).unwrap();
     // The plan as split: the parts run and the merge succeeds.
     for part in 1..=PARTS {

@@ -652,3 +652,23 @@ fn an_image_base_that_breaks_the_links_is_refused_and_a_good_one_is_used() {
     let readme = std::fs::read_to_string(folder.path().join("README.md")).unwrap();
     assert!(readme.contains("(https://example.org/raw/results/plots/fixture-"), "{readme}");
 }
+
+/// A file where the tool keeps a folder of its own (`plots/` of a report, `history/` of a
+/// sweep) is refused before anything is written, naming it (exit 2); the system's "Not a
+/// directory" came after the summaries were rewritten (exit 1).
+#[test]
+fn a_file_where_plots_or_history_go_is_refused_naming_it() {
+    let folder = folder_with_fixture();
+    let out = folder.path().to_string_lossy().into_owned();
+    std::fs::write(folder.path().join("plots"), "").unwrap();
+    let output = run(&["report", "--out", &out, "--quiet"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("plots: is not a folder"), "{}", text(&output.stderr));
+    assert!(!folder.path().join("fixture-summary.csv").exists(), "nothing was written");
+    let spec = folder.path().join("fixture.toml");
+    std::fs::write(&spec, "name = \"fixture\"\n[[block]]\ninstances = [\"rings\"]\n").unwrap();
+    std::fs::write(folder.path().join("history"), "").unwrap();
+    let output = run(&["sweep", "--spec", spec.to_str().unwrap(), "--out", &out, "--quiet"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("history: is not a folder"), "{}", text(&output.stderr));
+}

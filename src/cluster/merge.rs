@@ -32,6 +32,12 @@ fn survey(loaded: &LoadedPlan) -> Result<Survey, ClusterError> {
     let mut names: Vec<PathBuf> = match std::fs::read_dir(&folder) {
         Ok(entries) => entries.filter_map(Result::ok).map(|entry| entry.path()).collect(),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(_) if folder.exists() && !folder.is_dir() => {
+            return Err(ClusterError::bad_input(format!(
+                "{}: is not a folder; the parts write their files into it (split makes it): remove it or split again",
+                folder.display()
+            )))
+        }
         Err(error) => return Err(ClusterError::failed(format!("{}: cannot list: {error}", folder.display()))),
     };
     names.retain(|path| {

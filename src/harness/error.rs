@@ -73,6 +73,12 @@ pub enum HarnessError {
         /// What holds it: "a folder", "a FIFO", "a character device", ...
         what: &'static str,
     },
+    /// A folder the tool keeps in a results folder (`plots/`, `history/`) is something other
+    /// than a folder: the user's to move away, exit code 2.
+    NotAFolder {
+        /// The folder's path.
+        path: PathBuf,
+    },
     /// A plot could not be drawn.
     Plot {
         /// The SVG file.
@@ -116,6 +122,7 @@ impl HarnessError {
                 | HarnessError::Unreadable { .. }
                 | HarnessError::Csv { .. }
                 | HarnessError::NotAFile { .. }
+                | HarnessError::NotAFolder { .. }
         )
     }
 
@@ -146,6 +153,12 @@ impl fmt::Display for HarnessError {
                 folder.display()
             ),
             HarnessError::Plot { path, message } => write!(f, "{}: cannot draw the plot: {message}", path.display()),
+            HarnessError::NotAFolder { path } => write!(
+                f,
+                "{}: is not a folder, where {} keeps a folder of its own; move it away",
+                path.display(),
+                crate::run::program_name()
+            ),
             HarnessError::NotAFile { path, what } => write!(
                 f,
                 "{}: is {what}, where {} writes a file of its own, replaced whole; move it away (a symlink to a \

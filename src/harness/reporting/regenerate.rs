@@ -138,9 +138,13 @@ pub fn regenerate(
 
 /// Refuses, before anything is written, a name among the files `report` writes (`README.md`,
 /// each sweep's summary, the plots already in `plots/`) that is held by a folder, a FIFO or a
-/// device: found at the README, after the summaries and plots were rewritten, it left the
+/// device, and a `plots` that is not a folder: found at the README, after the summaries and plots were rewritten, it left the
 /// folder half regenerated.
 fn check_own_files<'a>(folder: &Path, sweeps: impl Iterator<Item = &'a String>) -> Result<(), HarnessError> {
+    let plots = folder.join("plots");
+    if plots.exists() && !plots.is_dir() {
+        return Err(HarnessError::NotAFolder { path: plots });
+    }
     let mut names = vec![folder.join("README.md")];
     names.extend(sweeps.map(|sweep| summary_file(folder, sweep)));
     if let Ok(entries) = std::fs::read_dir(folder.join("plots")) {

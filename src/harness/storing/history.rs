@@ -140,6 +140,9 @@ pub fn keep_superseded_logs(folder: &Path, sweep: &str, shard: Option<Shard>) ->
         return Ok(Vec::new());
     }
     let history = history_folder(folder);
+    if history.exists() && !history.is_dir() {
+        return Err(HarnessError::NotAFolder { path: history });
+    }
     std::fs::create_dir_all(&history).map_err(|source| HarnessError::io(&history, source))?;
     let lock_path = history.join(format!(".{sweep}.lock"));
     let lock = OpenOptions::new()
