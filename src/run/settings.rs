@@ -44,7 +44,10 @@ impl SearchMode {
             (SearchMode::All, false) => "all solutions",
             // Of an optimising run, the count is of every solution reached, the improving
             // ones included (how many depends on the schedule); the best are the kept ones.
-            (SearchMode::All, true) => "reached by a branch and bound that lists every optimal solution",
+            (SearchMode::All, true) => {
+                "reached by a branch and bound that keeps every optimal solution; the count takes in the worse \
+                 ones reached on the way, and depends on the order and the schedule"
+            }
             (SearchMode::First, _) => "first solution",
             (SearchMode::Best, false) => "the best solution, by branch and bound",
             (SearchMode::Best, true) => "reached by a branch and bound for the best solution",
