@@ -109,8 +109,12 @@ pub fn write_profile(csv_path: &Path, report: &RunReport) -> Result<(), Failure>
     draw_depth_profile(&plot_path(csv_path), &title, &report.nodes_per_depth, &prunes).map_err(Failure::failed)
 }
 
+/// What the run searched for, short enough for a plot's title.
 fn mode_text(report: &RunReport) -> &'static str {
-    report.search_words()
+    match (report.mode, report.optimises()) {
+        (crate::run::SearchMode::All, true) => "every optimal solution, by branch and bound",
+        _ => report.search_words(),
+    }
 }
 
 /// The CSV text: header `component,depth,nodes,prunes_RULE...`, then one row per depth of
