@@ -9,8 +9,8 @@ use super::{
 use std::sync::Arc;
 use std::time::Instant;
 
-/// Nodes between two looks at the clock when [`Limits::deadline`] is set: a search stops
-/// at most this many nodes after its deadline.
+/// Nodes (or subproblems listed) between two looks at the clock when [`Limits::deadline`]
+/// is set: a search stops at most this many nodes after its deadline.
 pub const DEADLINE_CHECK_INTERVAL: u64 = 1024;
 
 /// When a search stops before it has seen the whole tree.
@@ -46,16 +46,7 @@ pub struct Limits {
 impl Limits {
     /// Exhaustive search, keeping every solution.
     pub fn exhaustive() -> Limits {
-        Limits {
-            first_solution: false,
-            node_limit: u64::MAX,
-            solutions_to_keep: usize::MAX,
-            clone_state: false,
-            deadline: None,
-            incumbent: None,
-            all_optima: false,
-            target: None,
-        }
+        Limits { node_limit: u64::MAX, solutions_to_keep: usize::MAX, ..Limits::default() }
     }
 
     /// These limits with an incumbent of their own when they share one (a fork at the
@@ -263,14 +254,10 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     pub fn enumerate_frontier_capped(&mut self, depth: usize, cap: usize) -> Vec<Vec<M::Move>> {
         self.frontier_depth = depth;
         self.frontier_cap = cap;
-        if depth == 0 {
-            if cap == 0 {
-                self.stop = Some(StopReason::FrontierFull);
-            } else {
-                self.frontier.push(Vec::new());
-            }
-        } else {
-            self.run();
+        match (depth, cap) {
+            (0, 0) => self.stop = Some(StopReason::FrontierFull),
+            (0, _) => self.frontier.push(Vec::new()),
+            _ => self.run(),
         }
         self.frontier_depth = usize::MAX;
         self.frontier_cap = usize::MAX;
@@ -338,6 +325,12 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             }
             if self.frontier.len() >= self.frontier_cap {
                 self.stop = Some(StopReason::FrontierFull);
+                return;
+            }
+            // Listed, not entered: the node count's look at the deadline never comes here.
+            let due = (self.frontier.len() as u64).is_multiple_of(DEADLINE_CHECK_INTERVAL);
+            if due && self.limits.deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                self.stop = Some(StopReason::TimeLimit);
                 return;
             }
             let mut subproblem = self.path.clone();
