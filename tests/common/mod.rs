@@ -58,3 +58,15 @@ pub fn text(path: &Path) -> &str {
 pub fn make_fifo(path: &Path) -> bool {
     Command::new("mkfifo").arg(path).status().is_ok_and(|status| status.success())
 }
+
+/// A temporary results folder holding the report fixture's run log and counts
+/// (`tests/fixtures/report`).
+#[allow(dead_code)]
+pub fn report_fixture() -> tempfile::TempDir {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/report");
+    for file in ["fixture-runs.csv", "fixture-counts.csv"] {
+        std::fs::copy(fixtures.join(file), folder.path().join(file)).expect("the report fixture");
+    }
+    folder
+}
