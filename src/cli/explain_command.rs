@@ -64,6 +64,7 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
     let plot_named = format!("--out {}: its plot {}", report_path.display(), plot_path.display());
     refuse_the_instance(&plot_named, &plot_path, &instance.source)?;
     refuse_unwritable(&format!("--out {}", report_path.display()), &report_path)?;
+    refuse_unwritable(&plot_named, &plot_path)?;
     let mut configs = measure::configurations(&plan);
     note!(
         "explain: {} configurations per round on {} (the first is the explained run); {}",

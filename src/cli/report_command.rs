@@ -82,18 +82,22 @@ pub fn run(args: &ReportArgs) -> Result<(), Failure> {
 }
 
 /// Refuses an `--image-base` that would not make a working Markdown image link: the links
-/// are `BASE/plots/FILE` inside `![..](..)`, so an empty base (root-absolute links), a
-/// relative one, or one with a space, a bracket, a parenthesis or a control character
-/// wrote links that show no image.
+/// are `BASE/plots/FILE` inside `![..](..)`, so an empty base, a relative one, or one with
+/// a space, a bracket, a parenthesis or a control character wrote links that show no image.
 fn check_image_base(base: &str) -> Result<(), Failure> {
     let breaks_a_link =
         |character: char| character.is_whitespace() || character.is_control() || "()[]<>\"".contains(character);
     let scheme = base.split_once("://").map(|(scheme, _)| scheme).unwrap_or_default();
-    let is_address = !scheme.is_empty() && scheme.chars().all(|character| character.is_ascii_alphanumeric());
+    let scheme_characters = |character: char| character.is_ascii_alphanumeric() || "+-.".contains(character);
+    let with_scheme =
+        scheme.starts_with(|character: char| character.is_ascii_alphabetic()) && scheme.chars().all(scheme_characters);
+    // A path from the site's root (`/owner/repo/raw/main/results`) works on a forge's pages.
+    let from_root = base.starts_with('/') && !base.starts_with("//");
+    let is_address = with_scheme || from_root;
     if !is_address || base.chars().any(breaks_a_link) {
         return Err(Failure::bad_input(format!(
-            "--image-base {:?}: expected an absolute address with no space, bracket or parenthesis in it, such as \
-             https://example.org/raw/main/results",
+            "--image-base {:?}: expected an absolute address (or a path from the site's root) with no space, \
+             bracket or parenthesis in it, such as https://example.org/raw/main/results",
             base
         )));
     }

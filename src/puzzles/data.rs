@@ -43,6 +43,17 @@ impl<'a> Fields<'a> {
         integer_in(self.get(key)?, &self.key_path(key), range)
     }
 
+    /// `key` as any integer, for a range check of the caller's own that tells the family's
+    /// range: `None` for an integer past 64 bits signed (a number out of range all the
+    /// same, not another type).
+    pub fn any_integer(&self, key: &str) -> Result<Option<i64>, DataError> {
+        let value = self.get(key)?;
+        if value.is_u64() && !value.is_i64() {
+            return Ok(None);
+        }
+        integer_in(value, &self.key_path(key), i64::MIN..=i64::MAX).map(Some)
+    }
+
     /// `key` as a string.
     pub fn string(&self, key: &str) -> Result<&'a str, DataError> {
         let value = self.get(key)?;

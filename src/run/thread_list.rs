@@ -122,11 +122,13 @@ pub(crate) fn resolve_thread_list(list: &[ThreadCount], cores: usize) -> Vec<usi
 /// Refuses a list with a count past the pool's cap on a machine with `cores` available
 /// threads (`cores*4` on a 512-core machine), saying which: refused once, where the list
 /// is given, rather than run by run. The caller names the flag or the spec's key.
-/// A range of the core count that runs downwards on this machine (`cores..1` with 2 cores)
-/// is refused as a range of numbers is where it is parsed: it ran its first count only.
+/// A range that starts at an expression of the core count and runs downwards on this
+/// machine (`cores..1`) is refused, as a range of numbers that runs downwards is where it is
+/// parsed: it ran its first count only. One that starts at a number (`8..cores`, shared
+/// between machines) runs that number where the machine has fewer cores.
 pub(crate) fn check_the_cap(list: &[ThreadCount], cores: usize) -> Result<(), String> {
     for count in list {
-        if let ThreadCount::Range(from, to) = count {
+        if let ThreadCount::Range(from @ ThreadTerm::Cores { .. }, to) = count {
             let (low, high) = (from.resolve(cores), to.resolve(cores));
             if low > high {
                 return Err(format!(
@@ -163,6 +165,7 @@ mod tests {
         assert_eq!(check_the_cap(&parse_thread_list("1,cores*2").unwrap(), 6), Ok(()));
         let downwards = check_the_cap(&parse_thread_list("cores..1").unwrap(), 6).unwrap_err();
         assert!(downwards.contains("from 6 down to 1"), "{downwards}");
+        assert_eq!(check_the_cap(&parse_thread_list("8..cores").unwrap(), 6), Ok(()));
         assert_eq!(
             check_the_cap(&parse_thread_list("1,cores+1024").unwrap(), 6).unwrap_err(),
             "1030 threads on this machine (6 cores); at most 1024"

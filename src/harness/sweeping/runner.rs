@@ -15,7 +15,9 @@ use crate::environment::{process_cpu_ns, timestamp_now, Environment};
 use crate::format::{self, TimeUnit};
 use crate::harness::error::HarnessError;
 use crate::harness::storing::counts::{count_rows, CountRow};
-use crate::harness::storing::history::{clear_completion_mark, keep_superseded_logs, mark_complete, KeptRun};
+use crate::harness::storing::history::{
+    clear_completion_mark, completion_mark, keep_superseded_logs, mark_complete, KeptRun,
+};
 use crate::harness::storing::output_target::named_file_target;
 use crate::harness::storing::record::{status, RunRecord, BATCH_TARGET_NS};
 use crate::harness::storing::results_folder::{counts_file_for, runs_file, summary_file, write_summary, Shard};
@@ -97,6 +99,8 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
         named_file_target(&summary_file(&options.out_dir, &plan.sweep))?;
     }
     let path = runs_file(&options.out_dir, &plan.sweep, options.shard);
+    // Its completion mark too (made and removed around the runs).
+    named_file_target(&completion_mark(&path))?;
     let (recorded, mut notes) =
         if options.resume { recorded_runs(plan, &options.out_dir)? } else { (HashMap::new(), Vec::new()) };
     notes.extend(removed_temporaries(&options.out_dir));

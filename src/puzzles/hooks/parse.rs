@@ -22,19 +22,20 @@ pub struct Given {
 pub fn parse(data: &Value) -> Result<Hooks, DataError> {
     let fields = Fields::of(data, "")?;
     // Any integer is read, so that one out of range is told the range the family supports.
-    let size = fields.integer("size", i64::MIN..=i64::MAX)?;
-    if !(1..=Board::MAX_SIZE as i64).contains(&size) {
+    let size = fields.any_integer("size")?.filter(|size| (1..=Board::MAX_SIZE as i64).contains(size));
+    let Some(size) = size else {
         return Err(DataError::new(
             "size",
             format!(
-                "{size} is out of range: Hooks supports sides 1 to {} (the cells of a board are the \
+                "{} is out of range: Hooks supports sides 1 to {} (the cells of a board are the \
                  bits of one 128-bit set; two-phase then enumerates at most 4^{} = {} placements)",
+                fields.get("size")?,
                 Board::MAX_SIZE,
                 Board::MAX_SIZE - 1,
                 super::geometry::layout_count(Board::MAX_SIZE)
             ),
         ));
-    }
+    };
     let size = size as usize;
     let cells = size * size;
 

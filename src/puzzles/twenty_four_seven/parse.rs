@@ -71,16 +71,17 @@ impl InstanceData {
 pub fn parse(data: &Value) -> Result<InstanceData, DataError> {
     let fields = Fields::of(data, "")?;
     // Any integer is read, so that one out of range is told the range the family supports.
-    let size = fields.integer("size", i64::MIN..=i64::MAX)?;
-    if !(1..=Board::MAX_SIZE as i64).contains(&size) {
+    let size = fields.any_integer("size")?.filter(|size| (1..=Board::MAX_SIZE as i64).contains(size));
+    let Some(size) = size else {
         return Err(DataError::new(
             "size",
             format!(
-                "{size} is out of range: grids of 1x1 up to {0}x{0} are supported (cells are 128-bit masks)",
+                "{} is out of range: grids of 1x1 up to {1}x{1} are supported (cells are 128-bit masks)",
+                fields.get("size")?,
                 Board::MAX_SIZE
             ),
         ));
-    }
+    };
     let size = size as usize;
     let line_filled = fields.integer("line_filled", 0..=size as i64)? as usize;
     let line_sum = fields.integer("line_sum", 0..=1_000_000)?;

@@ -182,13 +182,13 @@ impl SweepSpec {
                 "invalid TOML here: a key without a value, or a value cut off; write `key = VALUE` \
                  (strings in quotes)"
                     .to_string()
-            } else if message.contains("number too large") {
+            } else if message.contains("number too large") || message.contains("number too small") {
                 // The parser names neither the key nor the range.
                 let before = error.span().and_then(|span| text.get(..span.start)).unwrap_or_default();
                 let key = before.rsplit('\n').next().map(str::to_string);
                 let key = key.and_then(|line| line.split('=').next().map(|key| key.trim().to_string()));
                 let key = key.filter(|key| !key.is_empty()).map(|key| format!("{key}: ")).unwrap_or_default();
-                format!("{key}{message}: TOML integers are at most 9223372036854775807 (docs/harness.md gives each key's range)")
+                format!("{key}{message}: TOML integers are -9223372036854775808 to 9223372036854775807 (docs/harness.md gives each key's range)")
             } else {
                 message.to_string()
             };
