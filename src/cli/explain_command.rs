@@ -5,7 +5,7 @@
 
 use super::args::{ExplainArgs, PredictArgs};
 use super::failure::Failure;
-use super::output_checks::{refuse_the_instance, refuse_unwritable};
+use super::output_checks::{refuse_streamed_plot, refuse_the_instance, refuse_unwritable};
 use super::predicted_strategy::shape_of;
 use crate::explain::markdown::{self, ReportContext};
 use crate::explain::measure::{self, ExplainPlan};
@@ -139,8 +139,8 @@ fn check_report_path(report: &Path) -> Result<(), Failure> {
             plot.display()
         )));
     }
-    // The report and its plot are outputs the user names: a FIFO or a device is written
-    // into and a symlink followed (as `solve --solutions`), a socket refused before the runs.
+    // The report is an output the user names: a FIFO or a device is written into and a
+    // symlink followed (as `solve --solutions`), a socket refused before the runs.
     for path in [report, plot.as_path()] {
         match OutputTarget::of(path) {
             Ok(OutputTarget::Stdout) => {
@@ -154,26 +154,11 @@ fn check_report_path(report: &Path) -> Result<(), Failure> {
             Err(error) => return Err(Failure::bad_input(format!("--out {error}"))),
         }
     }
-    check_plot_place(report, &plot)
-}
-
-/// The plot goes beside a report written whole, and is written whole too: where its name is
-/// a FIFO or a device, the write would wait for a reader after every run was done, or
-/// stream an SVG into a device.
-fn check_plot_place(report: &Path, plot: &Path) -> Result<(), Failure> {
-    if !matches!(OutputTarget::of(report), Ok(OutputTarget::Replace(_))) {
-        return Ok(()); // A streamed report gets no plot.
+    // A streamed report gets no plot; one written whole gets its plot written whole beside it.
+    if matches!(OutputTarget::of(report), Ok(OutputTarget::Replace(_))) {
+        refuse_streamed_plot(&format!("--out {}", report.display()), &plot)?;
     }
-    match OutputTarget::of(plot) {
-        Ok(OutputTarget::Replace(_)) => Ok(()),
-        Ok(OutputTarget::Stream(_) | OutputTarget::Stdout) => Err(Failure::bad_input(format!(
-            "--out {}: its plot {} is a FIFO or a device; the plot beside a report file is written whole: remove \
-             it or name another report file",
-            report.display(),
-            plot.display()
-        ))),
-        Err(error) => Err(Failure::bad_input(format!("--out {}: its plot {error}", report.display()))),
-    }
+    Ok(())
 }
 
 /// `results/explain/<instance>[-<knob values>]-<strategy>-<threads>t[-first].md`.

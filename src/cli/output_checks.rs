@@ -44,3 +44,17 @@ pub fn refuse_unwritable(named: &str, output: &Path) -> Result<(), Failure> {
         Err(error) => Err(Failure::bad_input(format!("{named}: cannot write a file in {}: {error}", folder.display()))),
     }
 }
+
+/// Refuses a plot name that is a FIFO or a device beside an output written whole (`named`,
+/// as the user gave it): the plot is written whole too, and a FIFO would hold the command
+/// after the run until something read it.
+pub fn refuse_streamed_plot(named: &str, plot: &Path) -> Result<(), Failure> {
+    match OutputTarget::of(plot) {
+        Ok(OutputTarget::Stream(_) | OutputTarget::Stdout) => Err(Failure::bad_input(format!(
+            "{named}: its plot {} is a FIFO or a device; a plot is written whole beside its file: remove it or \
+             name another file",
+            plot.display()
+        ))),
+        _ => Ok(()),
+    }
+}

@@ -10,6 +10,7 @@
 //! and a symlink is followed.
 
 use super::failure::Failure;
+use super::output_checks::refuse_streamed_plot;
 use crate::files::atomic_write::folder_of;
 use crate::harness::reporting::plots::{draw_depth_profile, instance_name, DepthLine};
 use crate::harness::storing::output_target::{write_output, OutputTarget};
@@ -45,23 +46,16 @@ pub fn check_path(csv_path: &Path) -> Result<(), Failure> {
     // The plot's name too, before the search: a folder there was found only after the run,
     // when the CSV had been replaced and the plot beside it could not be.
     let plot = plot_path(csv_path);
-    let refused = |what: String| Failure::bad_input(format!("--profile {}: its plot {what}", csv_path.display()));
+    let named = format!("--profile {}", csv_path.display());
+    refuse_streamed_plot(&named, &plot)?;
+    let refused = |what: String| Failure::bad_input(format!("{named}: its plot {what}"));
     match OutputTarget::of(&plot).map_err(|error| refused(error.to_string()))? {
-        OutputTarget::Replace(resolved) => {
-            if folder_of(&resolved).is_dir() {
-                return Ok(());
-            }
-            Err(refused(format!(
-                "{} leads to {}, in a folder that does not exist; remove the link or create the folder",
-                plot.display(),
-                resolved.display()
-            )))
-        }
-        // The plot is written whole beside a regular FILE, never streamed.
-        OutputTarget::Stream(_) | OutputTarget::Stdout => Err(refused(format!(
-            "{}: is a FIFO or a device; the plot beside a file is written whole: remove it or name another FILE",
-            plot.display()
+        OutputTarget::Replace(resolved) if !folder_of(&resolved).is_dir() => Err(refused(format!(
+            "{} leads to {}, in a folder that does not exist; remove the link or create the folder",
+            plot.display(),
+            resolved.display()
         ))),
+        _ => Ok(()),
     }
 }
 

@@ -151,10 +151,13 @@ fn range(values: &[u64]) -> (f64, f64) {
     (seconds(values.iter().min()), seconds(values.iter().max()))
 }
 
-/// The files of a check whose names are fixed: predicted-vs-measured.csv, per-cpu.csv,
-/// measurements.json and README.md (beside them one SVG per workload).
-pub(super) const CHECK_FILES: [&str; 4] =
-    ["predicted-vs-measured.csv", "per-cpu.csv", "measurements.json", "README.md"];
+const PREDICTED_CSV: &str = "predicted-vs-measured.csv";
+const PER_CPU_CSV: &str = "per-cpu.csv";
+const MEASUREMENTS_JSON: &str = "measurements.json";
+const README: &str = "README.md";
+
+/// The files of a check whose names are fixed (beside them one SVG per workload).
+pub(super) const CHECK_FILES: [&str; 4] = [PREDICTED_CSV, PER_CPU_CSV, MEASUREMENTS_JSON, README];
 
 /// Writes predicted-vs-measured.csv, per-cpu.csv, one SVG per workload, README.md and,
 /// for a check that measured, measurements.json into `out`, and prints the README.
@@ -222,22 +225,22 @@ pub(super) fn write_check(workloads: &[Workload], context: &CheckContext<'_>, ou
     thread_counts.sort_unstable();
     thread_counts.dedup();
     let machine = machine_note(&context.machine.processor, cpus, &thread_counts, repeats);
-    write_named_file(&out.join(CHECK_FILES[0]), csv(&rows, &machine).as_bytes()).map_err(Failure::failed)?;
-    write_named_file(&out.join(CHECK_FILES[1]), per_cpu_csv(&rows, &one_cpu_s, &machine).as_bytes())
+    write_named_file(&out.join(PREDICTED_CSV), csv(&rows, &machine).as_bytes()).map_err(Failure::failed)?;
+    write_named_file(&out.join(PER_CPU_CSV), per_cpu_csv(&rows, &one_cpu_s, &machine).as_bytes())
         .map_err(Failure::failed)?;
     // An analysis of an earlier check's file leaves that file the one record of what was
     // measured (it may be the file read, in the same folder).
     if context.analysed_by.is_none() {
         let measured: Vec<&WorkloadMeasurements> = workloads.iter().map(|workload| &workload.measurements).collect();
         let raw = serde_json::to_string_pretty(&measured).map_err(Failure::failed)?;
-        write_named_file(&out.join(CHECK_FILES[2]), raw.as_bytes()).map_err(Failure::failed)?;
+        write_named_file(&out.join(MEASUREMENTS_JSON), raw.as_bytes()).map_err(Failure::failed)?;
     }
     let command = match context.analysed_by {
         Some(analysis) => format!("`{}` (analysed again by `{analysis}`)", context.command),
         None => format!("`{}`", context.command),
     };
     let text = readme(&rows, &one_cpu_s, &notes, &machine, &command, &plots);
-    write_named_file(&out.join(CHECK_FILES[3]), text.as_bytes()).map_err(Failure::failed)?;
+    write_named_file(&out.join(README), text.as_bytes()).map_err(Failure::failed)?;
     // As every command writes its output: a closed pipe (`| head`) ends it with success.
     write!(std::io::stdout(), "{text}")?;
     Ok(())

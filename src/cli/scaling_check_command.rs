@@ -14,7 +14,7 @@ use super::scaling_check_analysis::{
     CHECK_FILES,
 };
 use crate::environment::Environment;
-use crate::files::bounded_read::{read_bounded, special_file_kind, ReadKind};
+use crate::files::bounded_read::{read_bounded, special_file_at, ReadKind};
 use crate::harness::storing::output_target::named_file_target;
 use crate::knobs::KnobValues;
 use crate::machine_guard::available_cpus;
@@ -261,8 +261,8 @@ fn instance_of(measurements: &WorkloadMeasurements, instances: &[String]) -> Res
     let recorded = match &measurements.source {
         // The file names the source, not the user: a FIFO or a device there would hold the
         // command on a read nobody asked for.
-        Some(source) if special_file(source).is_some() => {
-            format!("its instance {source} is {}, not a regular file", special_file(source).unwrap_or_default())
+        Some(source) if special_file_at(source).is_some() => {
+            format!("its instance {source} is {}, not a regular file", special_file_at(source).unwrap_or_default())
         }
         Some(source) => match instance::load(source) {
             Ok(instance) => return Ok(instance),
@@ -280,11 +280,6 @@ fn instance_of(measurements: &WorkloadMeasurements, instances: &[String]) -> Res
             measurements.workload
         ))
     })
-}
-
-/// What `path` is when it is a FIFO, a device or a socket ("a FIFO", ...).
-fn special_file(path: &str) -> Option<&'static str> {
-    std::fs::metadata(path).ok().and_then(|metadata| special_file_kind(metadata.file_type()))
 }
 
 /// The CPUs this process may run on, in the order the pool pins its threads to them, and

@@ -28,16 +28,11 @@ struct Survey {
 /// that does not verify with the folder's key; a file whose content is not possible,
 /// [`check_part_file`]).
 fn survey(loaded: &LoadedPlan) -> Result<Survey, ClusterError> {
+    super::check_parts_folder(&loaded.dir)?;
     let folder = parts_folder(&loaded.dir);
     let mut names: Vec<PathBuf> = match std::fs::read_dir(&folder) {
         Ok(entries) => entries.filter_map(Result::ok).map(|entry| entry.path()).collect(),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(_) if folder.exists() && !folder.is_dir() => {
-            return Err(ClusterError::bad_input(format!(
-                "{}: is not a folder; the parts write their files into it (split makes it): remove it or split again",
-                folder.display()
-            )))
-        }
         Err(error) => return Err(ClusterError::failed(format!("{}: cannot list: {error}", folder.display()))),
     };
     names.retain(|path| {

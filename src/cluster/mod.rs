@@ -319,13 +319,13 @@ pub struct PartRun {
     pub ignored: Vec<String>,
 }
 
-/// Refuses, before the search, a `DIR/parts` that is not a folder: the part's file could
-/// not be written after it (the system said only "File exists").
+/// Refuses a `DIR/parts` that is not a folder: before a part's search (its file could not
+/// be written after it; the system said only "File exists") and before a merge lists it.
 fn check_parts_folder(dir: &Path) -> Result<(), ClusterError> {
     let parts = parts_folder(dir);
     match std::fs::metadata(&parts) {
         Ok(metadata) if !metadata.is_dir() => Err(ClusterError::bad_input(format!(
-            "{}: is not a folder; run-part writes its file into it (split makes it): remove it or split again",
+            "{}: is not a folder; the parts write their files into it (split makes it): remove it or split again",
             parts.display()
         ))),
         _ => Ok(()),

@@ -127,6 +127,12 @@ pub fn special_file_kind(file_type: std::fs::FileType) -> Option<&'static str> {
     }
 }
 
+/// [`special_file_kind`] of what `path` names (after symlinks); `None` where it is a file, a
+/// folder or nothing.
+pub fn special_file_at(path: impl AsRef<std::path::Path>) -> Option<&'static str> {
+    std::fs::metadata(path).ok().and_then(|metadata| special_file_kind(metadata.file_type()))
+}
+
 fn over_cap(kind: ReadKind) -> String {
     format!("larger than the cap of {} bytes ({} MiB) for {}", kind.cap(), kind.cap() >> 20, kind.noun())
 }

@@ -11,7 +11,7 @@ use super::plots::{draw_plots, PlotFile};
 use super::tables::{markdown, ReadmeContext};
 use crate::harness::error::HarnessError;
 use crate::harness::storing::history::previous_run;
-use crate::harness::storing::output_target::{named_file_target, write_named_file};
+use crate::harness::storing::output_target::{check_named_folder, named_file_target, write_named_file};
 use crate::harness::storing::record::RunRecord;
 use crate::harness::storing::results_folder::{
     find_runs_files, read_counts, read_runs, read_sweep_runs, summary_file, write_summary_of,
@@ -141,10 +141,7 @@ pub fn regenerate(
 /// device, and a `plots` that is not a folder: found at the README, after the summaries and plots were rewritten, it left the
 /// folder half regenerated.
 fn check_own_files<'a>(folder: &Path, sweeps: impl Iterator<Item = &'a String>) -> Result<(), HarnessError> {
-    let plots = folder.join("plots");
-    if plots.exists() && !plots.is_dir() {
-        return Err(HarnessError::NotAFolder { path: plots });
-    }
+    check_named_folder(&folder.join("plots"))?;
     let mut names = vec![folder.join("README.md")];
     names.extend(sweeps.map(|sweep| summary_file(folder, sweep)));
     if let Ok(entries) = std::fs::read_dir(folder.join("plots")) {

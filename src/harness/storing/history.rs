@@ -18,6 +18,7 @@
 //! so that two shards starting at once agree on the entry.
 
 use super::csv_log::write_atomically;
+use super::output_target::check_named_folder;
 use super::results_folder::{counts_file_for, find_runs_files, runs_file, Shard};
 use crate::environment::timestamp_now;
 use crate::files::bounded_read::{read_bounded, ReadKind};
@@ -140,9 +141,7 @@ pub fn keep_superseded_logs(folder: &Path, sweep: &str, shard: Option<Shard>) ->
         return Ok(Vec::new());
     }
     let history = history_folder(folder);
-    if history.exists() && !history.is_dir() {
-        return Err(HarnessError::NotAFolder { path: history });
-    }
+    check_named_folder(&history)?;
     std::fs::create_dir_all(&history).map_err(|source| HarnessError::io(&history, source))?;
     let lock_path = history.join(format!(".{sweep}.lock"));
     let lock = OpenOptions::new()

@@ -8,6 +8,7 @@
 //! replacing a symlink cuts it from the file it was meant to update.
 
 use super::csv_log::write_atomically;
+use crate::files::bounded_read::special_file_kind;
 use crate::harness::error::HarnessError;
 use std::fs::OpenOptions;
 use std::io::{self, Write};
@@ -106,22 +107,21 @@ pub fn write_named_file(path: &Path, contents: &[u8]) -> Result<(), HarnessError
 /// Callers that write several such files check them all with this before writing any.
 pub fn named_file_target(path: &Path) -> Result<PathBuf, HarnessError> {
     let not_a_file = |what: &'static str| HarnessError::NotAFile { path: path.to_path_buf(), what };
-    match OutputTarget::of(path) {
-        Ok(OutputTarget::Replace(resolved)) => Ok(resolved),
-        Ok(OutputTarget::Stdout) => Err(not_a_file("standard output")),
-        Ok(OutputTarget::Stream(resolved)) => {
-            let is_fifo = std::fs::metadata(resolved).is_ok_and(|metadata| metadata.file_type().is_fifo());
-            Err(not_a_file(if is_fifo { "a FIFO" } else { "a character device" }))
-        }
-        Err(error) => {
-            let resolved = follow_symlinks(path)?;
-            match std::fs::metadata(&resolved).map(|metadata| metadata.file_type()) {
-                Ok(file_type) if file_type.is_dir() => Err(not_a_file("a folder")),
-                Ok(file_type) if file_type.is_block_device() => Err(not_a_file("a block device")),
-                Ok(file_type) if file_type.is_socket() => Err(not_a_file("a socket")),
-                _ => Err(error),
-            }
-        }
+    let resolved = follow_symlinks(path)?;
+    match std::fs::metadata(&resolved) {
+        Ok(metadata) if metadata.is_dir() => Err(not_a_file("a folder")),
+        Ok(metadata) => special_file_kind(metadata.file_type()).map_or(Ok(resolved), |what| Err(not_a_file(what))),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(resolved),
+        Err(source) => Err(HarnessError::io(path, source)),
+    }
+}
+
+/// Refuses a folder the tool keeps in a results folder (`plots/`, `history/`) that is
+/// something else there ([`HarnessError::NotAFolder`]); a missing one is made by its writer.
+pub fn check_named_folder(path: &Path) -> Result<(), HarnessError> {
+    match path.exists() && !path.is_dir() {
+        true => Err(HarnessError::NotAFolder { path: path.to_path_buf() }),
+        false => Ok(()),
     }
 }
 

@@ -7,7 +7,7 @@
 
 use super::dimensions::cross_runs;
 use super::spec::{Block, KnobSelection, KnobValueList, SweepSpec};
-use crate::files::bounded_read::special_file_kind;
+use crate::files::bounded_read::special_file_at;
 use crate::fnv::fnv1a;
 use crate::harness::error::HarnessError;
 use crate::harness::storing::results_folder::Shard;
@@ -231,7 +231,7 @@ impl From<instance::InstanceError> for LoadFailure {
 /// Loads an instance by short name or path; a relative path missing from the working
 /// directory is also looked up in the crate's source folder (so presets work from anywhere).
 fn load_instance(source: &str) -> Result<Instance, LoadFailure> {
-    if let Some(what) = std::fs::metadata(source).ok().and_then(|metadata| special_file_kind(metadata.file_type())) {
+    if let Some(what) = special_file_at(source) {
         // `solve` reads a pipe (`solve /dev/stdin`); a sweep would wait on one with no
         // writer before its first run, its dry run too.
         let message =
