@@ -82,3 +82,49 @@ fn a_file_where_plots_or_history_go_is_refused_naming_it() {
     assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
     assert!(text(&output.stderr).contains("history: is not a folder"), "{}", text(&output.stderr));
 }
+
+/// What a sweep appends to and locks (its run log, counts file, lock file) held by a folder
+/// is refused before anything moves into the history (exit 2): the folder was set aside as
+/// an earlier run, and every later `report` failed on it.
+#[test]
+fn a_folder_at_a_sweeps_own_file_names_is_refused_before_the_history_moves() {
+    let folder = tempfile::tempdir().unwrap();
+    let out = folder.path().to_string_lossy().into_owned();
+    let spec = folder.path().join("mm.toml");
+    std::fs::write(&spec, "name = \"mm\"\n[[block]]\ninstances = [\"rings\"]\n").unwrap();
+    for name in ["mm-runs.csv", "mm-counts.csv", "mm.lock"] {
+        let held = folder.path().join(name);
+        // The sweeps before left their lock file (a regular file, kept between sweeps).
+        let _ = std::fs::remove_file(&held);
+        std::fs::create_dir(&held).unwrap();
+        let output = run(&["sweep", "--spec", spec.to_str().unwrap(), "--out", &out, "--quiet"]);
+        assert_eq!(output.status.code(), Some(2), "{name}: {}", text(&output.stderr));
+        assert!(text(&output.stderr).contains(&format!("{name}: is a folder")), "{}", text(&output.stderr));
+        assert!(!folder.path().join("history").exists(), "{name}: nothing was set aside");
+        std::fs::remove_dir(&held).unwrap();
+    }
+}
+
+/// `--resume` with another plan (here another node limit) would append the new plan's
+/// rows to the old run's log: refused (exit 2). A baseline folder without a run log would
+/// compare nothing and pass: refused too.
+#[test]
+fn a_resume_of_another_plan_and_a_baseline_without_run_logs_are_refused() {
+    let folder = tempfile::tempdir().unwrap();
+    let out = folder.path().to_string_lossy().into_owned();
+    let spec = folder.path().join("mm.toml");
+    std::fs::write(&spec, "name = \"mm\"\n[[block]]\ninstances = [\"rings\"]\n").unwrap();
+    let spec = spec.to_str().unwrap();
+    assert!(run(&["sweep", "--spec", spec, "--out", &out, "--quiet"]).status.success());
+    let log = std::fs::read_to_string(folder.path().join("mm-runs.csv")).unwrap();
+    let output = run(&["sweep", "--spec", spec, "--out", &out, "--quiet", "--resume", "--node-limit", "5"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("this plan does not have"), "{}", text(&output.stderr));
+    assert_eq!(std::fs::read_to_string(folder.path().join("mm-runs.csv")).unwrap(), log, "the log is untouched");
+    let output = run(&["sweep", "--spec", spec, "--out", &out, "--quiet", "--resume"]);
+    assert!(output.status.success(), "the same plan resumes: {}", text(&output.stderr));
+    let empty = tempfile::tempdir().unwrap();
+    let output = run(&["report", "--out", &out, "--quiet", "--baseline", empty.path().to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("the folder holds no run log"), "{}", text(&output.stderr));
+}

@@ -62,9 +62,8 @@ pub fn resolve_spec(args: &SweepArgs) -> Result<SweepSpec, Failure> {
     };
     if let Some(name) = &args.name {
         if !crate::harness::sweeping::spec::valid_sweep_name(name) {
-            return Err(Failure::bad_input(format!(
-                "--name: `{name}` is not a valid sweep name; use letters, digits, `_` and `-`"
-            )));
+            let rule = crate::harness::sweeping::spec::SWEEP_NAME_RULE;
+            return Err(Failure::bad_input(format!("--name: `{name}` {rule}")));
         }
     }
     spec.apply(&Overrides {

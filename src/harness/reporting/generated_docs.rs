@@ -43,6 +43,11 @@ pub fn render_section(name: &str, rows: &[SummaryRow]) -> Option<String> {
     }
 }
 
+/// Whether a rendered section's table has a row past its header and rule lines.
+fn has_rows(table: &str) -> bool {
+    table.lines().count() > 2
+}
+
 /// One generated section found in a document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Section {
@@ -77,7 +82,10 @@ pub fn rewrite(text: &str, rows: &[SummaryRow]) -> String {
         let after = &rest[start + BEGIN.len()..];
         let name: String = after.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '-').collect();
         let end_marker = format!("{END}{name} -->");
-        let (Some(line_end), Some(rendered)) = (after.find('\n'), render_section(&name, rows)) else {
+        // A section whose figures the folder does not hold is left as it stands: a results
+        // folder of the user's own sweeps beside the README would otherwise empty its tables.
+        let rendered = render_section(&name, rows).filter(|table| has_rows(table));
+        let (Some(line_end), Some(rendered)) = (after.find('\n'), rendered) else {
             output.push_str(&rest[..start + BEGIN.len()]);
             rest = after;
             continue;
@@ -192,19 +200,12 @@ fn seed_comparison(rows: &[SummaryRow]) -> String {
 /// Speedup of each parallel configuration on the enumeration workloads, with intervals,
 /// from the `enumeration` sweep when the folder has one, else from every sweep.
 fn scaling(rows: &[SummaryRow]) -> String {
-    let has_scaling_sweep = rows.iter().any(|row| row.sweep == "enumeration");
-    let chosen: Vec<&SummaryRow> = rows
-        .iter()
-        .filter(|row| row.runs > 0 && row.status == status::OK && row.mode == "all" && row.variant == "defaults")
-        .filter(|row| !has_scaling_sweep || row.sweep == "enumeration")
-        .filter(|row| row.source.contains("enumeration"))
-        .collect();
     let mut text = String::new();
     text.push_str(
         "| workload | nodes | strategy | threads | median time [95% CI] | speedup [95% CI] | sweep |\n\
          |---|---:|---|---:|---:|---:|---|\n",
     );
-    for row in chosen {
+    for row in scaling_rows(rows) {
         let interval = row.wall_interval();
         let speedup = match row.speedup_interval() {
             Some(speedup) if !row.is_sequential() => factor_interval(&speedup),
@@ -222,6 +223,16 @@ fn scaling(rows: &[SummaryRow]) -> String {
         );
     }
     text
+}
+
+/// The rows of the scaling section: the enumeration workloads' defaults.
+fn scaling_rows(rows: &[SummaryRow]) -> Vec<&SummaryRow> {
+    let has_scaling_sweep = rows.iter().any(|row| row.sweep == "enumeration");
+    rows.iter()
+        .filter(|row| row.runs > 0 && row.status == status::OK && row.mode == "all" && row.variant == "defaults")
+        .filter(|row| !has_scaling_sweep || row.sweep == "enumeration")
+        .filter(|row| row.source.contains("enumeration"))
+        .collect()
 }
 
 #[cfg(test)]
@@ -262,6 +273,27 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].body, render_section("seed-comparison", &rows).unwrap());
         assert_eq!(rewrite(&rewritten, &rows), rewritten, "rewriting is idempotent");
+    }
+
+    #[test]
+    fn a_section_whose_figures_the_rows_lack_is_left_alone() {
+        let document = "<!-- BEGIN GENERATED seed-comparison: x -->\nkept\n<!-- END GENERATED seed-comparison -->\n\
+                        <!-- BEGIN GENERATED scaling: x -->\nkept too\n<!-- END GENERATED scaling -->\n";
+        let mut own = row("rings", "defaults", "sequential", 1, 16, 1_000);
+        own.sweep = "mine".into();
+        assert_eq!(rewrite(document, &[own.clone()]), document);
+        // The same rows under the sweeps the sections are drawn from are written.
+        let mut quick = own.clone();
+        quick.sweep = "quick".into();
+        // The defaults alone make no row of the seed comparison.
+        assert_eq!(rewrite(document, &[quick.clone()]), document);
+        let mut baseline = quick.clone();
+        baseline.variant = "baseline".into();
+        let mut workload = own;
+        workload.source = "instances/hooks_enumeration.json".into();
+        let rewritten = rewrite(document, &[quick, baseline, workload]);
+        assert!(!rewritten.contains("kept"), "{rewritten}");
+        assert!(rewritten.contains("| `hooks_enumeration` | 16 | sequential | 1 |"), "{rewritten}");
     }
 
     #[test]

@@ -185,6 +185,16 @@ fn read_baseline(path: &Path) -> Result<(Vec<RunRecord>, Vec<String>), HarnessEr
     }
     let files: Vec<PathBuf> =
         if path.is_dir() { find_runs_files(path)?.into_values().flatten().collect() } else { vec![path.to_path_buf()] };
+    if files.is_empty() {
+        // A mistyped folder would otherwise compare nothing and pass.
+        return Err(HarnessError::Argument {
+            flag: "--baseline",
+            message: format!(
+                "{}: the folder holds no run log (`<sweep>-runs.csv`); give an earlier run log or its results folder",
+                path.display()
+            ),
+        });
+    }
     let (records, notes) = read_runs(&files)?;
     Ok((deduplicate(records), notes))
 }

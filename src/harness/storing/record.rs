@@ -10,7 +10,7 @@
 
 use super::run_columns::row_with_run_columns;
 use crate::environment::Environment;
-use crate::run::settings::MAX_THREADS;
+use crate::run::settings::{RunSettings, MAX_THREADS, RUN_DIMENSIONS};
 use crate::run::{RunReport, SearchMode};
 use serde::{Deserialize, Serialize};
 
@@ -214,6 +214,14 @@ impl RunRecord {
         super::csv_log::header_of(&RunRecord::default())
     }
 
+    /// A record of a finished sequential run of the default settings, for tests to change.
+    #[cfg(test)]
+    pub(crate) fn plausible() -> RunRecord {
+        let record =
+            RunRecord { status: status::OK.to_string(), threads: 1, available_parallelism: 1, ..RunRecord::default() };
+        record.with_run_columns(super::run_columns::RunColumnCells::from(&RunSettings::default()))
+    }
+
     /// Refuses a record that no run writes (an edited or damaged file), with the column and
     /// why: tables would otherwise divide by its thread count or call its status a failure
     /// of the run. Only columns every build has written are checked.
@@ -228,6 +236,43 @@ impl RunRecord {
             if !value.is_finite() || value < 0.0 {
                 return Err(format!("column {column}: {value} is not a share or ratio of times"));
             }
+        }
+        if self.idle_share > 1.0 {
+            return Err(format!("column idle_share: {} is not a share of the workers' time (0 to 1)", self.idle_share));
+        }
+        // The run description: a value no flag or spec sets would make a table of its own
+        // (an unknown mode) or drop the row from its instance's table.
+        // Each column with the spec key whose parser reads it.
+        let described = [
+            ("mode", "modes", &self.mode),
+            ("state", "states", &self.state),
+            ("strategy", "strategies", &self.strategy),
+            ("counters", "counters", &self.counters),
+            ("affinity", "affinities", &self.affinity),
+        ];
+        for (column, key, value) in described {
+            // Files written before the affinity column existed read it as empty.
+            if column == "affinity" && value.is_empty() {
+                continue;
+            }
+            let dimension = RUN_DIMENSIONS.iter().find(|dimension| dimension.key == key);
+            if let Some(Err(error)) = dimension.map(|dimension| (dimension.set)(&mut RunSettings::default(), value)) {
+                return Err(format!("column {column}: {error}"));
+            }
+        }
+        if self.node_limit == 0 {
+            return Err("column node_limit: 0; a run's node limit is at least 1".to_string());
+        }
+        if self.available_parallelism == 0 {
+            return Err("column available_parallelism: 0; a machine has at least one CPU".to_string());
+        }
+        if self.verify_failures > 0 && self.status != status::VERIFY_FAILED {
+            return Err(format!(
+                "column verify_failures: {} with status `{}`; a run with failed solutions is `{}`",
+                self.verify_failures,
+                self.status,
+                status::VERIFY_FAILED
+            ));
         }
         Ok(())
     }
@@ -429,13 +474,20 @@ mod tests {
 
     #[test]
     fn records_no_run_writes_are_skipped_naming_line_and_column() {
-        let good = RunRecord { threads: 2, status: status::OK.to_string(), ..RunRecord::default() };
+        let good = RunRecord { threads: 2, ..RunRecord::plausible() };
         assert_eq!(good.check_plausible(), Ok(()));
         let bad = [
             (RunRecord { threads: 0, ..good.clone() }, "column threads: 0 is not a thread count"),
             (RunRecord { status: "fine".to_string(), ..good.clone() }, "column status: `fine` is not one of"),
             (RunRecord { imbalance: f64::NAN, ..good.clone() }, "column imbalance: NaN"),
             (RunRecord { idle_share: -1.0, ..good.clone() }, "column idle_share: -1"),
+            (RunRecord { idle_share: 7.0, ..good.clone() }, "column idle_share: 7 is not a share"),
+            (RunRecord { mode: "sideways".to_string(), ..good.clone() }, "column mode: "),
+            (RunRecord { strategy: "bogus:9".to_string(), ..good.clone() }, "column strategy: "),
+            (RunRecord { affinity: "loose".to_string(), ..good.clone() }, "column affinity: "),
+            (RunRecord { node_limit: 0, ..good.clone() }, "column node_limit: 0"),
+            (RunRecord { available_parallelism: 0, ..good.clone() }, "column available_parallelism: 0"),
+            (RunRecord { verify_failures: 5, ..good.clone() }, "column verify_failures: 5 with status `ok`"),
         ];
         let folder = tempfile::tempdir().unwrap();
         let file = folder.path().join("t-runs.csv");

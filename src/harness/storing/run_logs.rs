@@ -250,7 +250,7 @@ mod tests {
             repeat,
             status: status::OK.into(),
             threads: 1,
-            ..RunRecord::default()
+            ..RunRecord::plausible()
         }
     }
 

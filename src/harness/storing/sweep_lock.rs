@@ -150,6 +150,7 @@ fn open_lock_file(path: &Path) -> Result<File, HarnessError> {
         .open(path)
         .map_err(|source| match source.raw_os_error() {
             Some(libc::ELOOP) => not_a_lock_file(path, "a symbolic link"),
+            Some(libc::EISDIR) => not_a_lock_file(path, "a folder"),
             _ => HarnessError::io(path, source),
         })?;
     let regular = file.metadata().map_err(|source| HarnessError::io(path, source))?.is_file();
@@ -159,9 +160,10 @@ fn open_lock_file(path: &Path) -> Result<File, HarnessError> {
     Ok(file)
 }
 
+/// Something the user put at the lock file's name: theirs to remove, exit code 2.
 fn not_a_lock_file(path: &Path, what: &str) -> HarnessError {
     let message = format!("is {what}; a sweep's lock file is a regular file it writes itself: remove it");
-    HarnessError::io(path, std::io::Error::new(std::io::ErrorKind::InvalidInput, message))
+    HarnessError::Unreadable { path: path.to_path_buf(), message }
 }
 
 /// Tries the lock; when it is held, refuses naming `holders()`, or waits for it.

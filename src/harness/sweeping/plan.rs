@@ -330,7 +330,7 @@ fn knob_sets(spec: &SweepSpec, block: &Block, family: Family) -> Result<Vec<(Str
             .filter_map(|knob| {
                 values.get(knob.name).map(|list| match list {
                     KnobValueList::Each => (knob, all_values(knob)),
-                    KnobValueList::Values(list) => (knob, list.clone()),
+                    KnobValueList::Values(list) => (knob, with_k_values(list, &block.k_values)),
                 })
             })
             .collect(),
@@ -363,6 +363,17 @@ fn knob_sets(spec: &SweepSpec, block: &Block, family: Family) -> Result<Vec<(Str
     let mut seen = HashSet::new();
     sets.retain(|knobs| seen.insert(knob_text(knobs)));
     Ok(sets.into_iter().map(|knobs| (variant_label(&knobs, &defaults, baseline.as_ref()), knobs)).collect())
+}
+
+/// A listed knob's values with each `HEAD:K` written once per K of the block's `k_values`
+/// (a value with its number, `periodic:8`, is kept as written).
+fn with_k_values(list: &[String], k_values: &[u32]) -> Vec<String> {
+    list.iter()
+        .flat_map(|value| match value.strip_suffix(":K") {
+            Some(head) => k_values.iter().map(|k| format!("{head}:{k}")).collect(),
+            None => vec![value.clone()],
+        })
+        .collect()
 }
 
 /// `defaults`, `baseline`, or the changed knobs (`order=listed+pruning=none`).
@@ -461,6 +472,16 @@ mod tests {
         let optimising =
             plan("name = \"t\"\n[[block]]\ninstances = [\"instances/knapsack_small.json\"]\nmodes = [\"best\"]\n");
         assert_eq!(optimising.configurations.len(), 1);
+    }
+
+    #[test]
+    fn a_listed_knob_value_with_k_takes_each_of_the_blocks_k_values() {
+        let plan = plan(
+            "name = \"t\"\n[[block]]\ninstances = [\"247\"]\nknobs = { connectivity = [\"periodic:K\", \"leaves\"] }\n\
+             k_values = [1, 8]\nbaseline = false\n",
+        );
+        let variants: Vec<&str> = plan.configurations.iter().map(|config| config.variant.as_str()).collect();
+        assert_eq!(variants, ["defaults", "connectivity=periodic:1", "connectivity=periodic:8", "connectivity=leaves"]);
     }
 
     #[test]

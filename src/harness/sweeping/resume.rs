@@ -66,6 +66,32 @@ pub fn recorded_runs(
     Ok((recorded, notes))
 }
 
+/// Refuses to resume when the folder's logs hold configurations `plan` does not have: the
+/// spec or the flags (`--node-limit`, a thread count, a knob) changed since those runs, and
+/// the new plan's rows would be mixed into the old run's log. A plan that only adds
+/// configurations (a block appended to the spec) resumes.
+pub fn check_same_plan(plan: &SweepPlan, recorded: &HashMap<String, Recorded>) -> Result<(), HarnessError> {
+    let planned: std::collections::HashSet<&str> =
+        plan.configurations.iter().map(|config| config.id.as_str()).collect();
+    let mut foreign: Vec<&str> = recorded.keys().map(String::as_str).filter(|id| !planned.contains(id)).collect();
+    if foreign.is_empty() {
+        return Ok(());
+    }
+    foreign.sort_unstable();
+    Err(HarnessError::Argument {
+        flag: "--resume",
+        message: format!(
+            "the folder's run logs of sweep `{}` hold {} configuration(s) this plan does not have (id {}{}): the spec \
+             or the flags changed since those runs; resume with the same spec and flags, or run without --resume \
+             (the earlier run is kept in history/)",
+            plan.sweep,
+            foreign.len(),
+            foreign[0],
+            if foreign.len() > 1 { ", ..." } else { "" }
+        ),
+    })
+}
+
 /// Whether a configuration planned for `repeats` runs needs no more.
 pub fn is_done(done: Recorded, repeats: u32) -> bool {
     done.finished || done.runs >= repeats
@@ -86,7 +112,7 @@ mod tests {
             repeat,
             status: status::OK.into(),
             threads: 1,
-            ..RunRecord::default()
+            ..RunRecord::plausible()
         }
     }
 
@@ -107,5 +133,20 @@ mod tests {
         mark_complete(&runs).unwrap();
         let (recorded, _) = recorded_runs(&plan, folder.path()).unwrap();
         assert!(recorded["c"].finished);
+    }
+
+    #[test]
+    fn a_log_of_configurations_the_plan_lacks_is_not_resumed() {
+        let spec = SweepSpec::parse("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\n", "t.toml").unwrap();
+        let plan = super::super::plan::expand(&spec, 1).unwrap();
+        let own = plan.configurations[0].id.clone();
+        let mut recorded = HashMap::from([(own, Recorded::default())]);
+        assert!(check_same_plan(&plan, &recorded).is_ok());
+        // Fewer recorded than planned: a spec that grew resumes.
+        assert!(check_same_plan(&plan, &HashMap::new()).is_ok());
+        recorded.insert("0123456789abcdef".into(), Recorded::default());
+        let error = check_same_plan(&plan, &recorded).unwrap_err();
+        assert!(error.is_bad_input());
+        assert!(error.to_string().contains("hold 1 configuration(s) this plan does not have (id 0123456789abcdef)"));
     }
 }

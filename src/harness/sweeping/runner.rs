@@ -9,7 +9,7 @@
 
 use super::plan::{Configuration, SweepPlan};
 use super::progress::Progress;
-use super::resume::{is_done, recorded_runs, Recorded};
+use super::resume::{check_same_plan, is_done, recorded_runs, Recorded};
 use super::work_estimate::WorkEstimate;
 use crate::environment::{process_cpu_ns, timestamp_now, Environment};
 use crate::format::{self, TimeUnit};
@@ -99,10 +99,15 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
         named_file_target(&summary_file(&options.out_dir, &plan.sweep))?;
     }
     let path = runs_file(&options.out_dir, &plan.sweep, options.shard);
-    // Its completion mark too (made and removed around the runs).
-    named_file_target(&completion_mark(&path))?;
+    // The run log and its counts file are appended to (or kept in the history first): a
+    // folder or a device at their names is refused before anything moves. Their completion
+    // mark too (made and removed around the runs).
+    for own_file in [path.clone(), counts_file_for(&path), completion_mark(&path)] {
+        named_file_target(&own_file)?;
+    }
     let (recorded, mut notes) =
         if options.resume { recorded_runs(plan, &options.out_dir)? } else { (HashMap::new(), Vec::new()) };
+    check_same_plan(plan, &recorded)?;
     notes.extend(removed_temporaries(&options.out_dir));
     let slice = plan.slice(options.shard);
     let mut outcome = SweepOutcome {

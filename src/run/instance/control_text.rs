@@ -61,15 +61,27 @@ pub fn id_from_file_name(path: &Path) -> String {
 /// file in its own format, which may quote the line.
 pub fn escape_controls(text: &str) -> String {
     text.chars()
-        .map(|character| match character.is_control() {
+        .map(|character| match acts_on_the_terminal(character) {
             true => character.escape_default().to_string(),
             false => character.to_string(),
         })
         .collect()
 }
 
+/// Whether `text` holds a character refused (or escaped) here.
+pub fn holds_control(text: &str) -> bool {
+    control_in(text).is_some()
+}
+
 fn control_in(text: &str) -> Option<char> {
-    text.chars().find(|character| character.is_control())
+    text.chars().find(|&character| acts_on_the_terminal(character))
+}
+
+/// A control character, or one of Unicode's direction overrides and isolates, which turn
+/// the text after them around on screen (a name could then read as another).
+fn acts_on_the_terminal(character: char) -> bool {
+    character.is_control()
+        || matches!(character, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 #[cfg(test)]
@@ -94,5 +106,7 @@ mod tests {
         assert_eq!(id_from_file_name(Path::new("graphs/brock200_1.clq")), "brock200_1");
         assert_eq!(id_from_file_name(Path::new("a\u{1b}[2Jb\nc.clq")), "a\\u{1b}[2Jb\\nc");
         assert_eq!(id_from_file_name(Path::new("é café.json")), "é café");
+        assert_eq!(id_from_file_name(Path::new("gpj.\u{202e}exe.json")), "gpj.\\u{202e}exe");
+        assert!(holds_control("a\u{2066}b") && !holds_control("plain name"));
     }
 }

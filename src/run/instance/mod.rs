@@ -3,6 +3,7 @@
 
 mod argument;
 mod control_text;
+pub use control_text::{escape_controls, holds_control};
 mod locate;
 mod unique_keys;
 

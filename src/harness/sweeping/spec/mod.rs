@@ -14,6 +14,7 @@ use crate::files::bounded_read::{read_bounded, ReadKind};
 use crate::harness::error::HarnessError;
 use crate::knobs::KnobValues;
 use crate::parallel::MAX_THREADS;
+use crate::run::instance::{escape_controls, holds_control};
 use crate::run::settings::RunSettings;
 use crate::run::thread_list::ThreadCount;
 use crate::run::{Family, RunError};
@@ -305,7 +306,9 @@ pub fn preset_names() -> Vec<&'static str> {
     PRESETS.iter().map(|(name, _)| *name).collect()
 }
 
-const SWEEP_NAME_RULE: &str = "is not a valid sweep name; use letters, digits, `_` and `-` (it names files)";
+/// Why a name is refused, after the name (the spec's `name` and `--name` alike).
+pub const SWEEP_NAME_RULE: &str = "is not a valid sweep name; use 1 to 64 letters, digits, `_` and `-`, without \
+                                   `-runs` (it names the files, `NAME-runs.csv`)";
 
 /// Whether `name` can name a sweep's files.
 pub fn valid_sweep_name(name: &str) -> bool {
@@ -431,6 +434,19 @@ fn parse_block(value: &Value, index: usize, repeats: u32, warmup: u32, node_limi
                 Value::String(source) => Ok(vec![source.clone()]),
                 list @ Value::Array(_) => string_list(list, &key("instances")),
                 _ => Err(format!("{}: expected strings, or lists of alternative strings", key("instances"))),
+            })
+            .map(|sources| {
+                let sources = sources?;
+                // An instance is printed on terminals and written into the logs and reports.
+                match sources.iter().find(|source| holds_control(source)) {
+                    Some(source) => Err(format!(
+                        "{}: `{}` holds a control character (shown escaped); an instance is a short name or a file \
+                         path",
+                        key("instances"),
+                        escape_controls(source)
+                    )),
+                    None => Ok(sources),
+                }
             })
             .collect::<Result<Vec<_>, _>>()?,
         Some(_) => return Err(format!("{}: expected a non-empty list of instances", key("instances"))),

@@ -116,3 +116,10 @@ fn repeats_past_a_million_are_refused_rather_than_wrapped() {
     let spec = "name = \"t\"\nrepeats = 99999999999999999999\n[[block]]\ninstances = [\"rings\"]\n";
     assert!(error(spec).starts_with("s.toml:2: repeats: number too large"), "{}", error(spec));
 }
+
+#[test]
+fn an_instance_with_a_control_character_is_refused_shown_escaped() {
+    let error = |text: &str| SweepSpec::parse(text, "s.toml").unwrap_err().to_string();
+    let spec = "name = \"t\"\n[[block]]\ninstances = [\"rings\\u0007\"]\n";
+    assert!(error(spec).contains("block[0].instances: `rings\\u{7}` holds a control character"), "{}", error(spec));
+}
