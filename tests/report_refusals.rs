@@ -128,3 +128,19 @@ fn a_resume_of_another_plan_and_a_baseline_without_run_logs_are_refused() {
     assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
     assert!(text(&output.stderr).contains("the folder holds no run log"), "{}", text(&output.stderr));
 }
+
+/// An `--out` that cannot be a folder (a file on its path, a link to nothing) is the user's
+/// to fix: exit 2 naming it, where the system's "Not a directory" or "File exists" exited 1.
+#[test]
+fn an_out_folder_behind_a_file_or_a_dangling_link_is_refused_as_input() {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("afile"), "").unwrap();
+    std::os::unix::fs::symlink(folder.path().join("nowhere"), folder.path().join("dangling")).unwrap();
+    for out in [folder.path().join("afile/sub"), folder.path().join("dangling")] {
+        let spec = folder.path().join("mm.toml");
+        std::fs::write(&spec, "name = \"mm\"\n[[block]]\ninstances = [\"rings\"]\n").unwrap();
+        let output = run(&["sweep", "--spec", spec.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+        assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
+        assert!(text(&output.stderr).contains("cannot be made a results folder"), "{}", text(&output.stderr));
+    }
+}

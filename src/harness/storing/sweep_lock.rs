@@ -79,7 +79,15 @@ impl SweepLock {
         when_busy: WhenBusy,
         waiting: impl Fn(&str),
     ) -> Result<SweepLock, HarnessError> {
-        std::fs::create_dir_all(folder).map_err(|source| HarnessError::io(folder, source))?;
+        std::fs::create_dir_all(folder).map_err(|source| match source.raw_os_error() {
+            // The user's path: a part of it is a file, or a link to nothing (exit 2).
+            Some(libc::ENOTDIR | libc::EEXIST) => HarnessError::Unreadable {
+                path: folder.to_path_buf(),
+                message: "cannot be made a results folder: a part of the path is a file or a link to nothing"
+                    .to_string(),
+            },
+            _ => HarnessError::io(folder, source),
+        })?;
         let sweep_path = sweep_lock_file(folder, sweep);
         let sweep_file = open_lock_file(&sweep_path)?;
         let busy =
