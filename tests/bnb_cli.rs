@@ -1,7 +1,8 @@
 //! End-to-end checks of what branch and bound says where its answer is partial or its
 //! tree deep: a decision cut short proves nothing, a capped list of optimal solutions says
 //! it is a sample, deep trees run on worker threads and stop a leaf listing early, and
-//! `explain --first` does not describe a first solution as the best.
+//! `explain --first` does not describe a first solution as the best, and `explain --predict`
+//! of a bounded search stays within its recorded tree.
 
 mod common;
 
@@ -118,4 +119,21 @@ fn explain_first_does_not_call_a_first_solution_the_best() {
         assert!(!text.contains("the best solution ("), "{text}");
         assert!(!text.contains("## Branch and bound"), "{text}");
     }
+}
+
+/// `explain --predict` of a branch-and-bound search times replays on paths of the recorded
+/// tree's frontier: listed without the incumbent that cuts the tree, that frontier was the
+/// unbounded tree's (2^d paths for a knapsack) and the listing ran out of memory. Under a
+/// 2 GB address-space limit the prediction now comes out.
+#[test]
+fn explain_predict_of_a_bounded_search_lists_no_more_than_its_recorded_frontier() {
+    let command = format!(
+        "ulimit -v 2000000; exec '{}' explain instances/knapsack/uncorrelated_40.json --best --parallel steal \
+         --predict 1,2 --repeats 1",
+        env!("CARGO_BIN_EXE_backtrack-bench")
+    );
+    let output = std::process::Command::new("sh").args(["-c", &command]).output().expect("sh runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("prediction: steal on knapsack_uncorrelated_40_1000_1"), "{stdout}");
 }

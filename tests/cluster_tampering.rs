@@ -208,6 +208,14 @@ fn incumbent_files_without_the_key_are_ignored_by_parts_and_refused_by_merge() {
     }
     let message = refused(&["merge", text(&dir)]);
     assert!(message.contains(&format!("{}: digest: does not verify with the plan's key", text(&forged))), "{message}");
+    // `merge --status` and `explain --cluster` make the same checks: neither tells the user
+    // all is well (and to merge) while the merge refuses.
+    let status = tool(&["merge", text(&dir), "--status"]);
+    assert_eq!(status.status.code(), Some(2));
+    let listed = String::from_utf8_lossy(&status.stdout);
+    assert!(listed.contains(&format!("problem: {}: digest: does not verify", text(&forged))), "{listed}");
+    let message = refused(&["explain", "--cluster", text(&dir)]);
+    assert!(message.contains(&format!("{}: digest: does not verify", text(&forged))), "{message}");
     std::fs::remove_file(&forged).unwrap();
     // The parts were not cut by it: without it the merge has the optimum, proven.
     let merged = ok(&["merge", text(&dir), "--json"]);

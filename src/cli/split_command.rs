@@ -64,10 +64,10 @@ pub fn run(args: &SplitArgs, knobs: KnobValues) -> Result<(), Failure> {
         out,
         "grouped by {}: largest part estimated at {} nodes (by estimate {}, round-robin {}; {} in all)",
         plan.balance.method,
-        plan.balance.estimate_max_part_nodes.min(plan.balance.round_robin_max_part_nodes),
-        plan.balance.estimate_max_part_nodes,
-        plan.balance.round_robin_max_part_nodes,
-        plan.balance.estimated_nodes
+        estimated(plan.balance.estimate_max_part_nodes.min(plan.balance.round_robin_max_part_nodes)),
+        estimated(plan.balance.estimate_max_part_nodes),
+        estimated(plan.balance.round_robin_max_part_nodes),
+        estimated(plan.balance.estimated_nodes)
     )?;
     if let Some(objective) = &plan.objective {
         let start = match objective.start.as_slice() {
@@ -90,4 +90,22 @@ pub fn run(args: &SplitArgs, knobs: KnobValues) -> Result<(), Failure> {
         program = crate::run::program_name()
     )?;
     Ok(())
+}
+
+/// An estimated node count as text: the estimates add up saturating, and a sum at 2^64 - 1
+/// is a tree past what 64 bits count, not that number of nodes.
+fn estimated(nodes: u64) -> String {
+    match nodes {
+        u64::MAX => "past 2^64".to_string(),
+        nodes => nodes.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_saturated_estimate_is_not_printed_as_a_count() {
+        assert_eq!(super::estimated(u64::MAX), "past 2^64");
+        assert_eq!(super::estimated(u64::MAX - 1), "18446744073709551614");
+    }
 }

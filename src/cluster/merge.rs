@@ -89,6 +89,10 @@ fn survey(loaded: &LoadedPlan) -> Result<Survey, ClusterError> {
             survey.problems.push(format!("part {part}: doubled: {}", shown.join(" and ")));
         }
     }
+    // The incumbent files the parts shared, as `merge` reads them: `--status` and `explain
+    // --cluster` said nothing of one `merge` then refused.
+    let (_, incumbent_problems) = read_published(&loaded.dir, &loaded.hash, &key);
+    survey.problems.extend(incumbent_problems);
     Ok(survey)
 }
 

@@ -266,13 +266,19 @@ fn time_the_search<M: Model, C: RuleCounter + Send, K: Collector<M>>(
 }
 
 /// Up to 1024 paths, evenly spaced, of the frontier at the recorded depth with the most
-/// nodes (listing it counts at most [`RECORDED_NODES`] nodes): deep paths, for timing
-/// replays and copies as workers pay them.
+/// nodes (at most as many listed as the recorded tree has there, itself at most
+/// [`RECORDED_NODES`]): deep paths, for timing replays and copies as workers pay them.
 fn sample_paths<M: Model>(model: &M, tree: &SubtreeTree) -> Vec<Vec<M::Move>> {
     let depth = (1..=tree.recorded_depth.max(1)).max_by_key(|&depth| tree.frontier_len(depth)).unwrap_or(1);
     let mut engine: Engine<M, NoCounters, NoSteering, NoObserver> =
         Engine::new(model.clone(), NoSteering, NoObserver, counting_only());
-    let paths = engine.enumerate_frontier(depth);
+    // Capped at the recorded frontier's size: the listing stops at `depth` and reaches no
+    // solution, so a branch-and-bound model's incumbent never improves during it and its
+    // bound cuts nothing; uncapped, it listed the unbounded tree's frontier there (2^40
+    // paths for a 40-item knapsack) until memory ran out. For a model without a bound the
+    // listing is the recorded frontier itself, which the cap does not cut.
+    let cap = usize::try_from(tree.frontier_len(depth)).unwrap_or(usize::MAX).max(1);
+    let paths = engine.enumerate_frontier_capped(depth, cap);
     let step = paths.len().div_ceil(1024).max(1);
     paths.into_iter().step_by(step).collect()
 }
