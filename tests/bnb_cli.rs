@@ -124,12 +124,15 @@ fn explain_first_does_not_call_a_first_solution_the_best() {
 /// `explain --predict` of a branch-and-bound search times replays on paths of the recorded
 /// tree's frontier: listed without the incumbent that cuts the tree, that frontier was the
 /// unbounded tree's (2^d paths for a knapsack) and the listing ran out of memory. Under a
-/// 2 GB address-space limit the prediction now comes out.
+/// 2 GB address-space limit (and room for a 64 MiB stack per CPU's worker) the prediction
+/// now comes out.
 #[test]
 fn explain_predict_of_a_bounded_search_lists_no_more_than_its_recorded_frontier() {
+    let cpus = std::thread::available_parallelism().map_or(1, usize::from);
     let command = format!(
-        "ulimit -v 2000000; exec '{}' explain instances/knapsack/uncorrelated_40.json --best --parallel steal \
+        "ulimit -v {}; exec '{}' explain instances/knapsack/uncorrelated_40.json --best --parallel steal \
          --predict 1,2 --repeats 1",
+        2_000_000 + 70_000 * cpus,
         env!("CARGO_BIN_EXE_backtrack-bench")
     );
     let output = std::process::Command::new("sh").args(["-c", &command]).output().expect("sh runs");

@@ -282,7 +282,7 @@ fn explain_cluster_refuses_the_stale_parts_of_a_folder_split_again_as_merge_does
     let merge = refused(&["merge", text(&dir)]);
     let explain = refused(&["explain", "--cluster", text(&dir)]);
     assert_eq!(explain, merge, "the same check, the same message");
-    let expected = format!("backtrack-bench: error: {}: the parts do not match the plan, 14 problem(s):", text(&dir));
+    let expected = format!("backtrack-bench: error: {}: the parts (or the incumbent files they shared) do not match the plan, 14 problem(s):", text(&dir));
     assert!(merge.starts_with(&expected), "{merge}");
     for part in 1..=7 {
         assert!(merge.contains(&format!("\n  part {part} (")), "part {part}: {merge}");

@@ -89,10 +89,12 @@ fn survey(loaded: &LoadedPlan) -> Result<Survey, ClusterError> {
             survey.problems.push(format!("part {part}: doubled: {}", shown.join(" and ")));
         }
     }
-    // The incumbent files the parts shared, as `merge` reads them: `--status` and `explain
-    // --cluster` said nothing of one `merge` then refused.
-    let (_, incumbent_problems) = read_published(&loaded.dir, &loaded.hash, &key);
-    survey.problems.extend(incumbent_problems);
+    // The incumbent files the parts of a branch and bound shared, as `merge` reads them:
+    // `--status` and `explain --cluster` said nothing of one `merge` then refused.
+    if loaded.plan.objective.is_some() {
+        let (_, incumbent_problems) = read_published(&loaded.dir, &loaded.hash, &key);
+        survey.problems.extend(incumbent_problems);
+    }
     Ok(survey)
 }
 
@@ -157,7 +159,7 @@ pub(crate) fn checked_parts(loaded: &LoadedPlan) -> Result<BTreeMap<usize, (Path
     }
     if !survey.problems.is_empty() {
         return Err(ClusterError::bad_input(format!(
-            "{}: the parts do not match the plan, {} problem(s):\n  {}",
+            "{}: the parts (or the incumbent files they shared) do not match the plan, {} problem(s):\n  {}",
             dir.display(),
             survey.problems.len(),
             survey.problems.join("\n  ")

@@ -89,8 +89,8 @@ pub fn anomaly_line(configs: &[ConfigRuns]) -> Option<String> {
     let kind = if overhead > NO_ANOMALY_SHARE {
         format!(
             "detrimental anomaly: {} explored {:+.1}% nodes against sequential ({} vs {}), subtrees the sequential \
-             search cut: where its incumbent was already better, or siblings past a bound cut that it left \
-             unentered and a split handed out to be entered and cut one by one",
+             search cut: where its incumbent was already better, or (for moves in bound order) siblings past a \
+             bound cut that it left unentered and a split handed out to be entered and cut one by one",
             parallel.label,
             overhead * 100.0,
             format::count(parallel.nodes.0.round() as u64),

@@ -161,7 +161,7 @@ impl fmt::Display for HarnessError {
             ),
             HarnessError::NotAFile { path, what } => write!(
                 f,
-                "{}: is {what}, where {} writes a file of its own, replaced whole; move it away (a symlink to a \
+                "{}: is {what}, where {} writes a file of its own; move it away (a symlink to a \
                  regular file is followed)",
                 path.display(),
                 crate::run::program_name()

@@ -265,9 +265,11 @@ fn time_the_search<M: Model, C: RuleCounter + Send, K: Collector<M>>(
     Ok(Timed { alone, steered: median(steered), slowdown })
 }
 
-/// Up to 1024 paths, evenly spaced, of the frontier at the recorded depth with the most
-/// nodes (at most as many listed as the recorded tree has there, itself at most
-/// [`RECORDED_NODES`]): deep paths, for timing replays and copies as workers pay them.
+/// Up to 1024 paths, evenly spaced over the listing, of the frontier at the recorded depth
+/// with the most nodes: deep paths, for timing replays and copies as workers pay them. At
+/// most as many are listed as the recorded tree has there (itself at most
+/// [`RECORDED_NODES`]); for a branch-and-bound model they are the first that many of the
+/// unbounded frontier in depth-first order, paths of the same depth and cost to replay.
 fn sample_paths<M: Model>(model: &M, tree: &SubtreeTree) -> Vec<Vec<M::Move>> {
     let depth = (1..=tree.recorded_depth.max(1)).max_by_key(|&depth| tree.frontier_len(depth)).unwrap_or(1);
     let mut engine: Engine<M, NoCounters, NoSteering, NoObserver> =

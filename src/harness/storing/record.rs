@@ -223,8 +223,9 @@ impl RunRecord {
     }
 
     /// Refuses a record that no run writes (an edited or damaged file), with the column and
-    /// why: tables would otherwise divide by its thread count or call its status a failure
-    /// of the run. Only columns every build has written are checked.
+    /// why: tables would otherwise divide by its thread count, call its status a failure of
+    /// the run or file it under a mode of its own. Columns every build has written are
+    /// checked, and `affinity` where a build wrote it (empty in older files).
     pub fn check_plausible(&self) -> Result<(), String> {
         if !(1..=MAX_THREADS).contains(&self.threads) {
             return Err(format!("column threads: {} is not a thread count (1 to {MAX_THREADS})", self.threads));

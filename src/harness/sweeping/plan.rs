@@ -368,11 +368,13 @@ fn knob_sets(spec: &SweepSpec, block: &Block, family: Family) -> Result<Vec<(Str
 /// A listed knob's values with each `HEAD:K` written once per K of the block's `k_values`
 /// (a value with its number, `periodic:8`, is kept as written).
 fn with_k_values(list: &[String], k_values: &[u32]) -> Vec<String> {
+    let mut seen = HashSet::new();
     list.iter()
         .flat_map(|value| match value.strip_suffix(":K") {
             Some(head) => k_values.iter().map(|k| format!("{head}:{k}")).collect(),
             None => vec![value.clone()],
         })
+        .filter(|value| seen.insert(value.clone()))
         .collect()
 }
 
@@ -477,7 +479,7 @@ mod tests {
     #[test]
     fn a_listed_knob_value_with_k_takes_each_of_the_blocks_k_values() {
         let plan = plan(
-            "name = \"t\"\n[[block]]\ninstances = [\"247\"]\nknobs = { connectivity = [\"periodic:K\", \"leaves\"] }\n\
+            "name = \"t\"\n[[block]]\ninstances = [\"247\"]\nknobs = { connectivity = [\"periodic:K\", \"leaves\", \"periodic:8\"] }\n\
              k_values = [1, 8]\nbaseline = false\n",
         );
         let variants: Vec<&str> = plan.configurations.iter().map(|config| config.variant.as_str()).collect();

@@ -66,29 +66,24 @@ pub fn recorded_runs(
     Ok((recorded, notes))
 }
 
-/// Refuses to resume when the folder's logs hold configurations `plan` does not have: the
-/// spec or the flags (`--node-limit`, a thread count, a knob) changed since those runs, and
-/// the new plan's rows would be mixed into the old run's log. A plan that only adds
-/// configurations (a block appended to the spec) resumes.
-pub fn check_same_plan(plan: &SweepPlan, recorded: &HashMap<String, Recorded>) -> Result<(), HarnessError> {
+/// A note when the folder's logs hold configurations `plan` does not have: the spec or a
+/// flag (`--node-limit`, a knob) changed since those runs, or what the ids are made of did
+/// (an instance that loads now, `cores` on a machine of another size, a family's new knob
+/// in another build). Their rows stay and `report` shows them beside this plan's; the
+/// user hears it before the runs, where the log would otherwise mix two plans in silence.
+/// Not a refusal: shards on machines of different sizes resume one folder by design.
+pub fn other_plan_note(plan: &SweepPlan, recorded: &HashMap<String, Recorded>) -> Option<String> {
     let planned: std::collections::HashSet<&str> =
         plan.configurations.iter().map(|config| config.id.as_str()).collect();
-    let mut foreign: Vec<&str> = recorded.keys().map(String::as_str).filter(|id| !planned.contains(id)).collect();
-    if foreign.is_empty() {
-        return Ok(());
-    }
-    foreign.sort_unstable();
-    Err(HarnessError::Argument {
-        flag: "--resume",
-        message: format!(
-            "the folder's run logs of sweep `{}` hold {} configuration(s) this plan does not have (id {}{}): the spec \
-             or the flags changed since those runs; resume with the same spec and flags, or run without --resume \
-             (the earlier run is kept in history/)",
-            plan.sweep,
-            foreign.len(),
-            foreign[0],
-            if foreign.len() > 1 { ", ..." } else { "" }
-        ),
+    let foreign = recorded.keys().filter(|id| !planned.contains(id.as_str())).count();
+    (foreign > 0).then(|| {
+        format!(
+            "--resume: the folder's run logs of sweep `{}` hold {foreign} configuration(s) this plan does not have \
+             (the spec, a flag such as --node-limit, an instance's loading, the core count behind `cores` or the \
+             build differ from those runs): their rows stay, and `report` shows them beside this plan's; to keep \
+             the runs apart, run without --resume (the earlier run is kept in history/)",
+            plan.sweep
+        )
     })
 }
 
@@ -136,17 +131,16 @@ mod tests {
     }
 
     #[test]
-    fn a_log_of_configurations_the_plan_lacks_is_not_resumed() {
+    fn a_log_of_configurations_the_plan_lacks_is_told_before_the_runs() {
         let spec = SweepSpec::parse("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\n", "t.toml").unwrap();
         let plan = super::super::plan::expand(&spec, 1).unwrap();
         let own = plan.configurations[0].id.clone();
         let mut recorded = HashMap::from([(own, Recorded::default())]);
-        assert!(check_same_plan(&plan, &recorded).is_ok());
-        // Fewer recorded than planned: a spec that grew resumes.
-        assert!(check_same_plan(&plan, &HashMap::new()).is_ok());
+        assert_eq!(other_plan_note(&plan, &recorded), None);
+        // Fewer recorded than planned: a spec that grew resumes without a word.
+        assert_eq!(other_plan_note(&plan, &HashMap::new()), None);
         recorded.insert("0123456789abcdef".into(), Recorded::default());
-        let error = check_same_plan(&plan, &recorded).unwrap_err();
-        assert!(error.is_bad_input());
-        assert!(error.to_string().contains("hold 1 configuration(s) this plan does not have (id 0123456789abcdef)"));
+        let note = other_plan_note(&plan, &recorded).expect("a note");
+        assert!(note.contains("hold 1 configuration(s) this plan does not have"), "{note}");
     }
 }

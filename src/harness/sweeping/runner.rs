@@ -9,7 +9,7 @@
 
 use super::plan::{Configuration, SweepPlan};
 use super::progress::Progress;
-use super::resume::{check_same_plan, is_done, recorded_runs, Recorded};
+use super::resume::{is_done, other_plan_note, recorded_runs, Recorded};
 use super::work_estimate::WorkEstimate;
 use crate::environment::{process_cpu_ns, timestamp_now, Environment};
 use crate::format::{self, TimeUnit};
@@ -107,7 +107,10 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
     }
     let (recorded, mut notes) =
         if options.resume { recorded_runs(plan, &options.out_dir)? } else { (HashMap::new(), Vec::new()) };
-    check_same_plan(plan, &recorded)?;
+    if let Some(note) = other_plan_note(plan, &recorded) {
+        // At once, not with the notes at the end: the user may stop the runs here.
+        note!("backtrack-bench: {note}");
+    }
     notes.extend(removed_temporaries(&options.out_dir));
     let slice = plan.slice(options.shard);
     let mut outcome = SweepOutcome {

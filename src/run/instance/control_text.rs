@@ -77,11 +77,11 @@ fn control_in(text: &str) -> Option<char> {
     text.chars().find(|&character| acts_on_the_terminal(character))
 }
 
-/// A control character, or one of Unicode's direction overrides and isolates, which turn
-/// the text after them around on screen (a name could then read as another).
+/// A control character, or one of Unicode's direction embeddings, overrides and isolates,
+/// which turn the text after them around on screen (a name could then read as another).
+/// The plain direction marks (U+200E, U+200F, U+061C) change no order and stay.
 fn acts_on_the_terminal(character: char) -> bool {
-    character.is_control()
-        || matches!(character, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    character.is_control() || matches!(character, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 #[cfg(test)]
@@ -107,6 +107,6 @@ mod tests {
         assert_eq!(id_from_file_name(Path::new("a\u{1b}[2Jb\nc.clq")), "a\\u{1b}[2Jb\\nc");
         assert_eq!(id_from_file_name(Path::new("é café.json")), "é café");
         assert_eq!(id_from_file_name(Path::new("gpj.\u{202e}exe.json")), "gpj.\\u{202e}exe");
-        assert!(holds_control("a\u{2066}b") && !holds_control("plain name"));
+        assert!(holds_control("a\u{2066}b") && !holds_control("plain name") && !holds_control("\u{200f}abc"));
     }
 }
