@@ -89,6 +89,9 @@ pub fn run(args: &SweepArgs) -> Result<bool, Failure> {
         }
     })?;
     Failure::unless_out_folder(&args.out, "results")?;
+    for note in &plan.notes {
+        note!("{}: {note}", crate::run::program_name());
+    }
     if args.dry_run {
         return if args.json { print_plan_json(&plan, shard) } else { print_plan(&plan, shard) }.map(|()| true);
     }

@@ -89,6 +89,9 @@ pub struct SweepPlan {
     pub min_repeats: Option<u32>,
     /// The median interval's relative width at which repeats stop (0: off).
     pub target_ci: f64,
+    /// What the user should hear of the plan's choices before it runs: an alternative
+    /// instance that exists but does not load, passed over for the next.
+    pub notes: Vec<String>,
 }
 
 impl SweepPlan {
@@ -113,6 +116,7 @@ impl SweepPlan {
 /// Expands `spec` for a machine with `cores` available threads, loading each instance once.
 pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError> {
     let mut instances: BTreeMap<String, Result<Instance, LoadFailure>> = BTreeMap::new();
+    let mut notes = Vec::new();
     let mut configurations = Vec::new();
     let mut seen = HashSet::new();
     for (block_index, block) in spec.blocks.iter().enumerate() {
@@ -121,7 +125,7 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
             let message = format!("block[{block_index}].threads: {refused}");
             return Err(HarnessError::spec_at(&spec.origin, block.line_of("threads"), message));
         }
-        let sources = choose_instances(block, &mut instances);
+        let sources = choose_instances(block, block_index, &mut instances, &mut notes);
         check_listed_knobs(spec, block, block_index, &sources, &instances)?;
         for source in &sources {
             let loaded = instances.entry(source.clone()).or_insert_with(|| load_instance(source)).clone();
@@ -195,6 +199,7 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
         config_budget_s: spec.config_budget_s,
         min_repeats: spec.min_repeats,
         target_ci: spec.target_ci,
+        notes,
     })
 }
 
@@ -257,18 +262,40 @@ fn load_instance(source: &str) -> Result<Instance, LoadFailure> {
 }
 
 /// The block's instances: of each entry's alternatives, the first that loads (else the
-/// first, whose error its configurations will record). Every instance tried is cached.
-fn choose_instances(block: &Block, instances: &mut BTreeMap<String, Result<Instance, LoadFailure>>) -> Vec<String> {
-    block
-        .instances
-        .iter()
-        .map(|alternatives| {
-            let loads = |source: &String, instances: &mut BTreeMap<String, Result<Instance, LoadFailure>>| {
-                instances.entry(source.clone()).or_insert_with(|| load_instance(source)).is_ok()
-            };
-            alternatives.iter().find(|source| loads(source, instances)).unwrap_or(&alternatives[0]).clone()
-        })
-        .collect()
+/// first, whose error its configurations will record). Every instance tried is cached. An
+/// alternative passed over that exists (a file that does not load, not a missing one) is
+/// told in `notes`: the sweep would otherwise measure the next in silence.
+fn choose_instances(
+    block: &Block,
+    block_index: usize,
+    instances: &mut BTreeMap<String, Result<Instance, LoadFailure>>,
+    notes: &mut Vec<String>,
+) -> Vec<String> {
+    let mut chosen = Vec::new();
+    for alternatives in &block.instances {
+        let mut loads =
+            |source: &String| instances.entry(source.clone()).or_insert_with(|| load_instance(source)).is_ok();
+        let Some(position) = alternatives.iter().position(&mut loads) else {
+            chosen.push(alternatives[0].clone());
+            continue;
+        };
+        for passed in alternatives[..position].iter().filter(|source| exists_somewhere(source)) {
+            let why = instances[passed].as_ref().err().map_or(String::new(), |failure| failure.message.clone());
+            notes.push(format!(
+                "block[{block_index}].instances: `{passed}` exists but does not load ({why}); `{}` runs in its place",
+                alternatives[position]
+            ));
+        }
+        chosen.push(alternatives[position].clone());
+    }
+    chosen
+}
+
+/// Whether `source` names a file where `load_instance` looks: as given, or in the crate's
+/// folder for a relative path.
+fn exists_somewhere(source: &str) -> bool {
+    let path = std::path::Path::new(source);
+    path.exists() || (path.is_relative() && std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path).exists())
 }
 
 /// Rejects a listed knob that no family of the block has (a typo would otherwise vanish).
@@ -566,10 +593,21 @@ mod tests {
 
     #[test]
     fn the_first_alternative_that_loads_is_run() {
-        let plan =
+        let planned =
             plan("name = \"t\"\n[[block]]\ninstances = [[\"no/such.json\", \"rings\"], [\"a.json\", \"b.json\"]]\n");
-        let sources: Vec<&str> = plan.configurations.iter().map(|config| config.source.as_str()).collect();
+        let sources: Vec<&str> = planned.configurations.iter().map(|config| config.source.as_str()).collect();
         assert_eq!(sources, ["rings", "a.json"]);
+        assert!(planned.notes.is_empty(), "a missing alternative is passed over without a word");
+        let folder = tempfile::tempdir().unwrap();
+        let broken = folder.path().join("broken.json");
+        std::fs::write(&broken, "{").unwrap();
+        let text = format!("name = \"t\"\n[[block]]\ninstances = [[{:?}, \"rings\"]]\n", broken.to_str().unwrap());
+        let fallen_back = plan(&text);
+        assert_eq!(fallen_back.configurations[0].source, "rings");
+        let notes = &fallen_back.notes;
+        assert_eq!(notes.len(), 1);
+        assert!(notes[0].contains("broken.json` exists but does not load ("), "{}", notes[0]);
+        assert!(notes[0].ends_with("`rings` runs in its place"), "{}", notes[0]);
     }
 
     #[test]
