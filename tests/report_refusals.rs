@@ -11,6 +11,16 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// A temporary folder holding `mm.toml`, a spec of one sweep `mm` of `rings`: the folder,
+/// its path (as `--out`) and the spec's path.
+fn folder_with_rings_spec() -> (tempfile::TempDir, String, String) {
+    let folder = tempfile::tempdir().unwrap();
+    let spec = folder.path().join("mm.toml");
+    std::fs::write(&spec, "name = \"mm\"\n[[block]]\ninstances = [\"rings\"]\n").unwrap();
+    let out = folder.path().to_string_lossy().into_owned();
+    (folder, out, spec.to_string_lossy().into_owned())
+}
+
 /// A run log that lost a column every build writes (an edit) is refused naming it, and
 /// rows of another sweep than the file's name are left out with a note: both read before
 /// as an older build's file or in silence, and the tables came out wrong with exit 0.
@@ -88,16 +98,13 @@ fn a_file_where_plots_or_history_go_is_refused_naming_it() {
 /// an earlier run, and every later `report` failed on it.
 #[test]
 fn a_folder_at_a_sweeps_own_file_names_is_refused_before_the_history_moves() {
-    let folder = tempfile::tempdir().unwrap();
-    let out = folder.path().to_string_lossy().into_owned();
-    let spec = folder.path().join("mm.toml");
-    std::fs::write(&spec, "name = \"mm\"\n[[block]]\ninstances = [\"rings\"]\n").unwrap();
+    let (folder, out, spec) = folder_with_rings_spec();
     for name in ["mm-runs.csv", "mm-counts.csv", "mm.lock"] {
         let held = folder.path().join(name);
         // The sweeps before left their lock file (a regular file, kept between sweeps).
         let _ = std::fs::remove_file(&held);
         std::fs::create_dir(&held).unwrap();
-        let output = run(&["sweep", "--spec", spec.to_str().unwrap(), "--out", &out, "--quiet"]);
+        let output = run(&["sweep", "--spec", &spec, "--out", &out, "--quiet"]);
         assert_eq!(output.status.code(), Some(2), "{name}: {}", text(&output.stderr));
         assert!(text(&output.stderr).contains(&format!("{name}: is a folder")), "{}", text(&output.stderr));
         assert!(!folder.path().join("history").exists(), "{name}: nothing was set aside");
@@ -110,11 +117,8 @@ fn a_folder_at_a_sweeps_own_file_names_is_refused_before_the_history_moves() {
 /// log would compare nothing and pass: refused (exit 2).
 #[test]
 fn a_resume_of_another_plan_is_told_and_a_baseline_without_run_logs_refused() {
-    let folder = tempfile::tempdir().unwrap();
-    let out = folder.path().to_string_lossy().into_owned();
-    let spec = folder.path().join("mm.toml");
-    std::fs::write(&spec, "name = \"mm\"\n[[block]]\ninstances = [\"rings\"]\n").unwrap();
-    let spec = spec.to_str().unwrap();
+    let (_folder, out, spec) = folder_with_rings_spec();
+    let spec = spec.as_str();
     assert!(run(&["sweep", "--spec", spec, "--out", &out, "--quiet"]).status.success());
     let output = run(&["sweep", "--spec", spec, "--out", &out, "--quiet", "--resume"]);
     assert!(output.status.success(), "the same plan resumes: {}", text(&output.stderr));
@@ -136,13 +140,11 @@ fn a_resume_of_another_plan_is_told_and_a_baseline_without_run_logs_refused() {
 /// to fix: exit 2 naming it, where the system's "Not a directory" or "File exists" exited 1.
 #[test]
 fn an_out_folder_behind_a_file_or_a_dangling_link_is_refused_as_input() {
-    let folder = tempfile::tempdir().unwrap();
+    let (folder, _, spec) = folder_with_rings_spec();
     std::fs::write(folder.path().join("afile"), "").unwrap();
     std::os::unix::fs::symlink(folder.path().join("nowhere"), folder.path().join("dangling")).unwrap();
     for out in [folder.path().join("afile/sub"), folder.path().join("dangling")] {
-        let spec = folder.path().join("mm.toml");
-        std::fs::write(&spec, "name = \"mm\"\n[[block]]\ninstances = [\"rings\"]\n").unwrap();
-        let output = run(&["sweep", "--spec", spec.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+        let output = run(&["sweep", "--spec", &spec, "--out", out.to_str().unwrap(), "--quiet"]);
         assert_eq!(output.status.code(), Some(2), "{}", text(&output.stderr));
         assert!(text(&output.stderr).contains("cannot be made a results folder"), "{}", text(&output.stderr));
     }

@@ -261,12 +261,12 @@ fn instance_of(measurements: &WorkloadMeasurements, instances: &[String]) -> Res
     let recorded = match &measurements.source {
         // The file names the source, not the user: a FIFO or a device there would hold the
         // command on a read nobody asked for.
-        Some(source) if special_file_at(source).is_some() => {
-            format!("its instance {source} is {}, not a regular file", special_file_at(source).unwrap_or_default())
-        }
-        Some(source) => match instance::load(source) {
-            Ok(instance) => return Ok(instance),
-            Err(error) => format!("its instance {source} does not load here ({error})"),
+        Some(source) => match special_file_at(source) {
+            Some(what) => format!("its instance {source} is {what}, not a regular file"),
+            None => match instance::load(source) {
+                Ok(instance) => return Ok(instance),
+                Err(error) => format!("its instance {source} does not load here ({error})"),
+            },
         },
         None => "names no instance".to_string(),
     };

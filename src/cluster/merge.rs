@@ -262,6 +262,7 @@ struct Published {
 fn published_solutions(loaded: &LoadedPlan, components: usize) -> Result<Published, ClusterError> {
     let key = read_key(&loaded.dir)?;
     let (files, problems) = read_published(&loaded.dir, &loaded.hash, &key);
+    // The survey of `checked_parts` refused these already; a file changed since is caught here.
     if !problems.is_empty() {
         return Err(ClusterError::bad_input(format!(
             "{}: the incumbent files the parts shared are not all this plan's as its parts wrote them, {} problem(s):\n  {}",

@@ -138,8 +138,8 @@ pub fn regenerate(
 
 /// Refuses, before anything is written, a name among the files `report` writes (`README.md`,
 /// each sweep's summary, the plots already in `plots/`) that is held by a folder, a FIFO or a
-/// device, and a `plots` that is not a folder: found at the README, after the summaries and plots were rewritten, it left the
-/// folder half regenerated.
+/// device, and a `plots` that is not a folder: found at the README, after the summaries and
+/// plots were rewritten, it left the folder half regenerated.
 fn check_own_files<'a>(folder: &Path, sweeps: impl Iterator<Item = &'a String>) -> Result<(), HarnessError> {
     check_named_folder(&folder.join("plots"))?;
     let mut names = vec![folder.join("README.md")];

@@ -241,9 +241,9 @@ impl RunRecord {
         if self.idle_share > 1.0 {
             return Err(format!("column idle_share: {} is not a share of the workers' time (0 to 1)", self.idle_share));
         }
-        // The run description: a value no flag or spec sets would make a table of its own
-        // (an unknown mode) or drop the row from its instance's table.
-        // Each column with the spec key whose parser reads it.
+        // The run description, each column read by its spec key's parser: a value no flag or
+        // spec sets would make a table of its own (an unknown mode) or drop the row from its
+        // instance's table.
         let described = [
             ("mode", "modes", &self.mode),
             ("state", "states", &self.state),

@@ -245,20 +245,23 @@ fn load_instance(source: &str) -> Result<Instance, LoadFailure> {
     }
     match instance::load(source) {
         Ok(instance) => Ok(instance),
-        Err(error) => {
-            let fallback = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(source);
-            if std::path::Path::new(source).is_relative() && !std::path::Path::new(source).exists() && fallback.exists()
-            {
-                instance::load(&fallback.to_string_lossy()).map(|mut instance| {
-                    instance.source = source.to_string();
-                    instance
-                })
-            } else {
-                Err(error)
-            }
-            .map_err(LoadFailure::from)
+        Err(error) => match in_the_crate(source) {
+            Some(fallback) => instance::load(&fallback.to_string_lossy()).map(|mut instance| {
+                instance.source = source.to_string();
+                instance
+            }),
+            None => Err(error),
         }
+        .map_err(LoadFailure::from),
     }
+}
+
+/// Where a relative `source` missing from the working directory is found in the crate's
+/// source folder, if it is there.
+fn in_the_crate(source: &str) -> Option<std::path::PathBuf> {
+    let path = std::path::Path::new(source);
+    let fallback = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    (path.is_relative() && !path.exists() && fallback.exists()).then_some(fallback)
 }
 
 /// The block's instances: of each entry's alternatives, the first that loads (else the
@@ -291,11 +294,9 @@ fn choose_instances(
     chosen
 }
 
-/// Whether `source` names a file where `load_instance` looks: as given, or in the crate's
-/// folder for a relative path.
+/// Whether `source` names a file where `load_instance` looks: as given, or in the crate.
 fn exists_somewhere(source: &str) -> bool {
-    let path = std::path::Path::new(source);
-    path.exists() || (path.is_relative() && std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path).exists())
+    std::path::Path::new(source).exists() || in_the_crate(source).is_some()
 }
 
 /// Rejects a listed knob that no family of the block has (a typo would otherwise vanish).

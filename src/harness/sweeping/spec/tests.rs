@@ -2,6 +2,11 @@
 
 use super::*;
 
+/// The message of the error parsing `text` as `s.toml` gives (the spec must be refused).
+fn error(text: &str) -> String {
+    SweepSpec::parse(text, "s.toml").unwrap_err().to_string()
+}
+
 #[test]
 fn every_preset_parses() {
     for name in preset_names() {
@@ -27,7 +32,6 @@ fn block_settings_inherit_and_override_the_top_level() {
 
 #[test]
 fn errors_name_the_key() {
-    let error = |text: &str| SweepSpec::parse(text, "s.toml").unwrap_err().to_string();
     assert_eq!(
         error("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\nthreads = [\"lots\"]"),
         "s.toml:4: block[0].threads: `lots` is not a thread count; expected an integer from 1 to 1024, `cores`, `cores*N`, `cores+N` or a range `A..B` of those"
@@ -41,7 +45,6 @@ fn errors_name_the_key() {
 
 #[test]
 fn errors_name_the_line_of_the_bad_value() {
-    let error = |text: &str| SweepSpec::parse(text, "s.toml").unwrap_err().to_string();
     let spec = "name = \"t\"\nrepeats = 2\n\n[[block]]\ninstances = [\"rings\"]\n\n[[block]]\ninstances = [\"rings\"]\nstrategies = [\"auto\",\n  \"bogus\"]\n";
     assert!(
         error(spec).starts_with("s.toml:9: block[1].strategies: invalid parallel strategy `bogus`"),
@@ -89,7 +92,6 @@ fn a_key_without_a_value_says_what_is_wrong() {
 
 #[test]
 fn an_absurd_warmup_is_refused_with_its_line() {
-    let error = |text: &str| SweepSpec::parse(text, "s.toml").unwrap_err().to_string();
     let spec = "name = \"t\"\nwarmup = 9223372036854775807\n[[block]]\ninstances = [\"rings\"]\n";
     assert!(
         error(spec).starts_with("s.toml:2: warmup: 9223372036854775807; at most 10000 (warm-ups"),
@@ -102,7 +104,6 @@ fn an_absurd_warmup_is_refused_with_its_line() {
 
 #[test]
 fn repeats_past_a_million_are_refused_rather_than_wrapped() {
-    let error = |text: &str| SweepSpec::parse(text, "s.toml").unwrap_err().to_string();
     // 2^32 would wrap to 0 repeats as a `u32`: a sweep that runs nothing and exits 0.
     let spec = "name = \"t\"\nrepeats = 4294967296\n[[block]]\ninstances = [\"rings\"]\n";
     assert!(error(spec).starts_with("s.toml:2: repeats: 4294967296; at most 1000000"), "{}", error(spec));
@@ -119,7 +120,6 @@ fn repeats_past_a_million_are_refused_rather_than_wrapped() {
 
 #[test]
 fn an_instance_with_a_control_character_is_refused_shown_escaped() {
-    let error = |text: &str| SweepSpec::parse(text, "s.toml").unwrap_err().to_string();
     let spec = "name = \"t\"\n[[block]]\ninstances = [\"rings\\u0007\"]\n";
     assert!(error(spec).contains("block[0].instances: `rings\\u{7}` holds a control character"), "{}", error(spec));
 }
