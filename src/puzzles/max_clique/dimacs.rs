@@ -9,7 +9,11 @@
 
 use super::parse::MAX_VERTICES;
 use crate::puzzles::FileFormatError;
-use serde_json::{json, Value};
+use serde_json::{Map, Value};
+
+/// The fewest bytes an edge line takes (`e 1 2` and its line end): the most edges a text
+/// can hold is its length over this, which bounds what is reserved for a `p` line's count.
+const SHORTEST_EDGE_LINE: usize = 6;
 
 /// The `data` block (`{"vertices": N, "edges": [[u, v], ...]}`, 1-based) of the DIMACS
 /// graph in `text`; an error names the 1-based line at fault.
@@ -25,7 +29,13 @@ pub(super) fn data_from_dimacs(text: &str) -> Result<Value, FileFormatError> {
                 if vertices.is_some() {
                     return Err(FileFormatError::new(number, "a second `p` line; a file describes one graph"));
                 }
-                vertices = Some(problem_line(words.collect(), number)?);
+                let (count, declared_edges) = problem_line(words.collect(), number)?;
+                vertices = Some(count);
+                // Reserved once: grown by doubling, the list of a file of millions of edges
+                // held twice its size for a while. A `p` line may count an edge listed both
+                // ways twice, or lie: the text's length bounds what is reserved.
+                let most = text.len() / SHORTEST_EDGE_LINE;
+                edges.reserve(usize::try_from(declared_edges).unwrap_or(usize::MAX).min(most));
             }
             Some("e") => {
                 let Some(count) = vertices else {
@@ -37,7 +47,7 @@ pub(super) fn data_from_dimacs(text: &str) -> Result<Value, FileFormatError> {
                 };
                 let (u, v) = (vertex(u, count, number)?, vertex(v, count, number)?);
                 if u != v {
-                    edges.push(json!([u, v]));
+                    edges.push(Value::Array(vec![Value::from(u), Value::from(v)]));
                 }
             }
             Some(other) if other.starts_with('c') => {}
@@ -52,11 +62,16 @@ pub(super) fn data_from_dimacs(text: &str) -> Result<Value, FileFormatError> {
     let Some(vertices) = vertices else {
         return Err(FileFormatError::new(0, "no `p edge N M` line: the vertex count is missing"));
     };
-    Ok(json!({ "vertices": vertices, "edges": edges }))
+    // Built in place: `json!` would serialise the edge list into a copy of itself, a
+    // second 100 bytes or so an edge at the moment the file's memory peaks.
+    let mut data = Map::new();
+    data.insert("vertices".to_owned(), Value::from(vertices));
+    data.insert("edges".to_owned(), Value::Array(edges));
+    Ok(Value::Object(data))
 }
 
-/// The vertex count of a `p` line's words after the `p`.
-fn problem_line(words: Vec<&str>, line: usize) -> Result<u64, FileFormatError> {
+/// The vertex and edge counts of a `p` line's words after the `p`.
+fn problem_line(words: Vec<&str>, line: usize) -> Result<(u64, u64), FileFormatError> {
     let [format, vertices, edges] = words[..] else {
         return Err(FileFormatError::new(line, "expected `p edge N M`: the format, the vertex and the edge counts"));
     };
@@ -64,14 +79,14 @@ fn problem_line(words: Vec<&str>, line: usize) -> Result<u64, FileFormatError> {
         return Err(FileFormatError::new(line, format!("format `{format}` is not a graph; expected `p edge N M`")));
     }
     let vertices = count(vertices, line, "a vertex count")?;
-    count(edges, line, "an edge count")?;
+    let edges = count(edges, line, "an edge count")?;
     if !(1..=MAX_VERTICES as u64).contains(&vertices) {
         return Err(FileFormatError::new(
             line,
             format!("{vertices} vertices; expected 1 to {MAX_VERTICES} (the adjacency is one bitset per vertex)"),
         ));
     }
-    Ok(vertices)
+    Ok((vertices, edges))
 }
 
 /// `word` as a count (`what`: "a vertex count" or "an edge count").

@@ -238,6 +238,9 @@ fn dimacs_files_read_into_the_data_block_and_errors_name_the_line() {
     assert_eq!(data, json!({ "vertices": 4, "edges": [[1, 2], [2, 3], [3, 1], [3, 4], [2, 1]] }));
     assert_eq!(graph(&data).edge_count(), 4);
     assert!(MaxClique::data_from_file("p col 3 0\n").is_ok());
+    // A `p` line's edge count is not trusted for what is reserved: the text bounds it.
+    let claimed = MaxClique::data_from_file("p edge 2 18446744073709551615\ne 1 2\n").expect("a valid file");
+    assert_eq!(claimed, json!({ "vertices": 2, "edges": [[1, 2]] }));
     let error = |text: &str| MaxClique::data_from_file(text).unwrap_err();
     assert_eq!(error("c nothing\n").line, 0);
     assert_eq!(error("c\ne 1 2\np edge 2 1\n").to_string(), "line 2: an edge before the `p edge N M` line");
