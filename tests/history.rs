@@ -108,6 +108,15 @@ fn a_second_plain_run_keeps_every_row_of_the_first_and_report_names_what_changed
     let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(json["comparison"]["compared"], 5);
     assert!(json["comparison"]["against"][0].as_str().unwrap().contains("t-1"));
+
+    // A kept log this build cannot read (another build's columns) costs the comparison only.
+    let kept = entry.join("t-runs.csv");
+    let other_build = std::fs::read_to_string(&kept).unwrap().replacen('\n', ",added_later\n", 1);
+    std::fs::write(&kept, other_build).unwrap();
+    let report = binary().args(["report", "--out", &out.to_string_lossy()]).output().unwrap();
+    assert!(report.status.success(), "{}", text(&report.stderr));
+    assert!(text(&report.stderr).contains("not compared with the previous run of `t`"), "{}", text(&report.stderr));
+    assert!(!text(&report.stdout).contains("## Changes against"), "{}", text(&report.stdout));
 }
 
 #[test]

@@ -313,9 +313,14 @@ fn cpus_seen(note: &str) -> usize {
 fn scaling_check_with_one_cpu_times_no_cpu_one_by_one() {
     let out = tempfile::tempdir().expect("a temporary folder");
     let folder = out.path().to_str().expect("a UTF-8 path");
-    let args = ["scaling-check", "--instances", "hooks7", "--strategies", "steal", "--threads", "1,2", "--one-cpu"];
-    let output = cli(&[&args[..], &["--repeats", "1", "--out", folder]].concat());
+    // Repeats in the lists are measured once (a second copy wrote the same rows again).
+    let args = ["scaling-check", "--instances", "hooks7,hooks7", "--strategies", "steal,steal", "--threads", "1,2,1"];
+    let output = cli(&[&args[..], &["--one-cpu", "--repeats", "1", "--out", folder]].concat());
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("is listed already; measured once"));
+    let rows = std::fs::read_to_string(out.path().join("predicted-vs-measured.csv")).expect("the rows");
+    let rows: Vec<&str> = rows.lines().filter(|line| !line.starts_with('#')).collect();
+    assert_eq!(rows.len(), 3, "a header and two rows: {rows:?}");
     let readme = std::fs::read_to_string(out.path().join("README.md")).expect("README.md");
     let id = instance::load("hooks7").expect("built-in").id;
     let note = readme.lines().find(|line| line.starts_with("- Calibration per CPU, ")).expect("the calibration line");

@@ -66,13 +66,21 @@ fn measure_here(args: &ScalingCheckArgs, command: &str) -> Result<(Vec<Workload>
     // Refused before the first instance's recording and calibration, which take a while.
     check_the_cap(&threads, cpus)
         .map_err(|refused| Failure::bad_input(format!("--threads {}: {refused}", args.threads)))?;
-    let threads = resolve_thread_list(&threads, cpus);
+    // A count or strategy listed twice (`1,1`, `1..4,2`) is measured once, as a sweep runs
+    // it: twice, it wrote the same comparison rows twice.
+    let threads = first_of_each(resolve_thread_list(&threads, cpus));
+    let strategies = first_of_each(strategies);
     let repeats = args.repeats as usize;
     let machine = MachineSeen { processor: Environment::detect().cpu_model, cpus };
     let cpu_list = if args.one_cpu { None } else { CpuPinning::allowed() };
     let mut workloads = Vec::new();
     for source in &args.instances {
         let instance = instance::load(source)?;
+        // Its plot and rows are named by the instance's id: a second copy overwrote them.
+        if workloads.iter().any(|workload: &Workload| workload.measurements.workload == instance.id) {
+            note!("scaling-check: {source}: instance `{}` is listed already; measured once", instance.id);
+            continue;
+        }
         note!("scaling-check: {}: recording and calibrating", instance.id);
         let calibration = Calibration { rule_counts: false, rounds: repeats, copies: cpus };
         let prepared = run::prepare(&instance, &KnobValues::new())?;
@@ -321,4 +329,15 @@ impl CpuPinning {
         unsafe { libc::sched_setaffinity(0, size, &self.mask) };
         result
     }
+}
+
+/// `items` with every repeat of an earlier item left out, in their order.
+fn first_of_each<T: PartialEq>(items: Vec<T>) -> Vec<T> {
+    let mut kept: Vec<T> = Vec::with_capacity(items.len());
+    for item in items {
+        if !kept.contains(&item) {
+            kept.push(item);
+        }
+    }
+    kept
 }

@@ -162,7 +162,15 @@ fn compare_with_previous_runs<'a>(
     let mut comparisons = Vec::new();
     for sweep in sweeps {
         let Some((entry, files)) = previous_run(folder, sweep)? else { continue };
-        let (old, skipped) = read_runs(&files)?;
+        // A log kept from another build (another header) or edited since is history the
+        // sweep set aside, not the runs reported: it costs the comparison, not the report.
+        let (old, skipped) = match read_runs(&files) {
+            Ok(read) => read,
+            Err(error) => {
+                notes.push(format!("not compared with the previous run of `{sweep}` (`{}`): {error}", entry.display()));
+                continue;
+            }
+        };
         notes.extend(skipped);
         let old: Vec<RunRecord> = old.into_iter().filter(|record| record.sweep == *sweep).collect();
         let now: Vec<RunRecord> = records.iter().filter(|record| record.sweep == *sweep).cloned().collect();

@@ -220,6 +220,8 @@ pub fn read_checked_rows<T: DeserializeOwned>(
     })?;
     let header = header.trim_end_matches('\r');
     if header.is_empty() {
+        // Said, not refused: a sweep killed as it created the file leaves it so.
+        skipped.push(format!("{}: empty (no header line); no rows read", path.display()));
         return Ok(ReadRows { rows: Vec::new(), skipped });
     }
     check_columns(header, expected_header, required)
@@ -244,16 +246,26 @@ pub fn read_checked_rows<T: DeserializeOwned>(
     for record in reader.byte_records() {
         let line = record.as_ref().ok().and_then(|record| record.position()).map_or(0, |at| lines.line_at(at.byte()));
         let parsed = record.map_err(|error| error.to_string()).and_then(|record| {
-            csv::StringRecord::from_byte_record(record).map_err(|_| format!("line {line}: not valid UTF-8"))
+            // A quote left open (a row cut inside a quoted field) runs on into the next
+            // lines: a note of its first line alone would hide the rows it took with it.
+            let more_lines: usize =
+                record.iter().map(|field| field.iter().filter(|&&byte| byte == b'\n').count()).sum();
+            let more_lines = more_lines as u64;
+            let at = match more_lines {
+                0 => format!("line {line}"),
+                more => format!("lines {line} to {} (a quoted field runs across them)", line + more),
+            };
+            let record = csv::StringRecord::from_byte_record(record).map_err(|_| format!("{at}: not valid UTF-8"))?;
+            Ok((record, at))
         });
-        let parsed = parsed.and_then(|record| {
+        let parsed = parsed.and_then(|(record, at)| {
             if record.len() != headers.len() {
-                return Err(format!("line {line}: {} fields instead of {}", record.len(), headers.len()));
+                return Err(format!("{at}: {} fields instead of {}", record.len(), headers.len()));
             }
             let row = record
                 .deserialize::<T>(Some(&headers))
-                .map_err(|error| format!("line {line}: {}", field_error(&error, &headers)))?;
-            check(&row).map(|()| row).map_err(|reason| format!("line {line}: {reason}"))
+                .map_err(|error| format!("{at}: {}", field_error(&error, &headers)))?;
+            check(&row).map(|()| row).map_err(|reason| format!("{at}: {reason}"))
         });
         match parsed {
             Ok(row) => rows.push(row),
@@ -395,7 +407,23 @@ mod tests {
             assert_eq!(read.rows.len(), 2, "{end:?}");
             assert!(read.skipped[0].contains("skipped a row: line 3: column count (field 2)"), "{:?}", read.skipped);
             assert!(read.skipped[1].contains("skipped a row: line 6: column count (field 2)"), "{:?}", read.skipped);
+            // A row cut inside a quoted field takes the lines up to the next quote with it.
+            std::fs::write(&path, ["name,count", "ok,1", "\"cut", "next,4,extra", "x\",5,6", "last,7", ""].join(end))
+                .unwrap();
+            let read: ReadRows<Row> = read_rows(&path, "name,count").unwrap();
+            assert_eq!(read.rows.len(), 2, "{end:?}");
+            assert!(read.skipped[0].contains("lines 3 to 5 (a quoted field runs across them)"), "{:?}", read.skipped);
         }
+    }
+
+    #[test]
+    fn an_empty_file_reads_as_no_rows_with_a_note() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("runs.csv");
+        std::fs::write(&path, "").unwrap();
+        let read: ReadRows<Row> = read_rows(&path, "name,count").unwrap();
+        assert!(read.rows.is_empty());
+        assert!(read.skipped[0].ends_with("runs.csv: empty (no header line); no rows read"), "{:?}", read.skipped);
     }
 
     #[test]

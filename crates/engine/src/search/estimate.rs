@@ -133,7 +133,8 @@ pub struct ProbesOutOfTime {
 }
 
 /// [`estimate_tree_size_with`], stopped when `deadline` passes (looked at before every
-/// probe and every 4,096 children of a look-ahead; a probe it stops is abandoned): a bound
+/// probe and every 4,096 children of a look-ahead or of the exact count of the top levels;
+/// a probe it stops is abandoned): a bound
 /// on the time of any number of probes. An estimate whose probes all ran is given even
 /// when the deadline passed during the last, as is a tree counted whole. The model is back
 /// at the root state either way.
@@ -159,7 +160,7 @@ pub fn estimate_tree_size_until<M: Model>(
             subtrees: 1,
         });
     }
-    let top = count_top_levels(model, (probes / 4).max(1));
+    let top = count_top_levels(model, (probes / 4).max(1), deadline)?;
     for (depth, &count) in top.nodes_per_depth.iter().enumerate() {
         prober.per_depth[depth] += count as f64;
     }
@@ -200,10 +201,17 @@ struct TopLevels<M: Model> {
 }
 
 /// Counts the tree level by level down to the deepest level whose accepted nodes number at
-/// most `most_subtrees`.
-fn count_top_levels<M: Model>(model: &mut M, most_subtrees: usize) -> TopLevels<M> {
+/// most `most_subtrees`; stopped (no probe made) when `deadline` passes, looked at every
+/// [`LOOK_AHEAD_DEADLINE_STRIDE`] children tried. A tree of millions of nodes is counted
+/// whole when many probes are asked for: it ran for seconds past `--time-limit`.
+fn count_top_levels<M: Model>(
+    model: &mut M,
+    most_subtrees: usize,
+    deadline: Option<Instant>,
+) -> Result<TopLevels<M>, ProbesOutOfTime> {
     let mut top = TopLevels { depth: 0, frontier: vec![Vec::new()], nodes: 0, nodes_per_depth: vec![0] };
     let mut candidates = Vec::new();
+    let mut tried: usize = 0;
     while !top.frontier.is_empty() {
         let mut next = Vec::new();
         let mut rejected = 0;
@@ -212,6 +220,12 @@ fn count_top_levels<M: Model>(model: &mut M, most_subtrees: usize) -> TopLevels<
             candidates.clear();
             if model.branch(&mut candidates, &mut NoCounters) == Branch::Moves {
                 for &mv in &candidates {
+                    tried = tried.wrapping_add(1);
+                    let due = tried.is_multiple_of(LOOK_AHEAD_DEADLINE_STRIDE);
+                    if due && deadline.is_some_and(|deadline| Instant::now() >= deadline) {
+                        rewind(model, path);
+                        return Err(ProbesOutOfTime { probes_done: 0 });
+                    }
                     let accepted = model.apply(mv, &mut NoCounters).is_ok();
                     if accepted || !M::REJECTS_BEFORE_CHANGING {
                         model.undo(mv);
@@ -244,7 +258,7 @@ fn count_top_levels<M: Model>(model: &mut M, most_subtrees: usize) -> TopLevels<
         top.depth += 1;
         top.frontier = next;
     }
-    top
+    Ok(top)
 }
 
 fn replay<M: Model>(model: &mut M, path: &[M::Move]) {
@@ -411,7 +425,8 @@ impl<M: Model> Prober<M> {
     }
 }
 
-/// How many children a look-ahead tries between two looks at the deadline.
+/// How many children a look-ahead, or the count of the top levels, tries between two looks
+/// at the deadline.
 const LOOK_AHEAD_DEADLINE_STRIDE: usize = 4096;
 
 #[cfg(test)]
@@ -529,6 +544,20 @@ mod tests {
         for (depth, &count) in per_depth.iter().enumerate() {
             assert_eq!(estimate.nodes_per_depth[depth], count as f64, "depth {depth}");
         }
+    }
+
+    #[test]
+    fn counting_the_top_levels_stops_at_the_deadline() {
+        // 29,524 nodes, all counted exactly when four times as many probes are asked for.
+        let mut model = IrregularTree { path: Vec::new(), uniform_branching: Some(3) };
+        let probes = 4 * 29_524;
+        let past = Some(Instant::now());
+        let stopped = estimate_tree_size_until(&mut model, probes, 1, EstimateMethod::Stratified, past);
+        assert_eq!(stopped.unwrap_err(), ProbesOutOfTime { probes_done: 0 });
+        assert!(model.path.is_empty(), "the count leaves the model at the root");
+        let whole =
+            estimate_tree_size_until(&mut model, probes, 1, EstimateMethod::Stratified, None).expect("no limit");
+        assert_eq!((whole.nodes, whole.subtrees), (29_524.0, 0));
     }
 
     #[test]

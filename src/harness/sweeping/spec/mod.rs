@@ -437,6 +437,13 @@ fn parse_block(value: &Value, index: usize, repeats: u32, warmup: u32, node_limi
             })
             .map(|sources| {
                 let sources = sources?;
+                // An empty name was taken for the crate's folder when the run came.
+                if sources.iter().any(|source| source.trim().is_empty()) {
+                    return Err(format!(
+                        "{}: an empty instance; each is a short name or a file path",
+                        key("instances")
+                    ));
+                }
                 // An instance is printed on terminals and written into the logs and reports.
                 match sources.iter().find(|source| holds_control(source)) {
                     Some(source) => Err(format!(

@@ -122,4 +122,9 @@ fn repeats_past_a_million_are_refused_rather_than_wrapped() {
 fn an_instance_with_a_control_character_is_refused_shown_escaped() {
     let spec = "name = \"t\"\n[[block]]\ninstances = [\"rings\\u0007\"]\n";
     assert!(error(spec).contains("block[0].instances: `rings\\u{7}` holds a control character"), "{}", error(spec));
+    // An empty one was taken for the crate's folder when its run came.
+    for instances in ["[\"\"]", "[\"rings\", \" \"]", "[[\"rings\", \"\"]]"] {
+        let spec = format!("name = \"t\"\n[[block]]\ninstances = {instances}\n");
+        assert!(error(&spec).contains("s.toml:3: block[0].instances: an empty instance"), "{}", error(&spec));
+    }
 }
