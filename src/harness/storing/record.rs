@@ -217,8 +217,13 @@ impl RunRecord {
     /// A record of a finished sequential run of the default settings, for tests to change.
     #[cfg(test)]
     pub(crate) fn plausible() -> RunRecord {
-        let record =
-            RunRecord { status: status::OK.to_string(), threads: 1, available_parallelism: 1, ..RunRecord::default() };
+        let record = RunRecord {
+            status: status::OK.to_string(),
+            threads: 1,
+            available_parallelism: 1,
+            timestamp: "2026-11-22T04:29:57.123Z".to_string(),
+            ..RunRecord::default()
+        };
         record.with_run_columns(super::run_columns::RunColumnCells::from(&RunSettings::default()))
     }
 
@@ -260,6 +265,19 @@ impl RunRecord {
             if let Some(Err(error)) = dimension.map(|dimension| (dimension.set)(&mut RunSettings::default(), value)) {
                 return Err(format!("column {column}: {error}"));
             }
+        }
+        let shares = [("other_cpu_share", self.other_cpu_share, 1.0), ("load_average", self.load_average, f64::MAX)];
+        for (column, value, most) in shares {
+            if let Some(value) = value.filter(|value| !(0.0..=most).contains(value)) {
+                return Err(format!("column {column}: {value} is not a measured {}", column.replace('_', " ")));
+            }
+        }
+        // Runs are ordered by it ("the later one wins"), as text: another shape sorts wrong.
+        if !is_rfc3339_utc(&self.timestamp) {
+            return Err(format!(
+                "column timestamp: `{}` is not a UTC time such as 2026-11-22T04:29:57.123Z",
+                self.timestamp
+            ));
         }
         if self.node_limit == 0 {
             return Err("column node_limit: 0; a run's node limit is at least 1".to_string());
@@ -388,6 +406,20 @@ fn cut(text: &str, limit: usize) -> String {
     }
 }
 
+/// Whether `text` is a time as the harness writes it: `YYYY-MM-DDTHH:MM:SS`, a fraction
+/// of a second or none, `Z`.
+fn is_rfc3339_utc(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let shape = b"dddd-dd-ddTdd:dd:dd";
+    let Some(rest) = text.get(shape.len()..).and_then(|rest| rest.strip_suffix('Z')) else { return false };
+    let fraction_ok = rest.is_empty()
+        || rest
+            .strip_prefix('.')
+            .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()));
+    fraction_ok
+        && shape.iter().zip(bytes).all(|(&want, &byte)| if want == b'd' { byte.is_ascii_digit() } else { byte == want })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -489,7 +521,15 @@ mod tests {
             (RunRecord { node_limit: 0, ..good.clone() }, "column node_limit: 0"),
             (RunRecord { available_parallelism: 0, ..good.clone() }, "column available_parallelism: 0"),
             (RunRecord { verify_failures: 5, ..good.clone() }, "column verify_failures: 5 with status `ok`"),
+            (RunRecord { other_cpu_share: Some(-1.0), ..good.clone() }, "column other_cpu_share: -1 is not"),
+            (RunRecord { other_cpu_share: Some(f64::NAN), ..good.clone() }, "column other_cpu_share: NaN"),
+            (RunRecord { load_average: Some(f64::INFINITY), ..good.clone() }, "column load_average: inf"),
+            (RunRecord { timestamp: "abc".to_string(), ..good.clone() }, "column timestamp: `abc` is not a UTC"),
+            (RunRecord { timestamp: "2026-11-22 04:29:57Z".to_string(), ..good.clone() }, "column timestamp: "),
         ];
+        let older =
+            RunRecord { timestamp: "2026-11-22T04:29:57Z".to_string(), load_average: Some(3.5), ..good.clone() };
+        assert_eq!(older.check_plausible(), Ok(()), "no fraction of a second, a busy machine");
         let folder = tempfile::tempdir().unwrap();
         let file = folder.path().join("t-runs.csv");
         let mut records = vec![good.clone()];
