@@ -224,6 +224,19 @@ fn a_split_into_more_parts_than_subproblems_warns_of_the_empty_ones() {
         plan["parts"].as_array().unwrap().iter().filter(|part| part["subproblems"] == serde_json::json!([])).count();
     assert!(empty > 0, "rings has fewer than 50 subproblems at its frontier");
     assert!(stderr.contains(&format!("warning: {empty} of the 50 parts have no subproblem")), "{stderr}");
+
+    // A seed no solution beats leaves no frontier at all: no part count to advise (it said
+    // "split into at most 0 parts").
+    let seeded = folder.path().join("seeded");
+    let output = Command::new(env!("CARGO_BIN_EXE_backtrack-bench"))
+        .args(["split", "instances/max_clique/petersen.clq", "--parts", "3", "--incumbent", "1000"])
+        .args(["--out", text(&seeded)])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.contains("the frontier holds no subproblem") && !stderr.contains("at most 0 parts"), "{stderr}");
 }
 
 #[test]

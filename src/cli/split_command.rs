@@ -28,7 +28,15 @@ pub fn run(args: &SplitArgs, knobs: KnobValues) -> Result<(), Failure> {
     let dir = args.out.display();
     // More parts than subproblems: the rest are empty, each a batch slot that runs nothing.
     let empty = plan.parts.iter().filter(|part| part.subproblems.is_empty()).count();
-    if empty > 0 {
+    if plan.subproblem_count == 0 {
+        // The search ends above the frontier (the incumbent or the tree leaves nothing
+        // under it): the parts run nothing, and there is no part count to advise.
+        note!(
+            "note: the frontier holds no subproblem: the listing searched the whole tree, and the {} part(s) \
+             search nothing",
+            plan.part_count
+        );
+    } else if empty > 0 {
         note!(
             "warning: {empty} of the {} parts have no subproblem (the frontier holds {}): they search nothing; \
              split into at most {} parts",

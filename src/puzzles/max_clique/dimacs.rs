@@ -18,6 +18,14 @@ const SHORTEST_EDGE_LINE: usize = 6;
 /// The `data` block (`{"vertices": N, "edges": [[u, v], ...]}`, 1-based) of the DIMACS
 /// graph in `text`; an error names the 1-based line at fault.
 pub(super) fn data_from_dimacs(text: &str) -> Result<Value, FileFormatError> {
+    // Lines ended by CR alone (classic Mac OS text) read as one line, refused for its
+    // first words with no word of why.
+    if !text.contains('\n') && text.contains('\r') {
+        return Err(FileFormatError::new(
+            1,
+            "its lines end with a carriage return alone (CR); a DIMACS file's lines end with LF (or CR LF)",
+        ));
+    }
     let mut vertices: Option<u64> = None;
     let mut edges: Vec<Value> = Vec::new();
     for (index, line) in text.lines().enumerate() {

@@ -255,6 +255,8 @@ fn dimacs_files_read_into_the_data_block_and_errors_name_the_line() {
     assert_eq!(error("p edge 3 1\np edge 3 1\n").line, 2);
     assert_eq!(error("p edge 3 1\nx 1 2\n").line, 2);
     assert_eq!(error("p edge 0 0\n").line, 1);
+    assert!(error("p edge 2 1\re 1 2\r").to_string().contains("carriage return alone"));
+    assert!(MaxClique::data_from_file("p edge 2 1\r\ne 1 2\r\n").is_ok());
 }
 
 /// The clique number a `.clq` file records in its comments (`c clique number: K`).

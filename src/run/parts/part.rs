@@ -10,7 +10,7 @@ use crate::parallel::{catch_model_panic, ModelPanic, Pool};
 use crate::puzzles::Puzzle;
 use crate::run::error::{PanickedRun, RunError, SEARCHING};
 use crate::run::family_code::{build_models, BuiltModels};
-use crate::search::{Engine, Incumbent, Limits, Model, NoSteering};
+use crate::search::{Engine, Incumbent, Limits, Model, NoSteering, ReplayMemory};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -220,6 +220,10 @@ fn run_share<P: Puzzle>(
     };
     let mut candidates = Vec::new();
     let mut caches: Vec<RootCandidates<P::Model>> = roots.iter().map(|_| RootCandidates::new()).collect();
+    // Each subproblem's engine is new (its recorder is the subproblem's); what the last one
+    // learned of the path's nodes goes to the next, or every one branches the root again.
+    let mut memories: Vec<ReplayMemory<<P::Model as Model>::Move>> =
+        roots.iter().map(|_| ReplayMemory::new()).collect();
     loop {
         if dispenser.abandoned.load(Ordering::Relaxed) {
             return Ok(share);
@@ -268,11 +272,15 @@ fn run_share<P: Puzzle>(
             let recorder = if request.publish.is_some() { recorder.publishing(&publish) } else { recorder };
             let incumbent = incumbents.get(component).cloned().flatten();
             let limits = Limits { solutions_to_keep: 0, incumbent, ..Limits::exhaustive() };
-            let mut engine: RecordingEngine<'_, P> =
-                catch_model_panic(|| Engine::new(root.clone(), NoSteering, recorder, limits)).map_err(panicked)?;
+            let memory = std::mem::take(&mut memories[component]);
+            let mut engine: RecordingEngine<'_, P> = catch_model_panic(|| {
+                Engine::new(root.clone(), NoSteering, recorder, limits).with_replay_memory(memory)
+            })
+            .map_err(panicked)?;
             // The recorder keeps the engine on its path-keeping loop: a panic names its node.
             catch_model_panic(|| engine.run_subproblem(&moves))
                 .map_err(|panic| panicked(panic.at_path(engine.path())))?;
+            memories[component] = engine.take_replay_memory();
             engine.stats()
         };
         let ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);

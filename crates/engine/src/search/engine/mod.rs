@@ -583,7 +583,7 @@ mod plain;
 mod replay;
 mod steered;
 
-pub use replay::MovesDoNotReplay;
+pub use replay::{MovesDoNotReplay, ReplayMemory};
 
 #[cfg(test)]
 mod replay_tests;

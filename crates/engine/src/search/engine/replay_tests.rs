@@ -91,3 +91,28 @@ fn a_worker_branches_each_node_of_its_replayed_paths_once_and_counts_the_whole_t
     assert_eq!(lister.nodes + worker.nodes, whole.nodes);
     assert_eq!(lister.solutions + worker.solutions, whole.solutions);
 }
+
+#[test]
+fn engines_made_one_per_subproblem_branch_the_root_once_when_they_hand_on_their_memory() {
+    let model = CountingRoot::new(usize::MAX);
+    let mut sequential = engine(model.clone());
+    sequential.run();
+    let mut lister = engine(model.clone());
+    let subproblems = lister.enumerate_frontier(2);
+    let before = model.root_branches.load(Ordering::Relaxed);
+    let (mut nodes, mut memory) = (lister.stats().nodes, crate::search::ReplayMemory::new());
+    for subproblem in &subproblems {
+        let mut worker = engine(model.clone()).with_replay_memory(memory);
+        worker.run_subproblem(subproblem);
+        memory = worker.take_replay_memory();
+        nodes += worker.stats().nodes;
+    }
+    assert_eq!(model.root_branches.load(Ordering::Relaxed) - before, 1);
+    assert_eq!(nodes, sequential.stats().nodes);
+    // A memory of nothing: each engine branches the root again.
+    let before = model.root_branches.load(Ordering::Relaxed);
+    for subproblem in &subproblems[..3] {
+        engine(model.clone()).run_subproblem(subproblem);
+    }
+    assert_eq!(model.root_branches.load(Ordering::Relaxed) - before, 3);
+}
