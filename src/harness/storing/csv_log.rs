@@ -248,9 +248,8 @@ pub fn read_checked_rows<T: DeserializeOwned>(
         let parsed = record.map_err(|error| error.to_string()).and_then(|record| {
             // A quote left open (a row cut inside a quoted field) runs on into the next
             // lines: a note of its first line alone would hide the rows it took with it.
-            let more_lines: usize =
-                record.iter().map(|field| field.iter().filter(|&&byte| byte == b'\n').count()).sum();
-            let more_lines = more_lines as u64;
+            let more_lines: u64 =
+                record.iter().map(|field| field.iter().filter(|&&byte| byte == b'\n').count() as u64).sum();
             let at = match more_lines {
                 0 => format!("line {line}"),
                 more => format!("lines {line} to {} (a quoted field runs across them)", line + more),

@@ -45,8 +45,8 @@ const MOVES_NAMED: usize = 8;
 /// A caller that makes an engine per subproblem (to give each its own observer) hands the
 /// memory from one to the next ([`Engine::take_replay_memory`],
 /// [`Engine::with_replay_memory`]) when every engine's model is a copy of one root: made
-/// afresh, each branched the root again (a part of a split max clique search of 32,768
-/// root children branched its root 32,768 times, 46 s where one search took 0.75 s).
+/// afresh, each branched the root again (a third of a split max clique search of 32,768
+/// root children branched its root 10,923 times: 40.3 s, against 2.1 s handed on).
 pub struct ReplayMemory<Mv> {
     /// The moves the last replay applied (its path without the last move).
     applied: Vec<Mv>,
