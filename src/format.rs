@@ -216,9 +216,34 @@ pub fn markdown_cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
 }
 
+/// The most characters of a file's field that a message quotes.
+pub const EXCERPT_CHARS: usize = 80;
+
+/// `text` as a message quotes it: whole when it is at most [`EXCERPT_CHARS`] characters,
+/// else its first ones and how long it is, so that one bad field of a file (a path of
+/// thousands of levels, a line without an end) still makes an error of one line.
+pub fn excerpt(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(EXCERPT_CHARS) {
+        None => text.into(),
+        Some((cut, _)) => format!("{}... ({} characters)", &text[..cut], text.chars().count()).into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_field_is_quoted_by_its_start_and_length() {
+        assert_eq!(excerpt("3.1.2"), "3.1.2");
+        let exact = "9".repeat(EXCERPT_CHARS);
+        assert_eq!(excerpt(&exact), exact);
+        let long = "1.".repeat(100_000);
+        assert_eq!(excerpt(&long), format!("{}... (200000 characters)", &long[..EXCERPT_CHARS]));
+        // Cut on a character, never inside one.
+        let wide = "é".repeat(EXCERPT_CHARS + 1);
+        assert_eq!(excerpt(&wide), format!("{}... ({} characters)", "é".repeat(EXCERPT_CHARS), EXCERPT_CHARS + 1));
+    }
 
     #[test]
     fn counts_group_thousands() {

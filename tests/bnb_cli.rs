@@ -55,6 +55,27 @@ fn a_capped_list_of_optimal_solutions_says_it_is_a_sample() {
     assert!(!text.contains("the others reached were worse"), "{text}");
 }
 
+/// `--best` keeps one best solution under every strategy: workers that each reach one of
+/// equally good solutions (1,001 one-vertex cliques, the Petersen graph's 15 edges) kept each theirs, and a parallel
+/// run listed two or more where the sequential one listed one.
+#[test]
+fn best_keeps_one_solution_under_every_strategy() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let graph = folder.path().join("empty.clq");
+    std::fs::write(&graph, "p edge 1001 0\n").expect("the graph is written");
+    let graph = graph.to_str().expect("UTF-8");
+    for (graph, best) in [(graph, 1), ("instances/max_clique/petersen.clq", 2)] {
+        for strategy in ["sequential", "depth:1", "auto", "steal", "naive", "replicable"] {
+            for _ in 0..3 {
+                let report = solve_json(&[graph, "--best", "--parallel", strategy, "--threads", "4"]);
+                assert_eq!(report["objective"]["best"], best, "{strategy}");
+                assert_eq!(report["objective"]["optimal_solutions_kept"], 1, "{strategy}: {}", report["objective"]);
+                assert_eq!(report["components"][0]["solutions_kept"], 1, "{strategy}");
+            }
+        }
+    }
+}
+
 /// A graph file's text quoted in an error is shown with its control characters as escapes:
 /// printed as they were, an escape sequence in the file set the terminal's title or cleared
 /// its screen.

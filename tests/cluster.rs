@@ -303,3 +303,22 @@ fn explain_cluster_refuses_the_stale_parts_of_a_folder_split_again_as_merge_does
     }
     assert_eq!(merge.matches(": foreign: from another plan (plan hash ").count(), 7, "{merge}");
 }
+
+/// The largest part `split` prints is the grouping's it chose: a branch-and-bound plan is
+/// grouped round-robin, and printed the by-estimate grouping's figure.
+#[test]
+fn split_prints_the_largest_part_of_the_grouping_it_chose() {
+    let folder = tempfile::tempdir().expect("temporary folder");
+    for (name, instance) in [("bnb", "instances/max_clique/gnp_60_0.7_1.clq"), ("count", "247")] {
+        let dir = folder.path().join(name);
+        let printed = ok(&["split", instance, "--parts", "4", "--out", text(&dir)]);
+        let plan: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("plan.json")).unwrap()).unwrap();
+        let largest = plan["parts"].as_array().unwrap().iter().map(|part| part["estimated_nodes"].as_u64().unwrap());
+        let expected = format!(
+            "grouped by {}: largest part estimated at {} nodes",
+            plan["balance"]["method"].as_str().unwrap(),
+            largest.max().unwrap()
+        );
+        assert!(printed.contains(&expected), "expected `{expected}` in:\n{printed}");
+    }
+}

@@ -144,6 +144,13 @@ fn edited_parts_re_signed_with_the_key_are_refused_naming_the_field() {
     assert_names(&message, &dir, part, &format!("components[{c}].solutions"));
     assert!(message.contains("is listed twice"), "{message}");
 
+    // A kept path of 100,000 levels, off the tree: the message quotes its start and its
+    // length, one short line, not the whole field.
+    let message = merge_after(&dir, part, true, |file| file.components[c].solutions[0] = "9.".repeat(100_000) + "9");
+    assert_names(&message, &dir, part, &format!("components[{c}].solutions"));
+    assert!(message.contains("... (200001 characters)` is not under"), "{message}");
+    assert!(message.len() < 1_000, "{} bytes", message.len());
+
     let (part, c) = find_share(&dir, |file, c| !file.components[c].answers.keys.is_empty());
     let message = merge_after(&dir, part, true, |file| {
         let answers = &mut file.components[c].answers;

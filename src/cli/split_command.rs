@@ -72,7 +72,12 @@ pub fn run(args: &SplitArgs, knobs: KnobValues) -> Result<(), Failure> {
         out,
         "grouped by {}: largest part estimated at {} nodes (by estimate {}, round-robin {}; {} in all)",
         plan.balance.method,
-        estimated(plan.balance.estimate_max_part_nodes.min(plan.balance.round_robin_max_part_nodes)),
+        // The grouping chosen: the smaller prediction for a count, round-robin always for
+        // branch and bound (whose estimates ignore the bound).
+        estimated(match plan.balance.method.as_str() {
+            "estimate" => plan.balance.estimate_max_part_nodes,
+            _ => plan.balance.round_robin_max_part_nodes,
+        }),
         estimated(plan.balance.estimate_max_part_nodes),
         estimated(plan.balance.round_robin_max_part_nodes),
         estimated(plan.balance.estimated_nodes)

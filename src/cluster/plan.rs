@@ -5,6 +5,7 @@
 use super::ClusterError;
 use crate::files::bounded_read::{read_bounded, ReadKind};
 use crate::fnv::fnv1a;
+use crate::format::excerpt;
 use crate::knobs::KnobValues;
 use crate::run::parts::{path_text, AnswerShare, ChildPath, ComponentShare, Counts, Subproblem};
 use crate::search::Sense;
@@ -405,7 +406,11 @@ pub fn parse_answers(record: &ShareRecord, path: &Path) -> Result<AnswerShare, C
         .map(|key| {
             let text = &key.solution;
             parse_path(text).map(|solution| (solution, key.solutions)).ok_or_else(|| {
-                ClusterError::bad_input(format!("{}: answers.keys: `{text}` is not a path (3.1.2)", path.display()))
+                ClusterError::bad_input(format!(
+                    "{}: answers.keys: `{}` is not a path (3.1.2)",
+                    path.display(),
+                    excerpt(text)
+                ))
             })
         })
         .collect::<Result<_, _>>()?;
@@ -419,7 +424,11 @@ pub fn parse_solutions(record: &ShareRecord, path: &Path) -> Result<Vec<ChildPat
         .iter()
         .map(|text| {
             parse_path(text).ok_or_else(|| {
-                ClusterError::bad_input(format!("{}: solutions: `{text}` is not a path (3.1.2)", path.display()))
+                ClusterError::bad_input(format!(
+                    "{}: solutions: `{}` is not a path (3.1.2)",
+                    path.display(),
+                    excerpt(text)
+                ))
             })
         })
         .collect()

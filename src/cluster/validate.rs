@@ -14,6 +14,7 @@
 use super::key::content_hash;
 use super::part_plan::{part_plan_bytes, part_plan_of, part_plan_path, PartPlan};
 use super::plan::{parse_json, parse_path, read_bytes, LoadedPlan, PartFile, ShareRecord, PART_PLAN_SCHEMA};
+use crate::format::excerpt;
 use crate::run::parts::{ChildPath, Counts};
 use std::collections::{BTreeSet, HashSet};
 use std::path::Path;
@@ -214,12 +215,13 @@ fn check_kept(prefix: &str, record: &ShareRecord, keep: usize, roots: &[&ChildPa
         let texts: Vec<&String> = texts;
         let mut seen = HashSet::with_capacity(texts.len());
         for text in texts {
-            let path = parse_path(text).ok_or_else(|| format!("{prefix}.{field}: `{text}` is not a path (3.1.2)"))?;
+            let quoted = excerpt(text);
+            let path = parse_path(text).ok_or_else(|| format!("{prefix}.{field}: `{quoted}` is not a path (3.1.2)"))?;
             if !lengths.iter().any(|&length| path.len() >= length && roots.contains(&path[..length])) {
-                return Err(format!("{prefix}.{field}: `{text}` is not under any of the part's subproblems"));
+                return Err(format!("{prefix}.{field}: `{quoted}` is not under any of the part's subproblems"));
             }
             if !seen.insert(path) {
-                return Err(format!("{prefix}.{field}: `{text}` is listed twice"));
+                return Err(format!("{prefix}.{field}: `{quoted}` is listed twice"));
             }
         }
     }

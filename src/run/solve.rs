@@ -72,7 +72,13 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
         all_optima: settings.mode == SearchMode::All && settings.target.is_none(),
         target: settings.target.map(|target| target.value()),
         node_limit: settings.node_limit,
-        solutions_to_keep: settings.solutions_to_keep,
+        // `--best` keeps one best solution. Equally good ones are reached besides it by other
+        // workers, or under a bound that could still beat it: counted, not kept, so that the
+        // kept set is one whatever the schedule (the smallest of those reached).
+        solutions_to_keep: match settings.mode {
+            SearchMode::Best => settings.solutions_to_keep.min(1),
+            _ => settings.solutions_to_keep,
+        },
         clone_state: false,
         deadline: settings.time_limit.and_then(|limit| Instant::now().checked_add(limit)),
         ..Limits::exhaustive()

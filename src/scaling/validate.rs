@@ -156,6 +156,34 @@ pub fn worst_error_at(rows: &[CheckRow], threads: usize, strategies: &[&str]) ->
         .reduce(f64::max)
 }
 
+/// The strategies the summary's lines speak for: those of `auto` and `steal` (the ones a
+/// user runs unless told otherwise) that were measured, else every one measured, in the
+/// order first measured.
+fn summarised_strategies(rows: &[CheckRow]) -> Vec<&str> {
+    let mut measured: Vec<&str> = Vec::new();
+    for row in rows {
+        if !measured.contains(&row.strategy.as_str()) {
+            measured.push(&row.strategy);
+        }
+    }
+    let defaults: Vec<&str> = ["auto", "steal"].into_iter().filter(|name| measured.contains(name)).collect();
+    if defaults.is_empty() {
+        measured
+    } else {
+        defaults
+    }
+}
+
+/// `strategies` as the summary names them: `` `a` ``, `` `a` and `b` ``, `` `a`, `b` and `c` ``.
+fn strategy_names(strategies: &[&str]) -> String {
+    let quoted: Vec<String> = strategies.iter().map(|name| format!("`{name}`")).collect();
+    match quoted.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// The generated README of the check: how far off the prediction was (calibrated per CPU,
 /// and with `one_cpu_s`, row by row, as the one-CPU calibration predicted), the CPU factors
 /// of `notes`, and the table. `command` is markdown: the command in backticks, and what
@@ -174,14 +202,14 @@ pub fn readme(
     for note in notes {
         text.push_str(&format!("- Calibration per CPU, {note}.\n"));
     }
-    if let Some(worst) = worst_error_at(rows, 1, &["auto", "steal"]) {
-        text.push_str(&format!("- At 1 thread, `auto` and `steal`: largest error {worst:.1}%.\n"));
+    let strategies = summarised_strategies(rows);
+    let named = strategy_names(&strategies);
+    if let Some(worst) = worst_error_at(rows, 1, &strategies) {
+        text.push_str(&format!("- At 1 thread, {named}: largest error {worst:.1}%.\n"));
     }
-    if let Some(worst) = worst_error_at(rows, 2, &["auto", "steal"]) {
+    if let Some(worst) = worst_error_at(rows, 2, &strategies) {
         let verdict = if worst <= 10.0 { "within" } else { "outside" };
-        text.push_str(&format!(
-            "- At 2 threads, `auto` and `steal`: largest error {worst:.1}% ({verdict} the 10% target).\n"
-        ));
+        text.push_str(&format!("- At 2 threads, {named}: largest error {worst:.1}% ({verdict} the 10% target).\n"));
     }
     // Every other measured count that had CPUs of its own: how the error grows with threads.
     let mut counts: Vec<usize> =
@@ -189,15 +217,15 @@ pub fn readme(
     counts.sort_unstable();
     counts.dedup();
     for &threads in &counts {
-        if let Some(worst) = worst_error_at(rows, threads, &["auto", "steal"]) {
-            text.push_str(&format!("- At {threads} threads, `auto` and `steal`: largest error {worst:.1}%.\n"));
+        if let Some(worst) = worst_error_at(rows, threads, &strategies) {
+            text.push_str(&format!("- At {threads} threads, {named}: largest error {worst:.1}%.\n"));
         }
     }
     let one_cpu: Vec<CheckRow> =
         rows.iter().zip(one_cpu_s).map(|(row, &predicted_s)| CheckRow { predicted_s, ..row.clone() }).collect();
     let worst_one_cpu: Vec<String> = std::iter::once(2)
         .chain(counts)
-        .filter_map(|threads| worst_error_at(&one_cpu, threads, &["auto", "steal"]).map(|worst| (threads, worst)))
+        .filter_map(|threads| worst_error_at(&one_cpu, threads, &strategies).map(|worst| (threads, worst)))
         .map(|(threads, worst)| format!("{worst:.1}% at {threads}"))
         .collect();
     if !worst_one_cpu.is_empty() {
@@ -282,17 +310,41 @@ mod tests {
         assert!(text.contains("| 1.1000 | 1.0000 | 0.9000 to 1.0500 | +10.0% |"), "{text}");
         let one = CheckRow { threads: 1, predicted_s: 0.95, ..row.clone() };
         let text = readme(&[one], &[1.0], &[], "m", "c", &[]);
-        assert!(text.contains("- At 1 thread, `auto` and `steal`: largest error 5.0%.\n"), "{text}");
+        assert!(text.contains("- At 1 thread, `auto`: largest error 5.0%.\n"), "{text}");
         assert!(text.contains("in 1 of 1 rows"), "{text}");
         let wide = CheckRow { threads: 16, measured_median_s: 0.2, ..row };
         let text = readme(std::slice::from_ref(&wide), &[0.3], &["w: CPU 0 1.000".into()], "m", "c", &[]);
-        assert!(text.contains("- At 16 threads, `auto` and `steal`: largest error 450.0%."), "{text}");
+        assert!(text.contains("- At 16 threads, `auto`: largest error 450.0%."), "{text}");
         assert!(text.contains("(the one-CPU calibration, per-cpu.csv): largest error 50.0% at 16."), "{text}");
         assert!(text.contains("- Calibration per CPU, w: CPU 0 1.000.\n"), "{text}");
         assert_eq!(
             per_cpu_csv(&[wide], &[0.3], "m").lines().nth(2),
             Some("w,auto,16,0.200000,1.100000,450.00,0.300000,50.00")
         );
+    }
+
+    /// The summary names the strategies measured: `auto` and `steal` where they were, else
+    /// every one (a check of `depth:2` alone had no summary line; one of `steal` named `auto`).
+    #[test]
+    fn the_summary_names_the_strategies_measured() {
+        let row = |strategy: &str, predicted_s: f64| CheckRow {
+            workload: "w".into(),
+            strategy: strategy.into(),
+            threads: 2,
+            predicted_s,
+            measured_median_s: 1.0,
+            measured_range_s: (0.9, 1.05),
+            sequential_median_s: 2.0,
+            oversubscribed: false,
+        };
+        let said = |rows: &[CheckRow]| readme(rows, &vec![1.0; rows.len()], &[], "m", "c", &[]);
+        let text = said(&[row("steal", 1.2), row("depth:2", 1.5)]);
+        assert!(text.contains("- At 2 threads, `steal`: largest error 20.0% (outside"), "{text}");
+        let text = said(&[row("depth:2", 1.5), row("shared", 1.05)]);
+        assert!(text.contains("- At 2 threads, `depth:2` and `shared`: largest error 50.0%"), "{text}");
+        let text = said(&[row("steal", 1.08), row("auto", 1.02), row("depth:1", 3.0)]);
+        assert!(text.contains("- At 2 threads, `auto` and `steal`: largest error 8.0% (within"), "{text}");
+        assert_eq!(strategy_names(&["a", "b", "c"]), "`a`, `b` and `c`");
     }
 
     /// The machine line says what was measured: a 2-CPU machine names the 16 cores it lacked

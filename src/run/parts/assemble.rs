@@ -6,6 +6,7 @@
 
 use super::paths::{path_text, solution_at, RootCandidates};
 use super::{AnswerShare, ChildPath, Counts, ReplayError};
+use crate::format::excerpt;
 use crate::parallel::catch_model_panic;
 use crate::puzzles::answer_tally::AnswerTally;
 use crate::puzzles::Puzzle;
@@ -160,7 +161,8 @@ fn assemble_component<P: Puzzle>(
     let (solutions, best) = match <P::Model as Model>::OPTIMISES && model.objective().is_some() {
         true => {
             let published = input.published.get(index).map(Vec::as_slice).unwrap_or_default();
-            best_of(model, index, lists, published, input.keep)?
+            // A split optimisation searches for the best (`--best`): one kept, as there.
+            best_of(model, index, lists, published, input.keep.min(1))?
         }
         false => (smallest(model, index, lists, input.keep)?, None),
     };
@@ -229,7 +231,7 @@ fn best_of<M: Model>(
                 message: format!(
                     "component {component}: a published incumbent claims the value {claimed} for the path {}, but \
                      the solution there has {value}",
-                    path_text(path)
+                    excerpt(&path_text(path))
                 ),
             });
         }

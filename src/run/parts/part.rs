@@ -210,7 +210,7 @@ struct ShareContext<'a, P> {
 /// thread's copy of the models.
 fn run_share<P: Puzzle>(
     context: &ShareContext<'_, P>,
-    mut roots: Vec<P::Model>,
+    roots: Vec<P::Model>,
 ) -> Result<ThreadShare<P::AnswerKey, P::Model>, RunError> {
     let ShareContext { puzzle, request, dispenser, names, strategy, incumbents } = *context;
     let mut share = ThreadShare {
@@ -224,6 +224,10 @@ fn run_share<P: Puzzle>(
     // learned of the path's nodes goes to the next, or every one branches the root again.
     let mut memories: Vec<ReplayMemory<<P::Model as Model>::Move>> =
         roots.iter().map(|_| ReplayMemory::new()).collect();
+    // Each model goes from one subproblem's engine to the next (each leaves it at its root),
+    // not copied: a copy costs the model's size every subproblem (a graph's adjacency).
+    // Out only while its engine runs; a failure there ends this thread's share.
+    let mut roots: Vec<Option<P::Model>> = roots.into_iter().map(Some).collect();
     loop {
         if dispenser.abandoned.load(Ordering::Relaxed) {
             return Ok(share);
@@ -236,7 +240,9 @@ fn run_share<P: Puzzle>(
         let component = subproblem.component;
         let panicked =
             |panic| PanickedRun::error::<P>(names.get(component).map(String::as_str), SEARCHING, strategy, panic);
-        let root = &mut roots[component];
+        let Some(root) = roots[component].as_mut() else {
+            unreachable!("a model is out of `roots` only while its engine runs");
+        };
         let caches = &mut caches[component];
         // The replay of the path reaches the subproblem's node: a panic there names it.
         let replayed = catch_model_panic(|| {
@@ -273,15 +279,19 @@ fn run_share<P: Puzzle>(
             let incumbent = incumbents.get(component).cloned().flatten();
             let limits = Limits { solutions_to_keep: 0, incumbent, ..Limits::exhaustive() };
             let memory = std::mem::take(&mut memories[component]);
+            let model = roots[component].take();
             let mut engine: RecordingEngine<'_, P> = catch_model_panic(|| {
-                Engine::new(root.clone(), NoSteering, recorder, limits).with_replay_memory(memory)
+                let model = model.expect("each model is put back after its engine");
+                Engine::new(model, NoSteering, recorder, limits).with_replay_memory(memory)
             })
             .map_err(panicked)?;
             // The recorder keeps the engine on its path-keeping loop: a panic names its node.
             catch_model_panic(|| engine.run_subproblem(&moves))
                 .map_err(|panic| panicked(panic.at_path(engine.path())))?;
             memories[component] = engine.take_replay_memory();
-            engine.stats()
+            let stats = engine.stats();
+            roots[component] = Some(engine.into_model());
+            stats
         };
         let ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
         share.counts[component]

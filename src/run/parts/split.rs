@@ -10,7 +10,7 @@ use crate::puzzles::Puzzle;
 use crate::run::error::{PanickedRun, RunError, ON_THIS_THREAD, SPLITTING};
 use crate::run::family_code::{build_models, BuiltModels};
 use crate::search::{
-    estimate_tree_size_with, Branch, Engine, EstimateMethod, Incumbent, Limits, Model, MovesDoNotReplay, NoCounters,
+    estimate_tree_size_with, Engine, EstimateMethod, Incumbent, Limits, Model, MovesDoNotReplay, NoCounters,
     NoSteering, Sense, Stats, StopReason,
 };
 
@@ -204,9 +204,7 @@ fn path_and_estimate<M: Model>(
     let mut path = Vec::with_capacity(moves.len());
     let mut accepted = true;
     for (level, &mv) in moves.iter().enumerate() {
-        let branch = roots.branch(model, level, &mut candidates);
-        let index = candidates.iter().position(|&candidate| candidate == mv).filter(|_| branch == Branch::Moves);
-        let Some(index) = index else {
+        let Some(index) = roots.index_of(model, level, mv, &mut candidates) else {
             // The listing found `mv` at this node, the same node branched again does not
             // offer it: a path the parts could not replay. Stopped as the engine's replay
             // check stops a run.

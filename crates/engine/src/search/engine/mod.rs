@@ -556,6 +556,13 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     pub fn into_hooks(self) -> (S, O) {
         (self.steering, self.observer)
     }
+
+    /// Consumes the engine, returning its model, at its root after a run (each undoes what
+    /// it applied): a caller that makes an engine per subproblem hands one model on
+    /// instead of copying the root's, whose cost is the model's size, every subproblem.
+    pub fn into_model(self) -> M {
+        self.model
+    }
 }
 
 /// What a finished sequential search returns.

@@ -54,13 +54,26 @@ pub struct ReplayMemory<Mv> {
     /// `d < valid`.
     offered: Vec<Vec<Mv>>,
     valid: usize,
+    /// `found_at[d]`: where in `offered[d]` the last replay found its move. The next
+    /// replay looks there first and onwards: subproblems come in the order of their
+    /// listing, so the next move is mostly the next one offered, and a root of thousands
+    /// of moves is looked through once, not once per subproblem.
+    found_at: Vec<usize>,
 }
 
 impl<Mv> ReplayMemory<Mv> {
     /// A memory of nothing: the next replay branches every node on its path.
     pub fn new() -> Self {
-        ReplayMemory { applied: Vec::new(), offered: Vec::new(), valid: 0 }
+        ReplayMemory { applied: Vec::new(), offered: Vec::new(), valid: 0, found_at: Vec::new() }
     }
+}
+
+/// Where `wanted` is in `moves`, looked for from `start` to the end and then from the
+/// start: the same answer as a search from the start when `wanted` is there once.
+pub(super) fn position_from<Mv: PartialEq>(moves: &[Mv], wanted: &Mv, start: usize) -> Option<usize> {
+    let start = start.min(moves.len());
+    let (before, after) = moves.split_at(start);
+    after.iter().position(|mv| mv == wanted).map(|at| start + at).or_else(|| before.iter().position(|mv| mv == wanted))
 }
 
 impl<Mv> Default for ReplayMemory<Mv> {
@@ -104,7 +117,9 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             if depth >= self.replay.valid {
                 if self.replay.offered.len() <= depth {
                     self.replay.offered.push(Vec::new());
+                    self.replay.found_at.push(0);
                 }
+                self.replay.found_at[depth] = 0;
                 let offered = &mut self.replay.offered[depth];
                 offered.clear();
                 match self.model.branch(offered, &mut silent) {
@@ -115,9 +130,12 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
                     }
                 }
             }
-            if !self.replay.offered[depth].contains(&mv) {
-                let found = format!("the node offers {}", offered_text(&self.replay.offered[depth]));
-                self.replay_failed(depth, mv, found);
+            match position_from(&self.replay.offered[depth], &mv, self.replay.found_at[depth]) {
+                Some(at) => self.replay.found_at[depth] = at,
+                None => {
+                    let found = format!("the node offers {}", offered_text(&self.replay.offered[depth]));
+                    self.replay_failed(depth, mv, found);
+                }
             }
             if depth == last {
                 return;

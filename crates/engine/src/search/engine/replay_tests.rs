@@ -101,18 +101,48 @@ fn engines_made_one_per_subproblem_branch_the_root_once_when_they_hand_on_their_
     let subproblems = lister.enumerate_frontier(2);
     let before = model.root_branches.load(Ordering::Relaxed);
     let (mut nodes, mut memory) = (lister.stats().nodes, crate::search::ReplayMemory::new());
+    // One model handed on from engine to engine as well: each leaves it at its root.
+    let mut root = model.clone();
     for subproblem in &subproblems {
-        let mut worker = engine(model.clone()).with_replay_memory(memory);
+        let mut worker = engine(root).with_replay_memory(memory);
         worker.run_subproblem(subproblem);
         memory = worker.take_replay_memory();
         nodes += worker.stats().nodes;
+        root = worker.into_model();
+        assert!(root.tree.chosen.is_empty() && root.tree.sum == 0, "{:?}", root.tree.chosen);
     }
     assert_eq!(model.root_branches.load(Ordering::Relaxed) - before, 1);
     assert_eq!(nodes, sequential.stats().nodes);
+    // In any order, the same subtrees: each move is found wherever the last one was.
+    let mut worker = engine(model.clone());
+    for subproblem in subproblems.iter().rev().chain(subproblems.iter().step_by(3)) {
+        worker.run_subproblem(subproblem);
+    }
+    let thirds: u64 = subproblems.iter().step_by(3).map(|path| subtree_nodes(&model, path)).sum();
+    assert_eq!(worker.stats().nodes, sequential.stats().nodes - lister.stats().nodes + thirds);
     // A memory of nothing: each engine branches the root again.
     let before = model.root_branches.load(Ordering::Relaxed);
     for subproblem in &subproblems[..3] {
         engine(model.clone()).run_subproblem(subproblem);
     }
     assert_eq!(model.root_branches.load(Ordering::Relaxed) - before, 3);
+}
+
+/// The nodes of the subtree under `path` alone.
+fn subtree_nodes(model: &CountingRoot, path: &[u32]) -> u64 {
+    let mut alone = engine(model.clone());
+    alone.run_subproblem(path);
+    alone.stats().nodes
+}
+
+#[test]
+fn a_move_is_looked_for_from_where_the_last_was_found_and_then_from_the_start() {
+    let moves = [5, 7, 9, 7, 11];
+    assert_eq!(replay::position_from(&moves, &9, 0), Some(2));
+    assert_eq!(replay::position_from(&moves, &11, 2), Some(4));
+    assert_eq!(replay::position_from(&moves, &5, 3), Some(0));
+    assert_eq!(replay::position_from(&moves, &7, 2), Some(3));
+    assert_eq!(replay::position_from(&moves, &7, 99), Some(1));
+    assert_eq!(replay::position_from(&moves, &8, 1), None);
+    assert_eq!(replay::position_from(&[] as &[u32], &8, 0), None);
 }
