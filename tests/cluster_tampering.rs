@@ -363,3 +363,33 @@ fn a_plan_edited_without_the_key_is_refused_by_the_parts_and_by_merge() {
     }
     ok(&["merge", text(&dir)]);
 }
+
+/// Two parts, each consistent and signed with the folder's key, whose node counts add up
+/// past 64 bits: `merge --status` reports the problem `merge` refuses (it said "next:
+/// merge"), both with exit 2.
+#[test]
+fn counts_that_add_up_past_64_bits_are_a_problem_for_the_status_as_for_merge() {
+    let folder = tempfile::tempdir().expect("temporary folder");
+    let dir = folder.path().join("run");
+    split_and_run(&dir);
+    let half = 1u64 << 63;
+    for part in 1..=2 {
+        let mut file = read_part(&dir, part);
+        let c = (0..file.components.len())
+            .find(|&c| file.components[c].counts.nodes_per_depth.iter().any(|&nodes| nodes > 0))
+            .expect("a share that searched something");
+        let counts = &mut file.components[c].counts;
+        counts.nodes += half;
+        *counts.nodes_per_depth.iter_mut().rev().find(|nodes| **nodes > 0).unwrap() += half;
+        let prefix = format!("{c}:");
+        file.subproblems.iter_mut().find(|record| record.subproblem.starts_with(&prefix)).unwrap().nodes += half;
+        write_part(&dir, part, file, true);
+    }
+    let message = refused(&["merge", text(&dir)]);
+    assert!(message.contains("does not fit in 64 bits over the plan and the parts (part 2)"), "{message}");
+    let status = tool(&["merge", text(&dir), "--status"]);
+    let stdout = String::from_utf8_lossy(&status.stdout);
+    assert_eq!(status.status.code(), Some(2), "{stdout}");
+    assert!(stdout.contains("problem: ") && stdout.contains("over the plan and the parts (part 2)"), "{stdout}");
+    assert!(!stdout.contains("next:"), "{stdout}");
+}

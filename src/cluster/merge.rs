@@ -89,6 +89,7 @@ fn survey(loaded: &LoadedPlan) -> Result<Survey, ClusterError> {
             survey.problems.push(format!("part {part}: doubled: {}", shown.join(" and ")));
         }
     }
+    survey.problems.extend(sums_past_64_bits(loaded, &survey.found));
     // The incumbent files the parts of a branch and bound shared, as `merge` reads them:
     // `--status` and `explain --cluster` said nothing of one `merge` then refused.
     if loaded.plan.objective.is_some() {
@@ -96,6 +97,29 @@ fn survey(loaded: &LoadedPlan) -> Result<Survey, ClusterError> {
         survey.problems.extend(incumbent_problems);
     }
     Ok(survey)
+}
+
+/// The counts that the plan's lister and the parts' files add up to past 64 bits, each
+/// naming the file that passed it (each file's own sums are checked with it): `merge` adds
+/// them up, and `--status` must not call a folder ready that `merge` then refuses.
+fn sums_past_64_bits(loaded: &LoadedPlan, found: &BTreeMap<usize, Vec<(PathBuf, PartFile)>>) -> Vec<String> {
+    // A component's total is dropped at its first overflow: one problem each.
+    let mut totals: Vec<Option<Counts>> = loaded.plan.lister.iter().map(|record| Some(record.counts.clone())).collect();
+    let mut problems = Vec::new();
+    for (part, files) in found {
+        let [(path, file)] = files.as_slice() else { continue };
+        for (component, record) in file.components.iter().enumerate() {
+            let Some(total) = totals.get_mut(component).and_then(Option::as_mut) else { continue };
+            if let Err(overflow) = total.add(&record.counts) {
+                totals[component] = None;
+                problems.push(format!(
+                    "{}: components[{component}].counts: {overflow} over the plan and the parts (part {part})",
+                    path.display()
+                ));
+            }
+        }
+    }
+    problems
 }
 
 /// The parts of a plan: done, missing, and the problems found.

@@ -141,7 +141,7 @@ fn phase_split(sequential: &OptimisationRuns, parallel: &OptimisationRuns) -> St
         name(
             finding,
             "a detrimental share: searched under a worse incumbent",
-            "an acceleration: the best found sooner"
+            "an acceleration: fewer nodes before the best"
         ),
         format::count(parallel.nodes_to_best.round() as u64),
         format::count(sequential.nodes_to_best.round() as u64),

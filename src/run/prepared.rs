@@ -12,8 +12,9 @@ use super::error::{
     PanickedRun, RunError, BEFORE_ANY_RUN, BUILDING_MODELS, ON_THIS_THREAD, READING_DATA, READING_KNOBS, WATCHING,
 };
 use super::estimate::{estimate_puzzle, ComponentEstimate, EstimateRequest};
-use super::family_code::{catch_family, too_many_rules};
+use super::family_code::{build_models, catch_family, too_many_rules};
 use super::measure::{measure_puzzle, Calibration};
+use super::optimum::Goal;
 use super::parts::{self, AssembleInput, PartOutcome, PartRequest, SplitListing, SplitRequest};
 use super::report::RunReport;
 use super::settings::RunSettings;
@@ -37,6 +38,10 @@ pub trait Prepared: Send + Sync {
     }
     /// [`Prepared::solve`], writing every solution found to `stream` when given.
     fn solve_streaming(&self, settings: &RunSettings, stream: Option<&SolutionStream>) -> Result<RunReport, RunError>;
+    /// Whether `settings`' mode and target fit the models these knobs build, as a run
+    /// checks them first: an error names what does not ([`RunError::Objective`], a search
+    /// for the best solution of models without objective), without searching anything.
+    fn check_goal(&self, settings: &RunSettings) -> Result<(), RunError>;
     /// Estimates each component's tree size and time.
     fn estimate(&self, request: &EstimateRequest) -> Result<Vec<ComponentEstimate>, RunError>;
     /// Each component's recorded tree and measured costs, for a scaling prediction.
@@ -93,6 +98,11 @@ impl<P: Puzzle> Prepared for Ready<P> {
         let pool = pool_for(settings).map_err(RunError::Pool)?;
         let labels = Labels { instance: &self.instance, source: &self.source };
         solve_puzzle(&self.puzzle, &self.config, labels, settings, &pool, stream)
+    }
+
+    fn check_goal(&self, settings: &RunSettings) -> Result<(), RunError> {
+        let built = build_models(&self.puzzle, &self.config, BEFORE_ANY_RUN)?;
+        Goal::of::<P>(built.models.first(), settings).map(|_| ())
     }
 
     fn estimate(&self, request: &EstimateRequest) -> Result<Vec<ComponentEstimate>, RunError> {

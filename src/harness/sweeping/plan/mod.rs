@@ -18,6 +18,7 @@ use crate::run::thread_list::check_the_cap;
 use crate::run::Family;
 use crate::run::{RunError, RunSettings, SearchMode};
 use crate::statistics::StoppingRule;
+use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashSet};
 use std::time::Duration;
 
@@ -148,7 +149,12 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
                     })?;
                 }
             }
+            // Knob settings whose models have no objective are not run for the best solution
+            // (the defaults row of a family whose objective is a knob, say); a block left
+            // with none for a best search is refused.
+            let (mut best_kept, mut best_refusal) = (false, None);
             for (variant, knobs) in knob_sets {
+                let objective_missing = OnceCell::new();
                 let base = RunSettings {
                     knobs,
                     node_limit: block.node_limit,
@@ -163,6 +169,25 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
                             let message = format!("block[{block_index}].modes: {source}: {message}");
                             HarnessError::spec_at(&spec.origin, block.line_of("modes"), message)
                         })?;
+                        if run.mode == SearchMode::Best {
+                            let mut first_look = false;
+                            let missing = objective_missing.get_or_init(|| {
+                                first_look = true;
+                                no_objective(instance, &run)
+                            });
+                            if let Some(message) = missing {
+                                if first_look {
+                                    notes.push(format!(
+                                        "block[{block_index}]: {source} with knobs `{}` is not searched for the \
+                                         best solution: it has no objective with them",
+                                        knob_text(&run.knobs)
+                                    ));
+                                }
+                                best_refusal = Some(message.clone());
+                                continue;
+                            }
+                            best_kept = true;
+                        }
                     }
                     let mut config = Configuration {
                         index: 0,
@@ -187,6 +212,10 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
                         configurations.push(config);
                     }
                 }
+            }
+            if let (false, Some(message)) = (best_kept, best_refusal) {
+                let message = format!("block[{block_index}].modes: {source}: {message}");
+                return Err(HarnessError::spec_at(&spec.origin, block.line_of("modes"), message));
             }
         }
     }
@@ -214,6 +243,16 @@ fn check_goal(family: Family, run: &RunSettings) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// Why `run`'s knobs build models of `instance` without the objective its mode needs, as
+/// the run would say; `None` when they have one. A failure to build them is the run's to
+/// record.
+fn no_objective(instance: &Instance, run: &RunSettings) -> Option<String> {
+    match crate::run::prepare(instance, &run.knobs).and_then(|prepared| prepared.check_goal(run)) {
+        Err(RunError::Objective(message)) => Some(message),
+        _ => None,
+    }
 }
 
 /// Why an instance of a sweep did not load.

@@ -56,6 +56,29 @@ fn a_best_mode_for_a_family_without_an_objective_is_refused_at_its_line() {
     assert_eq!(optimising.configurations.len(), 1);
 }
 
+/// The prime grid has an objective only with `objective = "min-total"`: its defaults row is
+/// left out of a best search, with a note (it ran and failed, exit 1), and a block of
+/// defaults alone is refused at its line; `all` still runs the defaults.
+#[test]
+fn knob_settings_without_an_objective_are_left_out_of_a_best_search() {
+    let text = "name = \"t\"\n[[block]]\ninstances = [\"prime-grid\"]\nknobs = { objective = [\"min-total\"] }\n\
+                modes = [\"best\", \"all\"]\n";
+    let plan = plan(text);
+    let runs: Vec<(String, SearchMode)> =
+        plan.configurations.iter().map(|config| (config.variant.clone(), config.run.mode)).collect();
+    let expected = [("defaults", SearchMode::All), ("objective=min-total", SearchMode::Best)];
+    assert_eq!(runs.len(), 3, "{runs:?}");
+    for (variant, mode) in expected {
+        assert!(runs.contains(&(variant.to_string(), mode)), "{runs:?}");
+    }
+    assert!(!runs.contains(&("defaults".to_string(), SearchMode::Best)), "{runs:?}");
+    assert_eq!(plan.notes.len(), 1, "{:?}", plan.notes);
+    assert!(plan.notes[0].contains("objective=none;") && plan.notes[0].contains("no objective"), "{:?}", plan.notes);
+    let defaults_only = "name = \"t\"\n[[block]]\ninstances = [\"prime-grid\"]\nmodes = [\"best\"]\n";
+    let error = expand(&SweepSpec::parse(defaults_only, "test").unwrap(), 4).unwrap_err().to_string();
+    assert!(error.starts_with("test:4: block[0].modes: prime-grid: --best needs an objective"), "{error}");
+}
+
 #[test]
 fn a_listed_knob_value_with_k_takes_each_of_the_blocks_k_values() {
     let plan = plan(
