@@ -111,6 +111,12 @@ fn merge_refuses_a_missing_a_doubled_and_a_foreign_part_naming_each() {
     for field in ["nodes", "solutions", "rules", "nodes_per_depth", "prunes_per_depth", "answer"] {
         assert_eq!(merged[field], sequential[field], "{field}");
     }
+    // The text says what was merged, not a pool's empty figures (0 steals, no workers).
+    let plan: serde_json::Value = serde_json::from_slice(&std::fs::read(dir.join("plan.json")).unwrap()).unwrap();
+    let text_report = ok(&["merge", text(&dir)]);
+    let line = format!("split:     7 parts, {} subproblems", plan["subproblem_count"]);
+    assert!(text_report.contains(&line) && !text_report.contains("steals"), "{text_report}");
+    assert_eq!(merged["parallel"]["subproblems"], plan["subproblem_count"]);
 
     std::fs::remove_file(part_file(&dir, 3)).unwrap();
     let message = refused(&["merge", text(&dir)]);
@@ -276,6 +282,10 @@ fn explain_cluster_reads_every_part_and_refuses_a_missing_one() {
     assert_eq!(predicted.last().unwrap()["workers"], 1024);
     // At one worker every part runs one after another: their times add up.
     assert_eq!(predicted[0]["compute_only_ns"], explanation["work_ns"]);
+    // Slots given past the parts are one line of the text, not a row each.
+    let wide = ok(&["explain", "--cluster", text(&dir), "--slots", "10000"]);
+    let rows = wide.lines().filter(|line| line.trim_start().starts_with(|c: char| c.is_ascii_digit())).count();
+    assert!(wide.contains("9993 more slot(s) ran no part") && rows < 40, "{wide}");
     std::fs::remove_file(part_file(&dir, 4)).unwrap();
     let message = refused(&["explain", "--cluster", text(&dir)]);
     assert!(message.contains("1 problem(s):\n  part 4: missing (run: backtrack-bench run-part "), "{message}");

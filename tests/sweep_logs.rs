@@ -106,6 +106,8 @@ fn a_full_disk_at_a_record_takes_back_its_counts_and_resume_cuts_the_half_line()
     let stderr = text(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     assert!(stderr.contains("t-runs.csv: dropping an incomplete last line"), "{stderr}");
+    // Said once: the reader's note of the same line is left out.
+    assert!(!stderr.contains("(cut off); ignored"), "{stderr}");
     let (runs, counted) = check_logs_in_step(folder.path());
     assert_eq!(runs.len(), 10);
     assert_eq!(counted, runs);
@@ -129,7 +131,16 @@ fn resuming_a_finished_sweep_runs_nothing_even_when_its_rule_stopped_repeats_ear
     let stderr = text(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     assert!(stderr.contains("nothing to run: all 5 configurations are recorded"), "{stderr}");
+    assert!(!stderr.contains("t-counts.csv: missing"), "{stderr}");
     assert_eq!(std::fs::read_to_string(&runs_file).unwrap(), before);
+
+    // The counts file removed: the resume says their counts are lost (it said nothing).
+    let counts_file = folder.path().join("t-counts.csv");
+    let counts = std::fs::read(&counts_file).unwrap();
+    std::fs::remove_file(&counts_file).unwrap();
+    let stderr = text(&sweep(&spec, folder.path(), &["--resume"], None).stderr);
+    assert!(stderr.contains("t-counts.csv: missing: the counts per depth and per rule of the runs"), "{stderr}");
+    std::fs::write(&counts_file, counts).unwrap();
 
     // Killed during its fourth configuration (its first run kept, no completion mark): the
     // three before it are finished (the sweep moved on from them) and get no run, the fourth

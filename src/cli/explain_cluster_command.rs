@@ -46,7 +46,14 @@ pub fn run(dir: &Path, slots: Option<usize>, json: bool) -> Result<(), Failure> 
         seconds(explanation.median_gap_ns)
     )?;
     writeln!(out, "\nslot  host  parts  busy  idle  gaps")?;
+    // A slot that ran no part is one of the slots given (`--slots`) past those the parts
+    // filled: counted on one line (100,000 slots printed a row each).
+    let mut unused = 0;
     for (index, slot) in explanation.slots.iter().enumerate() {
+        if slot.parts.is_empty() {
+            unused += 1;
+            continue;
+        }
         writeln!(
             out,
             "{:>4}  {}  {:>5}  {}  {}  {}",
@@ -57,6 +64,9 @@ pub fn run(dir: &Path, slots: Option<usize>, json: bool) -> Result<(), Failure> 
             seconds(slot.idle_ns),
             seconds(slot.gaps_ns)
         )?;
+    }
+    if unused > 0 {
+        writeln!(out, "{unused} more slot(s) ran no part (idle the whole makespan)")?;
     }
     writeln!(out, "\npredicted makespan (parts in array order, each to the first free worker)")?;
     writeln!(out, "workers  with the measured gaps  parts' times only")?;

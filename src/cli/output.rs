@@ -186,7 +186,15 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
         format::duration_ns(report.elapsed_ns),
         format::node_rate(report.nodes, report.elapsed_ns)
     )?;
-    if report.strategy != "sequential" {
+    if let Some(parts) = report.strategy.strip_prefix("parts:") {
+        // A merged split search: no pool, steals or workers of its own to report.
+        writeln!(
+            out,
+            "split:     {parts} parts, {} subproblems (the nodes above them counted in the plan); the time is the \
+             parts' searches summed",
+            format::count(report.parallel.subproblems)
+        )?;
+    } else if report.strategy != "sequential" {
         write_parallel(out, report)?;
     }
     if !report.rules.is_empty() {

@@ -248,6 +248,7 @@ pub fn merge(dir: &Path) -> Result<(RunReport, Instance), ClusterError> {
     };
     let mut report =
         prepared.assemble(&input).map_err(|error| ClusterError::of_run(error, &format!("{}: ", dir.display())))?;
+    report.parallel.subproblems = plan.subproblem_count as u64;
     if let Some(objective) = &mut report.objective {
         // The parts' clocks: from the first part's start to the publication of the best
         // value, and to the last part's end.

@@ -82,7 +82,15 @@ pub fn read_bounded(path: &Path, kind: ReadKind) -> Result<Vec<u8>, ReadRefused>
         let not_found = error.kind() == std::io::ErrorKind::NotFound;
         refuse(format!("cannot read: {error}"), not_found)
     };
-    check_regular(&std::fs::metadata(path).map_err(cannot)?, kind).map_err(|message| refuse(message, false))?;
+    let metadata = std::fs::metadata(path).map_err(|error| match std::fs::read_link(path) {
+        // A link whose target is missing is not a missing file: the file is there, and
+        // wrong (a caller that accepts a missing file must not take it for none).
+        Ok(target) if error.kind() == std::io::ErrorKind::NotFound => {
+            refuse(format!("is a symbolic link to {}, which does not exist", target.display()), false)
+        }
+        _ => cannot(error),
+    })?;
+    check_regular(&metadata, kind).map_err(|message| refuse(message, false))?;
     // O_NONBLOCK: were the file swapped for a FIFO after the check, the open does not wait
     // for a writer; the type is checked again on the open file, which cannot change.
     let file = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path).map_err(cannot)?;
@@ -188,5 +196,15 @@ mod tests {
         assert!(refused.not_found, "{refused}");
         let directory = read_bounded(folder.path(), ReadKind::Csv).unwrap_err();
         assert!(!directory.not_found, "{directory}");
+        // A link to nothing is there and wrong, not missing (`report` failed with exit 1).
+        let dangling = folder.path().join("quick-runs.csv");
+        std::os::unix::fs::symlink(folder.path().join("gone.csv"), &dangling).unwrap();
+        let refused = read_bounded(&dangling, ReadKind::Csv).unwrap_err();
+        assert!(!refused.not_found, "{refused}");
+        assert!(
+            refused.message.starts_with("is a symbolic link to ")
+                && refused.message.ends_with("gone.csv, which does not exist"),
+            "{refused}"
+        );
     }
 }

@@ -210,7 +210,7 @@ pub fn read_checked_rows<T: DeserializeOwned>(
     let mut skipped = Vec::new();
     if !bytes.is_empty() && !bytes.ends_with(b"\n") {
         let complete = bytes.iter().rposition(|&byte| byte == b'\n').map_or(0, |end| end + 1);
-        skipped.push(format!("{}: the last line has no newline (cut off); ignored", path.display()));
+        skipped.push(cut_last_line_note(path));
         bytes.truncate(complete);
     }
     let first_line = bytes.split(|&byte| byte == b'\n').next().unwrap_or_default();
@@ -282,6 +282,13 @@ pub fn read_checked_rows<T: DeserializeOwned>(
 /// Why a file whose header is `header` cannot be read as `expected_header`'s rows: a column
 /// this build does not know, one named twice, or a `required` one missing. Columns in
 /// another order are read by name.
+/// The note of a reader that ignores the cut-off last line of `path`: a resumed sweep
+/// drops it from its own log when it opens the log, and says so then, so that it leaves
+/// this note out for that file (one line said twice).
+pub fn cut_last_line_note(path: &Path) -> String {
+    format!("{}: the last line has no newline (cut off); ignored", path.display())
+}
+
 fn check_columns(header: &str, expected_header: &str, required: &[&str]) -> Result<(), String> {
     let columns: Vec<&str> = header.split(',').collect();
     let known: Vec<&str> = expected_header.split(',').collect();

@@ -15,6 +15,7 @@ use crate::environment::{process_cpu_ns, timestamp_now, Environment};
 use crate::format::{self, TimeUnit};
 use crate::harness::error::HarnessError;
 use crate::harness::storing::counts::{count_rows, CountRow};
+use crate::harness::storing::csv_log::cut_last_line_note;
 use crate::harness::storing::history::{
     clear_completion_mark, completion_mark, keep_superseded_logs, mark_complete, KeptRun,
 };
@@ -107,6 +108,17 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
     }
     let (recorded, mut notes) =
         if options.resume { recorded_runs(plan, &options.out_dir)? } else { (HashMap::new(), Vec::new()) };
+    let counts = counts_file_for(&path);
+    if !recorded.is_empty() && !counts.exists() {
+        // Runs recorded, their counts file gone: the records are kept, and the report lacks
+        // their counts per depth and per rule; said now, not found out in the report.
+        notes.push(format!(
+            "{}: missing: the counts per depth and per rule of the runs {} records are lost (the records are \
+             kept); run the sweep into a new --out to have them",
+            counts.display(),
+            path.display()
+        ));
+    }
     if let Some(note) = other_plan_note(plan, &recorded) {
         // At once, not with the notes at the end: the user may stop the runs here.
         note!("backtrack-bench: {note}");
@@ -154,6 +166,9 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
     // The log is about to grow: it is finished again only when this run ends.
     clear_completion_mark(&path)?;
     let (mut log, repairs) = RunLogs::open(&path, &counts_file_for(&path), options.resume)?;
+    // The log's cut-off last line was just dropped, and said: not said again at the end.
+    let said = cut_last_line_note(&path);
+    outcome.notes.retain(|note| *note != said);
     outcome.notes.extend(repairs);
     let guard = MachineGuard::start(|line| note!("backtrack-bench: {line}"));
     let environment = Environment::detect();

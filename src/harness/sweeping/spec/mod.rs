@@ -188,7 +188,15 @@ impl SweepSpec {
                 let before = error.span().and_then(|span| text.get(..span.start)).unwrap_or_default();
                 let key = before.rsplit('\n').next().map(str::to_string);
                 let key = key.and_then(|line| line.split('=').next().map(|key| key.trim().to_string()));
-                let key = key.filter(|key| !key.is_empty()).map(|key| format!("{key}: ")).unwrap_or_default();
+                // Inside a table, named as the spec's other errors name its keys.
+                let table = before.lines().map(str::trim_start).rfind(|line| line.starts_with('['));
+                let blocks = before.lines().filter(|line| line.trim_start().starts_with("[[block]]")).count();
+                let prefix = match table {
+                    Some(header) if header.starts_with("[[block]]") => format!("block[{}].", blocks - 1),
+                    Some(header) => header.split(']').next().map(|name| format!("{}.", name.trim_start_matches('[').trim())).unwrap_or_default(),
+                    None => String::new(),
+                };
+                let key = key.filter(|key| !key.is_empty()).map(|key| format!("{prefix}{key}: ")).unwrap_or_default();
                 format!("{key}{message}: TOML integers are -9223372036854775808 to 9223372036854775807 (docs/harness.md gives each key's range)")
             } else {
                 message.to_string()

@@ -116,6 +116,12 @@ fn repeats_past_a_million_are_refused_rather_than_wrapped() {
     // Past TOML's own integers the parser names no key: the message does.
     let spec = "name = \"t\"\nrepeats = 99999999999999999999\n[[block]]\ninstances = [\"rings\"]\n";
     assert!(error(spec).starts_with("s.toml:2: repeats: number too large"), "{}", error(spec));
+    // Inside a table, with the table's name as the spec's other errors give it.
+    let spec = "name = \"t\"\n[[block]]\ninstances = [\"rings\"]\n[[block]]\ninstances = [\"rings\"]\nnode_limit = -99999999999999999999\n";
+    assert!(error(spec).starts_with("s.toml:6: block[1].node_limit: number too small"), "{}", error(spec));
+    let spec =
+        "name = \"t\"\n[baselines.olympic_rings]\norder = 99999999999999999999\n[[block]]\ninstances = [\"rings\"]\n";
+    assert!(error(spec).starts_with("s.toml:3: baselines.olympic_rings.order: number too large"), "{}", error(spec));
 }
 
 #[test]
