@@ -75,10 +75,25 @@ pub fn summary_file(folder: &Path, sweep: &str) -> PathBuf {
 fn sweep_of(file_name: &str) -> Option<&str> {
     let stem = file_name.strip_suffix(".csv")?;
     let (sweep, rest) = stem.split_once("-runs")?;
+    // Only names a sweep writes: a valid sweep name, and a shard K of N with 1 <= K <= N
+    // (`S-runs.shard-3-of-2.csv` or `bad name-runs.csv` were read as logs of a sweep).
     let is_shard = rest.strip_prefix(".shard-").and_then(|rest| rest.split_once("-of-")).is_some_and(|(k, n)| {
-        !k.is_empty() && !n.is_empty() && k.chars().chain(n.chars()).all(|character| character.is_ascii_digit())
+        k.chars().chain(n.chars()).all(|character| character.is_ascii_digit())
+            && Shard::parse(&format!("{k}/{n}")).is_ok()
     });
-    (!sweep.is_empty() && (rest.is_empty() || is_shard)).then_some(sweep)
+    (valid_sweep_name(sweep) && (rest.is_empty() || is_shard)).then_some(sweep)
+}
+
+/// Why a name is refused, after the name (the spec's `name` and `--name` alike).
+pub const SWEEP_NAME_RULE: &str = "is not a valid sweep name; use 1 to 64 letters, digits, `_` and `-`, without \
+                                   `-runs` (it names the files, `NAME-runs.csv`)";
+
+/// Whether `name` can name a sweep's files.
+pub fn valid_sweep_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name.chars().all(|character| character.is_ascii_alphanumeric() || character == '_' || character == '-')
+        && !name.contains("-runs")
 }
 
 /// Every run log in `folder`, by sweep, in file-name order.
@@ -189,5 +204,12 @@ mod tests {
         assert_eq!(runs_file(folder, "s", Some(Shard { number: 2, count: 5 })), folder.join("s-runs.shard-2-of-5.csv"));
         assert_eq!(sweep_of("quick-runs.shard-1-of-2.csv.old"), None);
         assert_eq!(sweep_of("quick-runs.csv.complete"), None);
+        // Names no sweep writes: a shard past the count, shard 0, a name a spec refuses.
+        assert_eq!(sweep_of("quick-runs.shard-3-of-2.csv"), None);
+        assert_eq!(sweep_of("quick-runs.shard-0-of-2.csv"), None);
+        assert_eq!(sweep_of("quick-runs.shard-+1-of-2.csv"), None);
+        assert_eq!(sweep_of("my sweep-runs.csv"), None);
+        assert_eq!(sweep_of("s.1-runs.csv"), None);
+        assert_eq!(sweep_of("full_2-runs.shard-2-of-2.csv"), Some("full_2"));
     }
 }

@@ -314,17 +314,8 @@ pub fn preset_names() -> Vec<&'static str> {
     PRESETS.iter().map(|(name, _)| *name).collect()
 }
 
-/// Why a name is refused, after the name (the spec's `name` and `--name` alike).
-pub const SWEEP_NAME_RULE: &str = "is not a valid sweep name; use 1 to 64 letters, digits, `_` and `-`, without \
-                                   `-runs` (it names the files, `NAME-runs.csv`)";
-
-/// Whether `name` can name a sweep's files.
-pub fn valid_sweep_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= 64
-        && name.chars().all(|character| character.is_ascii_alphanumeric() || character == '_' || character == '-')
-        && !name.contains("-runs")
-}
+// The rule of sweep names lives with the file names it makes (the results folder's).
+pub use crate::harness::storing::results_folder::{valid_sweep_name, SWEEP_NAME_RULE};
 
 fn check_keys(table: &toml::Table, prefix: &str, allowed: &[&str]) -> Result<(), String> {
     for key in table.keys() {
