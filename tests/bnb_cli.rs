@@ -72,6 +72,20 @@ fn best_keeps_one_solution_under_every_strategy() {
                 assert_eq!(report["objective"]["optimal_solutions_kept"], 1, "{strategy}: {}", report["objective"]);
                 assert_eq!(report["components"][0]["solutions_kept"], 1, "{strategy}");
             }
+            // The text says one is kept where more were reached: not "the others were worse".
+            let output = run(&["solve", graph, "--best", "--parallel", strategy, "--threads", "4"]);
+            let text = String::from_utf8_lossy(&output.stdout);
+            let reached: u64 = text
+                .lines()
+                .find_map(|line| line.strip_prefix("solutions: "))
+                .and_then(|rest| rest.split_whitespace().next()?.replace(',', "").parse().ok())
+                .expect("a solutions line");
+            assert_eq!(
+                reached > 1,
+                text.contains("kept:      one best solution (others reached were worse, or as good"),
+                "{text}"
+            );
+            assert!(!text.contains("the others reached were worse"), "{text}");
         }
     }
 }

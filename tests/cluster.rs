@@ -331,4 +331,10 @@ fn split_prints_the_largest_part_of_the_grouping_it_chose() {
         );
         assert!(printed.contains(&expected), "expected `{expected}` in:\n{printed}");
     }
+    // The branch-and-bound plan's two predictions differ, so the figure printed tells them apart.
+    let plan: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(folder.path().join("bnb").join("plan.json")).unwrap()).unwrap();
+    let balance = &plan["balance"];
+    assert_eq!(balance["method"], "round-robin");
+    assert!(balance["estimate_max_part_nodes"].as_u64() < balance["round_robin_max_part_nodes"].as_u64(), "{balance}");
 }

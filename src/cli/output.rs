@@ -3,7 +3,7 @@
 use super::failure::Failure;
 use crate::format;
 use crate::run::instance::Instance;
-use crate::run::RunReport;
+use crate::run::{RunReport, SearchMode};
 use std::io::{self, Write};
 
 /// Answers shown before a long list of them is cut (`--json` prints them all).
@@ -155,7 +155,15 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
     // many may have dropped solutions as good as the kept ones.
     let cap = crate::run::RunSettings::default().solutions_to_keep as u64;
     let capped = report.components.iter().any(|component| component.sample && component.solutions_kept >= cap);
-    if report.optimises() && capped {
+    if report.optimises() && report.mode == SearchMode::Best && report.components.iter().any(|c| c.sample) {
+        // `--best` keeps one (a split search's merge too), of equally good ones reached as well.
+        writeln!(
+            out,
+            "kept:      one best solution{} (others reached were worse, or as good: --all keeps every optimal \
+             one; --solutions FILE writes every one reached)",
+            if report.components.len() > 1 { " per component" } else { "" }
+        )?;
+    } else if report.optimises() && capped {
         writeln!(
             out,
             "kept:      a sample of {} solution(s) of the best value, the most kept (others reached may be as \

@@ -89,7 +89,12 @@ fn survey(loaded: &LoadedPlan) -> Result<Survey, ClusterError> {
             survey.problems.push(format!("part {part}: doubled: {}", shown.join(" and ")));
         }
     }
-    survey.problems.extend(sums_past_64_bits(loaded, &survey.found));
+    let single = survey.found.iter().filter_map(|(part, files)| match files.as_slice() {
+        [(path, file)] => Some((*part, path.as_path(), file)),
+        _ => None,
+    });
+    let (_, overflows) = summed_counts(loaded, single);
+    survey.problems.extend(overflows);
     // The incumbent files the parts of a branch and bound shared, as `merge` reads them:
     // `--status` and `explain --cluster` said nothing of one `merge` then refused.
     if loaded.plan.objective.is_some() {
@@ -99,15 +104,17 @@ fn survey(loaded: &LoadedPlan) -> Result<Survey, ClusterError> {
     Ok(survey)
 }
 
-/// The counts that the plan's lister and the parts' files add up to past 64 bits, each
-/// naming the file that passed it (each file's own sums are checked with it): `merge` adds
-/// them up, and `--status` must not call a folder ready that `merge` then refuses.
-fn sums_past_64_bits(loaded: &LoadedPlan, found: &BTreeMap<usize, Vec<(PathBuf, PartFile)>>) -> Vec<String> {
-    // A component's total is dropped at its first overflow: one problem each.
+/// The counts of the plan's lister and `parts` added up per component, and a problem for
+/// each component whose sum passes 64 bits, naming the file that passed it (its total is
+/// `None` from there). `merge` adds them up, and `--status` must not call a folder ready
+/// that `merge` then refuses: both ask this.
+fn summed_counts<'a>(
+    loaded: &LoadedPlan,
+    parts: impl IntoIterator<Item = (usize, &'a Path, &'a PartFile)>,
+) -> (Vec<Option<Counts>>, Vec<String>) {
     let mut totals: Vec<Option<Counts>> = loaded.plan.lister.iter().map(|record| Some(record.counts.clone())).collect();
     let mut problems = Vec::new();
-    for (part, files) in found {
-        let [(path, file)] = files.as_slice() else { continue };
+    for (part, path, file) in parts {
         for (component, record) in file.components.iter().enumerate() {
             let Some(total) = totals.get_mut(component).and_then(Option::as_mut) else { continue };
             if let Err(overflow) = total.add(&record.counts) {
@@ -119,7 +126,7 @@ fn sums_past_64_bits(loaded: &LoadedPlan, found: &BTreeMap<usize, Vec<(PathBuf, 
             }
         }
     }
-    problems
+    (totals, problems)
 }
 
 /// The parts of a plan: done, missing, and the problems found.
@@ -200,23 +207,22 @@ pub fn merge(dir: &Path) -> Result<(RunReport, Instance), ClusterError> {
     let parts = checked_parts(&loaded)?;
     let components = plan.lister.len();
     let plan_file = plan_path(dir);
-    let mut counts: Vec<Counts> = Vec::with_capacity(components);
+    // Every sum was found to fit by `checked_parts`; asked again, not assumed.
+    let (totals, overflows) =
+        summed_counts(&loaded, parts.iter().map(|(part, (path, file))| (*part, path.as_path(), file)));
+    if let Some(overflow) = overflows.into_iter().next() {
+        return Err(ClusterError::bad_input(overflow));
+    }
+    let counts: Vec<Counts> = totals.into_iter().flatten().collect();
     let mut solution_lists: Vec<Vec<Vec<ChildPath>>> = Vec::with_capacity(components);
     let mut answer_lists: Vec<Vec<AnswerShare>> = Vec::with_capacity(components);
     for record in &plan.lister {
-        counts.push(record.counts.clone());
         solution_lists.push(vec![parse_solutions(record, &plan_file)?]);
         answer_lists.push(vec![parse_answers(record, &plan_file)?]);
     }
     let mut elapsed_ns = vec![0u64; components];
     for (part, (path, file)) in &parts {
         for (component, record) in file.components.iter().enumerate() {
-            counts[component].add(&record.counts).map_err(|overflow| {
-                ClusterError::bad_input(format!(
-                    "{}: components[{component}].counts: {overflow} over the plan and the parts (part {part})",
-                    path.display()
-                ))
-            })?;
             solution_lists[component].push(parse_solutions(record, path)?);
             answer_lists[component].push(parse_answers(record, path)?);
         }

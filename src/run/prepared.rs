@@ -102,7 +102,9 @@ impl<P: Puzzle> Prepared for Ready<P> {
 
     fn check_goal(&self, settings: &RunSettings) -> Result<(), RunError> {
         let built = build_models(&self.puzzle, &self.config, BEFORE_ANY_RUN)?;
-        Goal::of::<P>(built.models.first(), settings).map(|_| ())
+        // `Goal::of` asks the model for its objective: the family's code, whose panic is its own.
+        catch_family::<P, _>(BUILDING_MODELS, BEFORE_ANY_RUN, || Goal::of::<P>(built.models.first(), settings))?
+            .map(|_| ())
     }
 
     fn estimate(&self, request: &EstimateRequest) -> Result<Vec<ComponentEstimate>, RunError> {

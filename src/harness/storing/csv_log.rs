@@ -279,9 +279,6 @@ pub fn read_checked_rows<T: DeserializeOwned>(
     Ok(ReadRows { rows, skipped })
 }
 
-/// Why a file whose header is `header` cannot be read as `expected_header`'s rows: a column
-/// this build does not know, one named twice, or a `required` one missing. Columns in
-/// another order are read by name.
 /// The note of a reader that ignores the cut-off last line of `path`: a resumed sweep
 /// drops it from its own log when it opens the log, and says so then, so that it leaves
 /// this note out for that file (one line said twice).
@@ -289,6 +286,9 @@ pub fn cut_last_line_note(path: &Path) -> String {
     format!("{}: the last line has no newline (cut off); ignored", path.display())
 }
 
+/// Why a file whose header is `header` cannot be read as `expected_header`'s rows: a column
+/// this build does not know, one named twice, or a `required` one missing. Columns in
+/// another order are read by name.
 fn check_columns(header: &str, expected_header: &str, required: &[&str]) -> Result<(), String> {
     let columns: Vec<&str> = header.split(',').collect();
     let known: Vec<&str> = expected_header.split(',').collect();

@@ -109,7 +109,9 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
     let (recorded, mut notes) =
         if options.resume { recorded_runs(plan, &options.out_dir)? } else { (HashMap::new(), Vec::new()) };
     let counts = counts_file_for(&path);
-    if !recorded.is_empty() && !counts.exists() {
+    // This process's own log (another shard's logs are read for `recorded` too).
+    let own_runs_recorded = std::fs::metadata(&path).is_ok_and(|log| log.len() > RunRecord::header().len() as u64 + 1);
+    if options.resume && own_runs_recorded && !counts.exists() {
         // Runs recorded, their counts file gone: the records are kept, and the report lacks
         // their counts per depth and per rule; said now, not found out in the report.
         notes.push(format!(
@@ -165,7 +167,7 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
     }
     // The log is about to grow: it is finished again only when this run ends.
     clear_completion_mark(&path)?;
-    let (mut log, repairs) = RunLogs::open(&path, &counts_file_for(&path), options.resume)?;
+    let (mut log, repairs) = RunLogs::open(&path, &counts, options.resume)?;
     // The log's cut-off last line was just dropped, and said: not said again at the end.
     let said = cut_last_line_note(&path);
     outcome.notes.retain(|note| *note != said);

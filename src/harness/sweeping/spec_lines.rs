@@ -68,8 +68,20 @@ pub(super) fn line_at_bytes(bytes: &[u8], offset: usize) -> usize {
     bytes[..offset.min(bytes.len())].iter().filter(|&&byte| byte == b'\n').count() + 1
 }
 
+/// The table path in force at 1-based line `line` of `text` (`block[1]`,
+/// `baselines.hooks`; empty at the top level), as the spec's messages name it: for a line
+/// the TOML parser stopped at, where no key path is known.
+pub(super) fn table_at(text: &str, line: usize) -> String {
+    scan_until(text, line).1.join(".")
+}
+
 /// Every key path of `text` with the line where it first appears.
 fn scan(text: &str) -> BTreeMap<String, usize> {
+    scan_until(text, usize::MAX).0
+}
+
+/// [`scan`] of the lines before `stop_line`, and the table in force there.
+fn scan_until(text: &str, stop_line: usize) -> (BTreeMap<String, usize>, Vec<String>) {
     let mut paths = BTreeMap::new();
     // Arrays of tables (`[[block]]`) by their raw path, with their element counts.
     let mut arrays: BTreeMap<String, usize> = BTreeMap::new();
@@ -77,6 +89,9 @@ fn scan(text: &str) -> BTreeMap<String, usize> {
     let mut value = ValueState::default();
     for (index, line) in text.lines().enumerate() {
         let number = index + 1;
+        if number >= stop_line {
+            break;
+        }
         if value.continues() {
             value.scan(line);
             continue;
@@ -110,7 +125,7 @@ fn scan(text: &str) -> BTreeMap<String, usize> {
             value.scan(rest.trim_start().strip_prefix('=').unwrap_or(rest));
         }
     }
-    paths
+    (paths, table)
 }
 
 /// Records every prefix of `segments` (joined by `.`) at `line`, where not yet recorded.

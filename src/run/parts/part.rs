@@ -279,12 +279,12 @@ fn run_share<P: Puzzle>(
             let incumbent = incumbents.get(component).cloned().flatten();
             let limits = Limits { solutions_to_keep: 0, incumbent, ..Limits::exhaustive() };
             let memory = std::mem::take(&mut memories[component]);
-            let model = roots[component].take();
-            let mut engine: RecordingEngine<'_, P> = catch_model_panic(|| {
-                let model = model.expect("each model is put back after its engine");
-                Engine::new(model, NoSteering, recorder, limits).with_replay_memory(memory)
-            })
-            .map_err(panicked)?;
+            let Some(model) = roots[component].take() else {
+                unreachable!("a model is out of `roots` only while its engine runs");
+            };
+            let mut engine: RecordingEngine<'_, P> =
+                catch_model_panic(|| Engine::new(model, NoSteering, recorder, limits).with_replay_memory(memory))
+                    .map_err(panicked)?;
             // The recorder keeps the engine on its path-keeping loop: a panic names its node.
             catch_model_panic(|| engine.run_subproblem(&moves))
                 .map_err(|panic| panicked(panic.at_path(engine.path())))?;

@@ -7,7 +7,9 @@ use super::found::Found;
 use super::{ChildPath, ComponentShare, Counts, ReplayError};
 use crate::format::excerpt;
 use crate::puzzles::Puzzle;
-use crate::search::{Branch, Engine, Event, FullCounters, Model, NoCounters, NoSteering, Observer, Sense, NO_SCORE};
+use crate::search::{
+    position_from, Branch, Engine, Event, FullCounters, Model, NoCounters, NoSteering, Observer, Sense, NO_SCORE,
+};
 use std::collections::BinaryHeap;
 
 /// At most `limit` solutions with their moves, the smallest offered (as the engine's own
@@ -216,7 +218,8 @@ impl<K: Ord, M: Model> Observer<M> for PathRecorder<'_, K, M> {
 /// each of a part's 10,923 subproblems was most of the part's time.
 pub(super) struct RootCandidates<M: Model> {
     root: Option<(Branch, Vec<M::Move>)>,
-    /// Per level, where the last move looked for was found ([`RootCandidates::index_of`]).
+    /// Per level, just past where the last move looked for was found
+    /// ([`RootCandidates::index_of`]).
     found_at: Vec<usize>,
 }
 
@@ -245,7 +248,7 @@ impl<M: Model> RootCandidates<M> {
     }
 
     /// The index of `mv` among the candidates of the node at `level`, if that node offers
-    /// it. Looked for from where the last one at this level was found, then from the start:
+    /// it. Looked for from just past the last one found at this level, then from the start:
     /// a split numbers its frontier's paths in order, so a root's moves are looked through
     /// once for all of them, not once each.
     pub(super) fn index_of(
@@ -263,14 +266,9 @@ impl<M: Model> RootCandidates<M> {
         if branch != Branch::Moves {
             return None;
         }
-        let start = start.min(offered.len());
-        let (before, after) = offered.split_at(start);
-        let found = after
-            .iter()
-            .position(|&candidate| candidate == mv)
-            .map(|at| start + at)
-            .or_else(|| before.iter().position(|&candidate| candidate == mv))?;
-        self.found_at[level] = found;
+        let found = position_from(offered, &mv, start)?;
+        // Just past it: a move a node offers twice gets its two places in turn.
+        self.found_at[level] = found + 1;
         Some(found)
     }
 }

@@ -19,7 +19,7 @@ pub use callbacks::{Event, NoObserver, NoSteering, Observer, OpenBranches, Steer
 pub use counters::{FullCounters, NoCounters, RuleCounter, MAX_RULES};
 pub use default_contract::{assert_same_as_default_contract, DefaultContract};
 pub use engine::{
-    search_sequentially, Engine, Limits, MovesDoNotReplay, ReplayMemory, SearchResult, StopReason,
+    position_from, search_sequentially, Engine, Limits, MovesDoNotReplay, ReplayMemory, SearchResult, StopReason,
     DEADLINE_CHECK_INTERVAL,
 };
 pub use estimate::{

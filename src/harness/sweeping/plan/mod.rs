@@ -18,8 +18,7 @@ use crate::run::thread_list::check_the_cap;
 use crate::run::Family;
 use crate::run::{RunError, RunSettings, SearchMode};
 use crate::statistics::StoppingRule;
-use std::cell::OnceCell;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Duration;
 
 /// Solutions kept per component of a sweep run for the independent check (all are counted).
@@ -119,6 +118,8 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
     let mut instances: BTreeMap<String, Result<Instance, LoadFailure>> = BTreeMap::new();
     let mut notes = Vec::new();
     let mut configurations = Vec::new();
+    // Per instance and knob setting of a best search: why its models have no objective.
+    let mut objectives: HashMap<(String, String), Option<String>> = HashMap::new();
     let mut seen = HashSet::new();
     for (block_index, block) in spec.blocks.iter().enumerate() {
         // `cores*N` may pass the pool's cap on a large machine: refuse it here, not per run.
@@ -154,7 +155,6 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
             // with none for a best search is refused.
             let (mut best_kept, mut best_refusal) = (false, None);
             for (variant, knobs) in knob_sets {
-                let objective_missing = OnceCell::new();
                 let base = RunSettings {
                     knobs,
                     node_limit: block.node_limit,
@@ -165,16 +165,15 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
                 };
                 for run in cross_runs(base, &block.run_values, &thread_counts(block, cores)) {
                     if let Ok(instance) = &loaded {
-                        check_goal(instance.family, &run).map_err(|message| {
+                        refuse_best_without_objective(instance.family, &run).map_err(|message| {
                             let message = format!("block[{block_index}].modes: {source}: {message}");
                             HarnessError::spec_at(&spec.origin, block.line_of("modes"), message)
                         })?;
                         if run.mode == SearchMode::Best {
-                            let mut first_look = false;
-                            let missing = objective_missing.get_or_init(|| {
-                                first_look = true;
-                                no_objective(instance, &run)
-                            });
+                            // Looked at once per instance and knob setting: the models are built.
+                            let key = (source.clone(), knob_text(&run.knobs));
+                            let first_look = !objectives.contains_key(&key);
+                            let missing = objectives.entry(key).or_insert_with(|| no_objective(instance, &run));
                             if let Some(message) = missing {
                                 if first_look {
                                     notes.push(format!(
@@ -235,7 +234,7 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
 /// Refuses a search for the best solution of a family that has no objective with any
 /// knobs: the run would only fail (the family's knobs may still leave a model without one,
 /// which the run reports).
-fn check_goal(family: Family, run: &RunSettings) -> Result<(), String> {
+fn refuse_best_without_objective(family: Family, run: &RunSettings) -> Result<(), String> {
     if run.mode == SearchMode::Best && !family.optimises() {
         return Err(format!(
             "the family `{}` declares no objective, so it has no best solution; list it in a block whose modes are \"all\" or \"first\"",
@@ -246,8 +245,8 @@ fn check_goal(family: Family, run: &RunSettings) -> Result<(), String> {
 }
 
 /// Why `run`'s knobs build models of `instance` without the objective its mode needs, as
-/// the run would say; `None` when they have one. A failure to build them is the run's to
-/// record.
+/// the run would say; `None` when they have one. A failure to build them (a panic of the
+/// family's code too) is the run's to record.
 fn no_objective(instance: &Instance, run: &RunSettings) -> Option<String> {
     match crate::run::prepare(instance, &run.knobs).and_then(|prepared| prepared.check_goal(run)) {
         Err(RunError::Objective(message)) => Some(message),

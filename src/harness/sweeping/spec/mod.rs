@@ -9,7 +9,7 @@
 //! parser its command-line flag uses.
 
 use super::dimensions::RUN_DIMENSIONS;
-use super::spec_lines::{line_at, line_at_bytes, KeyLines};
+use super::spec_lines::{line_at, line_at_bytes, table_at, KeyLines};
 use crate::files::bounded_read::{read_bounded, ReadKind};
 use crate::harness::error::HarnessError;
 use crate::knobs::KnobValues;
@@ -189,13 +189,8 @@ impl SweepSpec {
                 let key = before.rsplit('\n').next().map(str::to_string);
                 let key = key.and_then(|line| line.split('=').next().map(|key| key.trim().to_string()));
                 // Inside a table, named as the spec's other errors name its keys.
-                let table = before.lines().map(str::trim_start).rfind(|line| line.starts_with('['));
-                let blocks = before.lines().filter(|line| line.trim_start().starts_with("[[block]]")).count();
-                let prefix = match table {
-                    Some(header) if header.starts_with("[[block]]") => format!("block[{}].", blocks - 1),
-                    Some(header) => header.split(']').next().map(|name| format!("{}.", name.trim_start_matches('[').trim())).unwrap_or_default(),
-                    None => String::new(),
-                };
+                let table = table_at(text, line);
+                let prefix = if table.is_empty() { table } else { format!("{table}.") };
                 let key = key.filter(|key| !key.is_empty()).map(|key| format!("{prefix}{key}: ")).unwrap_or_default();
                 format!("{key}{message}: TOML integers are -9223372036854775808 to 9223372036854775807 (docs/harness.md gives each key's range)")
             } else {

@@ -122,6 +122,11 @@ fn repeats_past_a_million_are_refused_rather_than_wrapped() {
     let spec =
         "name = \"t\"\n[baselines.olympic_rings]\norder = 99999999999999999999\n[[block]]\ninstances = [\"rings\"]\n";
     assert!(error(spec).starts_with("s.toml:3: baselines.olympic_rings.order: number too large"), "{}", error(spec));
+    // A sub-table of the second block, a spaced header, a string with a line like a header.
+    let spec = "name = \"t\"\n[[block]]\ninstances = [\"rings\"]\n[[ block ]]\ninstances = [\"rings\"]\n[block.knobs]\norder = 99999999999999999999\n";
+    assert!(error(spec).starts_with("s.toml:7: block[1].knobs.order: number too large"), "{}", error(spec));
+    let spec = "name = \"t\"\ndescription = \"\"\"\n[draft]\n\"\"\"\nrepeats = 99999999999999999999\n[[block]]\ninstances = [\"rings\"]\n";
+    assert!(error(spec).starts_with("s.toml:5: repeats: number too large"), "{}", error(spec));
 }
 
 #[test]

@@ -557,9 +557,9 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         (self.steering, self.observer)
     }
 
-    /// Consumes the engine, returning its model, at its root after a run (each undoes what
-    /// it applied): a caller that makes an engine per subproblem hands one model on
-    /// instead of copying the root's, whose cost is the model's size, every subproblem.
+    /// Consumes the engine, returning its model, at its root after a run that returned (each
+    /// undoes what it applied; not after a panic): a caller that makes an engine per
+    /// subproblem hands one model on instead of copying the root's, every subproblem.
     pub fn into_model(self) -> M {
         self.model
     }
@@ -590,7 +590,7 @@ mod plain;
 mod replay;
 mod steered;
 
-pub use replay::{MovesDoNotReplay, ReplayMemory};
+pub use replay::{position_from, MovesDoNotReplay, ReplayMemory};
 
 #[cfg(test)]
 mod replay_tests;

@@ -44,7 +44,8 @@ const MOVES_NAMED: usize = 8;
 ///
 /// A caller that makes an engine per subproblem (to give each its own observer) hands the
 /// memory from one to the next ([`Engine::take_replay_memory`],
-/// [`Engine::with_replay_memory`]) when every engine's model is a copy of one root: made
+/// [`Engine::with_replay_memory`]) when every engine's model is a copy of one root, or the
+/// one model handed on ([`Engine::into_model`]): made
 /// afresh, each branched the root again (a third of a split max clique search of 32,768
 /// root children branched its root 10,923 times: 40.3 s, against 2.1 s handed on).
 pub struct ReplayMemory<Mv> {
@@ -54,10 +55,10 @@ pub struct ReplayMemory<Mv> {
     /// `d < valid`.
     offered: Vec<Vec<Mv>>,
     valid: usize,
-    /// `found_at[d]`: where in `offered[d]` the last replay found its move. The next
-    /// replay looks there first and onwards: subproblems come in the order of their
-    /// listing, so the next move is mostly the next one offered, and a root of thousands
-    /// of moves is looked through once, not once per subproblem.
+    /// `found_at[d]`: just past where in `offered[d]` the last replay found its move. The
+    /// next replay looks from there: subproblems come in the order of their listing, so the
+    /// next move is mostly the next one offered, and a root of thousands of moves is looked
+    /// through once, not once per subproblem.
     found_at: Vec<usize>,
 }
 
@@ -69,8 +70,10 @@ impl<Mv> ReplayMemory<Mv> {
 }
 
 /// Where `wanted` is in `moves`, looked for from `start` to the end and then from the
-/// start: the same answer as a search from the start when `wanted` is there once.
-pub(super) fn position_from<Mv: PartialEq>(moves: &[Mv], wanted: &Mv, start: usize) -> Option<usize> {
+/// beginning: the same answer as a search from the beginning when `wanted` is there once,
+/// and in one step when `start` is where it is, as it mostly is for moves looked up in the
+/// order they are offered (each search starting just past the last one found).
+pub fn position_from<Mv: PartialEq>(moves: &[Mv], wanted: &Mv, start: usize) -> Option<usize> {
     let start = start.min(moves.len());
     let (before, after) = moves.split_at(start);
     after.iter().position(|mv| mv == wanted).map(|at| start + at).or_else(|| before.iter().position(|mv| mv == wanted))
@@ -91,7 +94,8 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     }
 
     /// This engine with `memory`, taken from an engine whose model was a copy of the same
-    /// root model as this one's: the nodes it names are not branched again. A memory of
+    /// root model as this one's (or this very model, handed on): the nodes it names are not
+    /// branched again. A memory of
     /// another root would let a subproblem's moves pass unchecked at those nodes.
     pub fn with_replay_memory(mut self, memory: ReplayMemory<M::Move>) -> Self {
         self.replay = memory;
@@ -131,7 +135,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
                 }
             }
             match position_from(&self.replay.offered[depth], &mv, self.replay.found_at[depth]) {
-                Some(at) => self.replay.found_at[depth] = at,
+                Some(at) => self.replay.found_at[depth] = at + 1,
                 None => {
                     let found = format!("the node offers {}", offered_text(&self.replay.offered[depth]));
                     self.replay_failed(depth, mv, found);
