@@ -249,7 +249,7 @@ fn fail_on_change_ignores_faster_rows_and_parallel_first_solution_node_counts() 
             .iter()
             .filter(|run| run.strategy == "auto" && run.threads == 2)
             .map(|run| RunRecord {
-                config_id: "first-solution-row".into(),
+                config_id: "f1f1f1f1f1f1f1f1".into(),
                 mode: "first".into(),
                 nodes: run.nodes + extra_nodes,
                 ..run.clone()

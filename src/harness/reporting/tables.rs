@@ -258,10 +258,12 @@ fn write_configuration_table(text: &mut String, rows: &[&SummaryRow]) {
             "Sequential, {}, state `{state}`; ratios are to the {reference_name} configuration.",
             mode_words(&mode)
         );
-        if reference.is_some_and(|row| row.status == status::LIMIT) {
-            text.push_str(
-                " **The baseline stopped at the node limit**: its true node count and time are larger, so the \
-                 ratios to it are bounds: every other configuration needs at most that share of the baseline's work.",
+        if let Some(stopped) = reference.filter(|row| row.status == status::LIMIT) {
+            let _ = write!(
+                text,
+                " **The {0} stopped at the node limit**: its true node count and time are larger, so the ratios to \
+                 it are bounds: every other configuration needs at most that share of its work.",
+                stopped.variant
             );
         } else if reference.is_some_and(|row| row.variant != "baseline")
             && members.iter().any(|row| row.variant == "baseline")
@@ -370,8 +372,10 @@ fn quality_note(row: &SummaryRow) -> Option<String> {
     if row.busy_machine_runs > 0 {
         problems.push(format!("⚠ {} of {} runs measured while the machine was busy", row.busy_machine_runs, row.runs));
     }
-    (!problems.is_empty())
-        .then(|| format!("`{}` ({} threads, {}): {}.", row.variant, row.threads, row.strategy, problems.join("; ")))
+    (!problems.is_empty()).then(|| {
+        let threads = if row.threads == 1 { "1 thread".to_string() } else { format!("{} threads", row.threads) };
+        format!("`{}` ({threads}, {}): {}.", row.variant, row.strategy, problems.join("; "))
+    })
 }
 
 fn write_threads_table(text: &mut String, rows: &[&SummaryRow]) {
@@ -544,5 +548,27 @@ mod tests {
         std::fs::create_dir_all(root.path().join("docs")).expect("docs folder");
         std::fs::write(root.path().join("docs/harness.md"), "# Harness\n").expect("a doc");
         assert!(ReadmeContext::of_folder(&results, "tiles-bench").harness_doc);
+    }
+
+    #[test]
+    fn a_defaults_reference_stopped_at_the_limit_stays_the_reference_with_bounded_ratios() {
+        // The defaults as the reference, stopped too (without a baseline row): still the
+        // reference, named as such, with bounds (its instance's ratios were all blank).
+        let rows = against(
+            "defaults",
+            vec![
+                sequential("defaults", "limit", 200_000_000, 5_000_000_000),
+                sequential("order=listed", "ok", 6_000, 1_000_000),
+            ],
+        );
+        let text = markdown(&rows, &[], "", &workbench_context());
+        assert!(
+            text.contains("ratios are to the `defaults` configuration. **The defaults stopped at the node"),
+            "{text}"
+        );
+        assert!(
+            text.contains("| order=listed | 6,000 | 0.001000 [0.000990, 0.001010] | ≥ 33,300x fewer nodes |"),
+            "{text}"
+        );
     }
 }

@@ -37,6 +37,14 @@ impl OutputTarget {
         if path == Path::new("-") || path == Path::new("/dev/stdout") {
             return Ok(OutputTarget::Stdout);
         }
+        // A stream the kernel reaches through the name (`/dev/stderr`, `/dev/fd/N`,
+        // `/proc/self/fd/N`: links to a pipe whose target, `pipe:[N]`, is no path) is
+        // opened as named; followed by hand, the target was taken for a missing file.
+        if let Ok(metadata) = std::fs::metadata(path) {
+            if metadata.file_type().is_fifo() || metadata.file_type().is_char_device() {
+                return Ok(OutputTarget::Stream(path.to_path_buf()));
+            }
+        }
         let resolved = follow_symlinks(path)?;
         let file_type = match std::fs::metadata(&resolved) {
             Ok(metadata) => metadata.file_type(),
@@ -192,6 +200,31 @@ mod tests {
         assert_eq!(reader.join().unwrap(), "through the pipe\n");
         assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
         std::fs::remove_dir_all(folder).unwrap();
+    }
+
+    /// `/proc/self/fd/N` (what `/dev/stderr` and `/dev/fd/N` lead to) of a pipe: a link
+    /// whose target, `pipe:[N]`, is no path; it was taken for a missing file (exit 2).
+    #[test]
+    fn a_pipe_named_by_its_descriptor_is_streamed_into() {
+        use std::io::Read;
+        use std::os::fd::AsRawFd;
+        let Ok(mut child) = std::process::Command::new("cat")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+        else {
+            eprintln!("cat is missing: skipped");
+            return;
+        };
+        let stdin = child.stdin.take().unwrap();
+        let named = PathBuf::from(format!("/proc/self/fd/{}", stdin.as_raw_fd()));
+        assert_eq!(OutputTarget::of(&named).unwrap(), OutputTarget::Stream(named.clone()));
+        write_output(&named, b"through the descriptor\n").unwrap();
+        drop(stdin);
+        let mut text = String::new();
+        child.stdout.take().unwrap().read_to_string(&mut text).unwrap();
+        child.wait().unwrap();
+        assert_eq!(text, "through the descriptor\n");
     }
 
     #[test]

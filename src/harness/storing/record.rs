@@ -222,6 +222,8 @@ impl RunRecord {
             threads: 1,
             available_parallelism: 1,
             timestamp: "2026-11-22T04:29:57.123Z".to_string(),
+            config_id: "0123456789abcdef".to_string(),
+            batch: 1,
             ..RunRecord::default()
         };
         record.with_run_columns(super::run_columns::RunColumnCells::from(&RunSettings::default()))
@@ -281,6 +283,18 @@ impl RunRecord {
         }
         if self.node_limit == 0 {
             return Err("column node_limit: 0; a run's node limit is at least 1".to_string());
+        }
+        // The id joins a row to its configuration (and to its counts rows): 16 hex digits.
+        if self.config_id.len() != 16
+            || !self.config_id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        {
+            return Err(format!("column config_id: `{}` is not a configuration id (16 hex digits)", self.config_id));
+        }
+        if self.measured() && self.batch == 0 {
+            return Err("column batch: 0; a measured run is a batch of at least one search".to_string());
+        }
+        if self.wall_ns > MOST_WALL_NS {
+            return Err(format!("column wall_ns: {} is more than a year of one search", self.wall_ns));
         }
         if self.available_parallelism == 0 {
             return Err("column available_parallelism: 0; a machine has at least one CPU".to_string());
@@ -408,6 +422,9 @@ fn cut(text: &str, limit: usize) -> String {
 
 /// Whether `text` is a time as the harness writes it: `YYYY-MM-DDTHH:MM:SS`, a fraction
 /// of a second or none, `Z`.
+/// A year in nanoseconds: no run's search takes longer (a sweep's time budgets are days).
+const MOST_WALL_NS: u64 = 365 * 86_400 * 1_000_000_000;
+
 fn is_rfc3339_utc(text: &str) -> bool {
     let bytes = text.as_bytes();
     let shape = b"dddd-dd-ddTdd:dd:dd";
@@ -416,8 +433,29 @@ fn is_rfc3339_utc(text: &str) -> bool {
         || rest
             .strip_prefix('.')
             .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()));
-    fraction_ok
-        && shape.iter().zip(bytes).all(|(&want, &byte)| if want == b'd' { byte.is_ascii_digit() } else { byte == want })
+    let shaped = fraction_ok
+        && shape
+            .iter()
+            .zip(bytes)
+            .all(|(&want, &byte)| if want == b'd' { byte.is_ascii_digit() } else { byte == want });
+    // A day of the calendar and a time of the clock (a leap second allowed): a shape
+    // alone let `2026-99-99T99:99:99Z` sort after every real run and replace it.
+    let number = |from: usize, to: usize| text[from..to].parse::<u32>().unwrap_or(u32::MAX);
+    shaped && {
+        let (year, month, day) = (number(0, 4), number(5, 7), number(8, 10));
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+        let days = match month {
+            2 if leap => 29,
+            2 => 28,
+            4 | 6 | 9 | 11 => 30,
+            _ => 31,
+        };
+        (1..=12).contains(&month)
+            && (1..=days).contains(&day)
+            && number(11, 13) < 24
+            && number(14, 16) < 60
+            && number(17, 19) <= 60
+    }
 }
 
 #[cfg(test)]
@@ -526,7 +564,21 @@ mod tests {
             (RunRecord { load_average: Some(f64::INFINITY), ..good.clone() }, "column load_average: inf"),
             (RunRecord { timestamp: "abc".to_string(), ..good.clone() }, "column timestamp: `abc` is not a UTC"),
             (RunRecord { timestamp: "2026-11-22 04:29:57Z".to_string(), ..good.clone() }, "column timestamp: "),
+            // The shape, but no day or time there is: sorted after every real run, it won.
+            (RunRecord { timestamp: "2026-99-99T99:99:99.999Z".to_string(), ..good.clone() }, "column timestamp: "),
+            (RunRecord { timestamp: "2026-02-29T10:00:00Z".to_string(), ..good.clone() }, "column timestamp: "),
+            (RunRecord { timestamp: "2026-04-31T10:00:00Z".to_string(), ..good.clone() }, "column timestamp: "),
+            (RunRecord { timestamp: "0000-00-00T00:00:00.000Z".to_string(), ..good.clone() }, "column timestamp: "),
+            (RunRecord { timestamp: "2026-11-22T24:00:00Z".to_string(), ..good.clone() }, "column timestamp: "),
+            (RunRecord { config_id: "zz".to_string(), ..good.clone() }, "column config_id: `zz` is not"),
+            (RunRecord { config_id: "0123456789ABCDEF".to_string(), ..good.clone() }, "column config_id: "),
+            (RunRecord { batch: 0, ..good.clone() }, "column batch: 0"),
+            (RunRecord { wall_ns: u64::MAX, ..good.clone() }, "column wall_ns: 18446744073709551615 is more"),
         ];
+        let leap = RunRecord { timestamp: "2028-02-29T23:59:60.5Z".to_string(), ..good.clone() };
+        assert_eq!(leap.check_plausible(), Ok(()), "a leap day and a leap second");
+        let failed = RunRecord { status: status::ERROR.to_string(), batch: 0, ..good.clone() };
+        assert_eq!(failed.check_plausible(), Ok(()), "a run that failed measured no batch");
         let older =
             RunRecord { timestamp: "2026-11-22T04:29:57Z".to_string(), load_average: Some(3.5), ..good.clone() };
         assert_eq!(older.check_plausible(), Ok(()), "no fraction of a second, a busy machine");

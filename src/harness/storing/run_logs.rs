@@ -242,11 +242,18 @@ mod tests {
     use super::*;
 
     const HEADER: &str = "sweep,config_id,repeat,measure,rule,depth,worker,count";
+    /// Configuration `a`'s id, as a run writes one (16 hex digits).
+    const A: &str = "000000000000000a";
+
+    /// Counts rows written with `a` for configuration `a`'s id.
+    fn of_a(rows: &[&str]) -> Vec<String> {
+        rows.iter().map(|row| row.replace("s,a,", &format!("s,{A},"))).collect()
+    }
 
     fn record(config_id: &str, repeat: u32) -> RunRecord {
         RunRecord {
             sweep: "s".into(),
-            config_id: config_id.into(),
+            config_id: if config_id == "a" { A.into() } else { config_id.into() },
             repeat,
             status: status::OK.into(),
             threads: 1,
@@ -263,7 +270,7 @@ mod tests {
         let folder = tempfile::tempdir().unwrap();
         let (runs, counts) = (folder.path().join("s-runs.csv"), folder.path().join("s-counts.csv"));
         write_runs(&runs, &[record("a", 0), record("a", 1)]);
-        let rows = [
+        let rows = of_a(&[
             "s,a,0,rule_checks,\"r,1\",,,5",
             "s,a,0,nodes_at_depth,,0,,1",
             // An older build's resume wrote run a/1 twice: the first copy goes.
@@ -272,12 +279,12 @@ mod tests {
             "not,a,row",
             // Run a/2 has no record: an orphan.
             "s,a,2,nodes_at_depth,,0,,9",
-        ];
-        std::fs::write(&counts, format!("{HEADER}\n{}\ns,a,2,cut", rows.join("\n"))).unwrap();
+        ]);
+        std::fs::write(&counts, format!("{HEADER}\n{}\ns,{A},2,cut", rows.join("\n"))).unwrap();
         let note = drop_unrecorded_counts(&counts, &runs).unwrap().unwrap();
         assert!(note.contains("dropped 1 counts row(s) of runs with no record"), "{note}");
         assert!(note.contains("1 earlier copies"), "{note}");
-        let expected = [rows[0], rows[1], rows[3], rows[4]].join("\n");
+        let expected = [&rows[0], &rows[1], &rows[3], &rows[4]].map(String::as_str).join("\n");
         assert_eq!(std::fs::read_to_string(&counts).unwrap(), format!("{HEADER}\n{expected}\n"));
         // Nothing left to drop: the file stays as it is.
         assert_eq!(drop_unrecorded_counts(&counts, &runs).unwrap(), None);
@@ -289,7 +296,7 @@ mod tests {
         let (runs, counts) = (folder.path().join("s-runs.csv"), folder.path().join("s-counts.csv"));
         // An edited log: run a/1 on 0 threads, a record no run writes (resume runs it again).
         write_runs(&runs, &[record("a", 0), RunRecord { threads: 0, ..record("a", 1) }]);
-        let rows = ["s,a,0,nodes_at_depth,,0,,1", "s,a,1,nodes_at_depth,,0,,7"];
+        let rows = of_a(&["s,a,0,nodes_at_depth,,0,,1", "s,a,1,nodes_at_depth,,0,,7"]);
         std::fs::write(&counts, format!("{HEADER}\n{}\n", rows.join("\n"))).unwrap();
         let note = drop_unrecorded_counts(&counts, &runs).unwrap().unwrap();
         assert!(note.contains("dropped 1 counts row(s) of runs with no record"), "{note}");
@@ -303,12 +310,12 @@ mod tests {
         let (mut logs, notes) = RunLogs::open(&runs, &counts, false).unwrap();
         assert!(notes.is_empty());
         let row =
-            CountRow { sweep: "s".into(), config_id: "a".into(), measure: "rule_checks".into(), ..CountRow::default() };
+            CountRow { sweep: "s".into(), config_id: A.into(), measure: "rule_checks".into(), ..CountRow::default() };
         logs.append(&record("a", 0), std::slice::from_ref(&row)).unwrap();
         logs.fault = Some(Fault::FullDiskAtRecord(2));
         let error = logs.append(&record("a", 1), &[row.clone(), row]).unwrap_err().to_string();
         assert!(error.contains("No space left on device"), "{error}");
-        assert_eq!(std::fs::read_to_string(&counts).unwrap(), format!("{HEADER}\ns,a,0,rule_checks,,,,0\n"));
+        assert_eq!(std::fs::read_to_string(&counts).unwrap(), format!("{HEADER}\ns,{A},0,rule_checks,,,,0\n"));
         // The half record line is cut when the log is continued, and nothing is dropped.
         drop(logs);
         let (_, notes) = RunLogs::open(&runs, &counts, true).unwrap();

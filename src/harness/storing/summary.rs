@@ -406,12 +406,15 @@ fn compare_with_sequential(rows: &mut [SummaryRow], times: &HashMap<String, Vec<
 /// limit: ratios to it are then bounds), else the completed sequential `defaults`.
 fn reference_rows(rows: &[SummaryRow]) -> HashMap<ReferenceKey, (String, u64, u64)> {
     let mut references: HashMap<ReferenceKey, (String, u64, u64)> = HashMap::new();
-    let usable = |row: &&SummaryRow| row.is_sequential() && row.runs > 0;
-    for row in rows.iter().filter(usable).filter(|row| row.variant == "defaults" && row.status == status::OK) {
+    // Stopped at its node limit, a reference stays the reference: the tables give bounds
+    // (a stopped `defaults` left every ratio of its instance blank, "ratios are to none").
+    let usable = |row: &&SummaryRow| {
+        row.is_sequential() && row.runs > 0 && matches!(row.status.as_str(), status::OK | status::LIMIT)
+    };
+    for row in rows.iter().filter(usable).filter(|row| row.variant == "defaults") {
         references.insert(row.reference_key(), (row.config_id.clone(), row.wall_ns_median, row.nodes));
     }
-    let baseline_usable = |row: &&SummaryRow| matches!(row.status.as_str(), status::OK | status::LIMIT);
-    for row in rows.iter().filter(usable).filter(|row| row.variant == "baseline").filter(baseline_usable) {
+    for row in rows.iter().filter(usable).filter(|row| row.variant == "baseline") {
         references.insert(row.reference_key(), (row.config_id.clone(), row.wall_ns_median, row.nodes));
     }
     references

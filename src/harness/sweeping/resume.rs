@@ -100,10 +100,15 @@ mod tests {
     use crate::harness::storing::record::RunRecord;
     use crate::harness::sweeping::spec::SweepSpec;
 
-    fn record(config_id: &str, repeat: u32) -> RunRecord {
+    /// Configuration `name`'s id, as a run writes one (16 hex digits).
+    fn id(name: &str) -> String {
+        format!("{name:0>16}")
+    }
+
+    fn record(name: &str, repeat: u32) -> RunRecord {
         RunRecord {
             sweep: "t".into(),
-            config_id: config_id.into(),
+            config_id: id(name),
             repeat,
             status: status::OK.into(),
             threads: 1,
@@ -120,14 +125,14 @@ mod tests {
         let rows = [record("a", 0), record("b", 0), record("b", 1), record("c", 0)];
         write_rows(&runs, &rows, &RunRecord::header()).unwrap();
         let (recorded, _) = recorded_runs(&plan, folder.path()).unwrap();
-        assert_eq!(recorded["a"], Recorded { runs: 1, next_repeat: 1, finished: true });
-        assert_eq!(recorded["b"], Recorded { runs: 2, next_repeat: 2, finished: true });
+        assert_eq!(recorded[&id("a")], Recorded { runs: 1, next_repeat: 1, finished: true });
+        assert_eq!(recorded[&id("b")], Recorded { runs: 2, next_repeat: 2, finished: true });
         // The last one may have been stopped by a kill: it goes on.
-        assert_eq!(recorded["c"], Recorded { runs: 1, next_repeat: 1, finished: false });
-        assert!(!is_done(recorded["c"], 3) && is_done(recorded["c"], 1));
+        assert_eq!(recorded[&id("c")], Recorded { runs: 1, next_repeat: 1, finished: false });
+        assert!(!is_done(recorded[&id("c")], 3) && is_done(recorded[&id("c")], 1));
         mark_complete(&runs).unwrap();
         let (recorded, _) = recorded_runs(&plan, folder.path()).unwrap();
-        assert!(recorded["c"].finished);
+        assert!(recorded[&id("c")].finished);
     }
 
     #[test]
