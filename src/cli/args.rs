@@ -225,11 +225,11 @@ pub struct WatchArgs {
     /// pruned, a dead end, a solution; the root is not a step).
     #[arg(long, value_name = "N", default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_steps: u64,
-    /// Ring radius in terminal columns (Olympic Rings).
+    /// Ring radius in terminal columns, 2 to 40 (Olympic Rings).
     #[arg(long, default_value_t = 10)]
     pub radius: i64,
-    /// Height/width of a terminal cell's drawing: 0.5 for cells twice as tall as wide
-    /// (the Olympic Rings post used 0.66 for its font).
+    /// Height/width of a terminal cell's drawing, 0.1 to 4.0: 0.5 for cells twice as tall as
+    /// wide (the Olympic Rings post used 0.66 for its font).
     #[arg(long, default_value_t = 0.5)]
     pub aspect: f64,
     /// Print plain frames without colours even on a terminal.

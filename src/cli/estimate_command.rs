@@ -6,6 +6,7 @@ use crate::format;
 use crate::knobs::KnobValues;
 use crate::run::instance;
 use crate::run::{self, EstimateRequest};
+use crate::search::EstimateMethod;
 use std::io::Write;
 use std::time::Duration;
 
@@ -83,7 +84,11 @@ pub fn run(args: &EstimateArgs, knobs: KnobValues) -> Result<(), Failure> {
             "{:<22} {:>12} {:>12} {:>16} {:>10} {:>10.1} {:>12} {:>16} {:>12} {:>8}",
             estimate.name,
             format::duration_ns(estimate.estimate_ns),
-            format!("{} ({})", estimate.exact_depth, estimate.subtrees),
+            // Only the stratified method counts levels exactly; the others probe from the root.
+            match args.method {
+                EstimateMethod::Stratified => format!("{} ({})", estimate.exact_depth, estimate.subtrees),
+                _ => "-".to_string(),
+            },
             format::count(estimate.estimated_nodes.round() as u64),
             match estimate.standard_error.is_nan() {
                 true => "-".to_string(),

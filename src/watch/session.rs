@@ -43,6 +43,8 @@ pub enum WatchError {
         needed: (usize, usize),
         /// Columns and rows the terminal has.
         available: (usize, usize),
+        /// Whether the picture is the rings' (which `--radius` makes smaller).
+        rings: bool,
     },
     /// The family draws nothing (its `Puzzle::view` is the default, `View::Nothing`).
     NothingToDraw {
@@ -67,11 +69,15 @@ pub enum WatchError {
 impl std::fmt::Display for WatchError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            WatchError::TerminalTooSmall { needed, available } => write!(
+            WatchError::TerminalTooSmall { needed, available, rings } => write!(
                 f,
-                "the terminal is {}x{} (columns x rows) but a frame needs {}x{}: enlarge the window, draw smaller \
-                 rings with --radius, or print plain frames with --plain",
-                available.0, available.1, needed.0, needed.1
+                "the terminal is {}x{} (columns x rows) but a frame needs {}x{}: enlarge the window{}, or print \
+                 plain frames with --plain",
+                available.0,
+                available.1,
+                needed.0,
+                needed.1,
+                if *rings { ", draw smaller rings with --radius" } else { "" }
             ),
             WatchError::NothingToDraw { family } => write!(
                 f,
@@ -175,17 +181,23 @@ pub fn render_frame(view: &View, previous: Option<&View>, status: &FrameStatus, 
         View::Nothing => Canvas::new(0, 0),
     };
     canvas.push_line("", Style::Plain);
+    // Drawn in place, a status line is cut to the terminal's width: one that wrapped would
+    // push the frame a row down at every step (the size was checked on the picture).
+    let fit = |line: String| match options.terminal_size {
+        Some((columns, _)) if line.chars().count() > columns => line.chars().take(columns).collect(),
+        _ => line,
+    };
     let heading = if status.component.is_empty() { String::new() } else { format!("{}  ", status.component) };
     canvas.push_line(
-        &format!(
+        &fit(format!(
             "{heading}step {}  depth {}  nodes {}  solutions {}  last: {}",
             status.step, status.depth, status.nodes, status.solutions, status.last
-        ),
+        )),
         Style::Dim,
     );
     if !status.prunes.is_empty() {
         let prunes: Vec<String> = status.prunes.iter().map(|(rule, count)| format!("{rule} {count}")).collect();
-        canvas.push_line(&format!("prunes: {}", prunes.join(", ")), Style::Dim);
+        canvas.push_line(&fit(format!("prunes: {}", prunes.join(", "))), Style::Dim);
     }
     canvas
 }
@@ -369,8 +381,15 @@ pub fn watch_puzzle<P: Puzzle>(
             return Err(WatchError::NothingToDraw { family: P::FAMILY });
         }
         if let Some(available) = options.terminal_size {
-            let frame = render_frame(&root_view, None, &FrameStatus::default(), options);
-            fits_terminal(&frame, available).map_err(|needed| WatchError::TerminalTooSmall { needed, available })?;
+            // The tallest frame: with the prunes line that the first prune adds.
+            let tallest = FrameStatus { prunes: vec![(String::new(), 0)], ..FrameStatus::default() };
+            let frame = render_frame(&root_view, None, &tallest, options);
+            let rings = matches!(root_view, View::Rings(_));
+            fits_terminal(&frame, available).map_err(|needed| WatchError::TerminalTooSmall {
+                needed,
+                available,
+                rings,
+            })?;
         }
         let observer = FrameObserver {
             puzzle,
@@ -473,6 +492,30 @@ mod tests {
         assert!(out.is_empty(), "nothing drawn");
         options.terminal_size = Some((200, 60));
         assert!(watch_puzzle(&puzzle, &config, &options, &mut out, &AtomicBool::new(false)).is_ok());
+    }
+
+    /// Hooks #7 in a terminal of exactly the size the check asks for: every line drawn fits
+    /// its width, and no frame is taller than its rows (status lines of 79 and 108 columns
+    /// and the prunes line, which the check had not counted, scrolled a 66x13 terminal).
+    /// The advice names `--radius` only for the rings.
+    #[test]
+    fn every_frame_fits_the_terminal_size_the_check_accepts() {
+        use crate::puzzles::hooks::Hooks;
+        let file: serde_json::Value =
+            serde_json::from_str(include_str!("../../instances/hooks_7.json")).expect("the seed file is JSON");
+        let puzzle = Hooks::parse(&file["data"]).expect("the seed data is valid");
+        let config = Hooks::config(&KnobValues::new()).expect("default knobs");
+        let mut options = WatchOptions { max_steps: 300, terminal_size: Some((1, 1)), ..options() };
+        let mut out = Vec::new();
+        let error = watch_puzzle(&puzzle, &config, &options, &mut out, &AtomicBool::new(false)).expect_err("1x1");
+        assert!(!error.to_string().contains("--radius"), "{error}");
+        let WatchError::TerminalTooSmall { needed, .. } = error else { panic!("{error}") };
+        options.terminal_size = Some(needed);
+        assert!(watch_puzzle(&puzzle, &config, &options, &mut out, &AtomicBool::new(false)).is_ok());
+        let text = String::from_utf8(out).expect("UTF-8");
+        assert!(text.contains("prunes: "), "the frames reach a prune");
+        let widest = text.lines().map(|line| line.chars().count()).max().unwrap_or(0);
+        assert!(widest <= needed.0, "a line of {widest} columns in a {needed:?} terminal");
     }
 
     #[test]

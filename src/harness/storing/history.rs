@@ -19,7 +19,7 @@
 
 use super::csv_log::write_atomically;
 use super::output_target::check_named_folder;
-use super::results_folder::{counts_file_for, find_runs_files, runs_file, Shard};
+use super::results_folder::{counts_file_for, find_runs_files, holds_runs, runs_file, Shard};
 use crate::environment::timestamp_now;
 use crate::files::bounded_read::{read_bounded, ReadKind};
 use crate::harness::error::HarnessError;
@@ -136,6 +136,9 @@ pub fn keep_superseded_logs(folder: &Path, sweep: &str, shard: Option<Shard>) ->
             (Some(shard), Some(split)) if split == shard.count => *file == own,
             (Some(_), _) => true,
         })
+        // A log of no run (a shard with no configuration) has nothing to keep: the new run
+        // starts it anew (it was kept as an empty entry that `report` compared with).
+        .filter(|file| holds_runs(file))
         .collect();
     if superseded.is_empty() {
         return Ok(Vec::new());
@@ -280,12 +283,14 @@ mod tests {
         write(out, "s-counts.csv", 7);
         mark_complete(&out.join("s-runs.csv")).unwrap();
         write(out, "other-runs.csv", 1);
+        // A log of no row (a shard without configurations) is left where it is.
+        write(out, "s-runs.shard-2-of-9.csv", 0);
         let kept = keep_superseded_logs(out, "s", None).unwrap();
         assert_eq!(kept.len(), 1);
         assert_eq!((kept[0].rows, kept[0].unfinished), (3, false));
         assert_eq!(kept[0].entry, out.join("history/s-1"));
         assert_eq!(names(&out.join("history/s-1")), ["s-counts.csv", "s-runs.csv", "s-runs.csv.complete"]);
-        assert_eq!(names(out), ["history", "other-runs.csv"]);
+        assert_eq!(names(out), ["history", "other-runs.csv", "s-runs.shard-2-of-9.csv"]);
         // A second rerun: a new entry; a log without a mark is unfinished.
         write(out, "s-runs.csv", 2);
         let kept = keep_superseded_logs(out, "s", None).unwrap();

@@ -60,6 +60,18 @@ pub fn runs_file(folder: &Path, sweep: &str, shard: Option<Shard>) -> PathBuf {
     }
 }
 
+/// Whether the run log at `path` holds anything past its header line (a missing one, or
+/// one that cannot be read, holds nothing). Reads the header line and one byte.
+pub fn holds_runs(path: &Path) -> bool {
+    use std::io::{BufRead, Read};
+    let Ok(file) = std::fs::File::open(path) else { return false };
+    let mut reader = std::io::BufReader::new(file.take(1 << 20));
+    let mut header = Vec::new();
+    let mut next = [0u8; 1];
+    reader.read_until(b'\n', &mut header).is_ok_and(|_| header.ends_with(b"\n"))
+        && reader.read(&mut next).is_ok_and(|read| read == 1)
+}
+
 /// The counts file beside a run log (`S-runs.csv` -> `S-counts.csv`).
 pub fn counts_file_for(runs_file: &Path) -> PathBuf {
     let name = runs_file.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();

@@ -21,7 +21,9 @@ use crate::harness::storing::history::{
 };
 use crate::harness::storing::output_target::named_file_target;
 use crate::harness::storing::record::{status, RunRecord, BATCH_TARGET_NS};
-use crate::harness::storing::results_folder::{counts_file_for, runs_file, summary_file, write_summary, Shard};
+use crate::harness::storing::results_folder::{
+    counts_file_for, holds_runs, runs_file, summary_file, write_summary, Shard,
+};
 use crate::harness::storing::run_columns::RunColumnCells;
 use crate::harness::storing::run_logs::RunLogs;
 use crate::harness::storing::stale_temporaries::remove_stale_temporaries;
@@ -110,8 +112,7 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
         if options.resume { recorded_runs(plan, &options.out_dir)? } else { (HashMap::new(), Vec::new()) };
     let counts = counts_file_for(&path);
     // This process's own log (another shard's logs are read for `recorded` too).
-    let own_runs_recorded = std::fs::metadata(&path).is_ok_and(|log| log.len() > RunRecord::header().len() as u64 + 1);
-    if options.resume && own_runs_recorded && !counts.exists() {
+    if options.resume && holds_runs(&path) && !counts.exists() {
         // Runs recorded, their counts file gone: the records are kept, and the report lacks
         // their counts per depth and per rule; said now, not found out in the report.
         notes.push(format!(
