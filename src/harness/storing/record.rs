@@ -285,9 +285,8 @@ impl RunRecord {
             return Err("column node_limit: 0; a run's node limit is at least 1".to_string());
         }
         // The id joins a row to its configuration (and to its counts rows): 16 hex digits.
-        if self.config_id.len() != 16
-            || !self.config_id.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-        {
+        let hex = |b: u8| b.is_ascii_digit() || (b'a'..=b'f').contains(&b);
+        if self.config_id.len() != 16 || !self.config_id.bytes().all(hex) {
             return Err(format!("column config_id: `{}` is not a configuration id (16 hex digits)", self.config_id));
         }
         if self.measured() && self.batch == 0 {
@@ -420,11 +419,11 @@ fn cut(text: &str, limit: usize) -> String {
     }
 }
 
-/// Whether `text` is a time as the harness writes it: `YYYY-MM-DDTHH:MM:SS`, a fraction
-/// of a second or none, `Z`.
 /// A year in nanoseconds: no run's search takes longer (a sweep's time budgets are days).
 const MOST_WALL_NS: u64 = 365 * 86_400 * 1_000_000_000;
 
+/// Whether `text` is a time as the harness writes it, `YYYY-MM-DDTHH:MM:SS`, a fraction of
+/// a second or none, `Z`, on a day of the calendar at a time of the clock.
 fn is_rfc3339_utc(text: &str) -> bool {
     let bytes = text.as_bytes();
     let shape = b"dddd-dd-ddTdd:dd:dd";
@@ -438,8 +437,7 @@ fn is_rfc3339_utc(text: &str) -> bool {
             .iter()
             .zip(bytes)
             .all(|(&want, &byte)| if want == b'd' { byte.is_ascii_digit() } else { byte == want });
-    // A day of the calendar and a time of the clock (a leap second allowed): a shape
-    // alone let `2026-99-99T99:99:99Z` sort after every real run and replace it.
+    // A shape alone let `2026-99-99T99:99:99Z` sort after every real run and replace it.
     let number = |from: usize, to: usize| text[from..to].parse::<u32>().unwrap_or(u32::MAX);
     shaped && {
         let (year, month, day) = (number(0, 4), number(5, 7), number(8, 10));
@@ -564,7 +562,6 @@ mod tests {
             (RunRecord { load_average: Some(f64::INFINITY), ..good.clone() }, "column load_average: inf"),
             (RunRecord { timestamp: "abc".to_string(), ..good.clone() }, "column timestamp: `abc` is not a UTC"),
             (RunRecord { timestamp: "2026-11-22 04:29:57Z".to_string(), ..good.clone() }, "column timestamp: "),
-            // The shape, but no day or time there is: sorted after every real run, it won.
             (RunRecord { timestamp: "2026-99-99T99:99:99.999Z".to_string(), ..good.clone() }, "column timestamp: "),
             (RunRecord { timestamp: "2026-02-29T10:00:00Z".to_string(), ..good.clone() }, "column timestamp: "),
             (RunRecord { timestamp: "2026-04-31T10:00:00Z".to_string(), ..good.clone() }, "column timestamp: "),
