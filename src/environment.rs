@@ -122,6 +122,40 @@ pub fn format_timestamp(seconds: u64, millis: u32) -> String {
     )
 }
 
+/// Whether `text` is a time as [`format_timestamp`] writes it (`YYYY-MM-DDTHH:MM:SS`, a
+/// fraction of a second or none, `Z`) on a day of the calendar at a time of the clock (a
+/// leap second allowed). Runs are ordered by it as text: a shape alone let
+/// `2026-99-99T99:99:99Z` sort after every real run and replace it.
+pub fn is_timestamp(text: &str) -> bool {
+    let shape = b"dddd-dd-ddTdd:dd:dd";
+    let Some(rest) = text.get(shape.len()..).and_then(|rest| rest.strip_suffix('Z')) else { return false };
+    let fraction_ok = rest.is_empty()
+        || rest
+            .strip_prefix('.')
+            .is_some_and(|digits| !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()));
+    let shaped = shape.iter().zip(text.as_bytes()).all(|(&want, &byte)| match want {
+        b'd' => byte.is_ascii_digit(),
+        _ => byte == want,
+    });
+    if !(fraction_ok && shaped) {
+        return false;
+    }
+    let number = |from: usize, to: usize| text[from..to].parse::<u32>().unwrap_or(u32::MAX);
+    let (year, month, day) = (number(0, 4), number(5, 7), number(8, 10));
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days_in_month = match month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    (1..=12).contains(&month)
+        && (1..=days_in_month).contains(&day)
+        && number(11, 13) < 24
+        && number(14, 16) < 60
+        && number(17, 19) <= 60
+}
+
 /// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
 fn civil_from_days(days: i64) -> (i64, u32, u32) {
     let shifted = days + 719_468;
@@ -159,6 +193,30 @@ mod tests {
         assert_eq!(format_timestamp(0, 0), "1970-01-01T00:00:00.000Z");
         assert_eq!(format_timestamp(951_782_400, 5), "2000-02-29T00:00:00.005Z");
         assert_eq!(format_timestamp(1_795_321_797, 123), "2026-11-22T04:29:57.123Z");
+    }
+
+    /// What the writer writes the reader takes, every day from 1970 to 2200 (leap days and
+    /// the century years among them), and what no calendar has it refuses.
+    #[test]
+    fn every_written_timestamp_is_read_as_one_and_no_impossible_day_is() {
+        for day in 0..84_000u64 {
+            let written = format_timestamp(day * 86_400 + 86_399, 999);
+            assert!(is_timestamp(&written), "{written}");
+        }
+        assert!(is_timestamp("2028-02-29T23:59:60.5Z") && is_timestamp("2026-11-22T04:29:57Z"));
+        for impossible in [
+            "2026-99-99T99:99:99.999Z",
+            "2026-02-29T10:00:00Z",
+            "2100-02-29T10:00:00Z",
+            "2026-04-31T10:00:00Z",
+            "0000-00-00T00:00:00.000Z",
+            "2026-11-22T24:00:00Z",
+            "2026-11-22 04:29:57Z",
+            "2026-11-22T04:29:57.Z",
+            "abc",
+        ] {
+            assert!(!is_timestamp(impossible), "{impossible}");
+        }
     }
 
     #[test]

@@ -194,7 +194,7 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
         format::duration_ns(report.elapsed_ns),
         format::node_rate(report.nodes, report.elapsed_ns)
     )?;
-    if let Some(parts) = report.strategy.strip_prefix("parts:") {
+    if let Some(parts) = report.split_parts() {
         // A merged split search: no pool, steals or workers of its own to report.
         writeln!(
             out,

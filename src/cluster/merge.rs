@@ -247,7 +247,7 @@ pub fn merge(dir: &Path) -> Result<(RunReport, Instance), ClusterError> {
         solutions: solution_lists.iter().map(|lists| lists.iter().map(Vec::as_slice).collect()).collect(),
         answers: answer_lists.iter().map(|lists| lists.iter().collect()).collect(),
         keep: plan.keep,
-        strategy: format!("parts:{}", plan.part_count),
+        strategy: run::report::split_strategy(plan.part_count),
         elapsed_ns,
         published: published.solutions,
         seed: plan.objective.as_ref().and_then(|objective| objective.seed),

@@ -41,7 +41,10 @@ pub trait Prepared: Send + Sync {
     /// Whether `settings`' mode and target fit the models these knobs build, as a run
     /// checks them first: an error names what does not ([`RunError::Objective`], a search
     /// for the best solution of models without objective), without searching anything.
-    fn check_goal(&self, settings: &RunSettings) -> Result<(), RunError>;
+    /// Provided (checking nothing, the run checks) for an implementation of an earlier version.
+    fn check_goal(&self, _settings: &RunSettings) -> Result<(), RunError> {
+        Ok(())
+    }
     /// Estimates each component's tree size and time.
     fn estimate(&self, request: &EstimateRequest) -> Result<Vec<ComponentEstimate>, RunError>;
     /// Each component's recorded tree and measured costs, for a scaling prediction.

@@ -201,7 +201,7 @@ pub struct RunReport {
     pub time_limit_s: Option<f64>,
     /// The components.
     pub components: Vec<ComponentReport>,
-    /// The parallel strategy, as text.
+    /// The parallel strategy, as text; a merged split search's is [`split_strategy`]'s.
     pub strategy: String,
     /// Worker threads.
     pub threads: usize,
@@ -222,12 +222,25 @@ pub struct RunReport {
     pub objective: Option<ObjectiveReport>,
 }
 
+/// How a merged split search names its strategy: `parts:N` (no pool of its own).
+const SPLIT_STRATEGY_PREFIX: &str = "parts:";
+
+/// The strategy text of a split search merged from `parts` parts ([`RunReport::split_parts`]).
+pub fn split_strategy(parts: usize) -> String {
+    format!("{SPLIT_STRATEGY_PREFIX}{parts}")
+}
+
 impl RunReport {
     /// Whether this run optimised: its node counts may differ from run to run and from a
     /// sequential run's (the incumbent's history decides what is cut), which reports call
     /// search overhead, never a bug.
     pub fn optimises(&self) -> bool {
         self.objective.is_some()
+    }
+
+    /// The part count of a merged split search (`merge`'s report), `None` for a run of its own.
+    pub fn split_parts(&self) -> Option<&str> {
+        self.strategy.strip_prefix(SPLIT_STRATEGY_PREFIX)
     }
 
     /// What the run searched for, in words: its mode's ([`SearchMode::words`]), or the

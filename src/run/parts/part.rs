@@ -226,7 +226,7 @@ fn run_share<P: Puzzle>(
         roots.iter().map(|_| ReplayMemory::new()).collect();
     // Each model goes from one subproblem's engine to the next (each leaves it at its root),
     // not copied: a copy costs the model's size every subproblem (a graph's adjacency).
-    // Out only while its engine runs; a failure there ends this thread's share.
+    // Out while its subproblem is searched; a failure there ends this thread's share.
     let mut roots: Vec<Option<P::Model>> = roots.into_iter().map(Some).collect();
     loop {
         if dispenser.abandoned.load(Ordering::Relaxed) {
@@ -240,15 +240,15 @@ fn run_share<P: Puzzle>(
         let component = subproblem.component;
         let panicked =
             |panic| PanickedRun::error::<P>(names.get(component).map(String::as_str), SEARCHING, strategy, panic);
-        let Some(root) = roots[component].as_mut() else {
-            unreachable!("a model is out of `roots` only while its engine runs");
+        let Some(mut model) = roots[component].take() else {
+            unreachable!("a model is out of `roots` only while its subproblem is searched");
         };
         let caches = &mut caches[component];
         // The replay of the path reaches the subproblem's node: a panic there names it.
         let replayed = catch_model_panic(|| {
-            let replayed = descend(root, caches, &subproblem.path, component, &mut candidates);
+            let replayed = descend(&mut model, caches, &subproblem.path, component, &mut candidates);
             if let Ok((moves, accepted)) = &replayed {
-                undo_all(root, moves, *accepted);
+                undo_all(&mut model, moves, *accepted);
             }
             replayed
         });
@@ -279,9 +279,6 @@ fn run_share<P: Puzzle>(
             let incumbent = incumbents.get(component).cloned().flatten();
             let limits = Limits { solutions_to_keep: 0, incumbent, ..Limits::exhaustive() };
             let memory = std::mem::take(&mut memories[component]);
-            let Some(model) = roots[component].take() else {
-                unreachable!("a model is out of `roots` only while its engine runs");
-            };
             let mut engine: RecordingEngine<'_, P> =
                 catch_model_panic(|| Engine::new(model, NoSteering, recorder, limits).with_replay_memory(memory))
                     .map_err(panicked)?;
