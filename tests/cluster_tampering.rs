@@ -242,7 +242,8 @@ fn incumbent_files_without_the_key_are_ignored_by_parts_and_refused_by_merge() {
     sign(&read_key(&dir).unwrap(), &mut edited);
     std::fs::write(&published, serde_json::to_vec(&edited).unwrap()).unwrap();
     let message = refused(&["merge", text(&dir)]);
-    assert!(message.contains("claims the value") && !message.contains("digest"), "{message}");
+    let expected = format!("{}: component 0: a published incumbent claims the value", text(&published));
+    assert!(message.contains(&expected) && !message.contains("digest"), "{message}");
     std::fs::write(&published, original).unwrap();
     assert_eq!(best(&ok(&["merge", text(&dir), "--json"])), optimum);
 }
@@ -392,4 +393,55 @@ fn counts_that_add_up_past_64_bits_are_a_problem_for_the_status_as_for_merge() {
     assert_eq!(status.status.code(), Some(2), "{stdout}");
     assert!(stdout.contains("problem: ") && stdout.contains("over the plan and the parts (part 2)"), "{stdout}");
     assert!(!stdout.contains("next:"), "{stdout}");
+}
+
+/// A kept path that passes every check of its file's content but leaves the tree (a model
+/// whose moves changed since the part ran, or an edit signed with the folder's key): the
+/// merge's replay refuses it naming the part's file, and `merge --status` and `explain
+/// --cluster`, which said the folder was ready, refuse it too (exit 2).
+#[test]
+fn a_kept_path_that_does_not_replay_is_refused_by_every_reader_naming_its_part_file() {
+    let folder = tempfile::tempdir().expect("temporary folder");
+    let dir = folder.path().join("run");
+    split_and_run(&dir);
+    let (part, c) = find_share(&dir, |file, c| !file.components[c].solutions.is_empty());
+    let mut file = read_part(&dir, part);
+    let kept = &mut file.components[c].solutions[0];
+    let last_dot = kept.rfind('.').expect("a path below the root");
+    kept.replace_range(last_dot + 1.., "999999");
+    write_part(&dir, part, file, true);
+    let message = refused(&["merge", text(&dir)]);
+    // The path is long: the message quotes its start.
+    let expected = format!("{}: component {c}: the path ", text(&part_path(&dir, part)));
+    assert!(message.contains(&expected) && message.contains(" leaves the tree at level "), "{message}");
+    let problem = message.lines().next().unwrap().trim_start_matches("backtrack-bench: error: ");
+    assert_eq!(refused(&["explain", "--cluster", text(&dir)]), message, "explain --cluster");
+    let status = tool(&["merge", text(&dir), "--status"]);
+    let stdout = String::from_utf8_lossy(&status.stdout);
+    assert_eq!(status.status.code(), Some(2), "merge --status: {stdout}");
+    assert!(
+        stdout.contains(&format!("done: 1-{PARTS}")) && stdout.contains(&format!("problem: {problem}")),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("next:"), "{stdout}");
+}
+
+/// A count past 64 bits or with a fraction in a part file (which the JSON reader takes for a
+/// floating point number) is refused at its line and column, said as what it is.
+#[test]
+fn a_count_past_64_bits_or_with_a_fraction_is_refused_at_its_line_and_column() {
+    let folder = tempfile::tempdir().expect("temporary folder");
+    let dir = folder.path().join("run");
+    split_and_run(&dir);
+    let original = std::fs::read_to_string(part_path(&dir, 1)).unwrap();
+    let at = original.find("\"nodes\": ").expect("a node count") + "\"nodes\": ".len();
+    let end = at + original[at..].find(|c: char| !c.is_ascii_digit()).unwrap();
+    let line = original[..at].lines().count();
+    for (number, shown) in [("1180591620717411303424", "`1.1805916207174113e+21`"), ("1.5", "`1.5`")] {
+        std::fs::write(part_path(&dir, 1), format!("{}{number}{}", &original[..at], &original[end..])).unwrap();
+        let message = refused(&["merge", text(&dir)]);
+        let expected = format!("{}:{line}:", text(&part_path(&dir, 1)));
+        assert!(message.contains(&expected), "expected `{expected}` in: {message}");
+        assert!(message.contains(&format!("{shown}: not a whole number in range")), "{message}");
+    }
 }

@@ -402,8 +402,9 @@ pub struct ExplainArgs {
     /// object instead of text; the report files are written all the same.
     #[arg(long)]
     pub json: bool,
-    /// The Markdown report to write (the plot goes beside it, with the extension .svg);
-    /// default: results/explain/<instance>[-<knobs>]-<strategy>-<threads>t[-first].md.
+    /// The Markdown report to write (the plot goes beside it, with the extension .svg; a
+    /// missing folder is created, as the default's is); default:
+    /// results/explain/<instance>[-<knobs>]-<strategy>-<threads>t[-first].md.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// The parallel run to explain (--parallel must name a parallel strategy).

@@ -41,7 +41,8 @@ fn print_status(args: &MergeArgs) -> Result<(), Failure> {
         // The status is printed, and the exit code says what merge would: these files are
         // refused (exit 2), as a script polling the status must learn.
         return Err(Failure::bad_input(format!(
-            "{dir}: merge refuses {} file(s), each named on a `problem:` line above: remove them or rerun their parts",
+            "{dir}: merge refuses {} file(s), each named on a `problem:` line above: remove a file of another plan \
+             or build (left from an earlier split), and run again the part of a file refused for what it holds",
             status.problems.len()
         )));
     }

@@ -151,12 +151,24 @@ pub fn status(dir: &Path) -> Result<Status, ClusterError> {
     // The checks of a merge before its survey: a status that says "next: merge" where the
     // merge would refuse the plan (another build's, or edited) misleads.
     check_plan(&loaded)?;
-    let survey = survey(&loaded)?;
+    let mut survey = survey(&loaded)?;
     let part_count = loaded.plan.part_count;
     let done: Vec<usize> =
         (1..=part_count).filter(|part| survey.found.get(part).is_some_and(|files| files.len() == 1)).collect();
     let missing = (1..=part_count).filter(|part| !survey.found.contains_key(part)).collect();
     let doubled = (1..=part_count).filter(|part| survey.found.get(part).is_some_and(|files| files.len() > 1)).collect();
+    if done.len() == part_count && survey.problems.is_empty() {
+        // Every file passed: what is left of a merge's checks is its replay of the paths
+        // (one that leaves the tree, from a model whose moves changed), asked of the merge
+        // itself, so that "next: merge" is never followed by its refusal.
+        let parts = std::mem::take(&mut survey.found)
+            .into_iter()
+            .filter_map(|(part, mut files)| Some((part, files.pop()?)))
+            .collect();
+        if let Err(error) = merge_checked(&loaded, &parts) {
+            survey.problems.push(error.message);
+        }
+    }
     Ok(Status { done, missing, doubled, problems: survey.problems, part_count })
 }
 
@@ -203,13 +215,24 @@ pub(crate) fn checked_parts(loaded: &LoadedPlan) -> Result<BTreeMap<usize, (Path
 /// 2 naming every missing, doubled or foreign part (`checked_parts`).
 pub fn merge(dir: &Path) -> Result<(RunReport, Instance), ClusterError> {
     let loaded = load_plan(dir)?;
-    let plan = &loaded.plan;
     let parts = checked_parts(&loaded)?;
+    merge_checked(&loaded, &parts)
+}
+
+/// The report of `loaded`'s plan from `parts`, as [`checked_parts`] gave them: the sums,
+/// and every solution path and answer key replayed (a path that does not replay is an
+/// error naming its file). `merge --status` and `explain --cluster` ask it too, so that
+/// neither passes a folder that `merge` refuses.
+pub(crate) fn merge_checked(
+    loaded: &LoadedPlan,
+    parts: &BTreeMap<usize, (PathBuf, PartFile)>,
+) -> Result<(RunReport, Instance), ClusterError> {
+    let (plan, dir) = (&loaded.plan, loaded.dir.as_path());
     let components = plan.lister.len();
     let plan_file = plan_path(dir);
     // Every sum was found to fit by `checked_parts`; asked again, not assumed.
     let (totals, overflows) =
-        summed_counts(&loaded, parts.iter().map(|(part, (path, file))| (*part, path.as_path(), file)));
+        summed_counts(loaded, parts.iter().map(|(part, (path, file))| (*part, path.as_path(), file)));
     if let Some(overflow) = overflows.into_iter().next() {
         return Err(ClusterError::bad_input(overflow));
     }
@@ -221,7 +244,9 @@ pub fn merge(dir: &Path) -> Result<(RunReport, Instance), ClusterError> {
         answer_lists.push(vec![parse_answers(record, &plan_file)?]);
     }
     let mut elapsed_ns = vec![0u64; components];
-    for (part, (path, file)) in &parts {
+    let mut sources = vec![plan_file.display().to_string()];
+    for (part, (path, file)) in parts {
+        sources.push(path.display().to_string());
         for (component, record) in file.components.iter().enumerate() {
             solution_lists[component].push(parse_solutions(record, path)?);
             answer_lists[component].push(parse_answers(record, path)?);
@@ -237,7 +262,7 @@ pub fn merge(dir: &Path) -> Result<(RunReport, Instance), ClusterError> {
         }
     }
     let published = match &plan.objective {
-        Some(_) => published_solutions(&loaded, components)?,
+        Some(_) => published_solutions(loaded, components)?,
         None => Published::default(),
     };
     let instance = plan_instance(&plan.instance)?;
@@ -250,10 +275,13 @@ pub fn merge(dir: &Path) -> Result<(RunReport, Instance), ClusterError> {
         strategy: run::report::split_strategy(plan.part_count),
         elapsed_ns,
         published: published.solutions,
+        published_files: published.files,
+        sources,
+        folder: dir.display().to_string(),
         seed: plan.objective.as_ref().and_then(|objective| objective.seed),
     };
-    let mut report =
-        prepared.assemble(&input).map_err(|error| ClusterError::of_run(error, &format!("{}: ", dir.display())))?;
+    // Each error of the assembly names its file, or the folder when no one file holds it.
+    let mut report = prepared.assemble(&input).map_err(|error| ClusterError::of_run(error, ""))?;
     report.parallel.subproblems = plan.subproblem_count as u64;
     if let Some(objective) = &mut report.objective {
         // The parts' clocks: from the first part's start to the publication of the best
@@ -279,8 +307,11 @@ pub fn merge(dir: &Path) -> Result<(RunReport, Instance), ClusterError> {
 /// What the parts of an optimising plan published to each other.
 #[derive(Default)]
 struct Published {
-    /// Per component: each published solution's claimed value and path.
-    solutions: Vec<Vec<(i64, ChildPath)>>,
+    /// Per component: each published solution's claimed value, path and file (its index
+    /// in `files`).
+    solutions: Vec<Vec<(i64, ChildPath, usize)>>,
+    /// The incumbent files read, by index.
+    files: Vec<String>,
     /// Each published solution's value and time of publication.
     times: Vec<(i64, u64)>,
     /// Improvements published, over all parts.
@@ -304,6 +335,8 @@ fn published_solutions(loaded: &LoadedPlan, components: usize) -> Result<Publish
     }
     let mut published = Published { solutions: vec![Vec::new(); components], ..Published::default() };
     for (path, file) in files {
+        let file_index = published.files.len();
+        published.files.push(path.display().to_string());
         for solution in &file.solutions {
             let subproblem = solution.subproblem(&path)?;
             let Some(list) = published.solutions.get_mut(subproblem.component) else {
@@ -314,7 +347,7 @@ fn published_solutions(loaded: &LoadedPlan, components: usize) -> Result<Publish
                     subproblem.component
                 )));
             };
-            list.push((solution.value, subproblem.path));
+            list.push((solution.value, subproblem.path, file_index));
             published.times.push((solution.value, solution.published_unix_ns));
             published.improvements = published.improvements.checked_add(solution.improvements).ok_or_else(|| {
                 ClusterError::bad_input(format!(

@@ -324,15 +324,28 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8], path: &Path, schema: &str) 
             )))
         }
     }
-    serde_json::from_value(value)
-        .map_err(|error| ClusterError::bad_input(format!("{}: {}", path.display(), strip(&error))))
+    // Read again from the bytes rather than from `value`, so that an error has its line and
+    // column.
+    serde_json::from_slice(bytes).map_err(at)
 }
 
+/// The reader's message without its position (given as `FILE:LINE:COLUMN` before it); a
+/// count that is a fraction or past 64 bits, which the reader calls a floating point, said
+/// as such.
 fn strip(error: &serde_json::Error) -> String {
     let message = error.to_string();
-    match message.rfind(" at line ") {
+    let message = match message.rfind(" at line ") {
         Some(index) => message[..index].to_string(),
         None => message,
+    };
+    match message.strip_prefix("invalid type: floating point ") {
+        Some(rest) if rest.ends_with("expected u64") || rest.ends_with("expected i64") => format!(
+            "{}: not a whole number in range (counts and times are whole numbers from 0 to {}; values fit in 64 \
+             bits)",
+            rest.split(',').next().unwrap_or(rest),
+            u64::MAX
+        ),
+        _ => message,
     }
 }
 

@@ -6,7 +6,7 @@
 //! (each part to the first free worker, as a Slurm array or an Indexed Job hands them out),
 //! each part costing its measured time plus the median gap the scheduler left before a part.
 
-use crate::cluster::merge::checked_parts;
+use crate::cluster::merge::{checked_parts, merge_checked};
 use crate::cluster::plan::load_plan;
 use crate::cluster::ClusterError;
 use crate::statistics;
@@ -115,6 +115,8 @@ struct Interval {
 pub fn explain_cluster(dir: &Path, slots: Option<usize>) -> Result<ClusterExplanation, ClusterError> {
     let loaded = load_plan(dir)?;
     let parts = checked_parts(&loaded)?;
+    // The paths replayed as `merge` replays them: a folder it refuses is refused here too.
+    merge_checked(&loaded, &parts)?;
     let mut intervals = Vec::with_capacity(parts.len());
     let (mut search_ns, mut work_ns) = (0u64, 0u64);
     // Each part's clock was checked (an end after its start, search within wall time);

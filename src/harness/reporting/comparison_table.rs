@@ -3,7 +3,7 @@
 //! printed by `report` and appended to `results/README.md`.
 
 use super::compare::{Change, MachineMatch, MIN_CHANGE, MIN_CHANGE_SHORT, SHORT_CALL_NS};
-use crate::format::{count, TimeUnit};
+use crate::format::{count, markdown_cell, TimeUnit};
 use crate::statistics::ChangeVerdict;
 use std::fmt::Write as _;
 
@@ -87,8 +87,8 @@ pub fn comparison_markdown(against: &str, changes: &[Change]) -> String {
             text,
             "| {} | `{}` | {} | {} | {} | {} | {} | {:.3} [{:.3}, {:.3}] | {} | {} | {verdict}{nodes_note}{busy_note} |",
             run.sweep,
-            run.source,
-            run.variant,
+            markdown_cell(&run.source),
+            markdown_cell(&run.variant),
             run.strategy,
             run.threads,
             unit.number(change.baseline_ns),

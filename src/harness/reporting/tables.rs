@@ -144,8 +144,8 @@ fn write_sweep(text: &mut String, sweep: &str, rows: &[&SummaryRow], plots: &[Pl
             let _ = writeln!(
                 text,
                 "| `{}` | {} | {} | {} | {} | {} |",
-                row.source,
-                row.variant,
+                escape(&row.source),
+                escape(&row.variant),
                 row.strategy,
                 row.threads,
                 row.status,
@@ -332,10 +332,11 @@ fn configuration_cell(row: &SummaryRow) -> String {
         };
         mark = format!(" (*{search} {best}*){mark}");
     }
+    let variant = escape(&row.variant);
     match row.status.as_str() {
-        status::OK => format!("{}{mark}", row.variant),
-        status::LIMIT => format!("{} (*stopped at the node limit*){mark}", row.variant),
-        other => format!("{} (*{other}*){mark}", row.variant),
+        status::OK => format!("{variant}{mark}"),
+        status::LIMIT => format!("{variant} (*stopped at the node limit*){mark}"),
+        other => format!("{variant} (*{other}*){mark}"),
     }
 }
 
@@ -570,5 +571,17 @@ mod tests {
             text.contains("| order=listed | 6,000 | 0.001000 [0.000990, 0.001010] | ≥ 33,300x fewer nodes |"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_pipe_in_an_instance_or_a_configuration_does_not_split_a_table_row() {
+        let mut failed = sequential("a|b", "error", 0, 1_000);
+        (failed.source, failed.runs, failed.error) = ("inst/no|such.json".into(), 0, "cannot read x|y".into());
+        let text = markdown(&[failed], &[], "", &workbench_context());
+        let row = text.lines().find(|line| line.contains("no\\|such")).expect("the failed row");
+        // Six cells: seven pipes that are not escaped.
+        let unescaped = row.match_indices('|').filter(|&(at, _)| !row[..at].ends_with('\\')).count();
+        assert_eq!(unescaped, 7, "{row}");
+        assert!(row.contains("`inst/no\\|such.json` | a\\|b |"), "{row}");
     }
 }

@@ -220,6 +220,15 @@ fn the_json_data_names_the_bad_key() {
         error(json!({ "vertices": 3, "edges": [[1, u64::MAX]] })),
         "data.edges[0][1]: vertex 18446744073709551615 is out of range; expected 1 to 3"
     );
+    // Past 64 bits (the reader holds it as a floating point number), and with a fraction.
+    assert_eq!(
+        error(serde_json::from_str(r#"{ "vertices": 3, "edges": [[1, 99999999999999999999]] }"#).unwrap()),
+        "data.edges[0][1]: vertex 1e+20 is out of range; expected 1 to 3"
+    );
+    assert_eq!(
+        error(json!({ "vertices": 3, "edges": [[1, 2.5]] })),
+        "data.edges[0][1]: expected a whole vertex number from 1 to 3, found 2.5"
+    );
     assert_eq!(
         error(json!({ "vertices": u64::MAX, "edges": [] })),
         "data.vertices: 18446744073709551615 is out of range; expected 1 to 32768"

@@ -38,9 +38,18 @@ pub struct AssembleInput<'a> {
     /// Per component: the wall time of its subproblems, summed over the parts.
     pub elapsed_ns: Vec<u64>,
     /// For an optimising model, per component: the solutions the parts published to each
-    /// other (value claimed, path), checked here and counted among the candidates for the
-    /// best (a part rerun after a kill may have been cut by its own earlier find).
-    pub published: Vec<Vec<(i64, ChildPath)>>,
+    /// other (value claimed, path, the index of its file in `published_files`), checked
+    /// here and counted among the candidates for the best (a part rerun after a kill may
+    /// have been cut by its own earlier find).
+    pub published: Vec<Vec<(i64, ChildPath, usize)>>,
+    /// The incumbent files the published solutions came from, named in a replay error.
+    pub published_files: Vec<String>,
+    /// The file each list of `solutions` and `answers` came from, in the lists' order (the
+    /// plan's for the lister's, then each part's): a path that does not replay is reported
+    /// in its file, so that the user knows which part to run again.
+    pub sources: Vec<String>,
+    /// The folder of the split, named in an error that no one file holds (a sum).
+    pub folder: String,
     /// For an optimising model: the value the split was seeded with (`split --incumbent`).
     pub seed: Option<i64>,
 }
@@ -74,7 +83,9 @@ pub(in crate::run) fn assemble_puzzle<P: Puzzle>(
     let mut tallies = Vec::new();
     for (index, (model, name)) in models.iter_mut().zip(names).enumerate() {
         let counts = input.counts.get(index).unwrap_or(&empty);
-        total.add(counts).map_err(|overflow| RunError::Replay(ReplayError { message: overflow.to_string() }))?;
+        total
+            .add(counts)
+            .map_err(|overflow| RunError::Replay(ReplayError { message: format!("{}: {overflow}", input.folder) }))?;
         let (component, tally, best) =
             catch_model_panic(|| assemble_component(puzzle, model, index, name.clone(), counts, input))
                 .map_err(|panic| panicked(Some(&name), MERGING, panic))?
@@ -162,16 +173,17 @@ fn assemble_component<P: Puzzle>(
         true => {
             let published = input.published.get(index).map(Vec::as_slice).unwrap_or_default();
             // A split optimisation searches for the best (`--best`): one kept, as there.
-            best_of(model, index, lists, published, input.keep.min(1))?
+            best_of(model, index, lists, published, input)?
         }
-        false => (smallest(model, index, lists, input.keep)?, None),
+        false => (smallest(model, index, lists, input)?, None),
     };
     let shares = input.answers.get(index).map(Vec::as_slice).unwrap_or_default();
-    let mut tally = tally(puzzle, model, index, shares, solutions.first())?;
+    let mut tally = tally(puzzle, model, index, shares, solutions.first(), &input.sources)?;
     if tally.solutions() != counts.solutions {
         return Err(ReplayError {
             message: format!(
-                "component {index}: the answer keys count {} solutions, the counts {}",
+                "{}: component {index}: the answer keys count {} solutions, the counts {}",
+                input.folder,
                 tally.solutions(),
                 counts.solutions
             ),
@@ -206,31 +218,43 @@ fn assemble_component<P: Puzzle>(
     Ok((component, tally, best))
 }
 
-/// The best-valued solutions of an optimising model's component, at most `keep` of them
-/// (the smallest among equals), and their value: every listed path (each share kept its
-/// best) and every published one replayed on `model` (at its root), a published value
-/// checked against the solution its path reaches.
+/// The file `sources[index]` (a list's or a share's), for an error in it.
+fn source(sources: &[String], index: usize) -> &str {
+    sources.get(index).map_or("(a part)", String::as_str)
+}
+
+/// The best-valued solutions of an optimising model's component, at most one of them
+/// (the smallest among equals: a split optimisation searches for the best, `--best`, which
+/// keeps one), and their value: every listed path (each share kept its best) and every
+/// published one replayed on `model` (at its root), a published value checked against the
+/// solution its path reaches.
 fn best_of<M: Model>(
     model: &mut M,
     component: usize,
     lists: &[&[ChildPath]],
-    published: &[(i64, ChildPath)],
-    keep: usize,
+    published: &[(i64, ChildPath, usize)],
+    input: &AssembleInput<'_>,
 ) -> Result<(Vec<M::Solution>, Option<i64>), ReplayError> {
     let mut candidates = Vec::new();
     let mut roots = RootCandidates::new();
     let mut solutions = Vec::new();
-    for path in lists.iter().flat_map(|list| list.iter()) {
-        solutions.push(solution_at(model, &mut roots, path, component, &mut candidates)?);
+    for (list, paths) in lists.iter().enumerate() {
+        for path in paths.iter() {
+            let solution = solution_at(model, &mut roots, path, component, &mut candidates)
+                .map_err(|error| error.in_file(source(&input.sources, list)))?;
+            solutions.push(solution);
+        }
     }
-    for (claimed, path) in published {
-        let solution = solution_at(model, &mut roots, path, component, &mut candidates)?;
+    for (claimed, path, file) in published {
+        let file = source(&input.published_files, *file);
+        let solution =
+            solution_at(model, &mut roots, path, component, &mut candidates).map_err(|error| error.in_file(file))?;
         let value = model.solution_value(&solution);
         if value != *claimed {
             return Err(ReplayError {
                 message: format!(
-                    "component {component}: a published incumbent claims the value {claimed} for the path {}, but \
-                     the solution there has {value}",
+                    "{file}: component {component}: a published incumbent claims the value {claimed} for the path \
+                     {}, but the solution there has {value}",
                     excerpt(&path_text(path))
                 ),
             });
@@ -240,35 +264,38 @@ fn best_of<M: Model>(
     let (best, mut kept) = keep_best(model, solutions, usize::MAX);
     // A solution found by a part and published by it is listed twice.
     kept.dedup();
-    kept.truncate(keep);
+    kept.truncate(input.keep.min(1));
     Ok((kept, best))
 }
 
-/// The `keep` smallest solutions of the sorted lists `lists`, rebuilt on `model` (at its
-/// root) by a k-way merge: a list's next path is replayed only when its head was taken.
+/// The `input.keep` smallest solutions of the sorted lists `lists`, rebuilt on `model` (at
+/// its root) by a k-way merge: a list's next path is replayed only when its head was taken.
 fn smallest<M: Model>(
     model: &mut M,
     component: usize,
     lists: &[&[ChildPath]],
-    keep: usize,
+    input: &AssembleInput<'_>,
 ) -> Result<Vec<M::Solution>, ReplayError> {
     let mut candidates = Vec::new();
     let mut roots = RootCandidates::new();
-    let roots = &mut roots;
+    let mut replay = |list: usize, path: &ChildPath| {
+        solution_at(model, &mut roots, path, component, &mut candidates)
+            .map_err(|error| error.in_file(source(&input.sources, list)))
+    };
     let mut heads = BinaryHeap::new();
     for (list, paths) in lists.iter().enumerate() {
         if let Some(path) = paths.first() {
-            heads.push(Reverse((solution_at(model, roots, path, component, &mut candidates)?, list, 0usize)));
+            heads.push(Reverse((replay(list, path)?, list, 0usize)));
         }
     }
     let mut kept = Vec::new();
-    while kept.len() < keep {
+    while kept.len() < input.keep {
         let Some(Reverse((solution, list, position))) = heads.pop() else {
             break;
         };
         kept.push(solution);
         if let Some(path) = lists[list].get(position + 1) {
-            heads.push(Reverse((solution_at(model, roots, path, component, &mut candidates)?, list, position + 1)));
+            heads.push(Reverse((replay(list, path)?, list, position + 1)));
         }
     }
     Ok(kept)
@@ -277,22 +304,24 @@ fn smallest<M: Model>(
 /// The answer tally of component `component` from the answer keys of its shares: each
 /// representative replayed on `model` (at its root, where it is left) for its key, the
 /// counts added as one tally of every solution adds them; `smallest` is the component's
-/// smallest solution.
+/// smallest solution; `sources` names each share's file.
 fn tally<P: Puzzle>(
     puzzle: &P,
     model: &mut P::Model,
     component: usize,
     shares: &[&AnswerShare],
     smallest: Option<&<P::Model as Model>::Solution>,
+    sources: &[String],
 ) -> Result<AnswerTally<P::AnswerKey, <P::Model as Model>::Solution>, ReplayError> {
     let mut candidates = Vec::new();
     let mut roots = RootCandidates::new();
     let mut total = AnswerTally::from_listed(std::iter::empty(), 0, smallest.cloned())
         .listing_at_most(puzzle.answer_keys_read_up_to());
-    for share in shares {
+    for (index, share) in shares.iter().enumerate() {
         let mut listed = Vec::with_capacity(share.keys.len());
         for (path, count) in &share.keys {
-            let solution = solution_at(model, &mut roots, path, component, &mut candidates)?;
+            let solution = solution_at(model, &mut roots, path, component, &mut candidates)
+                .map_err(|error| error.in_file(source(sources, index)))?;
             listed.push((puzzle.answer_key(component, &solution), *count));
         }
         total.absorb(AnswerTally::from_listed(listed, share.unlisted, None));

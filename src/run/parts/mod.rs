@@ -142,6 +142,13 @@ pub struct ReplayError {
     pub message: String,
 }
 
+impl ReplayError {
+    /// This error, found in `file` (its message then starts with the file's name).
+    pub fn in_file(self, file: &str) -> ReplayError {
+        ReplayError { message: format!("{file}: {}", self.message) }
+    }
+}
+
 impl fmt::Display for ReplayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
