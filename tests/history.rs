@@ -157,6 +157,35 @@ fn a_killed_run_is_named_unfinished_with_the_way_to_resume_and_its_rows_are_kept
 }
 
 #[test]
+fn an_interrupted_shard_says_how_to_finish_it_not_that_it_is_done() {
+    let folder = tempfile::tempdir().unwrap();
+    let out = folder.path().join("results");
+    let spec = spec_in(
+        folder.path(),
+        "name = \"long\"\nrepeats = 1000000\nconfig_budget_s = 600\n[[block]]\ninstances = [\"rings\"]\n",
+    );
+    let child = binary()
+        .args(["sweep", "--spec", &spec.to_string_lossy(), "--out", &out.to_string_lossy(), "--shard", "1/2"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let runs = out.join("long-runs.shard-1-of-2.csv");
+    let started = Instant::now();
+    while std::fs::read_to_string(&runs).map_or(0, |contents| contents.lines().count()) < 5 {
+        assert!(started.elapsed() < Duration::from_secs(30), "the shard wrote no rows");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: kill with a child's pid and a valid signal number has no memory effects.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }, 0);
+    let output = child.wait_with_output().unwrap();
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted: run again with --resume to finish"), "{stderr}");
+    assert!(!stderr.contains("shard done"), "{stderr}");
+}
+
+#[test]
 fn shards_at_once_and_rerun_keep_every_row() {
     let folder = tempfile::tempdir().unwrap();
     let spec = spec_in(folder.path(), RINGS_SPEC);

@@ -243,6 +243,8 @@ fn print_outcome(outcome: &SweepOutcome, out_dir: &std::path::Path, quiet: bool)
                 );
             }
         }
+        // Interrupted, the shard is not done: the line above says how to finish it.
+        None if outcome.interrupted => {}
         None => note!(
             "shard done; merge the shards with `{} report --out {}`",
             crate::run::program_name(),

@@ -155,17 +155,19 @@ pub fn keep_superseded_logs(folder: &Path, sweep: &str, shard: Option<Shard>) ->
         .open(&lock_path)
         .map_err(|source| HarnessError::io(&lock_path, source))?;
     FileExt::lock(&lock).map_err(|source| HarnessError::io(&lock_path, source))?;
-    let result = move_groups(folder, sweep, superseded);
+    let result = move_groups(folder, sweep, superseded, shard.is_none());
     let _ = FileExt::unlock(&lock);
     result
 }
 
-/// Moves the logs, one split at a time (the unsharded log alone), into their entries, then
-/// drops the entries beyond [`HISTORY_KEEP`].
-fn move_groups(folder: &Path, sweep: &str, logs: Vec<PathBuf>) -> Result<Vec<KeptRun>, HarnessError> {
+/// Moves the logs into their entries, then drops the entries beyond [`HISTORY_KEEP`]: for a
+/// `whole` (unsharded) run, every log in one new entry, since `report` read them together as
+/// the run it replaces (its unsharded log resumed after a shard, say) and compares with the
+/// newest entry alone; for a shard, one split at a time (the unsharded log alone).
+fn move_groups(folder: &Path, sweep: &str, logs: Vec<PathBuf>, whole: bool) -> Result<Vec<KeptRun>, HarnessError> {
     let mut groups: Vec<(Option<usize>, Vec<PathBuf>)> = Vec::new();
     for log in logs {
-        let split = split_of(sweep, &file_name(&log));
+        let split = if whole { None } else { split_of(sweep, &file_name(&log)) };
         match groups.iter_mut().find(|(key, _)| *key == split) {
             Some((_, group)) => group.push(log),
             None => groups.push((split, vec![log])),
@@ -298,6 +300,21 @@ mod tests {
         assert!(kept[0].describe("s", out).contains("--resume"));
         let (entry, logs) = previous_run(out, "s").unwrap().unwrap();
         assert_eq!((entry, logs), (out.join("history/s-2"), vec![out.join("history/s-2/s-runs.csv")]));
+    }
+
+    #[test]
+    fn a_whole_run_sets_aside_a_shard_log_and_the_unsharded_one_as_one_run() {
+        // Shard 1/2, then the rest resumed unsharded: `report` read both logs as one run.
+        let folder = tempfile::tempdir().unwrap();
+        let out = folder.path();
+        write(out, "s-runs.shard-1-of-2.csv", 3);
+        write(out, "s-runs.csv", 2);
+        let kept = keep_superseded_logs(out, "s", None).unwrap();
+        assert_eq!(kept.len(), 1);
+        assert_eq!((kept[0].entry.clone(), kept[0].rows), (out.join("history/s-1"), 5));
+        assert_eq!(names(&out.join("history/s-1")), ["s-runs.csv", "s-runs.shard-1-of-2.csv"]);
+        let (_, logs) = previous_run(out, "s").unwrap().unwrap();
+        assert_eq!(logs.len(), 2);
     }
 
     #[test]

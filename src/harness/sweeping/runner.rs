@@ -460,13 +460,15 @@ fn describe(position: usize, count: usize, config: &Configuration, records: &[Ru
     if !last.measured() {
         return format!("{head}: {} ({})", last.status, last.error);
     }
-    let times: Vec<f64> =
-        records.iter().filter(|record| record.measured()).map(|record| record.wall_ns as f64).collect();
+    let measured = || records.iter().filter(|record| record.measured());
+    let times: Vec<f64> = measured().map(|record| record.wall_ns as f64).collect();
     let median = median_interval(&times, BootstrapSettings::default());
+    // The median nodes, as the summary gives them (a parallel run's vary from run to run).
+    let nodes: Vec<f64> = measured().map(|record| record.nodes as f64).collect();
     format!(
         "{head}: {}, {} nodes, median {} over {} run(s)",
         last.status,
-        format::count(last.nodes),
+        format::count(crate::statistics::median(&nodes).round() as u64),
         format::duration_interval(&median, TimeUnit::for_value(median.estimate)),
         times.len()
     )

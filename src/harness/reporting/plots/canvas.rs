@@ -92,6 +92,10 @@ pub fn log_label(value: &f64) -> String {
     if *value >= 10_000.0 {
         return count_label(value);
     }
+    // Three decimals would write 0: a tick of a log2 axis down there is 1/2^k.
+    if *value > 0.0 && *value < 0.001 {
+        return format!("1/{:.0}", 1.0 / value);
+    }
     let text = format!("{:.3}", value);
     text.trim_end_matches('0').trim_end_matches('.').to_string()
 }

@@ -61,10 +61,11 @@ pub struct PlotFile {
 
 /// Draws every plot the rows support into `folder`; returns what was written.
 pub fn draw_plots(rows: &[SummaryRow], counts: &[CountRow], folder: &Path) -> Result<Vec<PlotFile>, HarnessError> {
+    let names = SourceNames::of(rows);
     let mut plots = Vec::new();
-    plots.extend(speedup_plots(rows, folder)?);
-    plots.extend(nodes_per_knob_plots(rows, folder)?);
-    plots.extend(nodes_per_depth_plots(rows, counts, folder)?);
+    plots.extend(speedup_plots(rows, folder, &names)?);
+    plots.extend(nodes_per_knob_plots(rows, folder, &names)?);
+    plots.extend(nodes_per_depth_plots(rows, counts, folder, &names)?);
     for plot in &mut plots {
         plot.link = format!("plots/{}", plot.file_name);
     }
@@ -89,6 +90,39 @@ pub fn slug(text: &str) -> String {
     text_slug(&stem)
 }
 
+/// Each instance source's part of its plots' file names: its [`slug`], unless another
+/// source of the rows has the same (two folders' `p.json`, or one instance named by a short
+/// name and by its path), when each of those also gets a hash of its source, so that no
+/// plot overwrites another's file.
+struct SourceNames(BTreeMap<String, String>);
+
+impl SourceNames {
+    fn of(rows: &[SummaryRow]) -> SourceNames {
+        let mut by_slug: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+        for row in rows {
+            let sources = by_slug.entry(slug(&row.source)).or_default();
+            if !sources.contains(&row.source.as_str()) {
+                sources.push(&row.source);
+            }
+        }
+        let mut names = BTreeMap::new();
+        for (slug, sources) in by_slug {
+            for source in &sources {
+                let name = match sources.len() {
+                    1 => slug.clone(),
+                    _ => format!("{slug}-{}", &crate::fnv::fnv1a(source.as_bytes())[..8]),
+                };
+                names.insert(source.to_string(), name);
+            }
+        }
+        SourceNames(names)
+    }
+
+    fn of_source(&self, source: &str) -> String {
+        self.0.get(source).cloned().unwrap_or_else(|| slug(source))
+    }
+}
+
 /// `text` with every character but ASCII letters, digits and `_` replaced by `-` (and
 /// `instance` for no text): a file name that stays in its folder, whatever the text.
 pub fn text_slug(stem: &str) -> String {
@@ -103,7 +137,7 @@ pub fn text_slug(stem: &str) -> String {
     }
 }
 
-fn speedup_plots(rows: &[SummaryRow], folder: &Path) -> Result<Vec<PlotFile>, HarnessError> {
+fn speedup_plots(rows: &[SummaryRow], folder: &Path, names: &SourceNames) -> Result<Vec<PlotFile>, HarnessError> {
     let mut groups: BTreeMap<_, Vec<&SummaryRow>> = BTreeMap::new();
     for row in rows.iter().filter(|row| !row.is_sequential() && row.speedup.is_some()) {
         groups.entry(row.group_key()).or_default().push(row);
@@ -145,7 +179,7 @@ fn speedup_plots(rows: &[SummaryRow], folder: &Path) -> Result<Vec<PlotFile>, Ha
         let mut suffix =
             if first.variant == "defaults" { String::new() } else { format!("-{}", text_slug(&first.variant)) };
         suffix.push_str(&plot_suffix(&first.mode, &first.state));
-        let file_name = format!("{}-speedup-{}{suffix}.svg", first.sweep, slug(&first.source));
+        let file_name = format!("{}-speedup-{}{suffix}.svg", first.sweep, names.of_source(&first.source));
         let title =
             format!("{} ({}, {}): speedup against threads", instance_name(&first.source), first.variant, first.mode);
         let cores = first.available_parallelism;
@@ -181,7 +215,11 @@ fn group_styles(members: &[&SummaryRow]) -> Vec<style::VariantStyle> {
     style::variant_styles(&variants)
 }
 
-fn nodes_per_knob_plots(rows: &[SummaryRow], folder: &Path) -> Result<Vec<PlotFile>, HarnessError> {
+fn nodes_per_knob_plots(
+    rows: &[SummaryRow],
+    folder: &Path,
+    names: &SourceNames,
+) -> Result<Vec<PlotFile>, HarnessError> {
     let mut plots = Vec::new();
     for ((sweep, source, mode, state), members) in sequential_groups(rows) {
         if members.len() < 2 {
@@ -201,7 +239,7 @@ fn nodes_per_knob_plots(rows: &[SummaryRow], folder: &Path) -> Result<Vec<PlotFi
             })
             .collect();
         let extra = plot_suffix(&mode, &state);
-        let file_name = format!("{sweep}-nodes-per-knob-{}{extra}.svg", slug(&source));
+        let file_name = format!("{sweep}-nodes-per-knob-{}{extra}.svg", names.of_source(&source));
         let title = format!("{}: nodes and time per knob setting (sequential, {mode})", instance_name(&source));
         knobs::draw_nodes_per_knob(&folder.join(&file_name), &title, &knobs::grouped(bars))?;
         plots.push(PlotFile { sweep, source, kind: PlotKind::NodesPerKnob, file_name, title, link: String::new() });
@@ -213,6 +251,7 @@ fn nodes_per_depth_plots(
     rows: &[SummaryRow],
     counts: &[CountRow],
     folder: &Path,
+    names: &SourceNames,
 ) -> Result<Vec<PlotFile>, HarnessError> {
     let mut plots = Vec::new();
     for ((sweep, source, mode, state), members) in sequential_groups(rows) {
@@ -228,7 +267,7 @@ fn nodes_per_depth_plots(
             continue;
         }
         let extra = plot_suffix(&mode, &state);
-        let file_name = format!("{sweep}-nodes-per-depth-{}{extra}.svg", slug(&source));
+        let file_name = format!("{sweep}-nodes-per-depth-{}{extra}.svg", names.of_source(&source));
         let title = format!("{}: nodes per depth (sequential, {mode})", instance_name(&source));
         depth::draw_nodes_per_depth(&folder.join(&file_name), &title, &lines)?;
         plots.push(PlotFile { sweep, source, kind: PlotKind::NodesPerDepth, file_name, title, link: String::new() });
@@ -298,6 +337,40 @@ mod tests {
             let svg = std::fs::read_to_string(folder.path().join(&plot.file_name)).unwrap();
             assert!(svg.starts_with("<svg") && svg.contains("</svg>"), "{}", plot.file_name);
         }
+    }
+
+    #[test]
+    fn two_sources_with_one_file_stem_get_plots_of_their_own() {
+        let folder = tempfile::tempdir().unwrap();
+        let mut rows = Vec::new();
+        for source in ["x/p.json", "y/p.json"] {
+            for (strategy, threads, speedup) in [("sequential", 1, 1.0), ("auto", 2, 1.5)] {
+                let mut row = row("defaults", strategy, threads, Some(speedup), 10);
+                (row.source, row.config_id) = (source.into(), format!("{source}-{strategy}"));
+                rows.push(row);
+            }
+        }
+        let plots = draw_plots(&rows, &[], folder.path()).unwrap();
+        let names: Vec<&str> = plots.iter().map(|plot| plot.file_name.as_str()).collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+        assert_ne!(names[0], names[1]);
+        for (plot, source) in plots.iter().zip(["x/p.json", "y/p.json"]) {
+            assert_eq!(plot.source, source);
+            let expected = format!("t-speedup-p-{}.svg", &crate::fnv::fnv1a(source.as_bytes())[..8]);
+            assert_eq!(plot.file_name, expected);
+            assert!(folder.path().join(&plot.file_name).is_file());
+        }
+    }
+
+    #[test]
+    fn a_speedup_far_below_one_is_drawn_where_it_is() {
+        // A parallel branch and bound thousands of times slower than the sequential search:
+        // the axis reaches its median (it was held at 1/80, and every such line lay there).
+        let folder = tempfile::tempdir().unwrap();
+        let rows = [row("defaults", "sequential", 1, Some(1.0), 10), row("defaults", "depth:4", 2, Some(0.0003), 10)];
+        let plots = draw_plots(&rows, &[], folder.path()).unwrap();
+        let svg = std::fs::read_to_string(folder.path().join(&plots[0].file_name)).unwrap();
+        assert!(svg.contains("\n1/2048\n") && svg.contains("\n1/4096\n"), "the axis stops short of 0.0003");
     }
 
     #[test]

@@ -75,8 +75,8 @@ pub fn build_speedup_chart<'a, 'b>(
         }
     }
     thread_ticks.sort_by(f64::total_cmp);
-    // A speedup interval reaching 0 would stretch a log axis without end: 1/64 is its floor.
-    let low = low.clamp(1.0 / 64.0, 1.0) / 1.25;
+    // A speedup of 0 would stretch a log axis without end: 2^-20 is its floor.
+    let low = low.clamp(1.0 / 1_048_576.0, 1.0) / 1.25;
     let high = high.max(most).max(1.0) * 1.25;
     let speedup_ticks: Vec<f64> =
         powers_of_two(low, high).into_iter().filter(|&tick| tick >= low && tick <= high).collect();
@@ -136,7 +136,12 @@ pub fn draw(area: &Area, title: &str, series: &[SpeedupSeries], cores: usize) ->
     let points = || series.iter().flat_map(|line| &line.points);
     let threads: Vec<f64> = points().map(|point| point.threads).collect();
     let most = threads.iter().copied().fold(1.0, f64::max);
-    let low = points().map(|point| point.low.min(point.speedup)).fold(1.0, f64::min);
+    // The axis reaches every median (a parallel branch and bound can be thousands of times
+    // slower than the sequential one), and an interval's low end down to a quarter of the
+    // lowest median; a bar reaching further runs to the axis.
+    let lowest_median = points().map(|point| point.speedup).filter(|&speedup| speedup > 0.0).fold(1.0, f64::min);
+    let low =
+        points().map(|point| point.low).filter(|&low| low > 0.0).fold(lowest_median, f64::min).max(lowest_median / 4.0);
     let high = points().map(|point| point.high.max(point.speedup)).fold(most, f64::max);
     let labels: Vec<&str> = series.iter().map(|line| line.label.as_str()).collect();
     let styles = series_styles(&labels);

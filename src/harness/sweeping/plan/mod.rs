@@ -60,7 +60,10 @@ impl Configuration {
     pub fn label(&self) -> String {
         let run = &self.run;
         let threads = if run.strategy == Strategy::Sequential { String::new() } else { format!(" x{}", run.threads) };
-        format!("{} {} {}{threads}", self.source, self.variant, run.strategy)
+        // The mode only where it is not the whole tree: a best-value run and an enumeration
+        // of one configuration would read alike.
+        let mode = if run.mode == SearchMode::All { String::new() } else { format!(" ({})", run.mode) };
+        format!("{} {} {}{threads}{mode}", self.source, self.variant, run.strategy)
     }
 }
 

@@ -77,6 +77,10 @@ fn knob_settings_without_an_objective_are_left_out_of_a_best_search() {
     let defaults_only = "name = \"t\"\n[[block]]\ninstances = [\"prime-grid\"]\nmodes = [\"best\"]\n";
     let error = expand(&SweepSpec::parse(defaults_only, "test").unwrap(), 4).unwrap_err().to_string();
     assert!(error.starts_with("test:4: block[0].modes: prime-grid: --best needs an objective"), "{error}");
+    // Their progress lines tell the best search from the enumeration of one setting.
+    let labels: Vec<String> = plan.configurations.iter().map(Configuration::label).collect();
+    assert!(labels.contains(&"prime-grid objective=min-total sequential (best)".to_string()), "{labels:?}");
+    assert!(labels.contains(&"prime-grid objective=min-total sequential".to_string()), "{labels:?}");
 }
 
 #[test]
