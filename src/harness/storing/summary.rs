@@ -428,7 +428,7 @@ type ReferenceKey = (String, String, String, String, u64);
 pub type GroupKey = (String, String, String, String, String, u64);
 
 /// The median of counts, rounded to a whole count (0 when empty).
-fn median(values: impl Iterator<Item = u64>) -> u64 {
+pub(crate) fn median(values: impl Iterator<Item = u64>) -> u64 {
     let values: Vec<f64> = values.map(|value| value as f64).collect();
     if values.is_empty() {
         return 0;

@@ -464,11 +464,11 @@ fn describe(position: usize, count: usize, config: &Configuration, records: &[Ru
     let times: Vec<f64> = measured().map(|record| record.wall_ns as f64).collect();
     let median = median_interval(&times, BootstrapSettings::default());
     // The median nodes, as the summary gives them (a parallel run's vary from run to run).
-    let nodes: Vec<f64> = measured().map(|record| record.nodes as f64).collect();
+    let nodes = crate::harness::storing::summary::median(measured().map(|record| record.nodes));
     format!(
         "{head}: {}, {} nodes, median {} over {} run(s)",
         last.status,
-        format::count(crate::statistics::median(&nodes).round() as u64),
+        format::count(nodes),
         format::duration_interval(&median, TimeUnit::for_value(median.estimate)),
         times.len()
     )

@@ -57,7 +57,7 @@ fn edge_error(edge: &Value, index: usize, vertices: usize) -> DataError {
     };
     // Past 64 bits a vertex number is still a number out of range, not another type: the
     // reader holds it as a floating point number, whole and larger than any integer.
-    let past_64_bits = value.as_f64().is_some_and(|number| number.fract() == 0.0 && number.abs() >= 9.2e18);
+    let past_64_bits = value.as_f64().is_some_and(|number| number.fract() == 0.0 && number.abs() >= i64::MAX as f64);
     let message = if value.is_i64() || value.is_u64() || past_64_bits {
         format!("vertex {value} is out of range; expected 1 to {vertices}")
     } else if value.is_f64() {

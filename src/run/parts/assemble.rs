@@ -172,7 +172,6 @@ fn assemble_component<P: Puzzle>(
     let (solutions, best) = match <P::Model as Model>::OPTIMISES && model.objective().is_some() {
         true => {
             let published = input.published.get(index).map(Vec::as_slice).unwrap_or_default();
-            // A split optimisation searches for the best (`--best`): one kept, as there.
             best_of(model, index, lists, published, input)?
         }
         false => (smallest(model, index, lists, input)?, None),
@@ -223,6 +222,18 @@ fn source(sources: &[String], index: usize) -> &str {
     sources.get(index).map_or("(a part)", String::as_str)
 }
 
+/// [`solution_at`] of a path read from `file`, which an error names first.
+fn solution_in<M: Model>(
+    file: &str,
+    model: &mut M,
+    roots: &mut RootCandidates<M>,
+    path: &[u32],
+    component: usize,
+    candidates: &mut Vec<M::Move>,
+) -> Result<M::Solution, ReplayError> {
+    solution_at(model, roots, path, component, candidates).map_err(|error| error.in_file(file))
+}
+
 /// The best-valued solutions of an optimising model's component, at most one of them
 /// (the smallest among equals: a split optimisation searches for the best, `--best`, which
 /// keeps one), and their value: every listed path (each share kept its best) and every
@@ -240,15 +251,13 @@ fn best_of<M: Model>(
     let mut solutions = Vec::new();
     for (list, paths) in lists.iter().enumerate() {
         for path in paths.iter() {
-            let solution = solution_at(model, &mut roots, path, component, &mut candidates)
-                .map_err(|error| error.in_file(source(&input.sources, list)))?;
-            solutions.push(solution);
+            let file = source(&input.sources, list);
+            solutions.push(solution_in(file, model, &mut roots, path, component, &mut candidates)?);
         }
     }
     for (claimed, path, file) in published {
         let file = source(&input.published_files, *file);
-        let solution =
-            solution_at(model, &mut roots, path, component, &mut candidates).map_err(|error| error.in_file(file))?;
+        let solution = solution_in(file, model, &mut roots, path, component, &mut candidates)?;
         let value = model.solution_value(&solution);
         if value != *claimed {
             return Err(ReplayError {
@@ -279,8 +288,7 @@ fn smallest<M: Model>(
     let mut candidates = Vec::new();
     let mut roots = RootCandidates::new();
     let mut replay = |list: usize, path: &ChildPath| {
-        solution_at(model, &mut roots, path, component, &mut candidates)
-            .map_err(|error| error.in_file(source(&input.sources, list)))
+        solution_in(source(&input.sources, list), model, &mut roots, path, component, &mut candidates)
     };
     let mut heads = BinaryHeap::new();
     for (list, paths) in lists.iter().enumerate() {
@@ -320,8 +328,7 @@ fn tally<P: Puzzle>(
     for (index, share) in shares.iter().enumerate() {
         let mut listed = Vec::with_capacity(share.keys.len());
         for (path, count) in &share.keys {
-            let solution = solution_at(model, &mut roots, path, component, &mut candidates)
-                .map_err(|error| error.in_file(source(sources, index)))?;
+            let solution = solution_in(source(sources, index), model, &mut roots, path, component, &mut candidates)?;
             listed.push((puzzle.answer_key(component, &solution), *count));
         }
         total.absorb(AnswerTally::from_listed(listed, share.unlisted, None));
