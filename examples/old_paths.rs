@@ -5,11 +5,15 @@
 //! implement are this version's (0.2.0 added `type AnswerKey` and `answer_key`: see
 //! CHANGELOG.md). Binary strings of length n with no two adjacent ones, a Fibonacci number
 //! of them: `cargo run --example old_paths -- solve 5 --all`.
-// The point of this file is the old paths: their deprecation warnings are expected.
-#![allow(deprecated)]
+//
+// The point of this file is the old paths: each use of a moved item must warn, naming the
+// new path. `expect` (not `allow`) makes a use that stopped warning fail the lint check.
+// The trait and the macro are re-exports, which rustc never warns about.
 
 use backtrack_bench::puzzles::knobs::knob_enum;
-use backtrack_bench::puzzles::knobs::{Knob, KnobError, KnobReader, KnobSpec, KnobValues};
+use backtrack_bench::puzzles::knobs::Knob;
+#[expect(deprecated)]
+use backtrack_bench::puzzles::knobs::{KnobError, KnobReader, KnobSpec, KnobValues};
 use backtrack_bench::puzzles::{DataError, Puzzle};
 use backtrack_bench::search::{Branch, Model, RuleCounter, RuleId};
 use backtrack_bench::Workbench;
@@ -80,12 +84,13 @@ pub struct NoAdjacentOnes {
     n: usize,
 }
 
+#[expect(deprecated)]
 impl Puzzle for NoAdjacentOnes {
     const FAMILY: &'static str = "no_adjacent_ones";
     // An argument and a pattern: registration tries the first and shows the second.
     const SHORT_FORMS: &'static [&'static str] = &["10", "<N>"];
     const KNOBS: &'static [KnobSpec] =
-        &[KnobSpec { name: "first", values: First::VALUES, default: "one", help: "Which bit is tried first." }];
+        &[KnobSpec { name: "first-bit", values: First::VALUES, default: "one", help: "Which bit is tried first." }];
     type Config = First;
     type Model = Bits;
     type AnswerKey = ();
@@ -102,11 +107,11 @@ impl Puzzle for NoAdjacentOnes {
     }
 
     fn config(knobs: &KnobValues) -> Result<First, KnobError> {
-        KnobReader::new(Self::FAMILY, Self::KNOBS, knobs)?.knob("first")
+        KnobReader::new(Self::FAMILY, Self::KNOBS, knobs)?.knob("first-bit")
     }
 
     fn describe(first: &First) -> Vec<(&'static str, String)> {
-        vec![("first", first.name())]
+        vec![("first-bit", first.name())]
     }
 
     fn models(&self, first: &First) -> Vec<Bits> {
@@ -121,6 +126,7 @@ fn main() -> std::process::ExitCode {
 }
 
 #[cfg(test)]
+#[expect(deprecated)]
 mod tests {
     use super::*;
     use backtrack_bench::solve::{self, RunSettings, SearchMode};
@@ -133,7 +139,7 @@ mod tests {
         assert_eq!(family.name(), "no_adjacent_ones");
         let instance = backtrack_bench::instance_of::<NoAdjacentOnes>(json!({ "n": 10 })).unwrap();
         for first in ["one", "zero"] {
-            let knobs: KnobValues = [("first".to_string(), first.to_string())].into();
+            let knobs: KnobValues = [("first-bit".to_string(), first.to_string())].into();
             for strategy in ["sequential", "steal", "depth:3"] {
                 let settings = RunSettings {
                     mode: SearchMode::All,
@@ -144,7 +150,10 @@ mod tests {
                 };
                 let report = solve::run(&instance, &settings).unwrap();
                 assert_eq!(report.solutions, 144, "{first}, {strategy}");
-                assert_eq!(report.nodes, backtrack_bench::count_nodes(&NoAdjacentOnes { n: 10 }, &[("first", first)]));
+                assert_eq!(
+                    report.nodes,
+                    backtrack_bench::count_nodes(&NoAdjacentOnes { n: 10 }, &[("first-bit", first)])
+                );
             }
         }
         assert_eq!(backtrack_bench::instance::BUILTIN.len(), backtrack_bench::run::instance::BUILTIN_INSTANCES.len());

@@ -211,9 +211,10 @@ pub fn percents_of_whole(shares: &[f64]) -> Vec<String> {
     rounded.iter().map(|value| format!("{}.{}%", value / 10, value % 10)).collect()
 }
 
-/// Text safe inside a Markdown table cell.
+/// Text safe inside a Markdown table cell: `|` escaped, and every control character (a line
+/// break would end the row, a NUL or an escape sequence garble the page) shown as a space.
 pub fn markdown_cell(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
+    text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect::<String>().replace('|', "\\|")
 }
 
 /// The most characters of a file's field that a message quotes.

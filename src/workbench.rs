@@ -66,9 +66,9 @@ impl Workbench {
     /// short forms are checked now.
     ///
     /// # Panics
-    /// When `P`'s declarations are faulty (a default that is not one of its knob's values,
-    /// a short form its `instance_from_argument` refuses): the message names the family and
-    /// the knob or form.
+    /// When `P`'s declarations are faulty (a default that is not one of its knob's values, a
+    /// knob named like a command's own flag, a short form its `instance_from_argument`
+    /// refuses): the message names the family and the knob or form.
     pub fn family<P: Puzzle + 'static>(self) -> Workbench {
         run::register::<P>();
         self
@@ -123,8 +123,8 @@ impl Workbench {
         program
     }
 
-    /// Makes this workbench's name and family choice the process's (`run::program`,
-    /// `run::family::withhold_builtin_families`), as [`Workbench::run_cli`] does before
+    /// Makes this workbench's name and family choice the process's (the program name its
+    /// messages and help use, and whether the built-in families are offered), as [`Workbench::run_cli`] does before
     /// it parses anything; for a program that builds its own front end on the library.
     /// The first call in a process wins.
     pub fn install(&self) {

@@ -95,13 +95,9 @@ fn a_second_plain_run_keeps_every_row_of_the_first_and_report_names_what_changed
     let stdout = text(&report.stdout);
     assert!(stdout.contains("## Changes against the previous run of `t`"), "{stdout}");
     let line = stdout.lines().find(|line| line.starts_with("changed: ")).unwrap_or_else(|| panic!("{stdout}"));
-    // The five configurations are each faster, slower or within noise.
-    let numbers: Vec<usize> = line
-        .split(|c: char| !c.is_ascii_digit())
-        .filter(|part| !part.is_empty())
-        .map(|part| part.parse().unwrap())
-        .collect();
-    assert_eq!(numbers[..3].iter().sum::<usize>(), 5, "{line}");
+    // The five configurations ran twice on each side: too few runs to judge their times
+    // (their node counts are still compared).
+    assert!(line.ends_with("0 within noise; 5 with fewer than 3 runs a side (times not judged)"), "{line}");
     let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
     assert!(readme.contains(line), "{readme}");
     let json = binary().args(["report", "--out", &out.to_string_lossy(), "--json"]).output().unwrap();

@@ -1,7 +1,8 @@
 //! End-to-end tests of where `solve --solutions FILE` and `--profile FILE` write: a FIFO
 //! is streamed into and stays a FIFO, `/dev/null` stays a character device, a symlink
 //! stays a link and its target gets the content; a replaced regular file keeps its permission
-//! bits. Both naming one regular file is refused.
+//! bits. Both naming one regular file is refused, and so is a file this user may not write,
+//! or standard output beside `--json`.
 //! `report` keeps a results folder's README that is a link to a page elsewhere a link.
 
 mod common;
@@ -81,6 +82,38 @@ fn replaced_solutions_and_profile_files_keep_their_permission_bits() {
         let metadata = std::fs::metadata(file).expect("the new file");
         assert_eq!(metadata.permissions().mode() & 0o777, mode, "{}", file.display());
         assert!(metadata.len() > 3, "{} was replaced", file.display());
+    }
+}
+
+#[test]
+fn a_solutions_or_profile_file_this_user_may_not_write_is_refused_and_kept() {
+    use std::os::unix::fs::PermissionsExt;
+    // SAFETY: `geteuid` has no preconditions and cannot fail.
+    if unsafe { libc::geteuid() } == 0 {
+        eprintln!("root may write any file: skipped");
+        return;
+    }
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let file = folder.path().join("kept.txt");
+    std::fs::write(&file, "precious").expect("the file");
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o444)).expect("read-only");
+    for flag in ["--solutions", "--profile"] {
+        let output = run(&["solve", "rings", "--all", flag, file.to_str().expect("UTF-8")]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("is not writable by this user"), "{stderr}");
+        assert_eq!(std::fs::read_to_string(&file).expect("kept"), "precious");
+    }
+}
+
+#[test]
+fn solutions_or_profile_to_standard_output_beside_json_is_refused() {
+    for flag in ["--solutions", "--profile"] {
+        let output = run(&["solve", "rings", "--all", "--json", flag, "-"]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("the standard output holds the --json report"), "{stderr}");
+        assert!(output.stdout.is_empty(), "nothing printed");
     }
 }
 

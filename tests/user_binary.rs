@@ -131,18 +131,22 @@ fn a_report_written_in_a_users_folder_links_nothing_that_is_not_there() {
     assert!(!readme.contains("](../") && !readme.contains("regen-tables.sh"), "{readme}");
 }
 
-/// A family whose knob `order` declares the default `mod6` among the values `mod3 | mod4`.
-struct MistypedDefault;
+/// A family whose knob `order` declares the default `mod6` among the values `mod3 | mod4`;
+/// or (`FLAG_NAME`) whose knob is named `first`, as `solve`'s own flag `--first`.
+struct MistypedDefault<const FLAG_NAME: bool = false>;
 
-impl Puzzle for MistypedDefault {
-    const FAMILY: &'static str = "mistyped_default";
-    const KNOBS: &'static [KnobSpec] =
-        &[KnobSpec { name: "order", values: &["mod3", "mod4"], default: "mod6", help: "Which residue first." }];
+impl<const FLAG_NAME: bool> Puzzle for MistypedDefault<FLAG_NAME> {
+    const FAMILY: &'static str = if FLAG_NAME { "flag_named_knob" } else { "mistyped_default" };
+    const KNOBS: &'static [KnobSpec] = if FLAG_NAME {
+        &[KnobSpec { name: "first", values: &["mod3", "mod4"], default: "mod3", help: "Which residue first." }]
+    } else {
+        &[KnobSpec { name: "order", values: &["mod3", "mod4"], default: "mod6", help: "Which residue first." }]
+    };
     type Config = ();
     type Model = tiles::Board;
     type AnswerKey = ();
     fn parse(_: &serde_json::Value) -> Result<Self, DataError> {
-        Ok(MistypedDefault)
+        Ok(MistypedDefault::<FLAG_NAME>)
     }
     fn config(knobs: &KnobValues) -> Result<(), KnobError> {
         KnobReader::new(Self::FAMILY, Self::KNOBS, knobs).map(drop)
@@ -162,6 +166,13 @@ fn a_mistyped_knob_default_is_refused_at_registration_naming_family_and_knob() {
         "family `mistyped_default`: the default `mod6` of knob `order` is not one of its values (mod3 | mod4)"
     );
     assert!(backtrack_bench::run::Family::from_name("mistyped_default").is_none(), "nothing was registered");
+    // A knob named as a command's own flag could never be given: refused here, not by the
+    // first command line (which every command of the program would refuse).
+    assert_eq!(
+        registration_refusal(backtrack_bench::run::register::<MistypedDefault<true>>),
+        "family `flag_named_knob`: its knob `first` has the name of a command's own flag (`--first`), so it could \
+         never be given and every command would refuse to start; rename the knob"
+    );
 }
 
 /// The dominoes under another name, whose one short form is `rings` (a built-in instance's

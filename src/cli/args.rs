@@ -23,12 +23,11 @@ pub(super) const WORKBENCH_LONG_ABOUT: &str = "A workbench for backtracking puzz
 pub(super) const EXIT_CODES_HELP: &str = "Exit codes: 0 success (also --help, --version, and output cut short by \
     a closed pipe); 1 a run or I/O failure (a failed sweep configuration, report --fail-on-change on a \
     regression); 2 bad input (flags, instance or spec file, knob values, a sweep name another run is using, a results \
-    folder or CSV file the harness did not write); \
+    folder or CSV file the harness did not write, an output file this user may not write); \
     3 the family's code panicked (a bug in the model) in solve, explain, estimate, watch, split, run-part, merge \
     or scaling-check (one line names the family, the component and the node; a sweep records it as a `panic` \
     row and goes on), or reading the instance's data, the knobs or a short argument in any of them (one \
-    line names the family and its function), or a family's knob named like a command's own flag (before \
-    anything runs); 101 any other panic: a bug in {program}, printed in one line (please report it); 130 stopped by Ctrl-C (sweep, watch, solve --solutions).";
+    line names the family and its function); 101 any other panic: a bug in {program}, printed in one line (please report it); 130 stopped by Ctrl-C (sweep, watch, solve --solutions).";
 
 /// The command line's arguments. Its name, about text and version are the running
 /// program's, set when the command is built (`super::command`), so that a user's binary
@@ -421,7 +420,8 @@ pub struct PredictArgs {
     /// Predict the strategy's speedup at these thread counts (e.g. 1,2,4,8,16,32,64,128,256)
     /// instead of explaining a run: records the tree once, measures the costs of this
     /// machine (--repeats timed sequential searches, alone and side by side), replays the
-    /// schedule and names the ceiling. The explain reruns are skipped.
+    /// schedule and names the ceiling. The explain reruns are skipped. A search whose models
+    /// have an objective (branch and bound) is refused: its tree is not one recorded tree.
     #[arg(long, value_name = "LIST")]
     pub predict: Option<String>,
     /// With --predict: the CPUs the threads share (default: one CPU per thread, the answer

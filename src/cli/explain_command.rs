@@ -6,7 +6,7 @@
 use super::args::{ExplainArgs, PredictArgs};
 use super::failure::Failure;
 use super::output_checks::{refuse_streamed_plot, refuse_the_instance, refuse_unwritable};
-use super::predicted_strategy::shape_of;
+use super::predicted_strategy::{refuse_branch_and_bound, shape_of};
 use crate::explain::markdown::{self, ReportContext};
 use crate::explain::measure::{self, ExplainPlan};
 use crate::explain::{plot, verdict};
@@ -206,6 +206,7 @@ pub fn run_prediction(
         .map_err(|error| Failure::bad_input(format!("--predict {list}: {error}")))?;
     let threads = resolve_thread_list(&threads, available_cpus());
     let shape = shape_of(settings.strategy)?;
+    refuse_branch_and_bound(run::prepare(instance, &settings.knobs)?.as_ref(), &instance.source)?;
     // As explain's own runs: without per-rule counts.
     let calibration = Calibration { rule_counts: false, rounds: repeats, copies: available_cpus() };
     note!(

@@ -107,3 +107,30 @@ mod tests {
         assert_eq!(first_clash(&command, &["order", "checks"]), None);
     }
 }
+
+#[cfg(test)]
+mod reserved_names_tests {
+    use super::super::args::Cli;
+    use clap::CommandFactory;
+
+    /// Every flag (and argument id) of a command that takes knobs is a name registration
+    /// refuses for a knob (`run::family::COMMAND_FLAG_NAMES`): a family's own test that
+    /// registers it then finds the clash, not its first command line.
+    #[test]
+    fn registration_reserves_every_flag_of_the_commands_that_take_knobs() {
+        let command = Cli::command();
+        let mut missing = Vec::new();
+        for name in ["solve", "watch", "estimate", "explain", "split"] {
+            let sub = command.find_subcommand(name).expect("an instance command");
+            for arg in sub.get_arguments() {
+                for word in [Some(arg.get_id().as_str()), arg.get_long()].into_iter().flatten() {
+                    if !crate::run::family::COMMAND_FLAG_NAMES.contains(&word) && !missing.contains(&word) {
+                        missing.push(word);
+                    }
+                }
+            }
+        }
+        missing.sort_unstable();
+        assert!(missing.is_empty(), "not reserved for knobs: {missing:?}");
+    }
+}

@@ -26,11 +26,20 @@ pub fn refuse_the_instance(named: &str, output: &Path, instance: &str) -> Result
 /// came when the run's results could no longer be printed (exit 1, nothing shown). The
 /// probe makes the temporary file the write itself would make, and removes it. A FIFO or
 /// a device is streamed into, not probed; a folder that does not exist is the command's to
-/// make or refuse.
+/// make or refuse. A file already there that this user may not write (read-only, or
+/// another user's) is refused too: replacing it needs only the folder's permission, which
+/// would let the command overwrite what `>` or `cp` would not.
 pub fn refuse_unwritable(named: &str, output: &Path) -> Result<(), Failure> {
     let Ok(OutputTarget::Replace(resolved)) = OutputTarget::of(output) else {
         return Ok(());
     };
+    if resolved.is_file() && !may_write(&resolved) {
+        return Err(Failure::bad_input(format!(
+            "{named}: {} is not writable by this user (read-only, or another user's): make it writable or name \
+             another file",
+            resolved.display()
+        )));
+    }
     let folder = folder_of(&resolved);
     if !folder.is_dir() {
         return Ok(());
@@ -43,6 +52,15 @@ pub fn refuse_unwritable(named: &str, output: &Path) -> Result<(), Failure> {
         }
         Err(error) => Err(Failure::bad_input(format!("{named}: cannot write a file in {}: {error}", folder.display()))),
     }
+}
+
+/// Whether this process may write `file`, as the kernel judges it for its real user (the
+/// permission bits, the owner, and root's override alike).
+fn may_write(file: &Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(name) = std::ffi::CString::new(file.as_os_str().as_bytes()) else { return true };
+    // SAFETY: `name` is a NUL-terminated string that lives across the call.
+    unsafe { libc::access(name.as_ptr(), libc::W_OK) == 0 }
 }
 
 /// Refuses a plot name that is a FIFO or a device beside an output written whole (`named`,

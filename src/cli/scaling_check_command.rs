@@ -8,7 +8,7 @@
 
 use super::args::ScalingCheckArgs;
 use super::failure::Failure;
-use super::predicted_strategy::{parse_strategy, shape_of};
+use super::predicted_strategy::{parse_strategy, refuse_branch_and_bound, shape_of};
 use super::scaling_check_analysis::{
     file_refusal, write_check, CheckContext, ComponentCosts, MachineSeen, TimedRuns, Workload, WorkloadMeasurements,
     CHECK_FILES,
@@ -84,6 +84,7 @@ fn measure_here(args: &ScalingCheckArgs, command: &str) -> Result<(Vec<Workload>
         note!("scaling-check: {}: recording and calibrating", instance.id);
         let calibration = Calibration { rule_counts: false, rounds: repeats, copies: cpus };
         let prepared = run::prepare(&instance, &KnobValues::new())?;
+        refuse_branch_and_bound(prepared.as_ref(), source)?;
         let components = prepared.measure(Some(calibration))?;
         // As explain measures: no per-rule counts, one solution kept.
         let base = RunSettings { rule_counts: false, solutions_to_keep: 1, ..RunSettings::default() };

@@ -6,6 +6,7 @@ use super::output::print_report;
 use super::output_checks::{refuse_the_instance, refuse_unwritable};
 use super::profile_files;
 use super::solutions_file::SolutionsFile;
+use crate::harness::storing::output_target::OutputTarget;
 use crate::knobs::KnobValues;
 use crate::parallel::{MAX_LISTED_MOVES, MAX_SUBPROBLEMS};
 use crate::run::instance;
@@ -16,6 +17,7 @@ use crate::stderr_line::note;
 /// Runs `solve` with the parsed flags and knob values.
 pub fn run(args: &SolveArgs, knobs: KnobValues) -> Result<(), Failure> {
     let instance = instance::load(&args.instance)?;
+    refuse_stdout_beside_json(args)?;
     if let Some(path) = &args.profile {
         profile_files::check_path(path)?;
         if let Some(solutions) = &args.solutions {
@@ -25,9 +27,11 @@ pub fn run(args: &SolveArgs, knobs: KnobValues) -> Result<(), Failure> {
         let plot = profile_files::plot_path(path);
         refuse_the_instance(&format!("--profile {}", plot.display()), &plot, &args.instance)?;
         refuse_unwritable(&format!("--profile {}", path.display()), path)?;
+        refuse_unwritable(&format!("--profile {}: its plot", path.display()), &plot)?;
     }
     if let Some(path) = &args.solutions {
         refuse_the_instance(&format!("--solutions {}", path.display()), path, &args.instance)?;
+        refuse_unwritable(&format!("--solutions {}", path.display()), path)?;
     }
     let mut settings = RunSettings {
         knobs,
@@ -82,4 +86,21 @@ pub fn run(args: &SolveArgs, knobs: KnobValues) -> Result<(), Failure> {
         profile_files::write_profile(path, &report)?;
     }
     print_report(&instance, &report, args.json)
+}
+
+/// Refuses `--solutions -` or `--profile -` with `--json`: their lines would go into the
+/// standard output the one JSON object goes to, which would then no longer parse.
+fn refuse_stdout_beside_json(args: &SolveArgs) -> Result<(), Failure> {
+    if !args.json {
+        return Ok(());
+    }
+    for (flag, path) in [("--solutions", &args.solutions), ("--profile", &args.profile)] {
+        if let Some(path) = path.as_ref().filter(|path| matches!(OutputTarget::of(path), Ok(OutputTarget::Stdout))) {
+            return Err(Failure::bad_input(format!(
+                "{flag} {}: the standard output holds the --json report; name a file for {flag}",
+                path.display()
+            )));
+        }
+    }
+    Ok(())
 }

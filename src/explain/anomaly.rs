@@ -108,19 +108,30 @@ pub fn anomaly_line(configs: &[ConfigRuns]) -> Option<String> {
     } else {
         format!("no anomaly: {} explored the sequential number of nodes (within 0.5%)", parallel.label)
     };
+    // Equal counts in every run (as `replicable` makes them) are said as such: "ranged
+    // from 139 to 139 ... they depend on when the incumbent improved" read as a contradiction.
+    let spread = if parallel.runs == 1 {
+        format!("{} nodes in its one run", format::count(parallel.nodes.1))
+    } else if parallel.nodes.1 == parallel.nodes.2 {
+        format!("the same {} nodes in each of {} runs", format::count(parallel.nodes.1), parallel.runs)
+    } else {
+        format!(
+            "nodes ranged from {} to {} over {} runs (they depend on when the incumbent improved: search overhead, \
+             not a bug)",
+            format::count(parallel.nodes.1),
+            format::count(parallel.nodes.2),
+            parallel.runs
+        )
+    };
     Some(format!(
         "branch and bound, {kind}; {}; the best solution ({}) after {} (sequential {}), the proof after it took {} \
-         (sequential {}); nodes ranged from {} to {} over {} runs (they depend on when the incumbent improved: \
-         search overhead, not a bug)",
+         (sequential {}); {spread}",
         phase_split(&sequential, &parallel),
         parallel.best.map_or("none".to_string(), |best| best.to_string()),
         format::duration_ns(parallel.time_to_best_ns.round() as u64),
         format::duration_ns(sequential.time_to_best_ns.round() as u64),
         format::duration_ns(parallel.proof_phase_ns.round() as u64),
         format::duration_ns(sequential.proof_phase_ns.round() as u64),
-        format::count(parallel.nodes.1),
-        format::count(parallel.nodes.2),
-        parallel.runs
     ))
 }
 
@@ -230,5 +241,14 @@ mod tests {
         assert!(line.contains("+0 in the proof phase"), "{line}");
         let section = section(&slower).expect("a section");
         assert!(section.contains("| steal at 2 threads | 1 | "), "{section}");
+        // One count in every run is said so, not as a range that depends on timing.
+        assert!(line.contains("; 1,500 nodes in its one run"), "{line}");
+        let mut varied = slower.clone();
+        varied[1].reports.push(runs(Role::Explained, "", 1_600, 100, 40).reports.remove(0));
+        let line = anomaly_line(&varied).expect("an optimising search");
+        assert!(line.contains("nodes ranged from 1,500 to 1,600 over 2 runs (they depend on when"), "{line}");
+        varied[1].reports[1].nodes = 1_500;
+        let line = anomaly_line(&varied).expect("an optimising search");
+        assert!(line.contains("; the same 1,500 nodes in each of 2 runs"), "{line}");
     }
 }

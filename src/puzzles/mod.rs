@@ -22,10 +22,52 @@ pub mod view;
 /// 0.1.0's `backtrack_bench::puzzles::knobs`: now [`crate::knobs`] and
 /// [`crate::knob_enum`]. Kept here, not with the other old paths in `old_paths.rs`, so that
 /// the models' module imports nothing of the run layer those paths lead to.
+///
+/// The types, functions and constants are deprecated aliases, which warn where they are
+/// used; the trait `Knob` and the macro `knob_enum!` are re-exported as they are (rustc
+/// warns for neither through a deprecated module).
 #[deprecated(since = "0.2.0", note = "moved to `backtrack_bench::knobs` and `backtrack_bench::knob_enum`")]
 pub mod knobs {
     pub use crate::knob_enum;
-    pub use crate::knobs::*;
+    use crate::knobs as moved;
+    pub use crate::knobs::Knob;
+
+    /// Declares each name as a deprecated alias of the type of that name in `crate::knobs`.
+    macro_rules! moved_type {
+        ($($name:ident $(<$life:lifetime>)?),* $(,)?) => {$(
+            #[doc = concat!("Now [`crate::knobs::", stringify!($name), "`].")]
+            #[deprecated(since = "0.2.0", note = "moved to `backtrack_bench::knobs`, under the same name")]
+            pub type $name $(<$life>)? = moved::$name $(<$life>)?;
+        )*};
+    }
+    moved_type!(KnobValues, KnobSpec, KnobForm, KnobError, KnobReader<'a>);
+
+    /// Now [`crate::knobs::check_specs`].
+    #[deprecated(since = "0.2.0", note = "moved to `backtrack_bench::knobs::check_specs`")]
+    pub fn check_specs(family: &str, specs: &[moved::KnobSpec]) -> Result<(), String> {
+        moved::check_specs(family, specs)
+    }
+
+    /// Now [`crate::knobs::expand_values`].
+    #[deprecated(since = "0.2.0", note = "moved to `backtrack_bench::knobs::expand_values`")]
+    pub fn expand_values(spec: &moved::KnobSpec, values: &[&str], k_values: &[u32]) -> Vec<String> {
+        moved::expand_values(spec, values, k_values)
+    }
+
+    /// Now [`crate::knobs::cross_product`].
+    #[deprecated(since = "0.2.0", note = "moved to `backtrack_bench::knobs::cross_product`")]
+    pub fn cross_product(
+        base: &moved::KnobValues,
+        varied: &[(&moved::KnobSpec, Vec<String>)],
+    ) -> Vec<moved::KnobValues> {
+        moved::cross_product(base, varied)
+    }
+
+    /// Now [`crate::knobs::every_combination`].
+    #[deprecated(since = "0.2.0", note = "moved to `backtrack_bench::knobs::every_combination`")]
+    pub fn every_combination(specs: &[moved::KnobSpec], k_values: &[u32]) -> Vec<moved::KnobValues> {
+        moved::every_combination(specs, k_values)
+    }
 }
 
 use crate::knobs::{KnobError, KnobSpec, KnobValues};
@@ -102,7 +144,8 @@ pub trait Puzzle: Sized + Send + Sync {
     /// The family's name in instance files (`olympic_rings`, `hooks`, ...).
     const FAMILY: &'static str;
     /// The family's knobs, in the order records list them. Registration checks each
-    /// default and value against `config` and `describe` (see `run::family::check_family`).
+    /// default and value against `config` and `describe` (`run::register` refuses a family
+    /// whose declarations disagree, naming the knob).
     const KNOBS: &'static [KnobSpec];
     /// Short command-line arguments that [`Puzzle::instance_from_argument`] accepts, as
     /// examples for help and `list` (`&["6x10"]`, `&["8", "12"]`); empty by default.

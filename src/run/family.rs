@@ -300,6 +300,20 @@ fn check_short_forms_free<P: Puzzle>(registered: &[Family]) -> Result<(), String
     Ok(())
 }
 
+/// The flags (and argument ids) of the commands that take knobs (`solve`, `watch`,
+/// `estimate`, `explain`, `split`): a knob becomes a flag of each, so a knob of one of these
+/// names could never be given, and every command refuses to start. Registration refuses
+/// such a knob, so that a family's own test finds it. The command-line layer's tests keep
+/// the list complete.
+#[rustfmt::skip]
+pub(crate) const COMMAND_FLAG_NAMES: &[&str] = &[
+    "affinity", "all", "aspect", "at-least", "at-most", "at_least", "at_most", "best", "cluster", "compare",
+    "cores", "counters", "delay", "first", "help", "incumbent", "instance", "json", "max-steps", "max_steps",
+    "method", "no-rule-counts", "no_rule_counts", "node-limit", "node_limit", "out", "parallel", "parts", "plain",
+    "predict", "probes", "profile", "radius", "repeats", "seed", "slots", "solutions", "state", "strategy",
+    "threads", "time-limit", "time_limit", "version",
+];
+
 /// Checks what family `P` declares, as registration does: its knob specs (see
 /// [`crate::knobs::check_specs`]), that its `config` reads every knob's default and each of
 /// its values (a `:K` value with K = 2) and `describe` gives that value back, and that each
@@ -309,6 +323,13 @@ fn check_short_forms_free<P: Puzzle>(registered: &[Family]) -> Result<(), String
 pub(crate) fn check_family<P: Puzzle>() -> Result<(), String> {
     let family = P::FAMILY;
     crate::knobs::check_specs(family, P::KNOBS)?;
+    if let Some(spec) = P::KNOBS.iter().find(|spec| COMMAND_FLAG_NAMES.contains(&spec.name)) {
+        return Err(format!(
+            "family `{family}`: its knob `{}` has the name of a command's own flag (`--{}`), so it could never be \
+             given and every command would refuse to start; rename the knob",
+            spec.name, spec.name
+        ));
+    }
     let read = |values: &KnobValues| P::config(values).map_err(|error| format!("family `{family}`: {}", error.message));
     let defaults =
         read(&KnobValues::new()).map_err(|error| format!("{error} (reading the defaults declared in its KNOBS)"))?;

@@ -47,7 +47,9 @@ pub trait Prepared: Send + Sync {
     }
     /// Estimates each component's tree size and time.
     fn estimate(&self, request: &EstimateRequest) -> Result<Vec<ComponentEstimate>, RunError>;
-    /// Each component's recorded tree and measured costs, for a scaling prediction.
+    /// Each component's recorded tree and measured costs, for a scaling prediction. The
+    /// workbench's own machinery (its types are crate-private): hidden, with no promise.
+    #[doc(hidden)]
     fn measure(&self, calibration: Option<Calibration>) -> Result<Vec<Component>, RunError>;
     /// Animates the search into `out` until it ends, its steps run out or `stop` is raised.
     fn watch(

@@ -56,6 +56,11 @@ pub fn threshold_for(baseline_ns: f64, current_ns: f64) -> f64 {
 /// Fewer quiet runs than this and the busy ones are kept (with a mark in the table).
 const MIN_QUIET_RUNS: usize = 3;
 
+/// Fewer runs than this on either side and the times are not judged: the interval of one
+/// run against one is a point, which called every rerun of a `repeats = 1` sweep that moved
+/// by 10% (noise on this machine) a regression.
+pub const MIN_RUNS_TO_JUDGE: usize = 3;
+
 /// Whether both sides of a configuration ran on one machine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -112,6 +117,8 @@ pub struct Change {
     pub time: SampleChange,
     /// Whether both sides ran on one machine.
     pub machine: MachineMatch,
+    /// Whether a side has fewer than [`MIN_RUNS_TO_JUDGE`] runs: its time is not judged.
+    pub few_runs: bool,
 }
 
 impl Change {
@@ -130,15 +137,16 @@ impl Change {
 
     /// The verdict on time, where times compare (both sides on one machine).
     pub fn time_verdict(&self) -> Option<ChangeVerdict> {
-        (self.machine == MachineMatch::Same).then_some(self.time.verdict)
+        (self.machine == MachineMatch::Same && !self.few_runs).then_some(self.time.verdict)
     }
 
     /// The verdict on time in words: `faster`, `slower`, `time within noise`, or why times
-    /// were not compared (`other machine`, `machine unknown`).
+    /// were not compared (`other machine`, `machine unknown`, `too few runs`).
     pub fn verdict_text(&self) -> &'static str {
         match (self.machine, self.time.verdict) {
             (MachineMatch::Other, _) => "other machine",
             (MachineMatch::Unknown, _) => "machine unknown",
+            (MachineMatch::Same, _) if self.few_runs => "too few runs",
             (MachineMatch::Same, ChangeVerdict::Faster) => "faster",
             (MachineMatch::Same, ChangeVerdict::Slower) => "slower",
             (MachineMatch::Same, ChangeVerdict::NoChange) => "time within noise",
@@ -176,11 +184,16 @@ pub fn nodes_are_reproducible(run: &RunRecord) -> bool {
     !(parallel && (run.mode == "first" || (optimising && !run.strategy.starts_with("replicable"))))
 }
 
-/// Matches configurations by id and compares those with completed runs on both sides, in
-/// the current runs' order of configurations.
+/// Matches configurations by sweep and id and compares those with completed runs on both
+/// sides, in the current runs' order of configurations. Two sweeps of one folder may list
+/// the same configuration: matched by id alone, their runs were pooled into one row. A
+/// sweep whose name the other side lacks (a baseline run under another name) is matched by
+/// id alone.
 pub fn compare(baseline: &[RunRecord], current: &[RunRecord]) -> Vec<Change> {
-    let before = completed_by_config(baseline);
-    let now = completed_by_config(current);
+    let names = |records: &[RunRecord]| records.iter().map(|record| record.sweep.clone()).collect::<BTreeSet<_>>();
+    let shared: BTreeSet<String> = names(baseline).intersection(&names(current)).cloned().collect();
+    let before = completed_by_config(baseline, &shared);
+    let now = completed_by_config(current, &shared);
     let mut changes: Vec<Change> = now
         .iter()
         .filter_map(|(id, now_runs)| {
@@ -202,6 +215,7 @@ pub fn compare(baseline: &[RunRecord], current: &[RunRecord]) -> Vec<Change> {
                 busy_runs_kept: before_busy || now_busy,
                 time,
                 machine: MachineMatch::of(before_runs, now_runs),
+                few_runs: before_times.len().min(now_times.len()) < MIN_RUNS_TO_JUDGE,
             })
         })
         .collect();
@@ -209,11 +223,16 @@ pub fn compare(baseline: &[RunRecord], current: &[RunRecord]) -> Vec<Change> {
     changes
 }
 
-/// The completed runs of each configuration id.
-fn completed_by_config(records: &[RunRecord]) -> BTreeMap<&str, Vec<&RunRecord>> {
-    let mut by_config: BTreeMap<&str, Vec<&RunRecord>> = BTreeMap::new();
+/// The completed runs of each configuration, by sweep (where both sides have it, `shared`)
+/// and id.
+fn completed_by_config<'a>(
+    records: &'a [RunRecord],
+    shared: &BTreeSet<String>,
+) -> BTreeMap<(&'a str, &'a str), Vec<&'a RunRecord>> {
+    let mut by_config: BTreeMap<(&str, &str), Vec<&RunRecord>> = BTreeMap::new();
     for record in records.iter().filter(|record| record.status == status::OK && record.wall_ns > 0) {
-        by_config.entry(record.config_id.as_str()).or_default().push(record);
+        let sweep = if shared.contains(&record.sweep) { record.sweep.as_str() } else { "" };
+        by_config.entry((sweep, record.config_id.as_str())).or_default().push(record);
     }
     by_config
 }
@@ -268,6 +287,32 @@ mod tests {
         let verdicts: Vec<ChangeVerdict> = changes.iter().map(|change| change.time.verdict).collect();
         assert_eq!(verdicts, [ChangeVerdict::Slower, ChangeVerdict::NoChange]);
         assert!(changes[0].regression() && !changes[1].flagged());
+    }
+
+    #[test]
+    fn two_sweeps_listing_one_configuration_are_compared_apart() {
+        let in_sweep = |sweep: &str, times: &[u64]| -> Vec<RunRecord> {
+            runs("a", times, 10).into_iter().map(|run| RunRecord { sweep: sweep.into(), ..run }).collect()
+        };
+        let before = [in_sweep("s", &[100, 101, 99]), in_sweep("t", &[100, 101, 99])].concat();
+        let after = [in_sweep("s", &[100, 101, 99]), in_sweep("t", &[200, 201, 199])].concat();
+        let changes = compare(&before, &after);
+        let found: Vec<(&str, (usize, usize), ChangeVerdict)> =
+            changes.iter().map(|change| (change.current.sweep.as_str(), change.runs, change.time.verdict)).collect();
+        assert_eq!(found, [("s", (3, 3), ChangeVerdict::NoChange), ("t", (3, 3), ChangeVerdict::Slower)]);
+        // A baseline run under another name is matched by id.
+        let renamed = compare(&in_sweep("old", &[100, 101, 99]), &in_sweep("s", &[200, 201, 199]));
+        assert_eq!(renamed.len(), 1);
+        assert_eq!(renamed[0].time.verdict, ChangeVerdict::Slower);
+    }
+
+    #[test]
+    fn fewer_than_three_runs_a_side_are_not_judged_on_time_but_on_nodes() {
+        let changes = compare(&both(&[("a", &[100, 101], 10)]), &both(&[("a", &[200, 201], 11)]));
+        assert_eq!((changes[0].time_verdict(), changes[0].verdict_text()), (None, "too few runs"));
+        assert!(changes[0].nodes_changed() && changes[0].regression());
+        let changes = compare(&both(&[("a", &[100, 101], 10)]), &both(&[("a", &[200, 201], 10)]));
+        assert!(!changes[0].flagged());
     }
 
     #[test]

@@ -2,13 +2,14 @@
 //! a one-line count of what changed, then the configurations flagged by [`super::compare`],
 //! printed by `report` and appended to `results/README.md`.
 
-use super::compare::{Change, MachineMatch, MIN_CHANGE, MIN_CHANGE_SHORT, SHORT_CALL_NS};
+use super::compare::{Change, MachineMatch, MIN_CHANGE, MIN_CHANGE_SHORT, MIN_RUNS_TO_JUDGE, SHORT_CALL_NS};
 use crate::format::{count, markdown_cell, TimeUnit};
 use crate::statistics::ChangeVerdict;
 use std::fmt::Write as _;
 
 /// What changed, in one line: `changed: 3 configurations faster, 1 slower, 36 within noise`,
-/// then the configurations whose times were not compared (other or unknown machines) and
+/// then the configurations whose times were not compared (other or unknown machines, too
+/// few runs) and
 /// the node counts that differ, if any.
 pub fn changed_line(changes: &[Change]) -> String {
     let verdicts =
@@ -24,6 +25,10 @@ pub fn changed_line(changes: &[Change]) -> String {
     let other = machines(MachineMatch::Other);
     if other > 0 {
         let _ = write!(line, "; {other} on another machine (times not compared)");
+    }
+    let few = changes.iter().filter(|change| change.machine == MachineMatch::Same && change.few_runs).count();
+    if few > 0 {
+        let _ = write!(line, "; {few} with fewer than {MIN_RUNS_TO_JUDGE} runs a side (times not judged)");
     }
     let unknown = machines(MachineMatch::Unknown);
     if unknown > 0 {
@@ -52,7 +57,7 @@ pub fn comparison_markdown(against: &str, changes: &[Change]) -> String {
         "{} configurations in both, {} flagged, {regressions} regression(s). A time change is flagged when the \
          95% bootstrap interval of now / before excludes 1 and the ratio is beyond ±{:.0}% (±{:.0}% for calls under {}); a node count when it \
          differs (not compared for parallel first-solution searches, whose counts vary from run to run). \
-         Times are compared only between runs of one machine (`machine_id`): \"other machine\" and \"machine unknown\" are neither faster nor slower. \
+         Times are compared only between runs of one machine (`machine_id`) with at least {MIN_RUNS_TO_JUDGE} runs a side: \"other machine\", \"machine unknown\" and \"too few runs\" are neither faster nor slower. \
          Regressions are the slower ones and those with other node counts; `--fail-on-change` fails on them only.\n",
         changes.len(),
         flagged.len(),

@@ -87,7 +87,8 @@ fn write_environment(text: &mut String, rows: &[SummaryRow]) {
                 seen.push(value);
             }
         }
-        seen.join(", ")
+        // Written by whatever ran the sweep (a host's name, a CPU's): made safe for the table.
+        seen.into_iter().map(escape).collect::<Vec<_>>().join(", ")
     };
     let first = rows.iter().map(|row| row.first_timestamp.as_str()).filter(|time| !time.is_empty()).min().unwrap_or("");
     let last = rows.iter().map(|row| row.last_timestamp.as_str()).max().unwrap_or("");
@@ -252,12 +253,13 @@ fn write_configuration_table(text: &mut String, rows: &[&SummaryRow]) {
     }
     for ((mode, state), members) in groups {
         let reference = reference_row(&members);
-        let reference_name = reference.map_or("none".to_string(), |row| format!("`{}`", row.variant));
-        let _ = write!(
-            text,
-            "Sequential, {}, state `{state}`; ratios are to the {reference_name} configuration.",
-            mode_words(&mode)
-        );
+        // No `defaults` or `baseline` row in this mode (a best search leaves out knob settings
+        // without an objective): "ratios are to the none configuration" read as a knob value.
+        let ratios = match reference {
+            Some(row) => format!("ratios are to the `{}` configuration", row.variant),
+            None => "no defaults or baseline configuration ran in this mode, so no ratios".to_string(),
+        };
+        let _ = write!(text, "Sequential, {}, state `{state}`; {ratios}.", mode_words(&mode));
         if let Some(stopped) = reference.filter(|row| row.status == status::LIMIT) {
             let _ = write!(
                 text,
@@ -583,5 +585,14 @@ mod tests {
         let unescaped = row.match_indices('|').filter(|&(at, _)| !row[..at].ends_with('\\')).count();
         assert_eq!(unescaped, 7, "{row}");
         assert!(row.contains("`inst/no\\|such.json` | a\\|b |"), "{row}");
+    }
+
+    #[test]
+    fn a_host_name_with_a_pipe_or_a_line_break_stays_in_its_row_and_no_reference_is_said() {
+        let mut row = sequential("objective=min-total", "ok", 10, 1_000);
+        row.hostname = "a\nb|c\u{0}d".into();
+        let text = markdown(&[row], &[], "", &workbench_context());
+        assert!(text.contains("| hosts | a b\\|c d |"), "{text}");
+        assert!(text.contains("no defaults or baseline configuration ran in this mode, so no ratios."), "{text}");
     }
 }

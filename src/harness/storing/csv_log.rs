@@ -17,6 +17,39 @@ use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// Whether `line` (without its newline) is `header`, past a byte order mark and before a
+/// carriage return.
+fn is_header(line: &[u8], header: &str) -> bool {
+    let line = line.strip_prefix(UTF8_BOM).unwrap_or(line);
+    String::from_utf8_lossy(line).trim_end_matches('\r') == header
+}
+
+/// Refuses to replace `path` when it holds anything past a first line that is not `header`:
+/// the rows of a file the harness did not write under this name, or of an older layout of
+/// it, which a fresh log would silently destroy. An empty file, a header alone, or a file
+/// with this header (whose rows the history took first, when they were runs) is replaced.
+fn refuse_foreign_rows(path: &Path, header: &str) -> Result<(), HarnessError> {
+    use std::io::{BufRead, Read};
+    let file = File::open(path).map_err(|source| HarnessError::io(path, source))?;
+    let length = file.metadata().map_err(|source| HarnessError::io(path, source))?.len();
+    // A first line past the bound is no header of the harness's: read as far as that.
+    let mut reader = std::io::BufReader::new(file.take(1 << 20));
+    let mut first_line = Vec::new();
+    reader.read_until(b'\n', &mut first_line).map_err(|source| HarnessError::io(path, source))?;
+    // Anything past the first line and its newline is rows.
+    let more = length > first_line.len() as u64;
+    let first_line = first_line.strip_suffix(b"\n").unwrap_or(&first_line);
+    if !more || is_header(first_line, header) {
+        return Ok(());
+    }
+    Err(HarnessError::Csv {
+        path: path.to_path_buf(),
+        message: "holds rows under another header than the one this build writes (a file the harness did not \
+                  write, or an older layout): nothing was changed; move it away and run again"
+            .to_string(),
+    })
+}
+
 /// An append-only CSV log of rows of one type.
 #[derive(Debug)]
 pub struct CsvAppender {
@@ -28,19 +61,22 @@ impl CsvAppender {
     /// Opens `path` for appending rows under `header`. A new or empty file gets the header.
     /// With `keep`, an existing file must have exactly this header and is continued (a
     /// trailing partial line is cut off); without it, the file is replaced by one holding
-    /// only the header.
+    /// only the header, unless it holds rows under another header (a file the harness did
+    /// not write, or rows of an older build's layout): refused, not lost.
     pub fn open(path: &Path, header: &str, keep: bool) -> Result<CsvAppender, HarnessError> {
         let io_error = |source| HarnessError::io(path, source);
         if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|source| HarnessError::io(parent, source))?;
+        }
+        if !keep && path.exists() {
+            refuse_foreign_rows(path, header)?;
         }
         let existing = if keep && path.exists() { read_bounded(path, ReadKind::Csv)? } else { Vec::new() };
         if existing.is_empty() {
             write_atomically(path, format!("{header}\n").as_bytes())?;
         } else {
             let first_line = existing.split(|&byte| byte == b'\n').next().unwrap_or_default();
-            let first_line = first_line.strip_prefix(UTF8_BOM).unwrap_or(first_line);
-            if String::from_utf8_lossy(first_line).trim_end_matches('\r') != header {
+            if !is_header(first_line, header) {
                 return Err(HarnessError::Csv {
                     path: path.to_path_buf(),
                     message: "its header differs from the columns this build writes (an older format?); \
@@ -448,9 +484,16 @@ mod tests {
         std::fs::write(&path, "old,columns\n1,2\n").unwrap();
         assert!(CsvAppender::open(&path, "name,count", true).unwrap_err().to_string().contains("header differs"));
         assert!(read_rows::<Row>(&path, "name,count").is_err());
-        // Without keep, the file starts anew.
-        CsvAppender::open(&path, "name,count", false).unwrap();
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "name,count\n");
+        // Without keep, rows under another header are refused, not replaced.
+        let error = CsvAppender::open(&path, "name,count", false).unwrap_err();
+        assert!(error.is_bad_input() && error.to_string().contains("nothing was changed"), "{error}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old,columns\n1,2\n");
+        // Another header alone, or this header with rows, starts anew.
+        for kept in ["old,columns\n", "name,count\na,1\n"] {
+            std::fs::write(&path, kept).unwrap();
+            CsvAppender::open(&path, "name,count", false).unwrap();
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), "name,count\n");
+        }
     }
 
     #[derive(Debug, Serialize, Deserialize, PartialEq, Default)]

@@ -209,10 +209,23 @@ fn entry_for(folder: &Path, sweep: &str, split: Option<usize>, group: &[PathBuf]
             return Ok(newest.clone());
         }
     }
-    let number = existing.last().map_or(1, |(number, _)| number + 1);
-    let entry = history_folder(folder).join(format!("{sweep}-{number}"));
-    std::fs::create_dir_all(&entry).map_err(|source| HarnessError::io(&entry, source))?;
-    Ok(entry)
+    let history = history_folder(folder);
+    std::fs::create_dir_all(&history).map_err(|source| HarnessError::io(&history, source))?;
+    let mut number = existing.last().map_or(Some(1), |(number, _)| number.checked_add(1));
+    // A new entry, never one that is there already (its logs would be replaced): a name the
+    // listing of entries passed over (a file or a dangling link called `S-N`) is skipped.
+    while let Some(free) = number {
+        let entry = history.join(format!("{sweep}-{free}"));
+        match std::fs::create_dir(&entry) {
+            Ok(()) => return Ok(entry),
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => number = free.checked_add(1),
+            Err(source) => return Err(HarnessError::io(&entry, source)),
+        }
+    }
+    // Only an entry named by hand reaches the end of the numbering; past it, the numbers
+    // would start again and each run set aside would replace the one before.
+    let why = format!("an entry `{sweep}-N` holds the largest number there is; rename it");
+    Err(HarnessError::io(&history, std::io::Error::other(why)))
 }
 
 /// Moves a run log with its counts and mark into `entry`; `false` when another process moved
@@ -358,5 +371,20 @@ mod tests {
         // Another sweep's entries with a longer name are not this sweep's.
         std::fs::create_dir_all(out.join("history/s-x-1")).unwrap();
         assert_eq!(entries(out, "s").len(), HISTORY_KEEP);
+    }
+
+    #[test]
+    fn an_entry_at_the_end_of_the_numbering_is_refused_and_replaces_nothing() {
+        let folder = tempfile::tempdir().unwrap();
+        let out = folder.path();
+        write(out, "s-runs.csv", 1);
+        keep_superseded_logs(out, "s", None).unwrap();
+        std::fs::create_dir_all(out.join(format!("history/s-{}", u64::MAX))).unwrap();
+        write(out, "s-runs.csv", 2);
+        let error = keep_superseded_logs(out, "s", None).unwrap_err();
+        assert!(error.to_string().contains("the largest number there is"), "{error}");
+        // Nothing moved: the log is where it was, the first entry holds its own.
+        assert_eq!(std::fs::read_to_string(out.join("s-runs.csv")).unwrap(), "header\nrow\nrow\n");
+        assert_eq!(names(&out.join("history/s-1")), ["s-runs.csv"]);
     }
 }

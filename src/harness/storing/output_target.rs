@@ -110,7 +110,7 @@ pub fn write_named_file(path: &Path, contents: &[u8]) -> Result<(), HarnessError
 }
 
 /// Where the tool's own file `path` is written (the file a symlink leads to), or
-/// [`HarnessError::NotAFile`] when something other than a regular file holds the name: a
+/// `HarnessError::NotAFile` when something other than a regular file holds the name: a
 /// folder, a FIFO, a device or a socket, which the user put there and must move away.
 /// Callers that write several such files check them all with this before writing any.
 pub fn named_file_target(path: &Path) -> Result<PathBuf, HarnessError> {
@@ -125,7 +125,7 @@ pub fn named_file_target(path: &Path) -> Result<PathBuf, HarnessError> {
 }
 
 /// Refuses a folder the tool keeps in a results folder (`plots/`, `history/`) that is
-/// something else there ([`HarnessError::NotAFolder`]); a missing one is made by its writer.
+/// something else there (`HarnessError::NotAFolder`); a missing one is made by its writer.
 pub fn check_named_folder(path: &Path) -> Result<(), HarnessError> {
     match path.exists() && !path.is_dir() {
         true => Err(HarnessError::NotAFolder { path: path.to_path_buf() }),

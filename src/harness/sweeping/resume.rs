@@ -12,8 +12,9 @@
 use super::plan::SweepPlan;
 use crate::harness::error::HarnessError;
 use crate::harness::storing::history::completion_mark;
-use crate::harness::storing::record::status;
+use crate::harness::storing::record::{status, RunRecord};
 use crate::harness::storing::results_folder::{find_runs_files, read_runs};
+use crate::run::instance::Instance;
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -29,19 +30,38 @@ pub struct Recorded {
     pub finished: bool,
 }
 
-/// What the folder's run logs of `plan`'s sweep already hold, per configuration id, with
-/// notes about skipped lines.
-pub fn recorded_runs(
-    plan: &SweepPlan,
-    out_dir: &Path,
-) -> Result<(HashMap<String, Recorded>, Vec<String>), HarnessError> {
+/// What the folder's run logs of `plan`'s sweep already hold.
+#[derive(Debug, Default)]
+pub struct RecordedRuns {
+    /// Per configuration id.
+    pub runs: HashMap<String, Recorded>,
+    /// Notes about skipped lines.
+    pub notes: Vec<String>,
+    /// Per configuration id, why its recorded runs were of another instance than its source
+    /// now loads (the file was replaced since): new runs would be summarized with them as
+    /// one configuration, so one that is to run more is refused ([`refuse_another_instance`]).
+    pub other_instance: HashMap<String, String>,
+}
+
+/// What the folder's run logs of `plan`'s sweep already hold, per configuration id.
+pub fn recorded_runs(plan: &SweepPlan, out_dir: &Path) -> Result<RecordedRuns, HarnessError> {
     let files = match find_runs_files(out_dir) {
         Ok(mut files) => files.remove(&plan.sweep).unwrap_or_default(),
         Err(HarnessError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(error) => return Err(error),
     };
+    // The instance each planned configuration runs now, by id.
+    let running: HashMap<&str, (&str, &Instance)> = plan
+        .configurations
+        .iter()
+        .filter_map(|config| match plan.instances.get(&config.source) {
+            Some(Ok(instance)) => Some((config.id.as_str(), (config.source.as_str(), instance))),
+            _ => None,
+        })
+        .collect();
     let mut recorded: HashMap<String, Recorded> = HashMap::new();
     let mut notes = Vec::new();
+    let mut other_instance = HashMap::new();
     for file in files {
         let (records, skipped) = read_runs(std::slice::from_ref(&file))?;
         notes.extend(skipped);
@@ -53,6 +73,11 @@ pub fn recorded_runs(
                 recorded.entry(earlier.to_string()).or_default().finished = true;
             }
             previous = Some(&record.config_id);
+            if let Some(&(source, instance)) = running.get(record.config_id.as_str()) {
+                if let Some(why) = another_instance(record, source, instance, &file) {
+                    other_instance.entry(record.config_id.clone()).or_insert(why);
+                }
+            }
             let entry = recorded.entry(record.config_id.clone()).or_default();
             entry.next_repeat = entry.next_repeat.max(record.repeat.saturating_add(1));
             if record.measured() {
@@ -63,7 +88,40 @@ pub fn recorded_runs(
             }
         }
     }
-    Ok((recorded, notes))
+    Ok(RecordedRuns { runs: recorded, notes, other_instance })
+}
+
+/// Refuses to run `pending` configurations (those given more runs) whose recorded runs were
+/// of another instance than they load now. A finished configuration, or another shard's,
+/// gets no run that would join them, and is left as it is.
+pub fn refuse_another_instance<'a>(
+    pending: impl IntoIterator<Item = &'a str>,
+    other_instance: &HashMap<String, String>,
+) -> Result<(), HarnessError> {
+    match pending.into_iter().find_map(|id| other_instance.get(id)) {
+        Some(why) => Err(HarnessError::Argument { flag: "--resume", message: why.clone() }),
+        None => Ok(()),
+    }
+}
+
+/// Why `record` (of `file`) is of another instance than `source` now holds (another family
+/// or instance id), if it is. A row of an instance that failed to load names none, and is
+/// not compared.
+fn another_instance(record: &RunRecord, source: &str, instance: &Instance, file: &Path) -> Option<String> {
+    let family = instance.family.name();
+    if record.instance.is_empty() || (record.instance == instance.id && record.puzzle == family) {
+        return None;
+    }
+    Some(format!(
+        "{}: configuration {} holds runs of instance `{}` (family `{}`), but `{source}` now holds `{}` (family \
+             `{family}`): the instance changed since those runs, and its runs would be summarized with theirs; run \
+             without --resume to start again (the earlier runs are kept in history/)",
+        file.display(),
+        record.config_id,
+        record.instance,
+        record.puzzle,
+        instance.id
+    ))
 }
 
 /// A note when the folder's logs hold configurations `plan` does not have: the spec or a
@@ -124,14 +182,14 @@ mod tests {
         let runs = folder.path().join("t-runs.csv");
         let rows = [record("a", 0), record("b", 0), record("b", 1), record("c", 0)];
         write_rows(&runs, &rows, &RunRecord::header()).unwrap();
-        let (recorded, _) = recorded_runs(&plan, folder.path()).unwrap();
+        let recorded = recorded_runs(&plan, folder.path()).unwrap().runs;
         assert_eq!(recorded[&id("a")], Recorded { runs: 1, next_repeat: 1, finished: true });
         assert_eq!(recorded[&id("b")], Recorded { runs: 2, next_repeat: 2, finished: true });
         // The last one may have been stopped by a kill: it goes on.
         assert_eq!(recorded[&id("c")], Recorded { runs: 1, next_repeat: 1, finished: false });
         assert!(!is_done(recorded[&id("c")], 3) && is_done(recorded[&id("c")], 1));
         mark_complete(&runs).unwrap();
-        let (recorded, _) = recorded_runs(&plan, folder.path()).unwrap();
+        let recorded = recorded_runs(&plan, folder.path()).unwrap().runs;
         assert!(recorded[&id("c")].finished);
     }
 

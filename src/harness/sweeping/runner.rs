@@ -9,7 +9,7 @@
 
 use super::plan::{Configuration, SweepPlan};
 use super::progress::Progress;
-use super::resume::{is_done, other_plan_note, recorded_runs, Recorded};
+use super::resume::{is_done, other_plan_note, recorded_runs, refuse_another_instance, Recorded, RecordedRuns};
 use super::work_estimate::WorkEstimate;
 use crate::environment::{process_cpu_ns, timestamp_now, Environment};
 use crate::format::{self, TimeUnit};
@@ -34,7 +34,6 @@ use crate::run;
 use crate::run::instance::Instance;
 use crate::statistics::{median_interval, BootstrapSettings, StoppingState};
 use crate::stderr_line::note;
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -108,8 +107,8 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
     for own_file in [path.clone(), counts_file_for(&path), completion_mark(&path)] {
         named_file_target(&own_file)?;
     }
-    let (recorded, mut notes) =
-        if options.resume { recorded_runs(plan, &options.out_dir)? } else { (HashMap::new(), Vec::new()) };
+    let RecordedRuns { runs: recorded, mut notes, other_instance } =
+        if options.resume { recorded_runs(plan, &options.out_dir)? } else { RecordedRuns::default() };
     let counts = counts_file_for(&path);
     // This process's own log (another shard's logs are read for `recorded` too).
     if options.resume && holds_runs(&path) && !counts.exists() {
@@ -154,6 +153,7 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
             }
         })
         .collect();
+    refuse_another_instance(pending.iter().map(|(config, _)| config.id.as_str()), &other_instance)?;
     if options.resume && pending.is_empty() {
         return finish_without_runs(plan, options, outcome, started);
     }
@@ -370,7 +370,9 @@ fn run_configuration(
         }
         let state = rule.state(&times, started.elapsed());
         if !times.is_empty() && state != StoppingState::Continue {
-            result.over_budget = state == StoppingState::Budget && measured < rule.min_runs;
+            // The loop runs only while fewer than `repeats` were measured: a stop for the
+            // budget here cut the repeats short.
+            result.over_budget = state == StoppingState::Budget;
             break;
         }
         tracker.run_starting();

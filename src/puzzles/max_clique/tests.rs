@@ -244,7 +244,8 @@ fn the_json_data_names_the_bad_key() {
 fn dimacs_files_read_into_the_data_block_and_errors_name_the_line() {
     let text = "c a triangle and a pendant\np edge 4 5\ne 1 2\ne 2 3\ne 3 1\ne 3 4\ne 4 4\ne 2 1\n";
     let data = MaxClique::data_from_file(text).expect("a valid file");
-    assert_eq!(data, json!({ "vertices": 4, "edges": [[1, 2], [2, 3], [3, 1], [3, 4], [2, 1]] }));
+    // The self loop and the edge listed again the other way round are dropped as read.
+    assert_eq!(data, json!({ "vertices": 4, "edges": [[1, 2], [2, 3], [3, 1], [3, 4]] }));
     assert_eq!(graph(&data).edge_count(), 4);
     assert!(MaxClique::data_from_file("p col 3 0\n").is_ok());
     // A `p` line's edge count is not trusted for what is reserved: the text bounds it.

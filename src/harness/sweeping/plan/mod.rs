@@ -100,12 +100,14 @@ pub struct SweepPlan {
 impl SweepPlan {
     /// When `config` stops repeating: at least the spec's `min_repeats` (capped by the
     /// configuration's `repeats`), at most its `repeats`, early once the median's interval
-    /// is as narrow as `target_ci` or the time budget is spent.
+    /// is as narrow as `target_ci` or the time budget is spent. Without `min_repeats` the
+    /// interval stops nothing (every configuration runs `repeats` times), but the budget
+    /// still does, after one timed run: a spec of a million repeats must not run forever.
     pub fn stopping_rule(&self, config: &Configuration) -> StoppingRule {
         StoppingRule {
-            min_runs: self.min_repeats.unwrap_or(config.repeats).min(config.repeats),
+            min_runs: self.min_repeats.unwrap_or(1).min(config.repeats),
             max_runs: config.repeats,
-            target_relative_width: self.target_ci,
+            target_relative_width: if self.min_repeats.is_some() { self.target_ci } else { 0.0 },
             time_budget: Some(Duration::try_from_secs_f64(self.config_budget_s).unwrap_or(Duration::MAX)),
         }
     }
@@ -123,7 +125,8 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
     let mut configurations = Vec::new();
     // Per instance and knob setting of a best search: why its models have no objective.
     let mut objectives: HashMap<(String, String), Option<String>> = HashMap::new();
-    let mut seen = HashSet::new();
+    // Each configuration's index and the block that listed it first.
+    let mut seen: HashMap<String, (usize, usize)> = HashMap::new();
     for (block_index, block) in spec.blocks.iter().enumerate() {
         // `cores*N` may pass the pool's cap on a large machine: refuse it here, not per run.
         if let Err(refused) = check_the_cap(&block.threads, cores) {
@@ -201,7 +204,7 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
                         warmup: block.warmup,
                     };
                     config.id = configuration_id(&config);
-                    if configurations.len() == MAX_CONFIGURATIONS && !seen.contains(&config.id) {
+                    if configurations.len() == MAX_CONFIGURATIONS && !seen.contains_key(&config.id) {
                         let message = format!(
                             "block[{block_index}]: the sweep has more than {MAX_CONFIGURATIONS} configurations \
                              (instances, knob settings, modes, strategies and thread counts multiplied); \
@@ -209,9 +212,16 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
                         );
                         return Err(HarnessError::spec_at(&spec.origin, block.line_of(""), message));
                     }
-                    if seen.insert(config.id.clone()) {
-                        config.index = configurations.len();
-                        configurations.push(config);
+                    match seen.get(&config.id) {
+                        None => {
+                            seen.insert(config.id.clone(), (configurations.len(), block_index));
+                            config.index = configurations.len();
+                            configurations.push(config);
+                        }
+                        Some(&(index, first_block)) => {
+                            refuse_other_repeats(&configurations[index], first_block, &config, block_index)
+                                .map_err(|message| HarnessError::spec_at(&spec.origin, block.line_of(""), message))?;
+                        }
                     }
                 }
             }
@@ -447,6 +457,30 @@ fn with_k_values(list: &[String], k_values: &[u32]) -> Vec<String> {
         .collect()
 }
 
+/// Refuses a configuration listed again by block `block_index` with other repeats or
+/// warm-ups than block `first_block` gave it: it runs once, with the first block's, and the
+/// second block's would be dropped without a word. Listed again alike, it is one configuration.
+fn refuse_other_repeats(
+    first: &Configuration,
+    first_block: usize,
+    again: &Configuration,
+    block_index: usize,
+) -> Result<(), String> {
+    if (first.repeats, first.warmup) == (again.repeats, again.warmup) {
+        return Ok(());
+    }
+    Err(format!(
+        "block[{block_index}]: {} is listed by block[{first_block}] too, with repeats {} and warmup {}, and here with \
+         repeats {} and warmup {}: a configuration runs once, with one setting; list it in one block, or give both \
+         the same repeats and warmup",
+        first.label(),
+        first.repeats,
+        first.warmup,
+        again.repeats,
+        again.warmup
+    ))
+}
+
 /// `defaults`, `baseline`, or the changed knobs (`order=listed+pruning=none`).
 fn variant_label(knobs: &KnobValues, defaults: &KnobValues, baseline: Option<&KnobValues>) -> String {
     if knobs == defaults {
@@ -480,6 +514,12 @@ fn configuration_id(config: &Configuration) -> String {
         } else if value != default {
             key.push_str(&format!("|{column}={value}"));
         }
+    }
+    // Runs without rule counts time another build of the search loop: kept apart from those
+    // with them (a spec switched between a run and its `--resume` would mix the two), and,
+    // as a new run column's, joining the key only when off leaves every existing id as it was.
+    if !config.run.rule_counts {
+        key.push_str("|rule_counts=false");
     }
     // FNV-1a (64 bits, 16 hex digits), the crate's one small hash whose value never changes
     // between Rust versions: the ids are written in the runs files, and `--resume` matches

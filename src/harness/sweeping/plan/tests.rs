@@ -155,6 +155,24 @@ fn ids_are_stable_and_distinct() {
         "cb0c4c0c14a5afe7"
     );
     assert_eq!(ids, ["f8b961f26e9f4426", "cb0c4c0c14a5afe7"]);
+    // Runs without rule counts are another configuration; with them (the default) the id
+    // is as before.
+    let without = self::plan("name = \"t\"\nrule_counts = false\n[[block]]\ninstances = [\"rings\"]\n");
+    let key = "rings|order=rings;pruning=bounds|all|sequential|1|padded|undo|20000000000|rule_counts=false";
+    assert_eq!(without.configurations[0].id, fnv1a(key.as_bytes()));
+    assert_ne!(without.configurations[0].id, "4d803acf6c635b5b");
+}
+
+#[test]
+fn a_configuration_listed_again_with_other_repeats_is_refused() {
+    let spec = |second: &str| {
+        format!("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\nrepeats = 2\n[[block]]\ninstances = [\"rings\"]\n{second}")
+    };
+    // Alike: one configuration.
+    assert_eq!(plan(&spec("repeats = 2\n")).configurations.len(), 1);
+    let parsed = SweepSpec::parse(&spec("repeats = 5\n"), "t.toml").unwrap();
+    let error = expand(&parsed, 1).unwrap_err().to_string();
+    assert!(error.contains("block[1]: rings") && error.contains("listed by block[0] too, with repeats 2"), "{error}");
 }
 
 #[test]

@@ -267,7 +267,17 @@ impl SweepSpec {
                 })
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(fail)?,
-            _ => return Err(fail("block: missing; add at least one [[block]] table with `instances`".into())),
+            None | Some(Value::Array(_)) => {
+                return Err(fail("block: missing; add at least one [[block]] table with `instances`".into()))
+            }
+            Some(other) => {
+                return Err(fail(format!(
+                    "block: expected [[block]] tables, found {} {}; write each block as a [[block]] table with \
+                     `instances`",
+                    if other.type_str().starts_with(['a', 'i']) { "an" } else { "a" },
+                    other.type_str()
+                )))
+            }
         };
         Ok(SweepSpec {
             name,

@@ -40,6 +40,7 @@ fn errors_name_the_key() {
         .starts_with("s.toml:3: block[0].instance: unknown key"));
     assert!(error("name = \"a b\"\n[[block]]\ninstances = [\"rings\"]").contains("not a valid sweep name"));
     assert!(error("name = \"t\"").contains("block: missing"));
+    assert!(error("name = \"t\"\nblock = 3").contains("block: expected [[block]] tables, found an integer"));
     assert!(error("name = \"t\"\n[[block]]\ninstances = [\"rings\"]\nmodes = [\"some\"]").contains("block[0].modes"));
 }
 

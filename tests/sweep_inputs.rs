@@ -1,0 +1,98 @@
+//! A sweep refuses what would mix or lose runs: `--resume` of a configuration that is to
+//! run more after the instance file under its source was replaced, and a file at a run log's name whose rows the
+//! harness did not write. And a configuration's time budget ends its repeats even when the
+//! spec sets no `min_repeats`.
+
+mod common;
+
+use common::text;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn sweep(folder: &Path, spec: &str, extra: &[&str]) -> Output {
+    let spec_path = folder.join("s.toml");
+    std::fs::write(&spec_path, spec).expect("the spec");
+    Command::new(env!("CARGO_BIN_EXE_backtrack-bench"))
+        .current_dir(folder)
+        .args(["sweep", "--spec", text(&spec_path), "--out", "out", "--quiet"])
+        .args(extra)
+        .output()
+        .expect("the binary runs")
+}
+
+fn instance(name: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("instances").join(name)).expect("an instance")
+}
+
+#[test]
+fn resume_after_the_instance_file_was_replaced_is_refused_and_changes_nothing() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    // One family and knobs, so one configuration id: only the instance's own id differs.
+    let grid = instance("prime_grid.json");
+    let other_grid = grid.replacen("\"C_prime_3x3_grid\"", "\"another_grid\"", 1);
+    assert_ne!(grid, other_grid);
+    std::fs::write(folder.path().join("z.json"), &grid).expect("the instance");
+    let spec = "name = \"s\"\nrepeats = 2\n[[block]]\ninstances = [\"z.json\"]\nbaseline = false\n";
+    let first = sweep(folder.path(), spec, &[]);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let log = folder.path().join("out/s-runs.csv");
+    let before = std::fs::read(&log).expect("the run log");
+    std::fs::write(folder.path().join("z.json"), &other_grid).expect("another instance");
+    // Finished, the configuration gets no run that would join the old ones: nothing to refuse.
+    let finished = sweep(folder.path(), spec, &["--resume"]);
+    assert!(finished.status.success(), "{}", String::from_utf8_lossy(&finished.stderr));
+    // Stopped before its last repeat (a kill leaves no completion mark), it would run more.
+    std::fs::remove_file(folder.path().join("out/s-runs.csv.complete")).expect("the completion mark");
+    let resumed = sweep(folder.path(), &spec.replace("repeats = 2", "repeats = 3"), &["--resume"]);
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert_eq!(resumed.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("holds runs of instance") && stderr.contains("`z.json` now holds"), "{stderr}");
+    assert_eq!(std::fs::read(&log).expect("the run log"), before, "the log is as it was");
+}
+
+#[test]
+fn a_file_at_a_log_name_holding_rows_the_harness_did_not_write_is_refused_and_kept() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let out = folder.path().join("out");
+    std::fs::create_dir(&out).expect("the results folder");
+    let foreign = "my,own,data\n1,2,3\n";
+    std::fs::write(out.join("s-counts.csv"), foreign).expect("a file of the user's");
+    let spec = "name = \"s\"\n[[block]]\ninstances = [\"rings\"]\nbaseline = false\n";
+    let output = sweep(folder.path(), spec, &[]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("s-counts.csv") && stderr.contains("nothing was changed"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(out.join("s-counts.csv")).expect("kept"), foreign);
+}
+
+#[test]
+fn the_time_budget_ends_the_repeats_without_min_repeats() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let spec_path = folder.path().join("s.toml");
+    let spec = "name = \"s\"\nrepeats = 1000000\nconfig_budget_s = 0.3\n[[block]]\ninstances = [\"rings\"]\nbaseline = false\n";
+    std::fs::write(&spec_path, spec).expect("the spec");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_backtrack-bench"))
+        .current_dir(folder.path())
+        .args(["sweep", "--spec", text(&spec_path), "--out", "out", "--quiet"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // A million runs would take hours: the budget must end them well within a minute.
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("a status") {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("the sweep ran on past its time budget");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success());
+    let log = std::fs::read_to_string(folder.path().join("out/s-runs.csv")).expect("the run log");
+    let runs = log.lines().count() - 1;
+    assert!((1..1_000_000).contains(&runs), "{runs} runs");
+}
