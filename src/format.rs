@@ -217,6 +217,18 @@ pub fn markdown_cell(text: &str) -> String {
     text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect::<String>().replace('|', "\\|")
 }
 
+/// `text` as one word of a shell command line a user may paste: as it is when every
+/// character is safe unquoted, else in single quotes (a `'` inside written `'\''`). A
+/// folder named `r;touch x` or `my runs` printed bare in a suggested command ran `touch`
+/// or split in two.
+pub fn shell_word(text: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "_./:@%+=,-".contains(c);
+    if !text.is_empty() && text.chars().all(safe) {
+        return text.to_string();
+    }
+    format!("'{}'", text.replace('\'', "'\\''"))
+}
+
 /// The most characters of a file's field that a message quotes.
 pub const EXCERPT_CHARS: usize = 80;
 
@@ -233,6 +245,15 @@ pub fn excerpt(text: &str) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_shell_word_is_quoted_only_where_it_must_be() {
+        assert_eq!(shell_word("run/k-1.x"), "run/k-1.x");
+        assert_eq!(shell_word("my runs"), "'my runs'");
+        assert_eq!(shell_word("r;touch x"), "'r;touch x'");
+        assert_eq!(shell_word("it's"), "'it'\\''s'");
+        assert_eq!(shell_word(""), "''");
+    }
 
     #[test]
     fn a_long_field_is_quoted_by_its_start_and_length() {

@@ -166,6 +166,7 @@ fn no_grid_starts_after_the_time_limit() {
         assert!(unsearched > 0, "{strategy}: 2,000 grids in 1 ms");
         assert_eq!((report["complete"].as_bool(), report["stop"].as_str()), (Some(false), Some("time-limit")));
         assert_eq!(report["answer"], Value::Null, "{strategy}: no answer from part of the grids");
+        assert_eq!(report["solutions"], 0, "{strategy}: no solution of the whole from part of the grids");
         // The run's time spans its grids: at least the sum of their own times.
         let summed: u64 =
             report["components"].as_array().expect("components").iter().filter_map(|c| c["elapsed_ns"].as_u64()).sum();

@@ -168,7 +168,7 @@ fn predictions_of_a_branch_and_bound_search_are_refused_and_explain_measures_it(
     let out = out.to_str().expect("UTF-8");
     let instance = "instances/knapsack/uncorrelated_40.json";
     for arguments in [
-        vec!["explain", instance, "--best", "--parallel", "steal", "--predict", "1,2", "--repeats", "1", "--out", out],
+        vec!["explain", instance, "--best", "--parallel", "steal", "--predict", "1,2", "--repeats", "1"],
         vec!["scaling-check", "--instances", instance, "--threads", "1,2", "--repeats", "1", "--out", out],
     ] {
         let output = run(&arguments);
@@ -176,6 +176,9 @@ fn predictions_of_a_branch_and_bound_search_are_refused_and_explain_measures_it(
         assert_eq!(output.status.code(), Some(2), "{arguments:?}: {stderr}");
         assert!(stderr.contains("its models have an objective (branch and bound)"), "{stderr}");
     }
+    // `--out` with `--predict` is refused as a file it would not write.
+    let with_out = run(&["explain", instance, "--parallel", "steal", "--predict", "1,2", "--out", out]);
+    assert!(String::from_utf8_lossy(&with_out.stderr).contains("writes no report file"));
     let explained = run(&[
         "explain",
         "instances/knapsack_small.json",

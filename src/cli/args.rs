@@ -17,7 +17,8 @@ pub(super) const WORKBENCH_ABOUT: &str =
 pub(super) const WORKBENCH_LONG_ABOUT: &str = "A workbench for backtracking puzzle solvers.\n\n\
     It runs the puzzles of the seed posts (Olympic Rings, a 3x3 prime grid, Jane Street's Hooks #7 and \
     Twenty Four Seven) on one depth-first engine, with every optimization behind a knob, and reports exact \
-    node counts, per-rule prune counts and wall time.";
+    node counts, per-rule prune counts and wall time. Without a command it runs the default sweep (the \
+    `quick` preset) into ./results and regenerates its tables, as `sweep` and `report` would.";
 
 /// The exit codes paragraph of the long help; `{program}` stands for the program's name.
 pub(super) const EXIT_CODES_HELP: &str = "Exit codes: 0 success (also --help, --version, and output cut short by \
@@ -231,7 +232,8 @@ pub struct WatchArgs {
     /// wide (the Olympic Rings post used 0.66 for its font).
     #[arg(long, default_value_t = 0.5)]
     pub aspect: f64,
-    /// Print plain frames without colours even on a terminal.
+    /// Print plain frames without colours even on a terminal (as when NO_COLOR is set or
+    /// TERM is `dumb`).
     #[arg(long)]
     pub plain: bool,
 }

@@ -30,6 +30,16 @@ use std::path::{Path, PathBuf};
 /// Runs `explain`. Its output goes through `writeln!`, not `println!`: a closed pipe
 /// (`| head`) then ends it quietly with success instead of a panic.
 pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
+    // Flags of another form of `explain`, refused rather than ignored.
+    if args.slots.is_some() {
+        return Err(Failure::bad_input("--slots goes with --cluster DIR (the worker slots of a split search)"));
+    }
+    if let (Some(out), Some(_)) = (&args.out, &args.predict.predict) {
+        return Err(Failure::bad_input(format!(
+            "--out {}: `explain --predict` prints its table (--json for JSON) and writes no report file",
+            out.display()
+        )));
+    }
     if args.parallel.strategy == Strategy::Sequential {
         return Err(Failure::bad_input(
             "explain needs a parallel strategy to explain: --parallel auto, auto:K, steal, depth:D, budget:B, replicable or naive (see --help)",

@@ -5,6 +5,7 @@ use super::args::MergeArgs;
 use super::failure::Failure;
 use super::output::print_report;
 use crate::cluster;
+use crate::format::shell_word;
 use std::io::Write;
 
 /// Runs `merge` with the parsed flags.
@@ -31,11 +32,11 @@ fn print_status(args: &MergeArgs) -> Result<(), Failure> {
     }
     if !status.missing.is_empty() {
         let list: Vec<String> = status.missing.iter().map(usize::to_string).collect();
-        let program = crate::run::program_name();
-        writeln!(out, "rerun here:  for k in {}; do {program} run-part {dir} $k; done", list.join(" "))?;
-        writeln!(out, "rerun on Slurm:  scripts/cluster/submit.sh --array {} {dir}", ranges(&status.missing))?;
+        let (program, word) = (crate::run::program_name(), shell_word(&dir.to_string()));
+        writeln!(out, "rerun here:  for k in {}; do {program} run-part {word} $k; done", list.join(" "))?;
+        writeln!(out, "rerun on Slurm:  scripts/cluster/submit.sh --array {} {word}", ranges(&status.missing))?;
     } else if status.problems.is_empty() {
-        writeln!(out, "next: {} merge {dir}", crate::run::program_name())?;
+        writeln!(out, "next: {} merge {}", crate::run::program_name(), shell_word(&dir.to_string()))?;
     }
     if !status.problems.is_empty() {
         // The status is printed, and the exit code says what merge would: these files are

@@ -82,7 +82,14 @@ pub fn main() -> ExitCode {
         // `explain --cluster DIR` explains a split search's files: a command of its own.
         Some(Command::Explain(args)) if args.cluster.is_some() => {
             let dir = args.cluster.as_deref().expect("matched --cluster");
-            explain_cluster_command::run(dir, args.slots.map(|slots| slots as usize), args.json)
+            // Its analysis is printed: a report file it would not write is refused, not ignored.
+            match &args.out {
+                Some(out) => Err(Failure::bad_input(format!(
+                    "--out {}: `explain --cluster` prints its analysis (--json for JSON) and writes no report file",
+                    out.display()
+                ))),
+                None => explain_cluster_command::run(dir, args.slots.map(|slots| slots as usize), args.json),
+            }
         }
         Some(Command::Explain(args)) => {
             let sub = matches.subcommand_matches("explain").expect("clap matched the explain subcommand");

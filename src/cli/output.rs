@@ -105,8 +105,10 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
     writeln!(out, "instance: {} ({}), family {}", report.source, report.instance, report.puzzle)?;
     writeln!(out, "knobs:    {}", report.knob_text())?;
     writeln!(out)?;
+    // Each grid of a several-grid instance has its line, also when a limit left one searched.
+    let several = report.components.len() as u64 + report.unsearched_components > 1;
     for component in &report.components {
-        if report.components.len() > 1 {
+        if several {
             writeln!(
                 out,
                 "{}: {} solution(s), {} nodes, {}",
@@ -157,10 +159,14 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
     let capped = report.components.iter().any(|component| component.sample && component.solutions_kept >= cap);
     if report.optimises() && report.mode == SearchMode::Best && report.components.iter().any(|c| c.sample) {
         // `--best` keeps one (a split search's merge too), of equally good ones reached as well.
+        // The flags that keep more are `solve`'s and `split`'s, not `merge`'s.
+        let more = match report.split_parts() {
+            Some(_) => "split with --all to keep every optimal one",
+            None => "--all keeps every optimal one; --solutions FILE writes every one reached",
+        };
         writeln!(
             out,
-            "kept:      one best solution{} (others reached were worse, or as good: --all keeps every optimal \
-             one; --solutions FILE writes every one reached)",
+            "kept:      one best solution{} (others reached were worse, or as good: {more})",
             if report.components.len() > 1 { " per component" } else { "" }
         )?;
     } else if report.optimises() && capped {

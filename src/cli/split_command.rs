@@ -98,9 +98,10 @@ pub fn run(args: &SplitArgs, knobs: KnobValues) -> Result<(), Failure> {
     }
     writeln!(
         out,
-        "next: {program} run-part {dir} K   (K = 1..{}), then: {program} merge {dir}",
+        "next: {program} run-part {word} K   (K = 1..{}), then: {program} merge {word}",
         plan.part_count,
-        program = crate::run::program_name()
+        program = crate::run::program_name(),
+        word = crate::format::shell_word(&dir.to_string())
     )?;
     Ok(())
 }

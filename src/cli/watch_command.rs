@@ -31,12 +31,16 @@ impl Drop for CursorGuard {
 pub fn run(args: &WatchArgs, knobs: KnobValues) -> Result<(), Failure> {
     let instance = instance::load(&args.instance)?;
     if !(0.1..=4.0).contains(&args.aspect) {
-        return Err(Failure::bad_input(format!("--aspect {} is out of range; use 0.1 to 4.0", args.aspect)));
+        // `{:?}`: 1e-300 as written, not as 300 digits.
+        return Err(Failure::bad_input(format!("--aspect {:?} is out of range; use 0.1 to 4.0", args.aspect)));
     }
     if !(2..=40).contains(&args.radius) {
         return Err(Failure::bad_input(format!("--radius {} is out of range; use 2 to 40", args.radius)));
     }
-    let terminal = std::io::stdout().is_terminal() && !args.plain;
+    // NO_COLOR (no-color.org) and a dumb terminal ask for no colour codes: plain frames.
+    let no_colour = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty())
+        || std::env::var_os("TERM").is_some_and(|term| term == "dumb");
+    let terminal = std::io::stdout().is_terminal() && !args.plain && !no_colour;
     let options = WatchOptions {
         delay: Duration::from_millis(if terminal { args.delay } else { 0 }),
         max_steps: args.max_steps,

@@ -196,7 +196,7 @@ pub(crate) fn checked_parts(loaded: &LoadedPlan) -> Result<BTreeMap<usize, (Path
             survey.problems.push(format!(
                 "part {part}: missing (run: {} run-part {} {part})",
                 run::program_name(),
-                dir.display()
+                crate::format::shell_word(&dir.display().to_string())
             ));
         }
     }

@@ -196,7 +196,9 @@ pub fn plan_bytes(plan: &Plan) -> Vec<u8> {
 /// `split`: makes the plan (see [`make_plan`]) and writes the plan folder: `dir/parts/`,
 /// `dir/plans/`, a fresh key `dir/key` and `dir/plan.json` last; a failure removes what
 /// it wrote (`plan_folder`). A folder that already holds another plan is refused; the same plan is
-/// left as it is.
+/// left as it is, its digest and part plans restored where missing. One split writes a
+/// folder at a time (`plan_folder::SplitLock`): two at once (every task of an array running
+/// `split && run-part`) left one's key beside the other's digest, and every part refused.
 pub fn split(
     instance: &Instance,
     knobs: &KnobValues,
@@ -206,34 +208,53 @@ pub fn split(
 ) -> Result<SplitSummary, ClusterError> {
     let plan = make_plan(instance, knobs, parts, incumbent)?;
     let bytes = plan_bytes(&plan);
+    let lock = plan_folder::SplitLock::acquire(dir)?;
+    let written = write_or_keep(dir, &plan, &bytes);
+    lock.release(written.is_ok());
+    written.map(|unchanged| SplitSummary { plan, unchanged })
+}
+
+/// Writes `plan` (as `bytes`) into `dir` under the split lock; `true` when `dir` held it
+/// already.
+fn write_or_keep(dir: &Path, plan: &Plan, bytes: &[u8]) -> Result<bool, ClusterError> {
     let path = plan_path(dir);
     // Bounded: a FIFO in place of plan.json is not read (it would block `split`).
     if let Ok(existing) = plan::read_bytes(&path) {
         if existing == bytes {
             let (key, only_missing) = match key::key_path(dir).exists() {
-                true => (key::read_key(dir)?, true),
+                true => {
+                    let key = key::read_key(dir)?;
+                    // A digest lost or not of this key is the plan's, signed with the key
+                    // the parts are signed with: written again, the folder works again.
+                    if !key::plan_digest_verifies(dir, &key::content_hash(bytes)).unwrap_or(false) {
+                        let digest = key::plan_digest(&key, &key::content_hash(bytes));
+                        write_atomically(&key::plan_digest_path(dir), digest.as_bytes())
+                            .map_err(|error| ClusterError::failed(error.to_string()))?;
+                    }
+                    (key, true)
+                }
                 // The parts signed with the lost key cannot be checked: they are refused by
                 // the merge and must run again. The plan's digest and every part's plan are
                 // signed anew with the new key (left signed with the lost one, they had
                 // every part refused).
                 false => {
                     let key = key::write_new_key(dir)?;
-                    let digest = key::plan_digest(&key, &key::content_hash(&bytes));
+                    let digest = key::plan_digest(&key, &key::content_hash(bytes));
                     write_atomically(&key::plan_digest_path(dir), digest.as_bytes())
                         .map_err(|error| ClusterError::failed(error.to_string()))?;
                     (key, false)
                 }
             };
-            write_part_plans(dir, &plan, &bytes, &key, only_missing, &mut Vec::new())?;
-            return Ok(SplitSummary { plan, unchanged: true });
+            write_part_plans(dir, plan, bytes, &key, only_missing, &mut Vec::new())?;
+            return Ok(true);
         }
         return Err(ClusterError::bad_input(format!(
             "{}: the folder already holds another plan; choose another --out folder or remove it",
             path.display()
         )));
     }
-    plan_folder::write_plan_folder(dir, &plan, &bytes)?;
-    Ok(SplitSummary { plan, unchanged: false })
+    plan_folder::write_plan_folder(dir, plan, bytes)?;
+    Ok(false)
 }
 
 /// The instance a plan carries.
@@ -344,6 +365,19 @@ pub fn run_part(dir: &Path, part: usize, options: PartOptions) -> Result<PartRun
     check_parts_folder(dir)?;
     // Read before the search: a part that cannot sign its file should not spend hours.
     let key = key::read_key(dir)?;
+    // Likewise one that could not write it (a read-only or full folder): the file it will
+    // write is tried first, as a temporary file made and removed.
+    let parts = parts_folder(dir);
+    let probe = std::fs::create_dir_all(&parts)
+        .and_then(|()| crate::files::atomic_write::create_temporary(&parts, &format!("{part}.json"), true));
+    match probe {
+        Ok((temporary, _)) => {
+            let _ = std::fs::remove_file(temporary);
+        }
+        Err(error) => {
+            return Err(ClusterError::failed(format!("{}: cannot write the part's file: {error}", parts.display())))
+        }
+    }
     let part_plan_hash = key::content_hash(&part_plan_bytes(&plan));
     let instance = plan_instance(&plan.instance)?;
     let prepared = run::prepare(&instance, &plan.knobs).map_err(|error| ClusterError::of_run(error, ""))?;

@@ -24,9 +24,12 @@ impl Made {
     /// Creates `folder` (and its missing parents), remembering each one created.
     fn create_folder(&mut self, folder: &Path) -> Result<(), ClusterError> {
         for each in missing_folders(folder) {
-            std::fs::create_dir(each)
-                .map_err(|error| ClusterError::failed(format!("{}: cannot create: {error}", each.display())))?;
-            self.folders.push(each.to_path_buf());
+            match std::fs::create_dir(each) {
+                Ok(()) => self.folders.push(each.to_path_buf()),
+                // Made meanwhile by another split of the same folder: not this one's to remove.
+                Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists && each.is_dir() => {}
+                Err(error) => return Err(ClusterError::failed(format!("{}: cannot create: {error}", each.display()))),
+            }
         }
         Ok(())
     }
@@ -41,6 +44,52 @@ impl Made {
             // Only an empty folder: a folder this split made holds nothing else, unless
             // someone wrote into it meanwhile, and that is not ours to remove.
             let _ = std::fs::remove_dir(folder);
+        }
+    }
+}
+
+/// An exclusive advisory lock on `DIR/.split.lock` (`flock`, through `fs4`), held while a
+/// split reads and writes the folder: a second split of the folder waits, then finds the
+/// plan written (and leaves it as it is) or another plan (and is refused).
+pub struct SplitLock {
+    file: std::fs::File,
+    /// The folders the lock's creation made, and whether the lock file was new: removed
+    /// again when the split fails, so that a failed split leaves the folder as it found it.
+    made: Made,
+}
+
+impl SplitLock {
+    /// Creates `dir` where missing and waits for its lock.
+    pub fn acquire(dir: &Path) -> Result<SplitLock, ClusterError> {
+        let mut made = Made::default();
+        made.create_folder(dir)?;
+        let path = dir.join(".split.lock");
+        let new = !path.exists();
+        let opened = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path);
+        let file = match opened {
+            Ok(file) => file,
+            Err(error) => {
+                made.undo();
+                return Err(ClusterError::failed(format!("{}: cannot create: {error}", path.display())));
+            }
+        };
+        if new {
+            made.files.push(path.clone());
+        }
+        if let Err(error) = fs4::FileExt::lock(&file) {
+            made.undo();
+            return Err(ClusterError::failed(format!("{}: cannot lock: {error}", path.display())));
+        }
+        Ok(SplitLock { file, made })
+    }
+
+    /// Releases the lock; after a failed split, removes the lock file and the folders that
+    /// `acquire` made (only an empty folder is removed).
+    pub fn release(self, succeeded: bool) {
+        let _ = fs4::FileExt::unlock(&self.file);
+        if !succeeded {
+            drop(self.file);
+            self.made.undo();
         }
     }
 }

@@ -161,7 +161,8 @@ pub struct RunReport {
     /// All solutions or the first.
     pub mode: SearchMode,
     /// Solutions of the instance: the product of the components' counts, saturated at
-    /// `u64::MAX` (see [`RunReport::solutions_overflow`]).
+    /// `u64::MAX` (see [`RunReport::solutions_overflow`]); 0 while a component was not
+    /// started (`unsearched_components`).
     pub solutions: u64,
     /// True when the product of the components' counts does not fit in 64 bits, so
     /// `solutions` holds `u64::MAX` and only the per-component counts are exact.

@@ -174,7 +174,13 @@ fn solve_with<P: Puzzle, C: RuleCounter + Send>(
     }
     let unsearched_components = (component_count - components.len()) as u64;
     workers.finish(&mut summary);
-    let solutions = product_of_counts(components.iter().map(|component| component.solutions));
+    // A solution of the instance is one of each component's: with a component not started,
+    // none is known (the product over the searched ones alone gave a stopped 24/7 run the
+    // count of a complete one).
+    let solutions = match unsearched_components {
+        0 => product_of_counts(components.iter().map(|component| component.solutions)),
+        _ => Some(0),
+    };
     let knobs = P::describe(config).into_iter().map(|(name, value)| (name.to_string(), Value::String(value))).collect();
     let threads = settings.pool_threads();
     let answer = match tallies.len() == component_count {
