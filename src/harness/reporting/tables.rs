@@ -283,7 +283,13 @@ fn write_configuration_table(text: &mut String, rows: &[&SummaryRow]) {
         let mut notes = Vec::new();
         for row in members {
             let nodes = ratio_to_reference(row, reference, row.nodes_vs_reference, ("fewer nodes", "more nodes"));
-            let time = ratio_to_reference(row, reference, row.time_vs_reference, ("faster", "slower"));
+            // A time ratio whose interval holds 1 names no direction: "1.01x faster" read as one.
+            let noise = matches!((row.time_vs_reference_low, row.time_vs_reference_high),
+                (Some(low), Some(high)) if low <= 1.0 && 1.0 <= high && row.status != status::LIMIT);
+            let time = match noise && reference.is_some_and(|reference| reference.config_id != row.config_id) {
+                true => "within noise".to_string(),
+                false => ratio_to_reference(row, reference, row.time_vs_reference, ("faster", "slower")),
+            };
             let _ = writeln!(
                 text,
                 "| {} | {} | {} | {nodes} | {time} |",
@@ -432,167 +438,5 @@ fn write_threads_table(text: &mut String, rows: &[&SummaryRow]) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn sequential(variant: &str, status: &str, nodes: u64, wall_ns: u64) -> SummaryRow {
-        SummaryRow {
-            sweep: "s".into(),
-            source: "247".into(),
-            instance: "D_247".into(),
-            instance_title: "Twenty Four Seven".into(),
-            puzzle: "twenty_four_seven".into(),
-            variant: variant.into(),
-            knobs: format!("knobs-of-{variant}"),
-            mode: "all".into(),
-            strategy: "sequential".into(),
-            threads: 1,
-            state: "undo".into(),
-            node_limit: 50_000_000,
-            status: status.into(),
-            runs: if status == "limit" { 1 } else { 3 },
-            solutions: (status == "ok").then_some(1),
-            config_id: variant.into(),
-            nodes,
-            wall_ns_median: wall_ns,
-            wall_ns_median_low: wall_ns - wall_ns / 100,
-            wall_ns_median_high: wall_ns + wall_ns / 100,
-            wall_rsd: 0.01,
-            batch: 1,
-            ..SummaryRow::default()
-        }
-    }
-
-    /// `rows` with their ratios to `reference`, as the summary fills them in.
-    fn against(reference: &str, mut rows: Vec<SummaryRow>) -> Vec<SummaryRow> {
-        let base = rows.iter().find(|row| row.variant == reference).unwrap().clone();
-        for row in &mut rows {
-            row.reference_config_id = base.config_id.clone();
-            row.nodes_vs_reference = Some(row.nodes as f64 / base.nodes as f64);
-            row.time_vs_reference = Some(row.wall_ns_median as f64 / base.wall_ns_median as f64);
-        }
-        rows
-    }
-
-    #[test]
-    fn a_baseline_stopped_at_the_limit_stays_the_reference_with_bounded_ratios() {
-        let rows = against(
-            "baseline",
-            vec![
-                sequential("defaults", "ok", 6_000, 1_000_000),
-                sequential("baseline", "limit", 200_000_000, 5_000_000_000),
-                sequential("rules=strict", "limit", 200_000_000, 6_000_000_000),
-            ],
-        );
-        let text = markdown(&rows, &[], "", &workbench_context());
-        assert!(text.contains("### Twenty Four Seven (`247`, twenty_four_seven)"), "{text}");
-        assert!(text.contains("Baseline (the most naive knobs): `knobs-of-baseline`."), "{text}");
-        assert!(text.contains("ratios are to the `baseline` configuration. **The baseline stopped at the node limit**"));
-        assert!(
-            text.contains(
-                "| configuration | nodes | median time (s) [95% CI] | nodes vs reference | time vs reference |"
-            ),
-            "{text}"
-        );
-        assert!(
-            text.contains(
-                "| defaults | 6,000 | 0.001000 [0.000990, 0.001010] | ≥ 33,300x fewer nodes | ≥ 5,000x faster |"
-            ),
-            "{text}"
-        );
-        assert!(
-            text.contains("| baseline (*stopped at the node limit*) | ≥ 200,000,000 | ≥ 5.000 | same | same |"),
-            "{text}"
-        );
-        assert!(
-            text.contains("| rules=strict (*stopped at the node limit*) | ≥ 200,000,000 | ≥ 6.000 | n/a | n/a |"),
-            "{text}"
-        );
-        assert!(text.contains("`baseline`: 200,000,000 nodes = 4 × the limit of 50,000,000"), "{text}");
-    }
-
-    #[test]
-    fn a_stopped_row_against_a_complete_baseline_reads_as_a_lower_bound() {
-        let rows = against(
-            "baseline",
-            vec![sequential("baseline", "ok", 1_000, 1_000_000), sequential("order=x", "limit", 50_000_000, 9_000_000)],
-        );
-        let text = markdown(&rows, &[], "", &workbench_context());
-        assert!(text.contains("| ≥ 50,000x more nodes | ≥ 9.00x slower |"), "{text}");
-        assert!(!text.contains("stopped at the node limit**"), "{text}");
-    }
-
-    fn workbench_context() -> ReadmeContext {
-        ReadmeContext { program: "backtrack-bench".into(), harness_doc: true, regen_script: true }
-    }
-
-    #[test]
-    fn a_readme_links_the_workbench_files_only_where_they_exist() {
-        let in_repository = markdown(&[], &[], "", &workbench_context());
-        assert!(in_repository.contains("(run `scripts/regen-tables.sh`)"), "{in_repository}");
-        assert!(in_repository.contains("[docs/harness.md](../docs/harness.md)"), "{in_repository}");
-        let elsewhere = ReadmeContext { program: "tiles-bench".into(), harness_doc: false, regen_script: false };
-        let text = markdown(&[], &[], "", &elsewhere);
-        assert!(text.contains("Generated by `tiles-bench report`"), "{text}");
-        assert!(text.contains("(run `tiles-bench report` on this folder)"), "{text}");
-        assert!(!text.contains("](../"), "{text}");
-        assert!(!text.contains("scripts/"), "{text}");
-    }
-
-    #[test]
-    fn the_context_of_a_folder_looks_for_the_files_beside_it() {
-        let root = tempfile::tempdir().expect("temporary folder");
-        let results = root.path().join("results");
-        std::fs::create_dir_all(&results).expect("results folder");
-        assert_eq!(
-            ReadmeContext::of_folder(&results, "tiles-bench"),
-            ReadmeContext { program: "tiles-bench".into(), harness_doc: false, regen_script: false }
-        );
-        std::fs::create_dir_all(root.path().join("docs")).expect("docs folder");
-        std::fs::write(root.path().join("docs/harness.md"), "# Harness\n").expect("a doc");
-        assert!(ReadmeContext::of_folder(&results, "tiles-bench").harness_doc);
-    }
-
-    #[test]
-    fn a_defaults_reference_stopped_at_the_limit_stays_the_reference_with_bounded_ratios() {
-        // The defaults as the reference, stopped too (without a baseline row): still the
-        // reference, named as such, with bounds (its instance's ratios were all blank).
-        let rows = against(
-            "defaults",
-            vec![
-                sequential("defaults", "limit", 200_000_000, 5_000_000_000),
-                sequential("order=listed", "ok", 6_000, 1_000_000),
-            ],
-        );
-        let text = markdown(&rows, &[], "", &workbench_context());
-        assert!(
-            text.contains("ratios are to the `defaults` configuration. **The defaults stopped at the node"),
-            "{text}"
-        );
-        assert!(
-            text.contains("| order=listed | 6,000 | 0.001000 [0.000990, 0.001010] | ≥ 33,300x fewer nodes |"),
-            "{text}"
-        );
-    }
-
-    #[test]
-    fn a_pipe_in_an_instance_or_a_configuration_does_not_split_a_table_row() {
-        let mut failed = sequential("a|b", "error", 0, 1_000);
-        (failed.source, failed.runs, failed.error) = ("inst/no|such.json".into(), 0, "cannot read x|y".into());
-        let text = markdown(&[failed], &[], "", &workbench_context());
-        let row = text.lines().find(|line| line.contains("no\\|such")).expect("the failed row");
-        // Six cells: seven pipes that are not escaped.
-        let unescaped = row.match_indices('|').filter(|&(at, _)| !row[..at].ends_with('\\')).count();
-        assert_eq!(unescaped, 7, "{row}");
-        assert!(row.contains("`inst/no\\|such.json` | a\\|b |"), "{row}");
-    }
-
-    #[test]
-    fn a_host_name_with_a_pipe_or_a_line_break_stays_in_its_row_and_no_reference_is_said() {
-        let mut row = sequential("objective=min-total", "ok", 10, 1_000);
-        row.hostname = "a\nb|c\u{0}d".into();
-        let text = markdown(&[row], &[], "", &workbench_context());
-        assert!(text.contains("| hosts | a b\\|c d |"), "{text}");
-        assert!(text.contains("no defaults or baseline configuration ran in this mode, so no ratios."), "{text}");
-    }
-}
+#[path = "tables_tests.rs"]
+mod tests;

@@ -83,6 +83,13 @@ fn prefix_sums(values: &[i64]) -> Vec<i64> {
 }
 
 impl KnapsackModel {
+    /// What the moves change (the decided depth, the value, the room and the choices), for
+    /// the check that a rejected move changes none of it.
+    #[cfg(test)]
+    pub(super) fn state(&self) -> (usize, i64, i64, Vec<bool>) {
+        (self.depth, self.value, self.room, self.taken.clone())
+    }
+
     /// The root state of `knapsack` under `config`.
     pub(super) fn new(knapsack: &Knapsack, config: &KnapsackConfig) -> KnapsackModel {
         let items = &knapsack.items;

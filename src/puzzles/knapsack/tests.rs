@@ -322,3 +322,19 @@ fn knobs_default_to_ratio_and_dantzig_and_describe_themselves() {
     assert_eq!(Knapsack::describe(&config("index", "none")), vec![("order", "index".into()), ("bound", "none".into())]);
     crate::run::family::check_family::<Knapsack>().expect("the knobs check as registration checks them");
 }
+
+/// An optimising model's declarations (a rejection that changes nothing, its `value_here`)
+/// hold against the default contract, which keeps the objective and the bound: every knob
+/// setting of a committed instance counts and keeps the same under both.
+#[test]
+fn the_declarations_hold_against_the_default_contract_with_the_bound() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/instances/knapsack_small.json");
+    let text = std::fs::read_to_string(path).expect("the small knapsack");
+    let data = serde_json::from_str::<Value>(&text).expect("JSON")["data"].clone();
+    let instance = knapsack(&data);
+    for (order, bound) in KNOB_SETTINGS {
+        let model = instance.models(&config(order, bound)).remove(0);
+        let stats = crate::search::assert_same_as_default_contract(model, KnapsackModel::state);
+        assert!(stats.nodes > 0, "{order}, {bound}");
+    }
+}

@@ -293,7 +293,8 @@ pub(super) fn descend<M: Model>(
         let Some(&mv) = offered.get(index as usize) else {
             failure = Some(format!(
                 "component {component}: the path {} leaves the tree at level {}: the node there has {} candidate(s), \
-                 not {}",
+                 not {} (the family's moves do not give the tree they gave when the part ran: changed since, or a \
+                 model reading state outside its do/undo, which running the part again does not mend)",
                 excerpt(&path_text(path)),
                 level + 1,
                 offered.len(),

@@ -37,6 +37,25 @@ impl<M: Model, S: PartialEq + Debug> Model for DefaultContract<M, S> {
     type Solution = M::Solution;
     /// How checks are counted is not a speed declaration: it stays the model's.
     const RULES_IN_ORDER: bool = M::RULES_IN_ORDER;
+    /// The objective and its bound are the search's definition, not its speed: passed on
+    /// (without them an optimising model's declared search, bounded, was compared with an
+    /// unbounded enumeration and every correct one failed). So is the bound order, which
+    /// changes how cut siblings are counted; [`Model::value_here`] is not passed on, so it
+    /// is checked against [`Model::solution_value`] of every solution built.
+    const OPTIMISES: bool = M::OPTIMISES;
+    const MOVES_IN_BOUND_ORDER: bool = M::MOVES_IN_BOUND_ORDER;
+
+    fn objective(&self) -> Option<super::Objective> {
+        self.model.objective()
+    }
+
+    fn solution_value(&self, solution: &M::Solution) -> i64 {
+        self.model.solution_value(solution)
+    }
+
+    fn move_bound(&self, mv: M::Move) -> i64 {
+        self.model.move_bound(mv)
+    }
 
     fn rule_names(&self) -> &[&'static str] {
         self.model.rule_names()

@@ -80,7 +80,10 @@ fn draw_lines_per_depth(path: &Path, title: &str, quantity: &str, lines: &[Style
     let logarithmic = spans_orders_of_magnitude(counts());
     let entries = lines
         .iter()
-        .map(|styled| Entry::line(styled.line.name.clone(), styled.colour, styled.width, Some(styled.marker)))
+        .enumerate()
+        .map(|(index, styled)| {
+            Entry::line(legend_label(lines, index), styled.colour, styled.width, Some(styled.marker))
+        })
         .collect();
     let legend = Legend::new(entries, LEGEND_MAX_WIDTH);
     let size = (SIZE.0, SIZE.1.max(legend.height() + 90));
@@ -92,6 +95,17 @@ fn draw_lines_per_depth(path: &Path, title: &str, quantity: &str, lines: &[Style
         build_depth_chart(&mut builder, 0.0..max_depth, logarithmic, max_count)?.draw(lines, quantity)?;
         legend.draw(&column, (0, 14))
     })
+}
+
+/// Line `index`'s legend label: its name, and the line drawn over it with the same counts,
+/// if one is (an earlier one: the first lines are drawn on top). A line hidden under another
+/// read as a rule that never pruned or a knob whose counts the plot forgot.
+fn legend_label(lines: &[StyledLine], index: usize) -> String {
+    let name = &lines[index].line.name;
+    match lines[..index].iter().find(|above| above.line.counts == lines[index].line.counts) {
+        Some(above) => format!("{name} (same counts as {}, drawn under it)", above.line.name),
+        None => name.clone(),
+    }
 }
 
 /// A depth chart on either count axis.
@@ -169,4 +183,24 @@ where
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_with_the_counts_of_one_drawn_over_it_says_so_in_its_key() {
+        let line = |name: &str, counts: &[u64]| StyledLine {
+            line: DepthLine { name: name.to_string(), counts: counts.to_vec() },
+            colour: DEFAULTS,
+            width: 2,
+            marker: Marker::Circle,
+        };
+        let lines =
+            [line("nodes", &[1, 4, 9]), line("prunes by hook-count", &[0, 2, 3]), line("prunes by 2x2", &[0, 2, 3])];
+        let labels: Vec<String> = (0..lines.len()).map(|index| legend_label(&lines, index)).collect();
+        assert_eq!(labels[..2], ["nodes", "prunes by hook-count"]);
+        assert_eq!(labels[2], "prunes by 2x2 (same counts as prunes by hook-count, drawn under it)");
+    }
 }

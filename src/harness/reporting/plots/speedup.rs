@@ -43,17 +43,20 @@ pub struct SpeedupSeries {
     pub points: Vec<SpeedupPoint>,
 }
 
-/// The colour and marker of each series: the strategy's colour, in a shade of its own and
-/// another marker for each further series of the same strategy (another counter layout).
+/// The colour and marker of each series: the strategy's colour (in a shade of its own for
+/// each further series of the same strategy, another counter layout), and a marker of its
+/// own, so that series tell apart without colour too and one drawn over another at the same
+/// points still shows the other's shape.
 pub fn series_styles(labels: &[&str]) -> Vec<(RGBColor, Marker)> {
     let mut seen: Vec<RGBColor> = Vec::new();
     labels
         .iter()
-        .map(|label| {
+        .enumerate()
+        .map(|(index, label)| {
             let base = strategy_colour(label);
             let earlier = seen.iter().filter(|colour| **colour == base).count();
             seen.push(base);
-            (shade(base, earlier), Marker::nth(earlier))
+            (shade(base, earlier), Marker::nth(index))
         })
         .collect()
 }
