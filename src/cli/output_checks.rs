@@ -2,7 +2,7 @@
 //! of measurements may take minutes, and an output found wrong after them wastes them.
 
 use super::failure::Failure;
-use crate::files::atomic_write::{create_temporary, folder_of};
+use crate::files::atomic_write::{folder_of, probe_writable};
 use crate::harness::storing::output_target::OutputTarget;
 use std::path::Path;
 
@@ -45,13 +45,8 @@ pub fn refuse_unwritable(named: &str, output: &Path) -> Result<(), Failure> {
         return Ok(());
     }
     let name = resolved.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
-    match create_temporary(folder, &name, true) {
-        Ok((temporary, _)) => {
-            let _ = std::fs::remove_file(temporary);
-            Ok(())
-        }
-        Err(error) => Err(Failure::bad_input(format!("{named}: cannot write a file in {}: {error}", folder.display()))),
-    }
+    probe_writable(folder, &name)
+        .map_err(|error| Failure::bad_input(format!("{named}: cannot write a file in {}: {error}", folder.display())))
 }
 
 /// Whether this process may write `file`, as the kernel judges it for its real user (the

@@ -368,16 +368,9 @@ pub fn run_part(dir: &Path, part: usize, options: PartOptions) -> Result<PartRun
     // Likewise one that could not write it (a read-only or full folder): the file it will
     // write is tried first, as a temporary file made and removed.
     let parts = parts_folder(dir);
-    let probe = std::fs::create_dir_all(&parts)
-        .and_then(|()| crate::files::atomic_write::create_temporary(&parts, &format!("{part}.json"), true));
-    match probe {
-        Ok((temporary, _)) => {
-            let _ = std::fs::remove_file(temporary);
-        }
-        Err(error) => {
-            return Err(ClusterError::failed(format!("{}: cannot write the part's file: {error}", parts.display())))
-        }
-    }
+    std::fs::create_dir_all(&parts)
+        .and_then(|()| crate::files::atomic_write::probe_writable(&parts, &format!("{part}.json")))
+        .map_err(|error| ClusterError::failed(format!("{}: cannot write the part's file: {error}", parts.display())))?;
     let part_plan_hash = key::content_hash(&part_plan_bytes(&plan));
     let instance = plan_instance(&plan.instance)?;
     let prepared = run::prepare(&instance, &plan.knobs).map_err(|error| ClusterError::of_run(error, ""))?;

@@ -82,6 +82,16 @@ pub fn create_replacement(destination: &Path) -> std::io::Result<(PathBuf, File)
     Ok((temporary, file))
 }
 
+/// Whether a file called `name` could be written into `folder` as [`write_atomically`]
+/// writes it: the temporary file it would make is made and removed. Asked before long
+/// work whose result goes there, so that a folder that cannot be written (read-only, full)
+/// is found before the work, not after it.
+pub fn probe_writable(folder: &Path, name: &str) -> std::io::Result<()> {
+    let (temporary, _) = create_temporary(folder, name, true)?;
+    let _ = std::fs::remove_file(temporary);
+    Ok(())
+}
+
 /// How often [`create_temporary`] draws another name when the one it drew exists.
 const TEMPORARY_NAME_TRIES: usize = 16;
 

@@ -190,8 +190,9 @@ pub fn nodes_are_reproducible(run: &RunRecord) -> bool {
 /// sweep whose name the other side lacks (a baseline run under another name) is matched by
 /// id alone.
 pub fn compare(baseline: &[RunRecord], current: &[RunRecord]) -> Vec<Change> {
-    let names = |records: &[RunRecord]| records.iter().map(|record| record.sweep.clone()).collect::<BTreeSet<_>>();
-    let shared: BTreeSet<String> = names(baseline).intersection(&names(current)).cloned().collect();
+    let before_names: BTreeSet<&str> = baseline.iter().map(|record| record.sweep.as_str()).collect();
+    let shared: BTreeSet<&str> =
+        current.iter().map(|record| record.sweep.as_str()).filter(|name| before_names.contains(name)).collect();
     let before = completed_by_config(baseline, &shared);
     let now = completed_by_config(current, &shared);
     let mut changes: Vec<Change> = now
@@ -227,11 +228,11 @@ pub fn compare(baseline: &[RunRecord], current: &[RunRecord]) -> Vec<Change> {
 /// and id.
 fn completed_by_config<'a>(
     records: &'a [RunRecord],
-    shared: &BTreeSet<String>,
+    shared: &BTreeSet<&str>,
 ) -> BTreeMap<(&'a str, &'a str), Vec<&'a RunRecord>> {
     let mut by_config: BTreeMap<(&str, &str), Vec<&RunRecord>> = BTreeMap::new();
     for record in records.iter().filter(|record| record.status == status::OK && record.wall_ns > 0) {
-        let sweep = if shared.contains(&record.sweep) { record.sweep.as_str() } else { "" };
+        let sweep = if shared.contains(record.sweep.as_str()) { record.sweep.as_str() } else { "" };
         by_config.entry((sweep, record.config_id.as_str())).or_default().push(record);
     }
     by_config

@@ -29,17 +29,8 @@ fn is_header(line: &[u8], header: &str) -> bool {
 /// it, which a fresh log would silently destroy. An empty file, a header alone, or a file
 /// with this header (whose rows the history took first, when they were runs) is replaced.
 fn refuse_foreign_rows(path: &Path, header: &str) -> Result<(), HarnessError> {
-    use std::io::{BufRead, Read};
-    let file = File::open(path).map_err(|source| HarnessError::io(path, source))?;
-    let length = file.metadata().map_err(|source| HarnessError::io(path, source))?.len();
-    // A first line past the bound is no header of the harness's: read as far as that.
-    let mut reader = std::io::BufReader::new(file.take(1 << 20));
-    let mut first_line = Vec::new();
-    reader.read_until(b'\n', &mut first_line).map_err(|source| HarnessError::io(path, source))?;
-    // Anything past the first line and its newline is rows.
-    let more = length > first_line.len() as u64;
-    let first_line = first_line.strip_suffix(b"\n").unwrap_or(&first_line);
-    if !more || is_header(first_line, header) {
+    let first = FirstLine::of(path).map_err(|source| HarnessError::io(path, source))?;
+    if !first.more || is_header(&first.line, header) {
         return Ok(());
     }
     Err(HarnessError::Csv {
@@ -48,6 +39,31 @@ fn refuse_foreign_rows(path: &Path, header: &str) -> Result<(), HarnessError> {
                   write, or an older layout): nothing was changed; move it away and run again"
             .to_string(),
     })
+}
+
+/// The first line of a file, read alone (at most 1 MiB of it), and whether more follows.
+pub struct FirstLine {
+    /// The line, without its newline.
+    pub line: Vec<u8>,
+    /// Whether the line ended with a newline within the bound.
+    pub ended: bool,
+    /// Whether the file holds anything past the line and its newline (a line longer than
+    /// the bound counts: it is not a header of the harness's).
+    pub more: bool,
+}
+
+impl FirstLine {
+    /// Reads the first line of `path`.
+    pub fn of(path: &Path) -> std::io::Result<FirstLine> {
+        use std::io::{BufRead, Read};
+        let file = File::open(path)?;
+        let length = file.metadata()?.len();
+        let mut line = Vec::new();
+        std::io::BufReader::new(file.take(1 << 20)).read_until(b'\n', &mut line)?;
+        let more = length > line.len() as u64;
+        let ended = line.pop_if(|last| *last == b'\n').is_some();
+        Ok(FirstLine { line, ended, more })
+    }
 }
 
 /// An append-only CSV log of rows of one type.

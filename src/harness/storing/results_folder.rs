@@ -6,7 +6,7 @@
 //! fresh run supersedes are kept in `history/` ([`super::history`]).
 
 use super::counts::CountRow;
-use super::csv_log::{read_checked_rows, read_rows, rows_bytes};
+use super::csv_log::{read_checked_rows, read_rows, rows_bytes, FirstLine};
 use super::output_target::write_named_file;
 use super::record::{RunRecord, COLUMNS_OF_EVERY_BUILD};
 use super::summary::{summarize, SummaryRow};
@@ -61,15 +61,9 @@ pub fn runs_file(folder: &Path, sweep: &str, shard: Option<Shard>) -> PathBuf {
 }
 
 /// Whether the run log at `path` holds anything past its header line (a missing one, or
-/// one that cannot be read, holds nothing). Reads the header line and one byte.
+/// one that cannot be read, holds nothing). Reads the header line alone.
 pub fn holds_runs(path: &Path) -> bool {
-    use std::io::{BufRead, Read};
-    let Ok(file) = std::fs::File::open(path) else { return false };
-    let mut reader = std::io::BufReader::new(file.take(1 << 20));
-    let mut header = Vec::new();
-    let mut next = [0u8; 1];
-    reader.read_until(b'\n', &mut header).is_ok_and(|_| header.ends_with(b"\n"))
-        && reader.read(&mut next).is_ok_and(|read| read == 1)
+    FirstLine::of(path).is_ok_and(|first| first.ended && first.more)
 }
 
 /// The counts file beside a run log (`S-runs.csv` -> `S-counts.csv`).
