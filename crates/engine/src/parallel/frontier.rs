@@ -19,7 +19,7 @@ use super::steering::Splitting;
 use super::strategy::{listing_cap, Strategy, MAX_SUBPROBLEMS};
 use super::tally::Tally;
 use super::worker::{seats, Seat, Slot};
-use crate::search::{Engine, Limits, Model, NoSteering, RuleCounter, StopReason};
+use crate::search::{Engine, Limits, Model, MovesDoNotReplay, NoSteering, RuleCounter, StopReason};
 
 /// How the frontier depth is chosen.
 #[derive(Debug, Clone, Copy)]
@@ -104,8 +104,10 @@ pub(crate) fn choose<M: Model, C: RuleCounter, K: Collector<M>>(
     };
     let mut probe_nodes = 0;
     let mut best: Option<Listing<M, K>> = None;
+    let mut above: Option<ListedAbove> = None;
     for depth in 1..=model.max_depth().max(1) {
         let listing = list::<M, C, K>(model, limits, depth, collector)?;
+        above = Some(ListedAbove::check(above, &listing, model)?);
         if listing.part.stop == Some(StopReason::FrontierFull) && best.is_some() {
             probe_nodes += listing.part.stats.nodes;
             break;
@@ -140,6 +142,57 @@ pub(crate) fn choose<M: Model, C: RuleCounter, K: Collector<M>>(
     };
     listing.part.probe_nodes = probe_nodes;
     Ok(listing)
+}
+
+/// What one listing of a frontier saw above and at its depth, to check the next, deeper
+/// listing of the same tree against: that one enters the first one's frontier and every
+/// node above it, so it enters exactly `nodes + listed` nodes. A model whose branching
+/// reads something besides the moves from the root (a global counter) lists another tree
+/// each time; the subproblems of the listing kept would then be searched and counted as if
+/// they were the whole tree, and the run would end normally with another tree's counts.
+/// Compared only for complete listings of a search that cuts nothing by its bound (an
+/// incumbent raised by the deeper listing's solutions cuts nodes the shallower one entered).
+struct ListedAbove {
+    depth: usize,
+    nodes: u64,
+    listed: u64,
+    comparable: bool,
+}
+
+impl ListedAbove {
+    /// `listing`'s record, after checking it against `previous`, the record of the listing
+    /// one level shallower; a difference is the model's error, as a path that does not replay.
+    fn check<M: Model, K>(
+        previous: Option<ListedAbove>,
+        listing: &Listing<M, K>,
+        model: &M,
+    ) -> Result<ListedAbove, ModelPanic> {
+        let comparable = listing.part.stop.is_none() && !(M::OPTIMISES && model.objective().is_some());
+        let here = ListedAbove {
+            depth: listing.part.depth,
+            nodes: listing.part.stats.nodes,
+            listed: listing.frontier.len() as u64,
+            comparable,
+        };
+        let Some(previous) = previous.filter(|previous| previous.comparable && comparable) else {
+            return Ok(here);
+        };
+        let expected = previous.nodes + previous.listed;
+        if here.nodes == expected {
+            return Ok(here);
+        }
+        let nodes = |count: u64| format!("{count} node{}", if count == 1 { "" } else { "s" });
+        let detail = format!(
+            "two listings of the same tree differ: the listing to depth {} entered {}, where the listing to depth {} \
+             entered {} above its depth and listed {} at it ({expected} in all)",
+            here.depth,
+            nodes(here.nodes),
+            previous.depth,
+            previous.nodes,
+            previous.listed
+        );
+        Err(ModelPanic::moves_do_not_replay(MovesDoNotReplay { depth: previous.depth, detail }))
+    }
 }
 
 /// Runs `depth:D` or `auto` with tallies made by `tally_for(worker)` and clones of

@@ -39,6 +39,8 @@ mod worker;
 #[cfg(test)]
 mod bnb_tests;
 #[cfg(test)]
+mod listing_tests;
+#[cfg(test)]
 mod panic_tests;
 #[cfg(test)]
 mod test_models;

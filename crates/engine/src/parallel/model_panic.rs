@@ -44,6 +44,12 @@ pub struct ModelPanic {
 }
 
 impl ModelPanic {
+    /// The error of a search stopped because the model's moves did not replay, found
+    /// outside a panic (by comparing two searches of the same tree).
+    pub fn moves_do_not_replay(mismatch: MovesDoNotReplay) -> ModelPanic {
+        ModelPanic { message: mismatch.to_string(), location: None, path: None, moves_do_not_replay: true }
+    }
+
     /// The same panic, at the node reached by `path`.
     pub fn at_path<Mv: fmt::Debug>(self, path: &[Mv]) -> ModelPanic {
         ModelPanic { path: Some(format!("{path:?}")), ..self }

@@ -4,6 +4,7 @@
 //! A model that does not declare [`Model::OPTIMISES`] never reaches this code (every call
 //! is behind that constant), so enumeration and first-solution searches pay nothing for it.
 
+use super::promises::BOUNDLESS;
 use super::{Engine, StopReason};
 use crate::search::keeper::SolutionKeeper;
 use crate::search::{Event, Incumbent, Model, Observer, RuleCounter, Steering, NO_SCORE};
@@ -28,20 +29,23 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         (self.kept_score != NO_SCORE).then(|| objective.sense.value(self.kept_score))
     }
 
-    /// Whether the child reached by `mv` (entered at `depth`, not yet applied) is cut by
-    /// the bound: its bound cannot beat the incumbent (or, listing every optimum, cannot
-    /// reach it). The check and the cut are counted under the objective's bound rule.
+    /// The bound score of the child reached by `mv` (entered at `depth`, not yet applied),
+    /// or `None` when the bound cuts it: its bound cannot beat the incumbent (or, listing
+    /// every optimum, cannot reach it). The check and the cut are counted under the
+    /// objective's bound rule; without an objective nothing is cut ([`BOUNDLESS`]).
     #[inline(always)]
-    pub(super) fn cut_by_bound(&mut self, mv: M::Move, depth: usize) -> bool {
-        let Some(objective) = self.objective else {
-            return false;
+    pub(super) fn bound_unless_cut(&mut self, mv: M::Move, depth: usize) -> Option<i64> {
+        let Some(objective) = self.objective.filter(|_| M::OPTIMISES) else {
+            return Some(BOUNDLESS);
         };
         self.counters.check(objective.bound_rule);
-        let cut = self.bound_would_cut(mv);
-        if cut {
+        let bound = objective.sense.score(self.model.move_bound(mv));
+        self.note_sibling_bound(bound);
+        if self.cuts(bound) {
             self.counters.prune(objective.bound_rule, depth);
+            return None;
         }
-        cut
+        Some(bound)
     }
 
     /// Tells a watching observer that the child reached by `mv` at `depth` was cut by the
@@ -61,7 +65,13 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         let Some(objective) = self.objective else {
             return false;
         };
-        let bound = objective.sense.score(self.model.move_bound(mv));
+        self.cuts(objective.sense.score(self.model.move_bound(mv)))
+    }
+
+    /// Whether a child whose bound scores `bound` cannot beat the incumbent (or, listing
+    /// every optimum, cannot reach it).
+    #[inline(always)]
+    fn cuts(&self, bound: i64) -> bool {
         let incumbent = self.incumbent.score();
         if self.limits.all_optima {
             bound < incumbent
@@ -92,6 +102,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         };
         if let Some(value) = self.model.value_here() {
             let score = objective.sense.score(value);
+            self.check_under_bounds(score);
             self.incumbent.offer(score);
             if score < self.kept_score {
                 // Worse than what this engine keeps: never built.
@@ -100,6 +111,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         }
         let solution = self.model.solution();
         let score = objective.sense.score(self.model.solution_value(&solution));
+        self.check_under_bounds(score);
         self.incumbent.offer(score);
         if score > self.kept_score {
             self.kept_score = score;
@@ -163,9 +175,9 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         if !self.enter_node(child_depth) {
             return false;
         }
-        if self.cut_by_bound(mv, child_depth) {
+        let Some(bound) = self.bound_unless_cut(mv, child_depth) else {
             return !M::MOVES_IN_BOUND_ORDER;
-        }
+        };
         match self.model.apply(mv, &mut self.counters) {
             Err(rule) => {
                 self.counters.prune(rule, child_depth);
@@ -175,7 +187,9 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
                 true
             }
             Ok(()) => {
+                let trail = self.descend_bound_trail(bound);
                 self.expand_bounded_node(child_depth);
+                self.climb_bound_trail(trail);
                 self.model.undo(mv);
                 self.stop.is_none()
             }

@@ -3,8 +3,8 @@
 use super::callbacks::Level;
 use super::keeper::SolutionKeeper;
 use super::{
-    Branch, Event, Incumbent, Model, Objective, Observer, OpenBranches, RuleCounter, RuleId, Stats, Steering,
-    SteeringAction, NO_SCORE,
+    Branch, Event, Incumbent, Model, Objective, Observer, OpenBranches, RuleCounter, Stats, Steering, SteeringAction,
+    NO_SCORE,
 };
 use std::sync::Arc;
 use std::time::Instant;
@@ -152,6 +152,8 @@ pub struct Engine<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> {
     siblings_cut: bool,
     /// The memory of the plain lazy walk ([`Engine::walk_lazy`]).
     walk_space: lazy_walk::WalkSpace<M::Move>,
+    /// What the bounds on the path promise (see [`promises`]).
+    bound_trail: promises::BoundTrail,
 }
 
 impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O> {
@@ -191,6 +193,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             target_score,
             siblings_cut: false,
             walk_space: lazy_walk::WalkSpace::new(),
+            bound_trail: promises::BoundTrail::OPEN,
             limits,
         }
     }
@@ -208,6 +211,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         if self.stop.is_some() {
             return;
         }
+        self.bound_trail = promises::BoundTrail::OPEN;
         if !self.enter_node(0) {
             return;
         }
@@ -228,6 +232,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
             return;
         }
         self.replay_checked(subproblem);
+        self.bound_trail = promises::BoundTrail::OPEN;
         // Every node on the prefix, the parent of `last` included, has no open candidates
         // here: its other children belong to other subproblems.
         self.levels.resize(prefix.len() + 1, Level { next: 0, end: 0 });
@@ -317,7 +322,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
                 // Cut here as the sequential search cuts it (a node and a prune, its later
                 // siblings unentered), not handed out as a subproblem that is entered only
                 // to be cut.
-                if self.enter_node(depth) && self.cut_by_bound(mv, depth) {
+                if self.enter_node(depth) && self.bound_unless_cut(mv, depth).is_none() {
                     self.observe_bound_cut(mv, depth);
                     self.siblings_cut = M::MOVES_IN_BOUND_ORDER;
                 }
@@ -341,11 +346,12 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         if !self.enter_node(depth) {
             return;
         }
-        if M::OPTIMISES && self.cut_by_bound(mv, depth) {
+        let Some(bound) = self.bound_unless_cut(mv, depth) else {
             self.observe_bound_cut(mv, depth);
             self.siblings_cut = M::MOVES_IN_BOUND_ORDER;
             return;
-        }
+        };
+        let trail = self.descend_bound_trail(bound);
         if self.limits.clone_state {
             let saved = self.model.clone();
             self.visit_applied(mv, depth);
@@ -353,6 +359,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         } else if self.visit_applied(mv, depth) || !M::REJECTS_BEFORE_CHANGING {
             self.model.undo(mv);
         }
+        self.climb_bound_trail(trail);
         if O::ACTIVE && !O::SOLUTIONS_ONLY {
             self.observer.observe(Event::Undo { depth, mv }, &self.model);
         }
@@ -444,37 +451,6 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
                 None
             }
         }
-    }
-
-    /// The node at `depth` offered children though `max_depth()` said no path is longer
-    /// than `max_depth`: past it the counters have no row, so this is the model's bug, named
-    /// as such rather than as an index out of bounds.
-    #[cold]
-    #[inline(never)]
-    fn depth_exceeded(&self, depth: usize) -> ! {
-        panic!(
-            "the model's max_depth() is {} but a node at depth {depth} offered children: max_depth() must be at \
-             least the number of moves on the longest path",
-            self.max_depth
-        );
-    }
-
-    /// Counts the node at `depth` as pruned by `rule` in the model's `branch` or `open`.
-    #[cold]
-    fn dead_end(&mut self, rule: RuleId, depth: usize) {
-        Self::count_dead_end(&mut self.counters, rule, depth);
-    }
-
-    /// [`Engine::dead_end`] on the counters alone, for a loop that holds them apart.
-    #[cold]
-    fn count_dead_end(counters: &mut C, rule: RuleId, depth: usize) {
-        if M::RULES_IN_ORDER {
-            panic!(
-                "the model declares RULES_IN_ORDER but named rule {rule} in a dead end at depth {depth}: with \
-                 RULES_IN_ORDER only apply may name a rule (the checks are derived from the moves applied)"
-            );
-        }
-        counters.prune(rule, depth);
     }
 
     #[cold]
@@ -587,11 +563,14 @@ pub fn search_sequentially<M: Model, C: RuleCounter>(model: M, limits: Limits) -
 mod bounded;
 mod lazy_walk;
 mod plain;
+mod promises;
 mod replay;
 mod steered;
 
 pub use replay::{position_from, MovesDoNotReplay, ReplayMemory};
 
+#[cfg(test)]
+mod promises_tests;
 #[cfg(test)]
 mod replay_tests;
 #[cfg(test)]
