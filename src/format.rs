@@ -19,6 +19,11 @@ pub fn count(value: u64) -> String {
     grouped
 }
 
+/// `value` (as [`count`] writes it) and the noun that goes with it: `1 part`, `12 parts`.
+pub fn counted(value: u64, one: &str, many: &str) -> String {
+    format!("{} {}", count(value), if value == 1 { one } else { many })
+}
+
 /// A unit of time for a whole column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TimeUnit {
@@ -272,6 +277,13 @@ mod tests {
         assert_eq!(count(0), "0");
         assert_eq!(count(999), "999");
         assert_eq!(count(18_006_587), "18,006,587");
+    }
+
+    #[test]
+    fn a_count_of_one_takes_the_singular() {
+        assert_eq!(counted(0, "part", "parts"), "0 parts");
+        assert_eq!(counted(1, "part", "parts"), "1 part");
+        assert_eq!(counted(1_024, "worker slot", "worker slots"), "1,024 worker slots");
     }
 
     #[test]

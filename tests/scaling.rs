@@ -232,7 +232,7 @@ fn scaling_check_times_every_cpu_and_writes_both_calibrations() {
     // anything is written.
     type Edit = fn(&mut serde_json::Value);
     let edits: [(Edit, &str); 9] = [
-        (|file| file[0]["runs"][1]["times_ns"] = serde_json::json!([]), "steal at 1 threads was never timed"),
+        (|file| file[0]["runs"][1]["times_ns"] = serde_json::json!([]), "steal at 1 thread was never timed"),
         (
             |file| file[0]["runs"][2]["times_ns"] = serde_json::json!([0]),
             "steal at 2 threads was never timed, or timed at 0",

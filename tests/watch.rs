@@ -43,7 +43,7 @@ fn a_finished_search_ends_on_its_solution_with_a_legend_in_every_frame() {
     assert!(!last.contains("{?}  "), "every spot filled: {last}");
     assert!(frames.iter().all(|frame| frame.contains("<v> given")), "a legend in every frame");
     assert!(!text.contains("stopped by --max-steps"), "the search ended by itself");
-    assert!(text.lines().last().expect("a summary").ends_with("1 solutions"));
+    assert!(text.lines().last().expect("a summary").ends_with("1 solution"));
 }
 
 #[test]

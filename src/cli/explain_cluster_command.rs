@@ -3,6 +3,7 @@
 
 use super::failure::Failure;
 use crate::explain::cluster::{explain_cluster, hosts, seconds};
+use crate::format;
 use std::io::Write;
 use std::path::Path;
 
@@ -17,10 +18,10 @@ pub fn run(dir: &Path, slots: Option<usize>, json: bool) -> Result<(), Failure> 
     let slots: Vec<String> = hosts(&explanation).iter().map(|(host, count)| format!("{count} on {host}")).collect();
     writeln!(
         out,
-        "{}: {} parts on {} worker slots ({})",
+        "{}: {} on {} ({})",
         dir.display(),
-        explanation.parts,
-        explanation.slots.len(),
+        format::counted(explanation.parts as u64, "part", "parts"),
+        format::counted(explanation.slots.len() as u64, "worker slot", "worker slots"),
         slots.join(", ")
     )?;
     writeln!(

@@ -5,6 +5,7 @@ use super::args::MergeArgs;
 use super::failure::Failure;
 use super::output::print_report;
 use crate::cluster;
+use crate::format;
 use crate::format::shell_word;
 use std::io::Write;
 
@@ -21,7 +22,8 @@ fn print_status(args: &MergeArgs) -> Result<(), Failure> {
     let status = cluster::status(&args.dir).map_err(Failure::from)?;
     let dir = args.dir.display();
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{dir}: {} of {} parts done", status.done.len(), status.part_count)?;
+    let parts = format::counted(status.part_count as u64, "part", "parts");
+    writeln!(out, "{dir}: {} of {parts} done", status.done.len())?;
     writeln!(out, "done: {}", ranges(&status.done))?;
     writeln!(out, "missing: {}", ranges(&status.missing))?;
     if !status.doubled.is_empty() {

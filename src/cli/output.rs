@@ -204,9 +204,13 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
         // A merged split search: no pool, steals or workers of its own to report.
         writeln!(
             out,
-            "split:     {parts} parts, {} subproblems (the nodes above them counted in the plan); the time is the \
-             parts' searches summed",
-            format::count(report.parallel.subproblems)
+            "split:     {}, {} (the nodes above them counted in the plan); the time is the parts' searches \
+             summed",
+            match parts.parse::<u64>() {
+                Ok(count) => format::counted(count, "part", "parts"),
+                Err(_) => format!("{parts} parts"),
+            },
+            format::counted(report.parallel.subproblems, "subproblem", "subproblems")
         )?;
     } else if report.strategy != "sequential" {
         write_parallel(out, report)?;

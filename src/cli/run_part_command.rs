@@ -3,6 +3,7 @@
 use super::args::RunPartArgs;
 use super::failure::Failure;
 use crate::cluster;
+use crate::format;
 use crate::stderr_line::note;
 use std::io::Write;
 use std::time::Duration;
@@ -22,9 +23,10 @@ pub fn run(args: &RunPartArgs) -> Result<(), Failure> {
     let nodes: u64 = file.components.iter().map(|share| share.counts.nodes).sum();
     writeln!(
         std::io::stdout().lock(),
-        "part {part} of {}: {} subproblems, {nodes} nodes, {:.3} s on {} -> {}",
+        "part {part} of {}: {}, {}, {:.3} s on {} -> {}",
         file.part_count,
-        file.subproblems.len(),
+        format::counted(file.subproblems.len() as u64, "subproblem", "subproblems"),
+        format::counted(nodes, "node", "nodes"),
         file.wall_ns as f64 / 1e9,
         file.host,
         cluster::plan::part_path(&args.dir, part).display()

@@ -64,7 +64,8 @@ impl WorkloadMeasurements {
             None => return Some("no timed runs".to_string()),
         }
         for (index, run) in self.runs.iter().enumerate() {
-            let what = format!("{} at {} threads", run.strategy, run.threads);
+            let what =
+                format!("{} at {}", run.strategy, crate::format::counted(run.threads as u64, "thread", "threads"));
             if run.times_ns.is_empty() || run.times_ns.contains(&0) {
                 return Some(format!("{what} was never timed, or timed at 0 ns"));
             }

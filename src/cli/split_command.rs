@@ -4,6 +4,7 @@
 use super::args::SplitArgs;
 use super::failure::Failure;
 use crate::cluster;
+use crate::format;
 use crate::knobs::KnobValues;
 use crate::run::instance;
 use crate::stderr_line::note;
@@ -65,8 +66,11 @@ pub fn run(args: &SplitArgs, knobs: KnobValues) -> Result<(), Failure> {
     writeln!(out, "plan: {dir}/plan.json{note}")?;
     writeln!(
         out,
-        "{} parts, {} subproblems at depth {} ({} nodes above the frontier, counted in the plan)",
-        plan.part_count, plan.subproblem_count, plan.depth, above
+        "{}, {} at depth {} ({} above the frontier, counted in the plan)",
+        format::counted(plan.part_count as u64, "part", "parts"),
+        format::counted(plan.subproblem_count as u64, "subproblem", "subproblems"),
+        plan.depth,
+        format::counted(above, "node", "nodes")
     )?;
     writeln!(
         out,

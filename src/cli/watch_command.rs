@@ -2,6 +2,7 @@
 
 use super::args::WatchArgs;
 use super::failure::Failure;
+use crate::format;
 use crate::knobs::KnobValues;
 use crate::run;
 use crate::run::instance;
@@ -75,7 +76,10 @@ pub fn run(args: &WatchArgs, knobs: KnobValues) -> Result<(), Failure> {
     } else {
         String::new()
     };
-    writeln!(out, "{} frames, {} nodes, {} solutions{ending}", summary.frames, summary.nodes, summary.solutions)?;
+    let frames = format::counted(summary.frames as u64, "frame", "frames");
+    let nodes = format::counted(summary.nodes, "node", "nodes");
+    let solutions = format::counted(summary.solutions, "solution", "solutions");
+    writeln!(out, "{frames}, {nodes}, {solutions}{ending}")?;
     if summary.interrupted {
         // Like an interrupted sweep: the conventional code of a process ended by SIGINT.
         return Err(Failure { message: String::new(), code: super::failure::EXIT_INTERRUPTED });
