@@ -74,8 +74,9 @@ impl Workbench {
         self
     }
 
-    /// The program's name, in usage lines, `--version` and every error prefix
-    /// (`name: error: ...`); default `backtrack-bench`.
+    /// The program's name, in usage lines, `--version` and the prefix of every error the
+    /// workbench writes (`name: error: ...`; a flag the parser refuses reads `error: ...`
+    /// with the name in its usage line); default `backtrack-bench`.
     ///
     /// # Panics
     /// When `name` is empty or holds whitespace.

@@ -40,9 +40,12 @@ pub(super) fn build_models<P: Puzzle>(
     config: &P::Config,
     strategy: &str,
 ) -> Result<BuiltModels<P::Model>, RunError> {
-    let (built, most_rules) = catch_family::<P, _>(BUILDING_MODELS, strategy, || {
+    let (built, most_rules, rules_in_order_with_objective) = catch_family::<P, _>(BUILDING_MODELS, strategy, || {
         let models = puzzle.models(config);
         let most_rules = models.iter().map(|model| model.rule_names().len()).max().unwrap_or(0);
+        let rules_in_order_with_objective = <P::Model as Model>::RULES_IN_ORDER
+            && <P::Model as Model>::OPTIMISES
+            && models.iter().any(|model| model.objective().is_some());
         let rule_names = models.first().map(|model| model.rule_names().iter().map(|name| name.to_string()).collect());
         let max_depth = models.iter().map(Model::max_depth).max().unwrap_or(0);
         let built = BuiltModels {
@@ -51,12 +54,20 @@ pub(super) fn build_models<P: Puzzle>(
             max_depth,
             models,
         };
-        (built, most_rules)
+        (built, most_rules, rules_in_order_with_objective)
     })?;
     // Refused here, before any search, rather than by the counters' assertion in the middle
-    // of one, where it read as a panic at some node of the tree.
+    // of one (or the engine's when it is made), where it read as a panic at some node.
     if most_rules > MAX_RULES {
         return Err(too_many_rules::<P>(most_rules));
+    }
+    if rules_in_order_with_objective {
+        return Err(RunError::ModelContract(format!(
+            "the {} family's model declares RULES_IN_ORDER and has an objective: the checks derived from the \
+             moves applied would leave out the bound's, whose cuts are not rule checks in order; drop \
+             RULES_IN_ORDER (and count each rule's checks with `counters.check`) or search without the objective",
+            P::FAMILY
+        )));
     }
     Ok(built)
 }

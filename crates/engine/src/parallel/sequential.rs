@@ -21,7 +21,9 @@ pub(crate) fn search<M: Model, C: RuleCounter, K: Collector<M>>(
     limits: Limits,
     collector: K,
 ) -> Result<(ParallelOutcome<M::Solution>, K), ModelPanic> {
-    let retrace_limits = limits.clone();
+    // Its own incumbent at the run's starting score: the run raises the shared one, and a
+    // retrace from the best found would cut the subtree where the panic was.
+    let retrace_limits = limits.with_forked_incumbent();
     // Sizing the counters reads the model too (its rule names, its depth).
     let mut engine: Engine<M, C, NoSteering, Collecting<K>> =
         model_panic::catch(|| Engine::new(model, NoSteering, Collecting(collector), limits))?;

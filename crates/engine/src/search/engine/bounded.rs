@@ -102,7 +102,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         };
         if let Some(value) = self.model.value_here() {
             let score = objective.sense.score(value);
-            self.check_under_bounds(score);
+            self.check_under_bounds(score, "value_here");
             self.incumbent.offer(score);
             if score < self.kept_score {
                 // Worse than what this engine keeps: never built.
@@ -111,7 +111,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         }
         let solution = self.model.solution();
         let score = objective.sense.score(self.model.solution_value(&solution));
-        self.check_under_bounds(score);
+        self.check_under_bounds(score, "solution_value");
         self.incumbent.offer(score);
         if score > self.kept_score {
             self.kept_score = score;

@@ -60,22 +60,26 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         }
     }
 
-    /// Checks the score of a solution reached here against every bound above it.
+    /// Checks the score of a solution reached here against every bound above it; `by` names
+    /// the method that gave the solution's value (`value_here` or `solution_value`).
     #[inline(always)]
-    pub(super) fn check_under_bounds(&self, score: i64) {
+    pub(super) fn check_under_bounds(&self, score: i64, by: &'static str) {
         if score > self.bound_trail.above {
-            self.bound_exceeded(score);
+            self.bound_exceeded(score, by);
         }
     }
 
     #[cold]
     #[inline(never)]
-    fn bound_exceeded(&self, score: i64) -> ! {
+    fn bound_exceeded(&self, score: i64, by: &'static str) -> ! {
         let sense = self.objective.map_or(Sense::Maximise, |objective| objective.sense);
+        let or_value =
+            if by == "value_here" { " (or value_here is not the value solution_value gives the solution)" } else { "" };
         panic!(
-            "the model's move_bound is not a bound: a solution of value {} lies below a move whose move_bound was {} \
-             (a bound must be at least the value of every solution below the move when maximising, at most when \
-             minimising): the subtrees it cut may hold better solutions, so no optimum would be proven",
+            "the model's move_bound is not a bound{or_value}: a solution of value {} by {by} lies below a move whose \
+             move_bound was {} (a bound must be at least the value of every solution below the move when \
+             maximising, at most when minimising): the subtrees it cut may hold better solutions, so no optimum \
+             would be proven",
             sense.value(score),
             sense.value(self.bound_trail.above)
         );

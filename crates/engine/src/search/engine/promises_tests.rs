@@ -19,6 +19,8 @@ enum Lie {
     TooLow,
     /// The item left before the item taken: the second move's bound beats the first's.
     LeftFirst,
+    /// Honest bounds, but `value_here` one above the solution's value.
+    ValueHereHigh,
 }
 
 /// The take-or-leave tree of [`VALUES`], maximising the value taken; `ORDERED` declares
@@ -67,6 +69,9 @@ impl<const ORDERED: bool> Model for Picks<ORDERED> {
     }
     fn solution_value(&self, taken: &Vec<bool>) -> i64 {
         taken.iter().zip(VALUES).filter(|(take, _)| **take).map(|(_, value)| value).sum()
+    }
+    fn value_here(&self) -> Option<i64> {
+        (self.lie == Lie::ValueHereHigh).then_some(self.value + 1)
     }
     fn move_bound(&self, take: bool) -> i64 {
         let here = self.taken.len();
@@ -133,10 +138,23 @@ fn a_bound_below_a_solution_under_it_is_named_on_every_path() {
         ] {
             let message = message.unwrap_or_else(|| panic!("{way}: a lying bound passed"));
             assert!(
-                message.starts_with("the model's move_bound is not a bound: a solution of value"),
+                message.starts_with(
+                    "the model's move_bound is not a bound: a solution of value 21 by solution_value lies below a move"
+                ),
                 "{way}: {message}"
             );
         }
+    }
+}
+
+#[test]
+fn a_value_here_above_the_bounds_is_named_beside_move_bound() {
+    for (way, limits, split) in ways() {
+        let message = panic_of(picks::<true>(Lie::ValueHereHigh), limits, split)
+            .unwrap_or_else(|| panic!("{way}: a value_here past the bound passed"));
+        let named = "the model's move_bound is not a bound (or value_here is not the value solution_value gives the \
+                     solution): a solution of value 22 by value_here lies below a move";
+        assert!(message.starts_with(named), "{way}: {message}");
     }
 }
 
@@ -150,4 +168,17 @@ fn moves_out_of_their_declared_bound_order_are_named_on_every_path() {
             "{way}: {message}"
         );
     }
+}
+
+#[test]
+fn a_sequential_run_that_raised_its_shared_incumbent_still_names_the_node_of_a_broken_order() {
+    // The plain loop keeps no path, so the run searches again to find the node; from the
+    // incumbent the run left behind, the first cut would have cut the broken sibling unseen.
+    let pool = crate::parallel::Pool::new(1).expect("a pool of one");
+    let limits = Limits { incumbent: Some(crate::search::Incumbent::new()), ..Limits::exhaustive() };
+    let plan = crate::parallel::ParallelPlan::default();
+    let failed = crate::parallel::search::<_, FullCounters>(picks::<true>(Lie::LeftFirst), &plan, &pool, limits)
+        .expect_err("moves out of their declared order");
+    assert!(failed.message.starts_with("the model declares MOVES_IN_BOUND_ORDER"), "{failed}");
+    assert_eq!(failed.path.as_deref(), Some("[false, false, false]"), "{failed}");
 }
