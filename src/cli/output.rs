@@ -159,9 +159,9 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
     let capped = report.components.iter().any(|component| component.sample && component.solutions_kept >= cap);
     if report.optimises() && report.mode == SearchMode::Best && report.components.iter().any(|c| c.sample) {
         // `--best` keeps one (a split search's merge too), of equally good ones reached as well.
-        // The flags that keep more are `solve`'s and `split`'s, not `merge`'s.
+        // The flags that keep more are `solve`'s: a split branch and bound plans one best.
         let more = match report.split_parts() {
-            Some(_) => "split with --all to keep every optimal one",
+            Some(_) => "a split search keeps one; solve --all keeps every optimal one",
             None => "--all keeps every optimal one; --solutions FILE writes every one reached",
         };
         writeln!(

@@ -9,8 +9,8 @@ use std::fmt::Write as _;
 
 /// What changed, in one line: `changed: 3 configurations faster, 1 slower, 36 within noise`,
 /// then the configurations whose times were not compared (other or unknown machines, too
-/// few runs) and
-/// the node counts that differ, if any.
+/// few runs), the node counts that differ and the best values that changed, if any (a
+/// configuration whose best value changed is counted there, not with the node counts).
 pub fn changed_line(changes: &[Change]) -> String {
     let verdicts =
         |verdict: ChangeVerdict| changes.iter().filter(|change| change.time_verdict() == Some(verdict)).count();
@@ -35,9 +35,13 @@ pub fn changed_line(changes: &[Change]) -> String {
         let _ =
             write!(line, "; {unknown} machine unknown (a log older than its `machine_id` column; times not compared)");
     }
-    let nodes = changes.iter().filter(|change| change.nodes_changed()).count();
+    let nodes = changes.iter().filter(|change| change.nodes_changed() && !change.best_changed()).count();
     if nodes > 0 {
         let _ = write!(line, "; {nodes} with other node counts");
+    }
+    let best = changes.iter().filter(|change| change.best_changed()).count();
+    if best > 0 {
+        let _ = write!(line, "; {best} with another best value");
     }
     line
 }
@@ -58,7 +62,7 @@ pub fn comparison_markdown(against: &str, changes: &[Change]) -> String {
          95% bootstrap interval of now / before excludes 1 and the ratio is beyond ±{:.0}% (±{:.0}% for calls under {}); a node count when it \
          differs (not compared for parallel first-solution searches, whose counts vary from run to run). \
          Times are compared only between runs of one machine (`machine_id`) with at least {MIN_RUNS_TO_JUDGE} runs a side: \"other machine\", \"machine unknown\" and \"too few runs\" are neither faster nor slower. \
-         Regressions are the slower ones and those with other node counts; `--fail-on-change` fails on them only.\n",
+         Regressions are the slower ones, those with other node counts and those with another best value; `--fail-on-change` fails on them only.\n",
         changes.len(),
         flagged.len(),
         MIN_CHANGE * 100.0,

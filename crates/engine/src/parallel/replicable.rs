@@ -10,7 +10,8 @@
 //! subproblems hold the dives that find a good incumbent), once those have ended, and
 //! raises only that incumbent. What each subproblem searches is then fixed by the ones
 //! before it, whichever thread runs it and whenever: the counts are a function of the tree and the thread
-//! count alone. The price is the improvements a subproblem cannot see (those of the
+//! count alone (but for a search with a target, which stops once any subproblem reaches it:
+//! how far the others got by then is the schedule's). The price is the improvements a subproblem cannot see (those of the
 //! window before it), and the waits for the results it starts from. For a model without
 //! an objective this is `auto` with those waits: the same counts as every other strategy.
 

@@ -135,6 +135,10 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
         }
         let sources = choose_instances(block, block_index, &mut instances, &mut notes);
         check_listed_knobs(spec, block, block_index, &sources, &instances)?;
+        // Instances and knob settings whose models have no objective are not run for the best
+        // solution (the defaults row of a family whose objective is a knob, say), with a note;
+        // a block left with none for a best search is refused, naming the last one left out.
+        let (mut best_kept, mut best_refusal) = (false, None);
         for source in &sources {
             let loaded = instances.entry(source.clone()).or_insert_with(|| load_instance(source)).clone();
             let knob_sets = match &loaded {
@@ -156,10 +160,6 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
                     })?;
                 }
             }
-            // Knob settings whose models have no objective are not run for the best solution
-            // (the defaults row of a family whose objective is a knob, say); a block left
-            // with none for a best search is refused.
-            let (mut best_kept, mut best_refusal) = (false, None);
             for (variant, knobs) in knob_sets {
                 let base = RunSettings {
                     knobs,
@@ -188,7 +188,7 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
                                         knob_text(&run.knobs)
                                     ));
                                 }
-                                best_refusal = Some(message.clone());
+                                best_refusal = Some((source.clone(), message.clone()));
                                 continue;
                             }
                             best_kept = true;
@@ -225,10 +225,12 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
                     }
                 }
             }
-            if let (false, Some(message)) = (best_kept, best_refusal) {
-                let message = format!("block[{block_index}].modes: {source}: {message}");
-                return Err(HarnessError::spec_at(&spec.origin, block.line_of("modes"), message));
-            }
+        }
+        if let (false, Some((source, message))) = (best_kept, best_refusal) {
+            // The run's advice names the command's flags; a spec lists modes.
+            let message = message.replace("use --all or --first", "list it under the modes \"all\" or \"first\"");
+            let message = format!("block[{block_index}].modes: {source}: {message}");
+            return Err(HarnessError::spec_at(&spec.origin, block.line_of("modes"), message));
         }
     }
     Ok(SweepPlan {

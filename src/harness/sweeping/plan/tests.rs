@@ -77,6 +77,13 @@ fn knob_settings_without_an_objective_are_left_out_of_a_best_search() {
     let defaults_only = "name = \"t\"\n[[block]]\ninstances = [\"prime-grid\"]\nmodes = [\"best\"]\n";
     let error = expand(&SweepSpec::parse(defaults_only, "test").unwrap(), 4).unwrap_err().to_string();
     assert!(error.starts_with("test:4: block[0].modes: prime-grid: --best needs an objective"), "{error}");
+    assert!(error.ends_with("list it under the modes \"all\" or \"first\""), "{error}");
+    // A block where another instance has an objective runs that one, with a note for this one.
+    let mixed = "name = \"t\"\n[[block]]\ninstances = [\"prime-grid\", \"instances/knapsack_small.json\"]\nmodes = [\"best\"]\n";
+    let mixed = expand(&SweepSpec::parse(mixed, "test").unwrap(), 4).expect("knapsack_small has an objective");
+    let sources: Vec<&str> = mixed.configurations.iter().map(|config| config.source.as_str()).collect();
+    assert_eq!(sources, ["instances/knapsack_small.json"], "{:?}", mixed.notes);
+    assert!(mixed.notes.iter().any(|note| note.contains("prime-grid with knobs")), "{:?}", mixed.notes);
     // Their progress lines tell the best search from the enumeration of one setting.
     let labels: Vec<String> = plan.configurations.iter().map(Configuration::label).collect();
     assert!(labels.contains(&"prime-grid objective=min-total sequential (best)".to_string()), "{labels:?}");
