@@ -329,3 +329,21 @@ fn a_control_character_in_an_instances_text_is_refused_naming_key_and_line() {
     let output = run(&["solve", path]);
     assert!(!output.stderr.contains(&0x1b), "the character itself is not printed");
 }
+
+/// A negative number given to a numeric flag is that flag's bad value, named as such (exit
+/// 2): clap took it for an unknown flag and advised `-- -1`, which passes it as the instance.
+#[test]
+fn a_negative_number_is_the_flags_bad_value_not_an_unknown_flag() {
+    for arguments in [
+        &["solve", "rings", "--threads", "-1"][..],
+        &["solve", "rings", "--node-limit", "-5"],
+        &["solve", "rings", "--time-limit", "-5"],
+        &["split", "rings", "--parts", "-2", "--out", "unused"],
+        &["estimate", "rings", "--probes", "-3"],
+        &["sweep", "--repeats", "-1"],
+    ] {
+        let stderr = common::refused(arguments);
+        assert!(stderr.starts_with("error: invalid value '-"), "{arguments:?}: {stderr}");
+        assert!(!stderr.contains("use '-- -"), "{arguments:?}: {stderr}");
+    }
+}
