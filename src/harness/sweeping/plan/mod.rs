@@ -228,7 +228,9 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
         }
         if let (false, Some((source, message))) = (best_kept, best_refusal) {
             // The run's advice names the command's flags; a spec lists modes.
-            let message = message.replace("use --all or --first", "list it under the modes \"all\" or \"first\"");
+            let message = message
+                .replace("--best needs", "the mode \"best\" needs")
+                .replace("use --all or --first", "list it under the modes \"all\" or \"first\"");
             let message = format!("block[{block_index}].modes: {source}: {message}");
             return Err(HarnessError::spec_at(&spec.origin, block.line_of("modes"), message));
         }

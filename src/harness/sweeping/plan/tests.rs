@@ -76,7 +76,7 @@ fn knob_settings_without_an_objective_are_left_out_of_a_best_search() {
     assert!(plan.notes[0].contains("objective=none;") && plan.notes[0].contains("no objective"), "{:?}", plan.notes);
     let defaults_only = "name = \"t\"\n[[block]]\ninstances = [\"prime-grid\"]\nmodes = [\"best\"]\n";
     let error = expand(&SweepSpec::parse(defaults_only, "test").unwrap(), 4).unwrap_err().to_string();
-    assert!(error.starts_with("test:4: block[0].modes: prime-grid: --best needs an objective"), "{error}");
+    assert!(error.starts_with("test:4: block[0].modes: prime-grid: the mode \"best\" needs an objective"), "{error}");
     assert!(error.ends_with("list it under the modes \"all\" or \"first\""), "{error}");
     // A block where another instance has an objective runs that one, with a note for this one.
     let mixed = "name = \"t\"\n[[block]]\ninstances = [\"prime-grid\", \"instances/knapsack_small.json\"]\nmodes = [\"best\"]\n";

@@ -35,10 +35,12 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     /// sibling's (the engine cuts the later siblings of a cut child unseen).
     #[inline(always)]
     pub(super) fn note_sibling_bound(&mut self, bound: i64) {
-        if M::MOVES_IN_BOUND_ORDER && bound > self.bound_trail.sibling {
-            self.bound_order_broken(bound);
+        if M::MOVES_IN_BOUND_ORDER {
+            if bound > self.bound_trail.sibling {
+                self.bound_order_broken(bound);
+            }
+            self.bound_trail.sibling = bound;
         }
-        self.bound_trail.sibling = bound;
     }
 
     /// Descends below a child whose bound score is `bound`: returns the trail to put back
