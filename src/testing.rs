@@ -171,10 +171,10 @@ pub fn check_parity_across_strategies<P: Puzzle + 'static>(case: ParityCase<'_>)
 /// restores what `apply` changed), checks the published count, and checks that every
 /// strategy of [`STRATEGIES`] at every count of `thread_counts` finds the same
 /// solutions with the same node, check and prune counts (for a family with an objective:
-/// the same best value and optimal solutions, the sequential runs' counts exact). The first failure names the
-/// run: one that failed (a model's panic, with where it happened), or one whose counts
-/// differ, with what that usually means (`moves do not replay: steal x2 found 93
-/// solutions in ... nodes, sequential 92 in ...`).
+/// the same best value and optimal solutions, the sequential runs' counts exact). The
+/// first failure names the run: one that failed (a model's panic, with where it
+/// happened), or one whose counts differ, with what that usually means (`moves do not
+/// replay: steal x2 found 93 solutions in ... nodes, sequential 92 in ...`).
 pub fn check_parity_across_strategies_at<P: Puzzle + 'static>(
     case: ParityCase<'_>,
     thread_counts: &[usize],

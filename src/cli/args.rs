@@ -85,7 +85,7 @@ pub struct SplitArgs {
     pub first: bool,
     /// The number of parts (each gets about 30 subproblems or more), 1 to 16666.
     // 16666 is `cluster::MAX_PARTS` (asserted at the end of this file).
-    #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=crate::cluster::MAX_PARTS as u64))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=crate::cluster::MAX_PARTS as u64))]
     pub parts: u64,
     /// The folder for plan.json and parts/ (shared by the machines, or copied back).
     #[arg(long, value_name = "DIR")]
@@ -95,7 +95,7 @@ pub struct SplitArgs {
     pub json: bool,
     /// For a family with an objective (branch and bound): the value of a solution known
     /// beforehand; every part starts from it and looks only for better ones.
-    #[arg(long, value_name = "V", allow_negative_numbers = true)]
+    #[arg(long, value_name = "V")]
     pub incumbent: Option<i64>,
 }
 
@@ -106,15 +106,15 @@ pub struct RunPartArgs {
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
     /// The part, from 1; default: SLURM_ARRAY_TASK_ID, else JOB_COMPLETION_INDEX + 1.
-    #[arg(allow_negative_numbers = true, value_name = "K")]
+    #[arg(value_name = "K")]
     pub part: Option<usize>,
     /// Threads that share the part's subproblems (each takes the next one not yet taken).
-    #[arg(allow_negative_numbers = true, long, value_name = "N", default_value_t = 1, value_parser = parse_thread_count)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_thread_count)]
     pub threads: usize,
     /// For a family with an objective: how often, in milliseconds, the part reads the
     /// incumbents the other parts published in DIR/incumbent/ (it publishes its own at
     /// each improvement).
-    #[arg(allow_negative_numbers = true, long, value_name = "MS", default_value_t = crate::cluster::incumbent::EXCHANGE_INTERVAL.as_millis() as u64, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    #[arg(long, value_name = "MS", default_value_t = crate::cluster::incumbent::EXCHANGE_INTERVAL.as_millis() as u64, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub exchange_ms: u64,
 }
 
@@ -142,16 +142,16 @@ pub struct SweepArgs {
     #[arg(long, value_name = "FILE")]
     pub spec: Option<std::path::PathBuf>,
     /// Thread counts for the parallel strategies, replacing the spec's: `1,2,4`, `cores`, `cores*2`, `1..cores`.
-    #[arg(allow_negative_numbers = true, long, value_name = "LIST")]
+    #[arg(long, value_name = "LIST")]
     pub threads: Option<String>,
     /// Timed runs per configuration, replacing the spec's (at most a million).
-    #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::harness::sweeping::spec::MAX_REPEATS)))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::harness::sweeping::spec::MAX_REPEATS)))]
     pub repeats: Option<u32>,
     /// Untimed warm-up runs per configuration, replacing the spec's (at most 10,000).
-    #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::harness::sweeping::spec::MAX_WARMUP)))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::harness::sweeping::spec::MAX_WARMUP)))]
     pub warmup: Option<u32>,
     /// Per-run node limit (per component), replacing the spec's; a run reaching it is recorded as `limit`.
-    #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub node_limit: Option<u64>,
     /// Name the sweep (and its files) NAME instead of the spec's name.
     #[arg(long, value_name = "NAME")]
@@ -219,18 +219,18 @@ pub struct WatchArgs {
     #[arg(value_name = "INSTANCE")]
     pub instance: String,
     /// Pause after each frame, in milliseconds (terminal only; at most 60,000).
-    #[arg(allow_negative_numbers = true, long, value_name = "MS", default_value_t = 80, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    #[arg(long, value_name = "MS", default_value_t = 80, value_parser = clap::value_parser!(u64).range(0..=60_000))]
     pub delay: u64,
     /// Stop each component after N steps: N frames, one per step (a child placed or
     /// pruned, a dead end, a solution; the root is not a step).
-    #[arg(allow_negative_numbers = true, long, value_name = "N", default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_steps: u64,
     /// Ring radius in terminal columns, 2 to 40 (Olympic Rings).
-    #[arg(allow_negative_numbers = true, long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10)]
     pub radius: i64,
     /// Height/width of a terminal cell's drawing, 0.1 to 4.0: 0.5 for cells twice as tall as
     /// wide (the Olympic Rings post used 0.66 for its font).
-    #[arg(allow_negative_numbers = true, long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.5)]
     pub aspect: f64,
     /// Print plain frames without colours even on a terminal (as when NO_COLOR is set or
     /// TERM is `dumb`).
@@ -246,10 +246,10 @@ pub struct EstimateArgs {
     #[arg(value_name = "INSTANCE")]
     pub instance: String,
     /// Random probes per component.
-    #[arg(allow_negative_numbers = true, long, value_name = "K", default_value_t = 1_000)]
+    #[arg(long, value_name = "K", default_value_t = 1_000)]
     pub probes: usize,
     /// Seed of the probes' random choices.
-    #[arg(allow_negative_numbers = true, long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// How the probes estimate the tree: `stratified` (the default: the top levels counted
     /// exactly, down to the deepest level with at most K/4 accepted nodes, and the probes
@@ -262,7 +262,7 @@ pub struct EstimateArgs {
     /// The most seconds the probes of all components may take together: past it, the
     /// estimate stops (exit code 1) and says how many probes it made, instead of running
     /// on. The full search of --compare is not bounded by it.
-    #[arg(allow_negative_numbers = true, long, value_name = "SECONDS", default_value_t = 60.0)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub time_limit: f64,
     /// Also run the full search (sequential, on models built afresh) and print the actual
     /// node count, the actual time and the ratio of estimate to actual.
@@ -300,21 +300,21 @@ pub struct SolveArgs {
     /// The decision form of a maximisation: stop at the first solution whose value is at
     /// least V, cutting every child whose bound cannot reach V ("is there a clique of V
     /// vertices?"); the report says whether V was reached or proven unreachable.
-    #[arg(long, value_name = "V", allow_negative_numbers = true, conflicts_with_all = ["all", "first", "best", "at_most"])]
+    #[arg(long, value_name = "V", conflicts_with_all = ["all", "first", "best", "at_most"])]
     pub at_least: Option<i64>,
     /// The decision form of a minimisation: stop at the first solution whose value is at
     /// most V (as --at-least, for a family that minimises).
-    #[arg(long, value_name = "V", allow_negative_numbers = true, conflicts_with_all = ["all", "first", "best"])]
+    #[arg(long, value_name = "V", conflicts_with_all = ["all", "first", "best"])]
     pub at_most: Option<i64>,
     /// Stop each component's search after this many nodes; the run is reported as incomplete.
     /// Sequential runs stop exactly at N; parallel ones may enter up to 1024 nodes per
     /// thread more (the report's `node_limit_overshoot_max`). At least 1, as in `sweep`.
-    #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub node_limit: Option<u64>,
     /// Stop the run after this many seconds of wall time (decimals allowed); the run is
     /// reported as incomplete, stopped by `time-limit`. The clock is looked at every 1024
     /// nodes, so a run ends that many nodes after the limit at most.
-    #[arg(allow_negative_numbers = true, long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub time_limit: Option<std::time::Duration>,
     /// Do not count checks and prunes per rule or nodes per depth (those counters compile away).
     #[arg(long)]
@@ -384,7 +384,7 @@ pub struct ExplainArgs {
     pub cluster: Option<PathBuf>,
     /// With --cluster: the parts the batch system ran at once (Slurm's `--array=...%W`);
     /// default: inferred from the parts that overlapped in time.
-    #[arg(allow_negative_numbers = true, long, value_name = "W", requires = "cluster", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    #[arg(long, value_name = "W", requires = "cluster", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub slots: Option<u32>,
     /// Explain the search for the first solution of each component (default: all solutions).
     #[arg(long)]
@@ -397,7 +397,7 @@ pub struct ExplainArgs {
     /// Run exactly R rounds (timed runs per configuration) instead of the adaptive default:
     /// at least 6 rounds, then until the explained run's median is within ±3%, 20 s of runs
     /// or 50 rounds.
-    #[arg(allow_negative_numbers = true, long, value_name = "R", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub repeats: Option<u32>,
     /// Print the verdict (causes, shares, intervals, ranks, gains, advice) as one JSON
     /// object instead of text; the report files are written all the same.
@@ -428,7 +428,7 @@ pub struct PredictArgs {
     pub predict: Option<String>,
     /// With --predict: the CPUs the threads share (default: one CPU per thread, the answer
     /// for a machine as large as the thread count).
-    #[arg(allow_negative_numbers = true, long, value_name = "N", requires = "predict", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    #[arg(long, value_name = "N", requires = "predict", value_parser = clap::value_parser!(u64).range(1..=1024))]
     pub cores: Option<u64>,
 }
 
@@ -447,10 +447,10 @@ pub struct ScalingCheckArgs {
     #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "auto,steal")]
     pub strategies: Vec<String>,
     /// Thread counts; those above the CPUs are marked oversubscribed.
-    #[arg(allow_negative_numbers = true, long, value_name = "LIST", default_value = "1,2,3,4")]
+    #[arg(long, value_name = "LIST", default_value = "1,2,3,4")]
     pub threads: String,
     /// Timed runs per configuration (the median is used), and rounds of the calibration.
-    #[arg(allow_negative_numbers = true, long, value_name = "R", default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, value_name = "R", default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub repeats: u32,
     /// The output folder.
     #[arg(long, value_name = "DIR", default_value = "results/scaling")]
@@ -482,7 +482,7 @@ pub struct ParallelArgs {
     #[arg(long = "parallel", value_name = "STRATEGY", default_value = "sequential")]
     pub strategy: Strategy,
     /// Worker threads for a parallel strategy (default: the available CPUs; ignored by `sequential`).
-    #[arg(allow_negative_numbers = true, long, value_name = "N", value_parser = parse_thread_count)]
+    #[arg(long, value_name = "N", value_parser = parse_thread_count)]
     pub threads: Option<usize>,
     /// Where workers keep their node counters: padded (default), shared, unpadded.
     #[arg(long, value_name = "LAYOUT", default_value = "padded")]

@@ -31,6 +31,15 @@ pub fn command(program: &'static Program, with_help: bool) -> Result<Command, St
         command = command.mut_subcommand(name, |sub| sub.mut_arg("instance", |arg| arg.help(instance.clone())));
     }
     command = knob_args::add_knob_flags(command, with_help)?;
+    // A negative number after a flag is that flag's value, which its parser then judges
+    // (`invalid value '-1' for '--threads <N>'`), not an unknown flag: clap's advice for
+    // one, `-- -1`, made it the INSTANCE. Set once for every argument that takes a value.
+    command = command.mut_subcommands(|sub| {
+        sub.mut_args(|arg| {
+            let takes_values = arg.get_action().takes_values();
+            arg.allow_negative_numbers(takes_values)
+        })
+    });
     if with_help {
         command = ["solve", "explain"].into_iter().fold(command, parallel_help::document);
     }

@@ -71,10 +71,15 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
         }
     }
 
+    /// The objective's sense, for the messages (the checks run only with an objective).
+    fn sense(&self) -> Sense {
+        self.objective.map_or(Sense::Maximise, |objective| objective.sense)
+    }
+
     #[cold]
     #[inline(never)]
     fn bound_exceeded(&self, score: i64, by: &'static str) -> ! {
-        let sense = self.objective.map_or(Sense::Maximise, |objective| objective.sense);
+        let sense = self.sense();
         let or_value =
             if by == "value_here" { " (or value_here is not the value solution_value gives the solution)" } else { "" };
         panic!(
@@ -90,7 +95,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     #[cold]
     #[inline(never)]
     fn bound_order_broken(&self, bound: i64) -> ! {
-        let sense = self.objective.map_or(Sense::Maximise, |objective| objective.sense);
+        let sense = self.sense();
         panic!(
             "the model declares MOVES_IN_BOUND_ORDER but offered a move whose move_bound is {} after a sibling whose \
              move_bound was {}: the engine cuts every later sibling of a cut move unseen, so a move with a better \
