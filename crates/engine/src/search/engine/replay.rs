@@ -134,11 +134,17 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
                     }
                 }
             }
-            match position_from(&self.replay.offered[depth], &mv, self.replay.found_at[depth]) {
-                Some(at) => self.replay.found_at[depth] = at + 1,
-                None => {
-                    let found = format!("the node offers {}", offered_text(&self.replay.offered[depth]));
-                    self.replay_failed(depth, mv, found);
+            // A move on the prefix shared with the last replay was found at this same node
+            // then. Looked for again, from just past itself, it cost a pass over the node's
+            // moves at every shared depth: the prime grid's `naive` run at 1 thread spent
+            // 272.3 M instructions in its 116,280 leaf subproblems, 208.7 M without.
+            if depth >= shared {
+                match position_from(&self.replay.offered[depth], &mv, self.replay.found_at[depth]) {
+                    Some(at) => self.replay.found_at[depth] = at + 1,
+                    None => {
+                        let found = format!("the node offers {}", offered_text(&self.replay.offered[depth]));
+                        self.replay_failed(depth, mv, found);
+                    }
                 }
             }
             if depth == last {
