@@ -55,7 +55,7 @@ pub struct ReplayMemory<Mv> {
     /// `d < valid`.
     offered: Vec<Vec<Mv>>,
     valid: usize,
-    /// `found_at[d]`: just past where in `offered[d]` the last replay found its move. The
+    /// `found_at[d]`: just past where in `offered[d]` the last lookup found its move. The
     /// next replay looks from there: subproblems come in the order of their listing, so the
     /// next move is mostly the next one offered, and a root of thousands of moves is looked
     /// through once, not once per subproblem.
@@ -134,10 +134,11 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
                     }
                 }
             }
-            // A move on the prefix shared with the last replay was found at this same node
-            // then. Looked for again, from just past itself, it cost a pass over the node's
-            // moves at every shared depth: the prime grid's `naive` run at 1 thread spent
-            // 272.3 M instructions in its 116,280 leaf subproblems, 208.7 M without.
+            // Below `shared` (at most `valid`), the node has not been branched again since a
+            // replay found this move among its offered moves, so a lookup cannot fail. Made
+            // anyway, from just past the move itself, it cost a pass over the node's moves at
+            // every shared depth: the prime grid's `naive` run at 1 thread spent 272.3 M
+            // instructions in its 116,280 leaf subproblems, 208.7 M without.
             if depth >= shared {
                 match position_from(&self.replay.offered[depth], &mv, self.replay.found_at[depth]) {
                     Some(at) => self.replay.found_at[depth] = at + 1,

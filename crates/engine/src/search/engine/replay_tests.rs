@@ -6,20 +6,22 @@ use super::*;
 use crate::search::{FullCounters, NoObserver, NoSteering};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// The subset-sum tree of `tests.rs` (n = 12, target 20), whose root counts its branches
-/// in a counter shared by every clone, and offers the move 1 only on its first
-/// `honest_root_branches` (a model that reads state kept outside do/undo).
+/// The subset-sum tree of `tests.rs` (n = 12, target 20), one of whose nodes (the root,
+/// unless `at` names another by its path) counts its branches in a counter shared by every
+/// clone, and offers its first move only on its first `honest_branches` (a model that reads
+/// state kept outside do/undo).
 #[derive(Clone)]
 struct CountingRoot {
     tree: SubsetSum,
-    root_branches: Arc<AtomicUsize>,
-    honest_root_branches: usize,
+    at: Vec<u32>,
+    node_branches: Arc<AtomicUsize>,
+    honest_branches: usize,
 }
 
 impl CountingRoot {
-    fn new(honest_root_branches: usize) -> Self {
+    fn new(honest_branches: usize) -> Self {
         let tree = SubsetSum { n: 12, target: 20, chosen: Vec::new(), sum: 0 };
-        CountingRoot { tree, root_branches: Arc::new(AtomicUsize::new(0)), honest_root_branches }
+        CountingRoot { tree, at: Vec::new(), node_branches: Arc::new(AtomicUsize::new(0)), honest_branches }
     }
 }
 
@@ -34,10 +36,11 @@ impl Model for CountingRoot {
         self.tree.max_depth()
     }
     fn branch<C: RuleCounter>(&mut self, moves: &mut Vec<u32>, counters: &mut C) -> Branch {
-        let at_root = self.tree.chosen.is_empty();
+        let watched = self.tree.chosen == self.at;
+        let start = moves.len();
         let branch = self.tree.branch(moves, counters);
-        if at_root && self.root_branches.fetch_add(1, Ordering::Relaxed) >= self.honest_root_branches {
-            moves.retain(|&mv| mv != 1);
+        if watched && self.node_branches.fetch_add(1, Ordering::Relaxed) >= self.honest_branches {
+            moves.remove(start);
         }
         branch
     }
@@ -72,6 +75,23 @@ fn a_path_through_a_node_that_no_longer_offers_its_move_stops_with_moves_do_not_
     assert!(mismatch.to_string().starts_with("moves do not replay: the move 1 at depth 0"), "{mismatch}");
 }
 
+/// A move on the prefix shared with the previous path is not looked up again (its node was
+/// not branched since), but the first move past that prefix is: a node below the root that
+/// stops offering a move is caught on the second path through it.
+#[test]
+fn past_a_prefix_shared_with_the_last_path_the_next_move_is_checked() {
+    let model = CountingRoot { at: vec![2], ..CountingRoot::new(1) };
+    let subproblems = engine(model.clone()).enumerate_frontier(2);
+    let path = |moves: [u32; 2]| subproblems.iter().find(|path| **path == moves).expect("a listed subproblem");
+    let mut worker = engine(model);
+    worker.run_subproblem(path([2, 4]));
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| worker.run_subproblem(path([2, 3]))));
+    let payload = caught.expect_err("the node under 2 no longer offers the move 3");
+    let mismatch = payload.downcast_ref::<MovesDoNotReplay>().expect("the replay check's payload");
+    assert_eq!(mismatch.depth, 1);
+    assert!(mismatch.detail.starts_with("the move 3 at depth 1 is not offered on replay: the node offers [4, 5, "));
+}
+
 #[test]
 fn a_worker_branches_each_node_of_its_replayed_paths_once_and_counts_the_whole_tree() {
     let model = CountingRoot::new(usize::MAX);
@@ -80,13 +100,13 @@ fn a_worker_branches_each_node_of_its_replayed_paths_once_and_counts_the_whole_t
     let mut lister = engine(model.clone());
     let subproblems = lister.enumerate_frontier(2);
     assert!(subproblems.len() > 20, "{}", subproblems.len());
-    let before = model.root_branches.load(Ordering::Relaxed);
+    let before = model.node_branches.load(Ordering::Relaxed);
     let mut worker = engine(model.clone());
     for subproblem in &subproblems {
         worker.run_subproblem(subproblem);
     }
     // The root is on every path: the worker asked for its moves once.
-    assert_eq!(model.root_branches.load(Ordering::Relaxed) - before, 1);
+    assert_eq!(model.node_branches.load(Ordering::Relaxed) - before, 1);
     let (whole, lister, worker) = (sequential.stats(), lister.stats(), worker.stats());
     assert_eq!(lister.nodes + worker.nodes, whole.nodes);
     assert_eq!(lister.solutions + worker.solutions, whole.solutions);
@@ -99,7 +119,7 @@ fn engines_made_one_per_subproblem_branch_the_root_once_when_they_hand_on_their_
     sequential.run();
     let mut lister = engine(model.clone());
     let subproblems = lister.enumerate_frontier(2);
-    let before = model.root_branches.load(Ordering::Relaxed);
+    let before = model.node_branches.load(Ordering::Relaxed);
     let (mut nodes, mut memory) = (lister.stats().nodes, crate::search::ReplayMemory::new());
     // One model handed on from engine to engine as well: each leaves it at its root.
     let mut root = model.clone();
@@ -111,7 +131,7 @@ fn engines_made_one_per_subproblem_branch_the_root_once_when_they_hand_on_their_
         root = worker.into_model();
         assert!(root.tree.chosen.is_empty() && root.tree.sum == 0, "{:?}", root.tree.chosen);
     }
-    assert_eq!(model.root_branches.load(Ordering::Relaxed) - before, 1);
+    assert_eq!(model.node_branches.load(Ordering::Relaxed) - before, 1);
     assert_eq!(nodes, sequential.stats().nodes);
     // In any order, the same subtrees: each move is found wherever the last one was.
     let mut worker = engine(model.clone());
@@ -121,11 +141,11 @@ fn engines_made_one_per_subproblem_branch_the_root_once_when_they_hand_on_their_
     let thirds: u64 = subproblems.iter().step_by(3).map(|path| subtree_nodes(&model, path)).sum();
     assert_eq!(worker.stats().nodes, sequential.stats().nodes - lister.stats().nodes + thirds);
     // A memory of nothing: each engine branches the root again.
-    let before = model.root_branches.load(Ordering::Relaxed);
+    let before = model.node_branches.load(Ordering::Relaxed);
     for subproblem in &subproblems[..3] {
         engine(model.clone()).run_subproblem(subproblem);
     }
-    assert_eq!(model.root_branches.load(Ordering::Relaxed) - before, 3);
+    assert_eq!(model.node_branches.load(Ordering::Relaxed) - before, 3);
 }
 
 /// The nodes of the subtree under `path` alone.
