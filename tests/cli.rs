@@ -233,7 +233,7 @@ fn a_time_limit_stops_the_run_at_the_first_look_at_the_clock() {
     assert_eq!(report["time_limit_s"], 1e-9);
     let text = run(&["solve", hooks, "--time-limit", "1e-9"]);
     assert!(String::from_utf8_lossy(&text.stdout).contains("stopped by the time limit: incomplete"));
-    for bad in ["0", "-1", "inf", "NaN", "1e10", "soon"] {
+    for bad in ["0", "-1", "inf", "NaN", "1e10", "soon", "1e-10", "1e-320"] {
         let flag = format!("--time-limit={bad}");
         assert_bad_input(&["solve", "hooks7", &flag], "expected a number of seconds above 0");
     }

@@ -104,6 +104,13 @@ fn a_profile_named_svg_or_without_rule_counts_is_bad_input() {
     let output = run(&["solve", "rings", "--profile", svg.to_str().expect("UTF-8")]);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("must not end in .svg"));
+    // A path with no file name is a folder, and said so (not "ends in .svg").
+    for no_file_name in [".", "..", "/"] {
+        let output = run(&["solve", "rings", "--profile", no_file_name]);
+        assert_eq!(output.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("is a directory") && !stderr.contains(".svg"), "{no_file_name}: {stderr}");
+    }
     let csv = folder.path().join("profile.csv");
     let output = run(&["solve", "rings", "--no-rule-counts", "--profile", csv.to_str().expect("UTF-8")]);
     assert_eq!(output.status.code(), Some(2));

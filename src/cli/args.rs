@@ -344,11 +344,18 @@ pub struct SolveArgs {
     pub parallel: ParallelArgs,
 }
 
-/// A positive, finite number of seconds (at most a year), for `--time-limit`.
+/// A positive, finite number of seconds (at most a year), for `--time-limit`. A value below
+/// the nanosecond the limit is kept in would be a limit of 0, which the report would show.
 pub(super) fn parse_seconds(text: &str) -> Result<std::time::Duration, String> {
     const YEAR_S: f64 = 365.0 * 24.0 * 3600.0;
     match text.trim().parse::<f64>() {
-        Ok(seconds) if seconds > 0.0 && seconds <= YEAR_S => Ok(std::time::Duration::from_secs_f64(seconds)),
+        Ok(seconds) if seconds > 0.0 && seconds <= YEAR_S => {
+            let limit = std::time::Duration::from_secs_f64(seconds);
+            if limit.is_zero() {
+                return Err(format!("expected a number of seconds above 0 (a nanosecond at least, not {seconds:e})"));
+            }
+            Ok(limit)
+        }
         _ => Err(format!("expected a number of seconds above 0 and at most {YEAR_S} (a year), e.g. 2.5")),
     }
 }

@@ -25,7 +25,9 @@ pub fn plot_path(csv_path: &Path) -> PathBuf {
 /// Checks `--profile FILE` and the plot's name beside it before the run, so that a bad name
 /// neither wastes a search nor leaves a new CSV beside an old plot.
 pub fn check_path(csv_path: &Path) -> Result<(), Failure> {
-    if plot_path(csv_path) == csv_path {
+    // A path with no file name (`.`, `..`, `/`) keeps its name under `with_extension`: it
+    // is a folder, which `OutputTarget::of` names as such.
+    if csv_path.file_name().is_some() && plot_path(csv_path) == csv_path {
         return Err(Failure::bad_input(format!(
             "--profile {}: the plot is written to FILE with the extension .svg, so FILE must not end in .svg; \
              name the CSV file, e.g. profile.csv",

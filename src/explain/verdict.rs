@@ -12,6 +12,7 @@ use super::measure::{all_runs, measurements, ConfigRuns, ExplainPlan, MachineDur
 use super::measurements::Measurements;
 pub use super::ranks::Rank;
 use super::ranks::{cause_pairs, rank_confidence, ranks, MIN_ROUNDS_TO_RANK, TIE_MARGIN};
+use crate::machine_guard::OTHER_CPU_LIMIT;
 use crate::statistics::{bootstrap_intervals, median_interval, ratio_interval, BootstrapSettings, Interval};
 use serde::Serialize;
 
@@ -217,12 +218,16 @@ fn too_few_rounds_text(rounds: usize) -> String {
 /// Why a verdict measured on a busy machine ranks nothing.
 fn busy_machine_text(machine: &MachineDuringRuns) -> String {
     let share = machine.other_cpu_share.map_or(String::new(), |share| {
-        format!("other processes used {:.0}% of the CPUs over the runs, ", share * 100.0)
+        format!("other processes used {:.1}% of the CPUs over the runs, and ", share * 100.0)
     });
+    // The rounds' figure apart: a short burst makes a round busy while the share over all
+    // the runs stays small ("0%" beside "1 of 2 rounds busy" read as a contradiction).
     format!(
-        "the machine was busy ({share}{} of {} rounds busy); \
+        "the machine was busy ({share}more than {:.0}% for a second or more in {} of {} rounds); \
          rerun `explain` with nothing else running",
-        machine.busy_rounds, machine.rounds
+        OTHER_CPU_LIMIT * 100.0,
+        machine.busy_rounds,
+        machine.rounds
     )
 }
 
@@ -260,7 +265,7 @@ mod tests {
         assert!(!quiet.busy());
         let loaded = MachineDuringRuns { rounds: 8, busy_rounds: 0, other_cpu_share: Some(0.4) };
         assert!(loaded.busy(), "40% of the CPUs over the runs");
-        assert!(busy_machine_text(&loaded).contains("40%"));
+        assert!(busy_machine_text(&loaded).contains("40.0% of the CPUs over the runs"));
         assert_eq!(withheld_ranks(&loaded, 8), Some(busy_machine_text(&loaded)));
         let causes = [cause(CauseKind::WaitingForFirstTask, 0.44), cause(CauseKind::PerNodeCost, 0.41)];
         let tied = [Some(Rank { best: 1, worst: 2 }), Some(Rank { best: 1, worst: 2 })];
