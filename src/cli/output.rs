@@ -206,10 +206,7 @@ pub fn write_report(out: &mut impl Write, instance: &Instance, report: &RunRepor
             out,
             "split:     {}, {} (the nodes above them counted in the plan); the time is the parts' searches \
              summed",
-            match parts.parse::<u64>() {
-                Ok(count) => format::counted(count, "part", "parts"),
-                Err(_) => format!("{parts} parts"),
-            },
+            format::counted(parts as u64, "part", "parts"),
             format::counted(report.parallel.subproblems, "subproblem", "subproblems")
         )?;
     } else if report.strategy != "sequential" {

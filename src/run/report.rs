@@ -240,8 +240,8 @@ impl RunReport {
     }
 
     /// The part count of a merged split search (`merge`'s report), `None` for a run of its own.
-    pub fn split_parts(&self) -> Option<&str> {
-        self.strategy.strip_prefix(SPLIT_STRATEGY_PREFIX)
+    pub fn split_parts(&self) -> Option<usize> {
+        self.strategy.strip_prefix(SPLIT_STRATEGY_PREFIX)?.parse().ok()
     }
 
     /// What the run searched for, in words: its mode's ([`SearchMode::words`]), or the

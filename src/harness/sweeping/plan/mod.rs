@@ -123,8 +123,8 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
     let mut instances: BTreeMap<String, Result<Instance, LoadFailure>> = BTreeMap::new();
     let mut notes = Vec::new();
     let mut configurations = Vec::new();
-    // Per instance and knob setting of a best search: why its models have no objective.
-    let mut objectives: HashMap<(String, String), Option<String>> = HashMap::new();
+    // Per instance and knob setting of a best search: whether its models lack an objective.
+    let mut objectives: HashMap<(String, String), bool> = HashMap::new();
     // Each configuration's index and the block that listed it first.
     let mut seen: HashMap<String, (usize, usize)> = HashMap::new();
     for (block_index, block) in spec.blocks.iter().enumerate() {
@@ -179,8 +179,8 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
                             // Looked at once per instance and knob setting: the models are built.
                             let key = (source.clone(), knob_text(&run.knobs));
                             let first_look = !objectives.contains_key(&key);
-                            let missing = objectives.entry(key).or_insert_with(|| no_objective(instance, &run));
-                            if let Some(message) = missing {
+                            let missing = *objectives.entry(key).or_insert_with(|| lacks_objective(instance, &run));
+                            if missing {
                                 if first_look {
                                     notes.push(format!(
                                         "block[{block_index}]: {source} with knobs `{}` is not searched for the \
@@ -188,7 +188,7 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
                                         knob_text(&run.knobs)
                                     ));
                                 }
-                                best_refusal = Some((source.clone(), message.clone()));
+                                best_refusal = Some((source.clone(), instance.family.name()));
                                 continue;
                             }
                             best_kept = true;
@@ -226,12 +226,11 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
                 }
             }
         }
-        if let (false, Some((source, message))) = (best_kept, best_refusal) {
-            // The run's advice names the command's flags; a spec lists modes.
-            let message = message
-                .replace("--best needs", "the mode \"best\" needs")
-                .replace("use --all or --first", "list it under the modes \"all\" or \"first\"");
-            let message = format!("block[{block_index}].modes: {source}: {message}");
+        if let (false, Some((source, family))) = (best_kept, best_refusal) {
+            let message = format!(
+                "block[{block_index}].modes: {source}: the mode \"best\" needs an objective, and the family \
+                 `{family}` declares none with these knobs; list it under the modes \"all\" or \"first\""
+            );
             return Err(HarnessError::spec_at(&spec.origin, block.line_of("modes"), message));
         }
     }
@@ -261,14 +260,12 @@ fn refuse_best_without_objective(family: Family, run: &RunSettings) -> Result<()
     Ok(())
 }
 
-/// Why `run`'s knobs build models of `instance` without the objective its mode needs, as
-/// the run would say; `None` when they have one. A failure to build them (a panic of the
-/// family's code too) is the run's to record.
-fn no_objective(instance: &Instance, run: &RunSettings) -> Option<String> {
-    match crate::run::prepare(instance, &run.knobs).and_then(|prepared| prepared.check_goal(run)) {
-        Err(RunError::Objective(message)) => Some(message),
-        _ => None,
-    }
+/// Whether `run`'s knobs build models of `instance` without the objective its mode needs,
+/// as the run would find. A failure to build them (a panic of the family's code too) is the
+/// run's to record.
+fn lacks_objective(instance: &Instance, run: &RunSettings) -> bool {
+    let goal = crate::run::prepare(instance, &run.knobs).and_then(|prepared| prepared.check_goal(run));
+    matches!(goal, Err(RunError::Objective(_)))
 }
 
 /// Why an instance of a sweep did not load.

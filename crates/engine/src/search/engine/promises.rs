@@ -23,7 +23,7 @@ pub(super) struct BoundTrail {
 
 impl BoundTrail {
     /// No bound above, no sibling checked: a search's root, or a subproblem's.
-    pub(super) const OPEN: BoundTrail = BoundTrail { above: i64::MAX, sibling: i64::MAX };
+    pub(super) const OPEN: BoundTrail = BoundTrail { above: BOUNDLESS, sibling: BOUNDLESS };
 }
 
 /// The bound score of a child of a search without objective: it promises nothing.
@@ -49,7 +49,7 @@ impl<M: Model, C: RuleCounter, S: Steering<M>, O: Observer<M>> Engine<M, C, S, O
     pub(super) fn descend_bound_trail(&mut self, bound: i64) -> BoundTrail {
         let saved = self.bound_trail;
         if M::OPTIMISES {
-            self.bound_trail = BoundTrail { above: saved.above.min(bound), sibling: i64::MAX };
+            self.bound_trail = BoundTrail { above: saved.above.min(bound), ..BoundTrail::OPEN };
         }
         saved
     }
