@@ -237,6 +237,10 @@ fn a_time_limit_stops_the_run_at_the_first_look_at_the_clock() {
         let flag = format!("--time-limit={bad}");
         assert_bad_input(&["solve", "hooks7", &flag], "expected a number of seconds above 0");
     }
+    for bad in ["0", "-1", "NaN", "1e6", "1e-10"] {
+        let flag = format!("--time-limit={bad}");
+        assert_bad_input(&["estimate", "hooks7", &flag], "expected a nanosecond or more and at most 86400 seconds");
+    }
     // A listing looks at the clock as its frontier fills (its subproblems are not entered
     // nodes): `naive`, which lists every leaf, stops there, before any worker runs.
     let naive = solve_json(&["prime-grid", "--parallel", "naive", "--threads", "2", "--time-limit", "1e-9"]);

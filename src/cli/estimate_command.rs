@@ -27,9 +27,12 @@ pub fn run(args: &EstimateArgs, knobs: KnobValues) -> Result<(), Failure> {
             args.probes
         )));
     }
-    if !(args.time_limit > 0.0 && args.time_limit <= MAX_TIME_LIMIT_SECONDS) {
+    // A limit under a nanosecond is refused too: as a duration it is 0, no limit to report.
+    let in_range = args.time_limit > 0.0 && args.time_limit <= MAX_TIME_LIMIT_SECONDS;
+    let time_limit = Duration::from_secs_f64(if in_range { args.time_limit } else { 0.0 });
+    if time_limit.is_zero() {
         return Err(Failure::bad_input(format!(
-            "--time-limit {}: expected more than 0 and at most {MAX_TIME_LIMIT_SECONDS} seconds",
+            "--time-limit {}: expected a nanosecond or more and at most {MAX_TIME_LIMIT_SECONDS} seconds",
             args.time_limit
         )));
     }
@@ -38,7 +41,7 @@ pub fn run(args: &EstimateArgs, knobs: KnobValues) -> Result<(), Failure> {
         seed: args.seed,
         compare: args.compare,
         method: args.method,
-        time_limit: Some(Duration::from_secs_f64(args.time_limit)),
+        time_limit: Some(time_limit),
     };
     let estimates = run::estimate(&instance, &knobs, &request)?;
     let stdout = std::io::stdout();
