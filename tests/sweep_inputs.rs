@@ -1,5 +1,5 @@
 //! A sweep refuses what would mix or lose runs: `--resume` of a configuration that is to
-//! run more after the instance file under its source was replaced, and a file at a run log's name whose rows the
+//! run more after the instance file under its source was replaced or edited, and a file at a run log's name whose rows the
 //! harness did not write. And a configuration's time budget ends its repeats even when the
 //! spec sets no `min_repeats`.
 
@@ -25,20 +25,22 @@ fn instance(name: &str) -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("instances").join(name)).expect("an instance")
 }
 
-#[test]
-fn resume_after_the_instance_file_was_replaced_is_refused_and_changes_nothing() {
+/// Sweeps `z.json` (the prime grid) twice, then puts `edit`'s instance under the same name:
+/// a resume of the finished configuration runs nothing; once the configuration is to run
+/// more, the resume is refused (exit 2) with `expected` in its message, the log untouched.
+fn resume_after_the_instance_changed(edit: impl Fn(&str) -> String, expected: &[&str]) {
     let folder = tempfile::tempdir().expect("a temporary folder");
-    // One family and knobs, so one configuration id: only the instance's own id differs.
+    // One family and knobs, so one configuration id whatever the instance holds.
     let grid = instance("prime_grid.json");
-    let other_grid = grid.replacen("\"C_prime_3x3_grid\"", "\"another_grid\"", 1);
-    assert_ne!(grid, other_grid);
+    let changed = edit(&grid);
+    assert_ne!(grid, changed);
     std::fs::write(folder.path().join("z.json"), &grid).expect("the instance");
     let spec = "name = \"s\"\nrepeats = 2\n[[block]]\ninstances = [\"z.json\"]\nbaseline = false\n";
     let first = sweep(folder.path(), spec, &[]);
     assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
     let log = folder.path().join("out/s-runs.csv");
     let before = std::fs::read(&log).expect("the run log");
-    std::fs::write(folder.path().join("z.json"), &other_grid).expect("another instance");
+    std::fs::write(folder.path().join("z.json"), &changed).expect("another instance");
     // Finished, the configuration gets no run that would join the old ones: nothing to refuse.
     let finished = sweep(folder.path(), spec, &["--resume"]);
     assert!(finished.status.success(), "{}", String::from_utf8_lossy(&finished.stderr));
@@ -47,8 +49,20 @@ fn resume_after_the_instance_file_was_replaced_is_refused_and_changes_nothing() 
     let resumed = sweep(folder.path(), &spec.replace("repeats = 2", "repeats = 3"), &["--resume"]);
     let stderr = String::from_utf8_lossy(&resumed.stderr);
     assert_eq!(resumed.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("holds runs of instance") && stderr.contains("`z.json` now holds"), "{stderr}");
+    assert!(expected.iter().all(|part| stderr.contains(part)), "{stderr}");
     assert_eq!(std::fs::read(&log).expect("the run log"), before, "the log is as it was");
+}
+
+#[test]
+fn resume_after_the_instance_file_was_replaced_is_refused_and_changes_nothing() {
+    let another_id = |grid: &str| grid.replacen("\"C_prime_3x3_grid\"", "\"another_grid\"", 1);
+    resume_after_the_instance_changed(another_id, &["holds runs of instance", "`z.json` now holds"]);
+}
+
+#[test]
+fn resume_after_the_instance_data_was_edited_under_the_same_id_is_refused_and_changes_nothing() {
+    let other_bound = |grid: &str| grid.replacen("\"sum_bound_exclusive\": 100", "\"sum_bound_exclusive\": 90", 1);
+    resume_after_the_instance_changed(other_bound, &["holds runs of `z.json`", "its data changed since"]);
 }
 
 #[test]

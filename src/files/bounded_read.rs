@@ -29,6 +29,9 @@ pub enum ReadKind {
     /// A document beside a results folder whose generated sections `report` rewrites
     /// (README.md, docs/*.md): this project's longest is under 100 KiB.
     Document,
+    /// The instance digests beside a run log (`S-instances.json`): about 80 bytes per
+    /// instance of the sweep.
+    InstanceDigests,
 }
 
 impl ReadKind {
@@ -41,6 +44,7 @@ impl ReadKind {
             ReadKind::Incumbent => 1 << 20,
             ReadKind::Measurements => 4 << 20,
             ReadKind::Document => 16 << 20,
+            ReadKind::InstanceDigests => 16 << 20,
         }
     }
 
@@ -52,6 +56,7 @@ impl ReadKind {
             ReadKind::Incumbent => "an incumbent file",
             ReadKind::Measurements => "a scaling check's measurements",
             ReadKind::Document => "a document with generated sections",
+            ReadKind::InstanceDigests => "a sweep's instance digests",
         }
     }
 }

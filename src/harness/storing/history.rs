@@ -19,7 +19,7 @@
 
 use super::csv_log::write_atomically;
 use super::output_target::check_named_folder;
-use super::results_folder::{counts_file_for, find_runs_files, holds_runs, runs_file, Shard};
+use super::results_folder::{counts_file_for, digests_file_for, find_runs_files, holds_runs, runs_file, Shard};
 use crate::environment::timestamp_now;
 use crate::files::bounded_read::{read_bounded, ReadKind};
 use crate::harness::error::HarnessError;
@@ -231,8 +231,9 @@ fn entry_for(folder: &Path, sweep: &str, split: Option<usize>, group: &[PathBuf]
 /// Moves a run log with its counts and mark into `entry`; `false` when another process moved
 /// it first.
 fn move_log(log: &Path, entry: &Path) -> Result<bool, HarnessError> {
-    // Counts and mark first: a run log never sits in the history without them.
-    for companion in [counts_file_for(log), completion_mark(log)] {
+    // Counts, mark and instance digests first: a run log never sits in the history without
+    // them (nor its digests beside a later log of the same name).
+    for companion in [counts_file_for(log), completion_mark(log), digests_file_for(log)] {
         match std::fs::rename(&companion, entry.join(file_name(&companion))) {
             Ok(()) => {}
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
@@ -291,11 +292,12 @@ mod tests {
     }
 
     #[test]
-    fn a_fresh_whole_run_keeps_every_earlier_log_with_its_counts() {
+    fn a_fresh_whole_run_keeps_every_earlier_log_with_its_counts_and_digests() {
         let folder = tempfile::tempdir().unwrap();
         let out = folder.path();
         write(out, "s-runs.csv", 3);
         write(out, "s-counts.csv", 7);
+        write(out, "s-instances.json", 1);
         mark_complete(&out.join("s-runs.csv")).unwrap();
         write(out, "other-runs.csv", 1);
         // A log of no row (a shard without configurations) is left where it is.
@@ -304,7 +306,8 @@ mod tests {
         assert_eq!(kept.len(), 1);
         assert_eq!((kept[0].rows, kept[0].unfinished), (3, false));
         assert_eq!(kept[0].entry, out.join("history/s-1"));
-        assert_eq!(names(&out.join("history/s-1")), ["s-counts.csv", "s-runs.csv", "s-runs.csv.complete"]);
+        let entry = names(&out.join("history/s-1"));
+        assert_eq!(entry, ["s-counts.csv", "s-instances.json", "s-runs.csv", "s-runs.csv.complete"]);
         assert_eq!(names(out), ["history", "other-runs.csv", "s-runs.shard-2-of-9.csv"]);
         // A second rerun: a new entry; a log without a mark is unfinished.
         write(out, "s-runs.csv", 2);

@@ -72,6 +72,16 @@ pub fn counts_file_for(runs_file: &Path) -> PathBuf {
     runs_file.with_file_name(name.replacen("-runs", "-counts", 1))
 }
 
+/// The instance digests beside a run log: `S-runs.csv` -> `S-instances.json`, a shard's
+/// `S-runs.shard-K-of-N.csv` -> `S-instances.shard-K-of-N.json` (not a `.csv`, so never
+/// taken for a run log). Written and read by `sweeping::instance_digests`.
+pub fn digests_file_for(runs_file: &Path) -> PathBuf {
+    let name = runs_file.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = name.replacen("-runs", "-instances", 1);
+    let stem = name.strip_suffix(".csv").unwrap_or(&name);
+    runs_file.with_file_name(format!("{stem}.json"))
+}
+
 /// The summary of a sweep.
 pub fn summary_file(folder: &Path, sweep: &str) -> PathBuf {
     folder.join(format!("{sweep}-summary.csv"))
@@ -206,6 +216,13 @@ mod tests {
         assert_eq!(sweep_of("quick-runs.shard-x-of-8.csv"), None);
         assert_eq!(sweep_of("quick-runs.csv.tmp"), None);
         assert_eq!(sweep_of("-runs.csv"), None);
+        assert_eq!(sweep_of("quick-instances.json"), None);
+        let log = Path::new("r").join("quick-runs.shard-2-of-3.csv");
+        assert_eq!(digests_file_for(&log), Path::new("r").join("quick-instances.shard-2-of-3.json"));
+        assert_eq!(
+            digests_file_for(&Path::new("r").join("quick-runs.csv")),
+            Path::new("r").join("quick-instances.json")
+        );
         let folder = Path::new("r");
         assert_eq!(runs_file(folder, "s", Some(Shard { number: 2, count: 5 })), folder.join("s-runs.shard-2-of-5.csv"));
         assert_eq!(sweep_of("quick-runs.shard-1-of-2.csv.old"), None);

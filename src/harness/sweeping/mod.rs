@@ -8,11 +8,13 @@
 //! - [`plan`]: a spec expanded into configurations with stable ids;
 //! - [`runner`]: the sweep loop, appending one record per run through `storing`;
 //! - [`resume`]: what `--resume` finds done, and which configurations are finished;
+//!   [`instance_digests`]: what each instance held when a log's runs searched it;
 //! - [`progress`], [`work_estimate`]: the bar and its time-left estimate;
 //!
 //! The machine's load while it runs comes from `crate::machine_guard`.
 
 pub mod dimensions;
+pub mod instance_digests;
 pub mod plan;
 pub mod progress;
 pub mod resume;

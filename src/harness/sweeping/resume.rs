@@ -9,6 +9,7 @@
 //! log with its completion mark was. Only the last configuration of an unmarked log (the one
 //! a kill or Ctrl-C stopped) gets more runs; a finished sweep resumed runs nothing.
 
+use super::instance_digests::{digest, read_digests};
 use super::plan::SweepPlan;
 use crate::harness::error::HarnessError;
 use crate::harness::storing::history::completion_mark;
@@ -50,7 +51,7 @@ pub fn recorded_runs(plan: &SweepPlan, out_dir: &Path) -> Result<RecordedRuns, H
         Err(HarnessError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(error) => return Err(error),
     };
-    // The instance each planned configuration runs now, by id.
+    // The instance each planned configuration runs now, by id, and its digest by source.
     let running: HashMap<&str, (&str, &Instance)> = plan
         .configurations
         .iter()
@@ -59,12 +60,18 @@ pub fn recorded_runs(plan: &SweepPlan, out_dir: &Path) -> Result<RecordedRuns, H
             _ => None,
         })
         .collect();
+    let digests_now: HashMap<&str, String> =
+        running.values().map(|&(source, instance)| (source, digest(instance))).collect();
     let mut recorded: HashMap<String, Recorded> = HashMap::new();
     let mut notes = Vec::new();
     let mut other_instance = HashMap::new();
     for file in files {
         let (records, skipped) = read_runs(std::slice::from_ref(&file))?;
         notes.extend(skipped);
+        let searched = read_digests(&file).unwrap_or_else(|why| {
+            notes.push(format!("{why}: the instances of this log's runs are not compared with the files now"));
+            None
+        });
         let marked_complete = completion_mark(&file).exists();
         let mut previous: Option<&str> = None;
         for record in records.iter().filter(|record| record.sweep == plan.sweep) {
@@ -74,7 +81,11 @@ pub fn recorded_runs(plan: &SweepPlan, out_dir: &Path) -> Result<RecordedRuns, H
             }
             previous = Some(&record.config_id);
             if let Some(&(source, instance)) = running.get(record.config_id.as_str()) {
-                if let Some(why) = another_instance(record, source, instance, &file) {
+                let edited = searched.as_ref().and_then(|searched| {
+                    let then = searched.sources.get(source)?;
+                    (*then != digests_now[source]).then(|| edited_instance(record, source, &file))
+                });
+                if let Some(why) = another_instance(record, source, instance, &file).or(edited) {
                     other_instance.entry(record.config_id.clone()).or_insert(why);
                 }
             }
@@ -122,6 +133,19 @@ fn another_instance(record: &RunRecord, source: &str, instance: &Instance, file:
         record.puzzle,
         instance.id
     ))
+}
+
+/// Why `record` (of `file`) cannot be joined by new runs when `source` holds the same
+/// instance id and family as its runs searched, with other data (the file was edited since).
+fn edited_instance(record: &RunRecord, source: &str, file: &Path) -> String {
+    format!(
+        "{}: configuration {} holds runs of `{source}` (instance `{}`) as it was then, and its data changed since \
+         (same id and family): its new runs would be summarized with theirs; run without --resume to start again \
+         (the earlier runs are kept in history/)",
+        file.display(),
+        record.config_id,
+        record.instance
+    )
 }
 
 /// A note when the folder's logs hold configurations `plan` does not have: the spec or a

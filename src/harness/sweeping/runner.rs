@@ -7,6 +7,7 @@
 //! run logs of the sweep and runs only what is missing. The stop flag (set by Ctrl-C) is
 //! checked before every run; the run in progress finishes and is recorded.
 
+use super::instance_digests::record_digests;
 use super::plan::{Configuration, SweepPlan};
 use super::progress::Progress;
 use super::resume::{is_done, other_plan_note, recorded_runs, refuse_another_instance, Recorded, RecordedRuns};
@@ -22,7 +23,7 @@ use crate::harness::storing::history::{
 use crate::harness::storing::output_target::named_file_target;
 use crate::harness::storing::record::{status, RunRecord, BATCH_TARGET_NS};
 use crate::harness::storing::results_folder::{
-    counts_file_for, holds_runs, runs_file, summary_file, write_summary, Shard,
+    counts_file_for, digests_file_for, holds_runs, runs_file, summary_file, write_summary, Shard,
 };
 use crate::harness::storing::run_columns::RunColumnCells;
 use crate::harness::storing::run_logs::RunLogs;
@@ -104,7 +105,7 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
     // The run log and its counts file are appended to (or kept in the history first): a
     // folder or a device at their names is refused before anything moves. Their completion
     // mark too (made and removed around the runs).
-    for own_file in [path.clone(), counts_file_for(&path), completion_mark(&path)] {
+    for own_file in [path.clone(), counts_file_for(&path), completion_mark(&path), digests_file_for(&path)] {
         named_file_target(&own_file)?;
     }
     let RecordedRuns { runs: recorded, mut notes, other_instance } =
@@ -168,6 +169,14 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
     }
     // The log is about to grow: it is finished again only when this run ends.
     clear_completion_mark(&path)?;
+    // What each instance holds now, before any run of it is recorded (a resume compares).
+    let loaded = plan.configurations.iter().filter_map(|config| match plan.instances.get(&config.source) {
+        Some(Ok(instance)) => Some((config.source.as_str(), instance)),
+        _ => None,
+    });
+    // A log that holds no runs keeps no digests of earlier ones (a shard's left by a run that
+    // set its log aside, say).
+    record_digests(&path, loaded, options.resume && holds_runs(&path))?;
     let (mut log, repairs) = RunLogs::open(&path, &counts, options.resume)?;
     // The log's cut-off last line was just dropped, and said: not said again at the end.
     let said = cut_last_line_note(&path);

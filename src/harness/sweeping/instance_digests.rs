@@ -1,0 +1,139 @@
+//! What each instance held when a sweep's runs searched it, kept beside the run log, so that
+//! `--resume` refuses to add runs to those of an instance file edited in place since.
+//!
+//! The run records name an instance by its id and family only: a file whose data changed
+//! and whose id did not was resumed as the same instance, and its new runs summarized with
+//! the old ones. The digest covers the family, the id and the data (keys in sorted order, so
+//! that a file whose keys only moved is the same instance).
+
+use crate::files::bounded_read::{read_bounded, ReadKind};
+use crate::harness::error::HarnessError;
+use crate::harness::storing::csv_log::write_atomically;
+use crate::harness::storing::results_folder::digests_file_for;
+use crate::run::instance::Instance;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The digest of each instance source (the name or path a spec gives) a run log's runs
+/// searched, as written beside the log.
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InstanceDigests {
+    /// Per source, the digest of the instance it held when the log's first run of it began.
+    pub sources: BTreeMap<String, String>,
+}
+
+/// The digest of what a run of `instance` searches: its family, its id and its data.
+pub fn digest(instance: &Instance) -> String {
+    let mut text = format!("{}\n{}\n", instance.family.name(), instance.id);
+    write_canonical(&instance.data, &mut text);
+    blake3::hash(text.as_bytes()).to_hex()[..32].to_string()
+}
+
+/// `value` as JSON text with every object's keys in sorted order.
+fn write_canonical(value: &Value, out: &mut String) {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (position, key) in keys.into_iter().enumerate() {
+                if position > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String(key.clone()).to_string());
+                out.push(':');
+                write_canonical(&map[key], out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (position, item) in items.iter().enumerate() {
+                if position > 0 {
+                    out.push(',');
+                }
+                write_canonical(item, out);
+            }
+            out.push(']');
+        }
+        scalar => out.push_str(&scalar.to_string()),
+    }
+}
+
+/// The digests beside `runs_file`: `Ok(None)` when there are none (a log written before
+/// digests were kept), `Err` with what was wrong when the file cannot be read as digests.
+pub fn read_digests(runs_file: &Path) -> Result<Option<InstanceDigests>, String> {
+    let path = digests_file_for(runs_file);
+    let bytes = match read_bounded(&path, ReadKind::InstanceDigests) {
+        Ok(bytes) => bytes,
+        Err(refused) if refused.not_found => return Ok(None),
+        Err(refused) => return Err(refused.to_string()),
+    };
+    serde_json::from_slice(&bytes)
+        .map(Some)
+        .map_err(|error| format!("{}: not instance digests: {error}", path.display()))
+}
+
+/// Writes the digests beside `runs_file` for `instances` (source and instance): on a resumed
+/// log, a source the file already names keeps its digest (the log's runs searched that one;
+/// a changed instance whose configuration is to run more was refused before), and new ones
+/// are added; on a fresh log, only `instances` are written.
+pub fn record_digests<'a>(
+    runs_file: &Path,
+    instances: impl IntoIterator<Item = (&'a str, &'a Instance)>,
+    resumed: bool,
+) -> Result<(), HarnessError> {
+    let mut digests =
+        if resumed { read_digests(runs_file).ok().flatten().unwrap_or_default() } else { Default::default() };
+    for (source, instance) in instances {
+        digests.sources.entry(source.to_string()).or_insert_with(|| digest(instance));
+    }
+    let mut text = serde_json::to_string_pretty(&digests).expect("a map of strings to strings is JSON");
+    text.push('\n');
+    write_atomically(&digests_file_for(runs_file), text.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::instance::load;
+
+    #[test]
+    fn the_digest_follows_the_data_and_not_the_order_of_its_keys() {
+        let rings = load("rings").unwrap();
+        let mut moved = rings.clone();
+        let Value::Object(map) = &rings.data else { panic!("an instance's data is an object") };
+        assert!(map.len() > 1, "{map:?}");
+        moved.data = Value::Object(map.iter().rev().map(|(key, value)| (key.clone(), value.clone())).collect());
+        assert_ne!(moved.data.to_string(), rings.data.to_string(), "the keys moved");
+        assert_eq!(digest(&moved), digest(&rings));
+        let mut edited = rings.clone();
+        edited.data["edited"] = Value::Bool(true);
+        assert_ne!(digest(&edited), digest(&rings));
+        let mut renamed = rings.clone();
+        renamed.id.push('2');
+        assert_ne!(digest(&renamed), digest(&rings));
+    }
+
+    #[test]
+    fn a_resumed_log_keeps_the_digests_of_its_runs_and_adds_new_sources() {
+        let folder = tempfile::tempdir().unwrap();
+        let runs = folder.path().join("t-runs.csv");
+        let (rings, hooks) = (load("rings").unwrap(), load("hooks7").unwrap());
+        assert_eq!(read_digests(&runs), Ok(None));
+        record_digests(&runs, [("rings", &rings)], false).unwrap();
+        let mut edited = rings.clone();
+        edited.data["edited"] = Value::Bool(true);
+        record_digests(&runs, [("rings", &edited), ("hooks7", &hooks)], true).unwrap();
+        let kept = read_digests(&runs).unwrap().unwrap();
+        assert_eq!(kept.sources["rings"], digest(&rings));
+        assert_eq!(kept.sources["hooks7"], digest(&hooks));
+        // A fresh log starts over.
+        record_digests(&runs, [("rings", &edited)], false).unwrap();
+        assert_eq!(read_digests(&runs).unwrap().unwrap().sources.len(), 1);
+        std::fs::write(digests_file_for(&runs), "not json").unwrap();
+        assert!(read_digests(&runs).unwrap_err().contains("not instance digests"));
+    }
+}
