@@ -1,13 +1,14 @@
 //! End-to-end tests of where `solve --solutions FILE` and `--profile FILE` write: a FIFO
 //! is streamed into and stays a FIFO, `/dev/null` stays a character device, a symlink
 //! stays a link and its target gets the content; a replaced regular file keeps its permission
-//! bits. Both naming one regular file is refused, and so is a file this user may not write,
-//! or standard output beside `--json`.
+//! bits; the file standard output or error goes to is written through that stream. Both naming
+//! one regular file (however spelled) is refused, and so is a file this user may not write, a
+//! name ending in `/`, or standard output beside `--json`.
 //! `report` keeps a results folder's README that is a link to a page elsewhere a link.
 
 mod common;
 
-use common::{make_fifo, run};
+use common::{make_fifo, run, text};
 use std::io::Read;
 use std::os::unix::fs::FileTypeExt;
 use std::path::Path;
@@ -129,6 +130,73 @@ fn solutions_and_profile_naming_one_regular_file_are_refused_before_the_run() {
         assert_eq!(output.status.code(), Some(2), "{stderr}");
         assert!(stderr.contains(&format!("--solutions {solutions} is also where --profile writes")), "{stderr}");
     }
+    assert_eq!(std::fs::read_dir(folder.path()).expect("the folder").count(), 0, "nothing was written");
+    // Other spellings of the same files: through `..`, and through a linked folder.
+    let inner = folder.path().join("d");
+    std::fs::create_dir(&inner).expect("a folder");
+    std::os::unix::fs::symlink(&inner, folder.path().join("link")).expect("a link");
+    let csv = inner.join("x.csv");
+    let (csv, dotted, linked) = (
+        csv.to_str().expect("UTF-8"),
+        format!("{}/../d/x.svg", text(&inner)),
+        format!("{}/link/x.csv", text(folder.path())),
+    );
+    for solutions in [dotted.as_str(), linked.as_str()] {
+        let output = run(&["solve", "rings", "--all", "--solutions", solutions, "--profile", csv]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("is also where --profile writes"), "{stderr}");
+    }
+    assert_eq!(std::fs::read_dir(&inner).expect("the folder").count(), 0, "nothing was written");
+}
+
+/// Standard output or error sent to a regular file, and named again as an output (`/dev/fd/1`,
+/// `/proc/self/fd/2`, the file's own name): written through the stream, not replaced by a
+/// new file while the stream writes on into the old one (the report was lost).
+#[test]
+fn an_output_naming_the_file_standard_output_or_error_writes_goes_through_that_stream() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let out = folder.path().join("out.txt");
+    for (solutions, stream) in [("/dev/fd/1", 1), ("/proc/self/fd/1", 1), (text(&out), 1), ("/dev/fd/2", 2)] {
+        let file = std::fs::File::create(&out).expect("the output file");
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_backtrack-bench"));
+        command.args(["solve", "prime-grid", "--all", "--solutions", solutions]);
+        if stream == 1 {
+            command.stdout(file);
+        } else {
+            command.stderr(file);
+        }
+        let status = command.status().expect("the binary runs");
+        assert!(status.success(), "{solutions}");
+        let written = std::fs::read_to_string(&out).expect("the output file");
+        assert_eq!(written.lines().filter(|line| line.contains("\"solution\"")).count(), 4, "{solutions}: {written}");
+        let report = if stream == 1 { "answer:" } else { "4 solution(s) written to" };
+        assert!(written.contains(report), "{solutions}: the stream's own lines are kept: {written}");
+    }
+    // Beside --json, a name of the standard output's file is the standard output.
+    let file = std::fs::File::create(&out).expect("the output file");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_backtrack-bench"))
+        .args(["solve", "rings", "--all", "--json", "--solutions", "/dev/fd/1"])
+        .stdout(file)
+        .output()
+        .expect("the binary runs");
+    assert_eq!(output.status.code(), Some(2), "{}", String::from_utf8_lossy(&output.stderr));
+}
+
+#[test]
+fn an_output_path_ending_in_a_slash_is_refused_before_the_run() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let missing = format!("{}/nd/", text(folder.path()));
+    for flag in ["--solutions", "--profile"] {
+        let output = run(&["solve", "rings", "--all", flag, &missing]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("ends in /, which names a folder"), "{stderr}");
+    }
+    let output =
+        run(&["explain", "rings", "--parallel", "steal", "--threads", "2", "--repeats", "1", "--out", &missing]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert_eq!(std::fs::read_dir(folder.path()).expect("the folder").count(), 0, "nothing was written");
 }
 

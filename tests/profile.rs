@@ -150,7 +150,7 @@ fn a_fifo_or_a_dangling_link_where_the_plot_goes_is_refused_before_the_run() {
     let output = run(&["solve", "rings", "--profile", csv.to_str().expect("UTF-8")]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("is a FIFO or a device"), "{stderr}");
+    assert!(stderr.contains("is a FIFO, a device"), "{stderr}");
     assert!(!csv.exists(), "the CSV is not written");
 }
 

@@ -63,9 +63,9 @@ fn may_write(file: &Path) -> bool {
 /// after the run until something read it.
 pub fn refuse_streamed_plot(named: &str, plot: &Path) -> Result<(), Failure> {
     match OutputTarget::of(plot) {
-        Ok(OutputTarget::Stream(_) | OutputTarget::Stdout) => Err(Failure::bad_input(format!(
-            "{named}: its plot {} is a FIFO or a device; a plot is written whole beside its file: remove it or \
-             name another file",
+        Ok(OutputTarget::Stream(_) | OutputTarget::Stdout | OutputTarget::Stderr) => Err(Failure::bad_input(format!(
+            "{named}: its plot {} is a FIFO, a device or the standard output's or error's file; a plot is written \
+             whole beside its file: remove it or name another file",
             plot.display()
         ))),
         _ => Ok(()),

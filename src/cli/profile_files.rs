@@ -65,8 +65,11 @@ pub fn check_path(csv_path: &Path) -> Result<(), Failure> {
 /// symlinks): each replaces the file whole, so all but the last would be lost. A stream
 /// (`/dev/null`, a FIFO, standard output) may take both.
 pub fn check_apart(csv_path: &Path, solutions: &Path) -> Result<(), Failure> {
+    // The file's name in its folder's canonical path: `../d/x.csv`, `./x.csv` and a path
+    // through a linked folder name one file (`absolute` keeps `..` and links, so two
+    // spellings of one file passed as two and the later write replaced the other).
     let resolved = |path: &Path| match OutputTarget::of(path) {
-        Ok(OutputTarget::Replace(path)) => std::path::absolute(path).ok(),
+        Ok(OutputTarget::Replace(path)) => Some(std::fs::canonicalize(folder_of(&path)).ok()?.join(path.file_name()?)),
         _ => None,
     };
     let written = resolved(solutions);

@@ -1,6 +1,7 @@
 //! Where a file the user names as an output really goes: a regular file (or a new path) is
-//! replaced whole through a temporary file and a rename; a FIFO, a character device, `-` or
-//! `/dev/stdout` is streamed into, never replaced; a symlink is followed to the file it
+//! replaced whole through a temporary file and a rename; a FIFO, a character device, `-`,
+//! `/dev/stdout` or the file standard output or error already writes is streamed into, never
+//! replaced; a symlink is followed to the file it
 //! points to, never replaced itself.
 //!
 //! The user owns what they name: replacing `/dev/null` or a FIFO another program reads with
@@ -21,8 +22,11 @@ const MAX_SYMLINK_HOPS: usize = 40;
 /// How an output path is written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OutputTarget {
-    /// The process's standard output (`-` or `/dev/stdout`).
+    /// The process's standard output (`-`, `/dev/stdout`, or any name of the file it is).
     Stdout,
+    /// The process's standard error, named by a name of the regular file it is
+    /// (`/dev/stderr` or `/dev/fd/2` with `2> FILE`, or FILE itself).
+    Stderr,
     /// A FIFO or character device, opened for writing and streamed into as it is.
     Stream(PathBuf),
     /// A regular file or a path where nothing is yet: written to a temporary file beside
@@ -36,6 +40,21 @@ impl OutputTarget {
     pub fn of(path: &Path) -> Result<OutputTarget, HarnessError> {
         if path == Path::new("-") || path == Path::new("/dev/stdout") {
             return Ok(OutputTarget::Stdout);
+        }
+        // `nd/` names a folder: taken for a file, it passed every check as the file `nd`
+        // in the current folder, and the rename after the run failed.
+        if path.as_os_str().as_encoded_bytes().ends_with(b"/") && !path.is_dir() {
+            return Err(HarnessError::io(
+                path,
+                io::Error::new(io::ErrorKind::InvalidInput, "ends in /, which names a folder; name a file"),
+            ));
+        }
+        // A regular file the process already writes as its standard output or error (named
+        // `/dev/fd/1`, `/proc/self/fd/2`, or by its own name): written through that stream.
+        // Replaced by a rename, it took the place of the file the other stream still wrote
+        // into, unlinked, and everything written there was lost.
+        if let Some(stream) = std::fs::metadata(path).ok().and_then(|metadata| standard_stream_holding(&metadata)) {
+            return Ok(stream);
         }
         // A stream the kernel reaches through the name (`/dev/stderr`, `/dev/fd/N`,
         // `/proc/self/fd/N`: links to a pipe whose target, `pipe:[N]`, is no path) is
@@ -78,10 +97,31 @@ impl OutputTarget {
     pub fn open_stream(&self) -> io::Result<Option<Box<dyn Write + Send>>> {
         match self {
             OutputTarget::Stdout => Ok(Some(Box::new(io::stdout()))),
+            OutputTarget::Stderr => Ok(Some(Box::new(io::stderr()))),
             // No truncate and no create: a FIFO or a device is written as it is.
             OutputTarget::Stream(path) => Ok(Some(Box::new(OpenOptions::new().write(true).open(path)?))),
             OutputTarget::Replace(_) => Ok(None),
         }
+    }
+}
+
+/// The standard stream (output first) that writes into the regular file `file` describes.
+fn standard_stream_holding(file: &std::fs::Metadata) -> Option<OutputTarget> {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    if !file.is_file() {
+        return None;
+    }
+    let same = |stream: std::os::fd::BorrowedFd<'_>| {
+        let held = stream.try_clone_to_owned().and_then(|owned| std::fs::File::from(owned).metadata());
+        held.is_ok_and(|held| held.is_file() && (held.dev(), held.ino()) == (file.dev(), file.ino()))
+    };
+    if same(io::stdout().as_fd()) {
+        Some(OutputTarget::Stdout)
+    } else if same(io::stderr().as_fd()) {
+        Some(OutputTarget::Stderr)
+    } else {
+        None
     }
 }
 
