@@ -1,5 +1,5 @@
-//! End-to-end tests of `watch`: `--max-steps N` draws N frames and says it stopped the
-//! search, a finished search ends on its solution, Ctrl-C exits with 130, a pause past a
+//! End-to-end tests of `watch`: `--max-steps N` draws N frames, counts the nodes they show
+//! and says it stopped the search, a finished search ends on its solution, Ctrl-C exits with 130, a pause past a
 //! minute a frame is refused.
 
 use std::process::{Command, Stdio};
@@ -27,6 +27,16 @@ fn max_steps_n_draws_n_frames_per_grid() {
         );
         let stops = text.lines().filter(|line| line.starts_with(&format!("stopped by --max-steps {steps}"))).count();
         assert_eq!(stops, grids, "one line per grid stopped");
+        // The summary's nodes are those the grids' last frames show, not one more per grid.
+        let shown: u64 = text
+            .lines()
+            .filter(|line| line.contains(&format!("  step {steps}  ")))
+            .map(|line| {
+                let after = line.split("  nodes ").nth(1).expect("a status line names its nodes");
+                after.split_whitespace().next().and_then(|nodes| nodes.parse::<u64>().ok()).expect("a count")
+            })
+            .sum();
+        assert!(summary.starts_with(&format!("{} frames, {shown} nodes,", steps * grids)), "{summary}");
     }
 }
 

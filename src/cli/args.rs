@@ -197,7 +197,7 @@ pub struct ReportArgs {
     /// An earlier run log (*-runs.csv) or results folder to compare with, configuration by configuration: a time change is flagged when the 95% bootstrap interval of now / before excludes 1 and the change is beyond 10% (15% for calls under 10 µs); a node count when it differs. Without it, each sweep is compared in the same way with its previous run, kept in DIR/history/ by the sweep that replaced it.
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<std::path::PathBuf>,
-    /// With --baseline: exit with code 1 on a regression (slower beyond the noise, or other node counts), or when no configuration could be compared at all; faster rows pass.
+    /// With --baseline: exit with code 1 on a regression (slower beyond the noise, other node counts or another best value), or when no configuration could be compared at all; faster rows pass.
     #[arg(long, requires = "baseline")]
     pub fail_on_change: bool,
     /// Print nothing but errors and the comparison.

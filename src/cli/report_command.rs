@@ -73,7 +73,7 @@ pub fn run(args: &ReportArgs) -> Result<(), Failure> {
         }
         if counts.regressions > 0 {
             return Err(Failure::failed(format!(
-                "{} configuration(s) regressed (slower beyond the noise, or other node counts)",
+                "{} configuration(s) regressed (slower beyond the noise, other node counts or another best value)",
                 counts.regressions
             )));
         }

@@ -75,7 +75,8 @@ fn measure_here(args: &ScalingCheckArgs, command: &str) -> Result<(Vec<Workload>
     let cpu_list = if args.one_cpu { None } else { CpuPinning::allowed() };
     let mut workloads = Vec::new();
     for source in &args.instances {
-        let instance = instance::load(source)?;
+        // The default workloads are files of the source tree: found from any folder.
+        let instance = instance::load_here_or_in_the_crate(source)?;
         // Its plot and rows are named by the instance's id: a second copy overwrote them.
         if workloads.iter().any(|workload: &Workload| workload.measurements.workload == instance.id) {
             note!("scaling-check: {source}: instance `{}` is listed already; measured once", instance.id);

@@ -428,7 +428,11 @@ pub fn watch_puzzle<P: Puzzle>(
         }
         summary.stopped_by_max_steps |= stopped_by_max_steps;
         summary.frames += observer.frames;
-        summary.nodes += stats.nodes;
+        // The nodes the frames counted: past the last step the engine enters one more node,
+        // which no frame shows (the summary said 5 nodes after a last frame of 4). The same
+        // count as the engine's when the search ends by itself.
+        debug_assert!(stopped_by_max_steps || stop.load(Ordering::Relaxed) || observer.status.nodes == stats.nodes);
+        summary.nodes += observer.status.nodes;
         summary.solutions += stats.solutions;
         if stop.load(Ordering::Relaxed) {
             summary.interrupted = true;

@@ -129,10 +129,12 @@ impl Change {
     }
 
     /// Whether a run with an objective found another best value than its baseline: the
-    /// optimum does not depend on the schedule, so this is a regression wherever the node
-    /// counts of the run may vary.
+    /// optimum, or the best of every solution, does not depend on the schedule, so this is a
+    /// regression wherever the node counts of the run may vary. A parallel first-solution
+    /// search's value is that of whichever solution came first, and is not compared.
     pub fn best_changed(&self) -> bool {
-        matches!((self.baseline_best, self.current.objective_best), (Some(before), Some(now)) if before != now)
+        best_is_reproducible(&self.current)
+            && matches!((self.baseline_best, self.current.objective_best), (Some(before), Some(now)) if before != now)
     }
 
     /// The verdict on time, where times compare (both sides on one machine).
@@ -182,6 +184,12 @@ pub fn nodes_are_reproducible(run: &RunRecord) -> bool {
     let parallel = run.strategy != "sequential";
     let optimising = run.objective_best.is_some();
     !(parallel && (run.mode == "first" || (optimising && !run.strategy.starts_with("replicable"))))
+}
+
+/// Whether a configuration's best value is the same on every run: true except for parallel
+/// first-solution searches (a sequential one finds the same first solution every time).
+pub fn best_is_reproducible(run: &RunRecord) -> bool {
+    run.mode != "first" || run.strategy == "sequential"
 }
 
 /// Matches configurations by sweep and id and compares those with completed runs on both
@@ -375,6 +383,25 @@ mod tests {
         };
         assert!(!compare(&with("auto", 10), &with("auto", 17))[0].nodes_changed());
         assert!(compare(&with("sequential", 10), &with("sequential", 17))[0].nodes_changed());
+    }
+
+    #[test]
+    fn a_parallel_first_solutions_value_is_not_compared() {
+        let with = |strategy: &str, value: i64| {
+            runs("a", &[100, 101, 99], 10)
+                .into_iter()
+                .map(|run| RunRecord {
+                    mode: "first".into(),
+                    strategy: strategy.into(),
+                    objective_best: Some(value),
+                    ..run
+                })
+                .collect::<Vec<_>>()
+        };
+        let parallel = &compare(&with("depth:1", 14), &with("depth:1", 16))[0];
+        assert!(!parallel.best_changed() && !parallel.regression());
+        let sequential = &compare(&with("sequential", 14), &with("sequential", 16))[0];
+        assert!(sequential.best_changed() && sequential.regression());
     }
 
     /// `runs` measured on `machine`.

@@ -258,6 +258,27 @@ pub fn load(name_or_path: &str) -> Result<Instance, InstanceError> {
     }
 }
 
+/// [`load`], and where that fails for a relative path missing from the working folder, the
+/// same path in the crate's source folder (the shipped workloads of the presets and of
+/// `scaling-check`'s defaults, from any folder of a machine that built the tool). The
+/// instance keeps `source` as its source.
+pub(crate) fn load_here_or_in_the_crate(source: &str) -> Result<Instance, InstanceError> {
+    load(source).or_else(|error| {
+        let Some(fallback) = in_the_crate(source) else { return Err(error) };
+        let mut instance = load(&fallback.to_string_lossy())?;
+        instance.source = source.to_string();
+        Ok(instance)
+    })
+}
+
+/// Where a relative `source` missing from the working folder is found in the crate's
+/// source folder, if it is there.
+pub(crate) fn in_the_crate(source: &str) -> Option<PathBuf> {
+    let path = Path::new(source);
+    let fallback = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    (path.is_relative() && !path.exists() && fallback.exists()).then_some(fallback)
+}
+
 /// Reads an instance file written in `family`'s own format (`Puzzle::FILE_EXTENSIONS`):
 /// UTF-8 text, handed to the family's `data_from_file`, whose data block is then checked
 /// as a JSON instance's is. Errors name the file and, where the family says, the line.

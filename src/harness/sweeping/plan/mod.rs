@@ -295,25 +295,7 @@ fn load_instance(source: &str) -> Result<Instance, LoadFailure> {
             format!("{source}: is {what}, not a regular file; a sweep reads instances only from regular files");
         return Err(LoadFailure { message, family_panicked: false });
     }
-    match instance::load(source) {
-        Ok(instance) => Ok(instance),
-        Err(error) => match in_the_crate(source) {
-            Some(fallback) => instance::load(&fallback.to_string_lossy()).map(|mut instance| {
-                instance.source = source.to_string();
-                instance
-            }),
-            None => Err(error),
-        }
-        .map_err(LoadFailure::from),
-    }
-}
-
-/// Where a relative `source` missing from the working directory is found in the crate's
-/// source folder, if it is there.
-fn in_the_crate(source: &str) -> Option<std::path::PathBuf> {
-    let path = std::path::Path::new(source);
-    let fallback = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
-    (path.is_relative() && !path.exists() && fallback.exists()).then_some(fallback)
+    instance::load_here_or_in_the_crate(source).map_err(LoadFailure::from)
 }
 
 /// The block's instances: of each entry's alternatives, the first that loads (else the
@@ -348,7 +330,7 @@ fn choose_instances(
 
 /// Whether `source` names a file where `load_instance` looks: as given, or in the crate.
 fn exists_somewhere(source: &str) -> bool {
-    std::path::Path::new(source).exists() || in_the_crate(source).is_some()
+    std::path::Path::new(source).exists() || instance::in_the_crate(source).is_some()
 }
 
 /// Rejects a listed knob that no family of the block has (a typo would otherwise vanish).
