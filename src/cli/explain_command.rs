@@ -214,7 +214,8 @@ pub fn run_prediction(
     let threads = parse_thread_list(list).map_err(|error| Failure::bad_input(format!("--predict: {error}")))?;
     check_the_cap(&threads, available_cpus())
         .map_err(|error| Failure::bad_input(format!("--predict {list}: {error}")))?;
-    let threads = resolve_thread_list(&threads, available_cpus());
+    // A count listed twice is predicted once (it printed the same row twice).
+    let threads = super::scaling_check_command::first_of_each(resolve_thread_list(&threads, available_cpus()));
     let shape = shape_of(settings.strategy)?;
     refuse_branch_and_bound(run::prepare(instance, &settings.knobs)?.as_ref(), &instance.source)?;
     // As explain's own runs: without per-rule counts.

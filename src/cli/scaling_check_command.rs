@@ -334,7 +334,7 @@ impl CpuPinning {
 }
 
 /// `items` with every repeat of an earlier item left out, in their order.
-fn first_of_each<T: PartialEq>(items: Vec<T>) -> Vec<T> {
+pub(super) fn first_of_each<T: PartialEq>(items: Vec<T>) -> Vec<T> {
     let mut kept: Vec<T> = Vec::with_capacity(items.len());
     for item in items {
         if !kept.contains(&item) {

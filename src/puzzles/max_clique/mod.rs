@@ -109,7 +109,8 @@ impl Puzzle for MaxClique {
     }
 
     fn render(&self, solution: &Vec<u32>) -> String {
-        format!("clique of {} vertices: {}", solution.len(), self.solution_text(solution))
+        let noun = if solution.len() == 1 { "vertex" } else { "vertices" };
+        format!("clique of {} {noun}: {}", solution.len(), self.solution_text(solution))
     }
 
     fn verify(&self, _component: usize, solution: &Vec<u32>) -> Result<(), String> {

@@ -514,7 +514,7 @@ fn parse_block(value: &Value, index: usize, repeats: u32, warmup: u32, node_limi
             .iter()
             .map(|item| match item {
                 Value::Integer(k) if *k > 0 && *k <= u32::MAX as i64 => Ok(*k as u32),
-                _ => Err(format!("{}: expected positive integers", key("k_values"))),
+                _ => Err(format!("{}: expected integers from 1 to {}", key("k_values"), u32::MAX)),
             })
             .collect::<Result<Vec<_>, _>>()?,
         Some(_) => return Err(format!("{}: expected a non-empty list of integers", key("k_values"))),
