@@ -42,6 +42,11 @@ fn solutions_stream_into_a_fifo_that_stays_a_fifo() {
 fn solutions_and_profile_into_dev_null_leave_it_a_character_device() {
     solve_ok(&["solve", "rings", "--all", "--solutions", "/dev/null", "--profile", "/dev/null"]);
     assert!(std::fs::metadata("/dev/null").expect("/dev/null").file_type().is_char_device());
+    // A device that refuses the write: the run fails (exit 1), naming the flag.
+    let full = run(&["solve", "rings", "--all", "--profile", "/dev/full"]);
+    let stderr = String::from_utf8_lossy(&full.stderr);
+    assert_eq!(full.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("--profile /dev/full: No space left on device"), "{stderr}");
 }
 
 #[test]

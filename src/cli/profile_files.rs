@@ -92,8 +92,9 @@ pub fn write_profile(csv_path: &Path, report: &RunReport) -> Result<(), Failure>
         return Err(Failure::bad_input("--profile needs the per-depth counters: drop --no-rule-counts"));
     }
     let rule_names: Vec<&str> = report.rules.iter().map(|rule| rule.name.as_str()).collect();
-    write_output(csv_path, profile_csv(&report.components, &rule_names).as_bytes()).map_err(Failure::failed)?;
-    let target = OutputTarget::of(csv_path).map_err(Failure::failed)?;
+    let failed = |error: crate::harness::error::HarnessError| Failure::failed(format!("--profile {error}"));
+    write_output(csv_path, profile_csv(&report.components, &rule_names).as_bytes()).map_err(failed)?;
+    let target = OutputTarget::of(csv_path).map_err(failed)?;
     let OutputTarget::Replace(_) = target else { return Ok(()) };
     let prunes: Vec<DepthLine> = rule_names
         .iter()
@@ -105,7 +106,8 @@ pub fn write_profile(csv_path: &Path, report: &RunReport) -> Result<(), Failure>
         .collect();
     let instance = instance_name(&report.source);
     let title = format!("{instance}: nodes and prunes per depth ({}, {})", report.strategy, mode_text(report));
-    draw_depth_profile(&plot_path(csv_path), &title, &report.nodes_per_depth, &prunes).map_err(Failure::failed)
+    draw_depth_profile(&plot_path(csv_path), &title, &report.nodes_per_depth, &prunes)
+        .map_err(|error| Failure::failed(format!("--profile {}: its plot: {error}", csv_path.display())))
 }
 
 /// What the run searched for, short enough for a plot's title.
