@@ -29,7 +29,7 @@ import json, sys, statistics
 rows = {}
 for line in sys.stdin:
     configuration, method, seed, text = line.rstrip("\n").split("\t", 3)
-    components = json.loads(text)
+    components = json.loads(text)["components"]
     estimated = sum(c["estimated_nodes"] for c in components)
     actual = sum(c["actual_nodes"] for c in components)
     worst = max(max(c["estimated_nodes"] / c["actual_nodes"], c["actual_nodes"] / max(c["estimated_nodes"], 1e-9)) for c in components)
