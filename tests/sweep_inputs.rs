@@ -66,6 +66,43 @@ fn resume_after_the_instance_data_was_edited_under_the_same_id_is_refused_and_ch
 }
 
 #[test]
+fn an_instance_edited_before_its_first_run_is_resumed_with_the_runs_of_the_edit() {
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let grid = instance("prime_grid.json");
+    let edited = grid.replacen("\"sum_bound_exclusive\": 100", "\"sum_bound_exclusive\": 90", 1);
+    std::fs::write(folder.path().join("z.json"), &grid).expect("the instance");
+    let spec = "name = \"s\"\nrepeats = 1\n[[block]]\ninstances = [\"rings\", \"z.json\"]\nbaseline = false\n";
+    let first = sweep(folder.path(), spec, &[]);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    // As if stopped before z.json's first run: its rows and the completion mark go.
+    let log = folder.path().join("out/s-runs.csv");
+    let without_z = |text: &str| {
+        text.lines()
+            .filter(|line| !line.contains("C_prime_3x3_grid"))
+            .map(|line| format!("{line}\n"))
+            .collect::<String>()
+    };
+    let text = std::fs::read_to_string(&log).expect("the run log");
+    std::fs::write(&log, without_z(&text)).expect("the log cut");
+    std::fs::remove_file(folder.path().join("out/s-runs.csv.complete")).expect("the completion mark");
+    // Edited before any run of it is recorded: its runs search the edit.
+    std::fs::write(folder.path().join("z.json"), &edited).expect("the edit");
+    let resumed = sweep(folder.path(), spec, &["--resume"]);
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    // Stopped again before its last repeat: resumed once more, the runs and the file agree.
+    std::fs::remove_file(folder.path().join("out/s-runs.csv.complete")).expect("the completion mark");
+    let again = sweep(folder.path(), &spec.replace("repeats = 1", "repeats = 2"), &["--resume"]);
+    assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
+    // Back to the first data, it is refused: the log's runs of z.json searched the edit.
+    std::fs::write(folder.path().join("z.json"), &grid).expect("the first data");
+    std::fs::remove_file(folder.path().join("out/s-runs.csv.complete")).expect("the completion mark");
+    let back = sweep(folder.path(), &spec.replace("repeats = 1", "repeats = 3"), &["--resume"]);
+    let stderr = String::from_utf8_lossy(&back.stderr);
+    assert_eq!(back.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("its data changed since"), "{stderr}");
+}
+
+#[test]
 fn a_file_at_a_log_name_holding_rows_the_harness_did_not_write_is_refused_and_kept() {
     let folder = tempfile::tempdir().expect("a temporary folder");
     let out = folder.path().join("out");

@@ -153,6 +153,15 @@ fn check_report_path(report: &Path) -> Result<(), Failure> {
     // symlink followed (as `solve --solutions`), a socket refused before the runs.
     for path in [report, plot.as_path()] {
         match OutputTarget::of(path) {
+            // The plot named as standard output's file (`--out r.md > r.svg`).
+            Ok(OutputTarget::Stdout) if path != report => {
+                return Err(Failure::bad_input(format!(
+                    "--out {}: its plot {} is the file standard output goes to, where the verdict is printed; \
+                     name another report file or send standard output elsewhere",
+                    report.display(),
+                    path.display()
+                )))
+            }
             Ok(OutputTarget::Stdout) => {
                 return Err(Failure::bad_input(format!(
                     "--out {}: the verdict goes to standard output already (--json for JSON); --out names the \

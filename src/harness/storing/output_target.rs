@@ -41,12 +41,14 @@ impl OutputTarget {
         if path == Path::new("-") || path == Path::new("/dev/stdout") {
             return Ok(OutputTarget::Stdout);
         }
-        // `nd/` names a folder: taken for a file, it passed every check as the file `nd`
-        // in the current folder, and the rename after the run failed.
-        if path.as_os_str().as_encoded_bytes().ends_with(b"/") && !path.is_dir() {
+        // `nd/` (`nd/.`, `nd/..`) names a folder: taken for a file, it passed every check as
+        // the file `nd` in the current folder, and the rename after the run failed.
+        let text = path.as_os_str().as_encoded_bytes();
+        let last = text.rsplit(|&byte| byte == b'/').next().unwrap_or_default();
+        if (text.ends_with(b"/") || last == b"." || last == b"..") && !path.is_dir() {
             return Err(HarnessError::io(
                 path,
-                io::Error::new(io::ErrorKind::InvalidInput, "ends in /, which names a folder; name a file"),
+                io::Error::new(io::ErrorKind::InvalidInput, "ends in /, /. or /.., which names a folder; name a file"),
             ));
         }
         // A regular file the process already writes as its standard output or error (named

@@ -13,14 +13,14 @@ use crate::harness::storing::results_folder::digests_file_for;
 use crate::run::instance::Instance;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 /// The digest of each instance source (the name or path a spec gives) a run log's runs
 /// searched, as written beside the log.
 #[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InstanceDigests {
-    /// Per source, the digest of the instance it held when the log's first run of it began.
+    /// Per source, the digest of the instance the log's runs of it searched.
     pub sources: BTreeMap<String, String>,
 }
 
@@ -76,19 +76,23 @@ pub fn read_digests(runs_file: &Path) -> Result<Option<InstanceDigests>, String>
         .map_err(|error| format!("{}: not instance digests: {error}", path.display()))
 }
 
-/// Writes the digests beside `runs_file` for `instances` (source and instance): on a resumed
-/// log, a source the file already names keeps its digest (the log's runs searched that one;
-/// a changed instance whose configuration is to run more was refused before), and new ones
-/// are added; on a fresh log, only `instances` are written.
+/// Writes the digests beside `runs_file` before its runs of `instances` (source and
+/// instance) are appended. A source the log holds runs of (`with_runs`) keeps the digest
+/// written with them, or gets none when there is none to keep (a log from before digests were
+/// kept, or an unreadable file: what those runs searched is not known, and is not claimed);
+/// a source the log holds no runs of gets the digest of what it holds now, which its first
+/// runs will search. While the log holds runs, other sources the file names are kept.
 pub fn record_digests<'a>(
     runs_file: &Path,
     instances: impl IntoIterator<Item = (&'a str, &'a Instance)>,
-    resumed: bool,
+    with_runs: &HashSet<String>,
 ) -> Result<(), HarnessError> {
-    let mut digests =
-        if resumed { read_digests(runs_file).ok().flatten().unwrap_or_default() } else { Default::default() };
+    let earlier = if with_runs.is_empty() { None } else { read_digests(runs_file).ok().flatten() };
+    let mut digests = earlier.unwrap_or_default();
     for (source, instance) in instances {
-        digests.sources.entry(source.to_string()).or_insert_with(|| digest(instance));
+        if !with_runs.contains(source) {
+            digests.sources.insert(source.to_string(), digest(instance));
+        }
     }
     let mut text = serde_json::to_string_pretty(&digests).expect("a map of strings to strings is JSON");
     text.push('\n');
@@ -118,22 +122,29 @@ mod tests {
     }
 
     #[test]
-    fn a_resumed_log_keeps_the_digests_of_its_runs_and_adds_new_sources() {
+    fn a_log_keeps_the_digests_of_the_sources_it_holds_runs_of_and_takes_the_others_anew() {
         let folder = tempfile::tempdir().unwrap();
         let runs = folder.path().join("t-runs.csv");
         let (rings, hooks) = (load("rings").unwrap(), load("hooks7").unwrap());
-        assert_eq!(read_digests(&runs), Ok(None));
-        record_digests(&runs, [("rings", &rings)], false).unwrap();
         let mut edited = rings.clone();
         edited.data["edited"] = Value::Bool(true);
-        record_digests(&runs, [("rings", &edited), ("hooks7", &hooks)], true).unwrap();
+        let none = HashSet::new();
+        assert_eq!(read_digests(&runs), Ok(None));
+        record_digests(&runs, [("rings", &rings), ("hooks7", &hooks)], &none).unwrap();
+        // Runs of rings are in the log: its digest stays; hooks7 has none yet, and was edited
+        // before its first run: its digest follows.
+        let mut edited_hooks = hooks.clone();
+        edited_hooks.data["edited"] = Value::Bool(true);
+        let with_rings = HashSet::from(["rings".to_string()]);
+        record_digests(&runs, [("rings", &edited), ("hooks7", &edited_hooks)], &with_rings).unwrap();
         let kept = read_digests(&runs).unwrap().unwrap();
         assert_eq!(kept.sources["rings"], digest(&rings));
-        assert_eq!(kept.sources["hooks7"], digest(&hooks));
-        // A fresh log starts over.
-        record_digests(&runs, [("rings", &edited)], false).unwrap();
-        assert_eq!(read_digests(&runs).unwrap().unwrap().sources.len(), 1);
+        assert_eq!(kept.sources["hooks7"], digest(&edited_hooks));
+        // Runs without a readable digest: none is claimed for them.
         std::fs::write(digests_file_for(&runs), "not json").unwrap();
         assert!(read_digests(&runs).unwrap_err().contains("not instance digests"));
+        record_digests(&runs, [("rings", &edited), ("hooks7", &hooks)], &with_rings).unwrap();
+        let written = read_digests(&runs).unwrap().unwrap();
+        assert_eq!((written.sources.get("rings"), written.sources.get("hooks7")), (None, Some(&digest(&hooks))));
     }
 }

@@ -16,8 +16,8 @@ use crate::harness::storing::history::completion_mark;
 use crate::harness::storing::record::{status, RunRecord};
 use crate::harness::storing::results_folder::{find_runs_files, read_runs};
 use crate::run::instance::Instance;
-use std::collections::HashMap;
-use std::path::Path;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 
 /// What the run logs already hold for one configuration.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -42,6 +42,9 @@ pub struct RecordedRuns {
     /// now loads (the file was replaced since): new runs would be summarized with them as
     /// one configuration, so one that is to run more is refused ([`refuse_another_instance`]).
     pub other_instance: HashMap<String, String>,
+    /// Per run log, the sources of planned configurations it holds runs of (their digests
+    /// beside it stay those of the instances the runs searched).
+    pub sources_with_runs: HashMap<PathBuf, HashSet<String>>,
 }
 
 /// What the folder's run logs of `plan`'s sweep already hold, per configuration id.
@@ -65,6 +68,7 @@ pub fn recorded_runs(plan: &SweepPlan, out_dir: &Path) -> Result<RecordedRuns, H
     let mut recorded: HashMap<String, Recorded> = HashMap::new();
     let mut notes = Vec::new();
     let mut other_instance = HashMap::new();
+    let mut sources_with_runs: HashMap<PathBuf, HashSet<String>> = HashMap::new();
     for file in files {
         let (records, skipped) = read_runs(std::slice::from_ref(&file))?;
         notes.extend(skipped);
@@ -81,6 +85,7 @@ pub fn recorded_runs(plan: &SweepPlan, out_dir: &Path) -> Result<RecordedRuns, H
             }
             previous = Some(&record.config_id);
             if let Some(&(source, instance)) = running.get(record.config_id.as_str()) {
+                sources_with_runs.entry(file.clone()).or_default().insert(source.to_string());
                 let edited = searched.as_ref().and_then(|searched| {
                     let then = searched.sources.get(source)?;
                     (*then != digests_now[source]).then(|| edited_instance(record, source, &file))
@@ -99,7 +104,7 @@ pub fn recorded_runs(plan: &SweepPlan, out_dir: &Path) -> Result<RecordedRuns, H
             }
         }
     }
-    Ok(RecordedRuns { runs: recorded, notes, other_instance })
+    Ok(RecordedRuns { runs: recorded, notes, other_instance, sources_with_runs })
 }
 
 /// Refuses to run `pending` configurations (those given more runs) whose recorded runs were

@@ -108,7 +108,7 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
     for own_file in [path.clone(), counts_file_for(&path), completion_mark(&path), digests_file_for(&path)] {
         named_file_target(&own_file)?;
     }
-    let RecordedRuns { runs: recorded, mut notes, other_instance } =
+    let RecordedRuns { runs: recorded, mut notes, other_instance, sources_with_runs } =
         if options.resume { recorded_runs(plan, &options.out_dir)? } else { RecordedRuns::default() };
     let counts = counts_file_for(&path);
     // This process's own log (another shard's logs are read for `recorded` too).
@@ -169,14 +169,15 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
     }
     // The log is about to grow: it is finished again only when this run ends.
     clear_completion_mark(&path)?;
-    // What each instance holds now, before any run of it is recorded (a resume compares).
-    let loaded = plan.configurations.iter().filter_map(|config| match plan.instances.get(&config.source) {
+    // What each instance to run holds now, before any run of it is recorded (a resume
+    // compares); a fresh log holds no runs whose digests would stay.
+    let to_run = pending.iter().filter_map(|(config, _)| match plan.instances.get(&config.source) {
         Some(Ok(instance)) => Some((config.source.as_str(), instance)),
         _ => None,
     });
-    // A log that holds no runs keeps no digests of earlier ones (a shard's left by a run that
-    // set its log aside, say).
-    record_digests(&path, loaded, options.resume && holds_runs(&path))?;
+    let with_runs =
+        if options.resume { sources_with_runs.get(&path).cloned().unwrap_or_default() } else { Default::default() };
+    record_digests(&path, to_run, &with_runs)?;
     let (mut log, repairs) = RunLogs::open(&path, &counts, options.resume)?;
     // The log's cut-off last line was just dropped, and said: not said again at the end.
     let said = cut_last_line_note(&path);
