@@ -29,13 +29,13 @@ pub fn run(args: &EstimateArgs, knobs: KnobValues) -> Result<(), Failure> {
     }
     // A limit under a nanosecond is refused too: as a duration it is 0, no limit to report.
     let in_range = args.time_limit > 0.0 && args.time_limit <= MAX_TIME_LIMIT_SECONDS;
-    let time_limit = Duration::from_secs_f64(if in_range { args.time_limit } else { 0.0 });
-    if time_limit.is_zero() {
+    let Some(time_limit) = in_range.then(|| Duration::from_secs_f64(args.time_limit)).filter(|limit| !limit.is_zero())
+    else {
         return Err(Failure::bad_input(format!(
             "--time-limit {}: expected a nanosecond or more and at most {MAX_TIME_LIMIT_SECONDS} seconds",
             args.time_limit
         )));
-    }
+    };
     let request = EstimateRequest {
         probes: args.probes,
         seed: args.seed,

@@ -12,7 +12,6 @@ use crate::harness::storing::csv_log::write_atomically;
 use crate::harness::storing::results_folder::digests_file_for;
 use crate::run::instance::Instance;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
@@ -24,42 +23,13 @@ pub struct InstanceDigests {
     pub sources: BTreeMap<String, String>,
 }
 
-/// The digest of what a run of `instance` searches: its family, its id and its data.
+/// The digest of what a run of `instance` searches: its family, its id and its data, the
+/// data's objects with their keys sorted (a file whose keys only moved is the same instance).
 pub fn digest(instance: &Instance) -> String {
-    let mut text = format!("{}\n{}\n", instance.family.name(), instance.id);
-    write_canonical(&instance.data, &mut text);
+    let mut data = instance.data.clone();
+    data.sort_all_objects();
+    let text = format!("{}\n{}\n{data}", instance.family.name(), instance.id);
     blake3::hash(text.as_bytes()).to_hex()[..32].to_string()
-}
-
-/// `value` as JSON text with every object's keys in sorted order.
-fn write_canonical(value: &Value, out: &mut String) {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            out.push('{');
-            for (position, key) in keys.into_iter().enumerate() {
-                if position > 0 {
-                    out.push(',');
-                }
-                out.push_str(&Value::String(key.clone()).to_string());
-                out.push(':');
-                write_canonical(&map[key], out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (position, item) in items.iter().enumerate() {
-                if position > 0 {
-                    out.push(',');
-                }
-                write_canonical(item, out);
-            }
-            out.push(']');
-        }
-        scalar => out.push_str(&scalar.to_string()),
-    }
 }
 
 /// The digests beside `runs_file`: `Ok(None)` when there are none (a log written before
@@ -103,6 +73,7 @@ pub fn record_digests<'a>(
 mod tests {
     use super::*;
     use crate::run::instance::load;
+    use serde_json::Value;
 
     #[test]
     fn the_digest_follows_the_data_and_not_the_order_of_its_keys() {
