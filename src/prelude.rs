@@ -6,7 +6,7 @@
 //! stays as a deprecated alias for a version and `CHANGELOG.md` says what to write.
 //! The modules it draws from (`search`, `parallel`, `knobs`, `puzzles`, `run`, `testing`)
 //! are public and stable; the rest of the crate (`cli`, `explain`, `scaling`,
-//! `statistics`, `machine_guard`, `format`, `watch`) is the workbench's own machinery,
+//! `statistics`, `machine_guard`, `format`, `watch`, `cluster`, `harness`) is the workbench's own machinery,
 //! crate-private, and what its tests need of it is under the hidden, unpromised
 //! `backtrack_bench::unstable` (docs/library.md, "What is stable").
 

@@ -21,9 +21,10 @@ pub use crate::search::{assert_same_as_default_contract, DefaultContract};
 
 /// A split search adds up to the sequential one: for each part count, the differences
 /// between the report merged from that many parts and the sequential run's (empty when
-/// equal). Its error is for showing (`{error}`): its type belongs to the cluster files'
-/// machinery, which has no semver promise.
+/// equal). Its error says what kind of failure it is (bad input, a failure while running,
+/// the family's panic) and what was wrong.
 pub use crate::cluster::check::merged_against_sequential;
+pub use crate::cluster::{ClusterError, ClusterFailure};
 
 /// Every parallel strategy, with split parameters small enough to split small trees.
 pub const STRATEGIES: [&str; 7] = ["depth:2", "depth:3", "auto", "steal", "budget:64", "naive", "replicable"];

@@ -104,7 +104,8 @@ impl Workbench {
         self
     }
 
-    /// Leaves the built-in families (rings, prime-grid, hooks7, 247) out: help, `list`
+    /// Leaves the built-in families (olympic_rings, prime_grid, hooks, twenty_four_seven,
+    /// knapsack, max_clique, and their instances rings, prime-grid, hooks7, 247) out: help, `list`
     /// and the known families show only the registered ones, and an instance of a built-in
     /// family is refused as not offered by this program (exit code 2). Running with no
     /// command, which sweeps the built-in instances, then asks for a command instead.
@@ -127,7 +128,8 @@ impl Workbench {
     /// Makes this workbench's name and family choice the process's (the program name its
     /// messages and help use, and whether the built-in families are offered), as [`Workbench::run_cli`] does before
     /// it parses anything; for a program that builds its own front end on the library.
-    /// The first call in a process wins.
+    /// The name, about text and version are the first call's in a process; the built-in
+    /// families stay withheld once any call withheld them.
     pub fn install(&self) {
         run::program::set_program(self.program());
         if !self.builtin_families {
@@ -155,6 +157,11 @@ impl Workbench {
 
 /// An instance of family `P` (registered if it was not) from its `data` block, for code
 /// that calls [`crate::run::solve`] directly.
+///
+/// # Panics
+///
+/// Where [`run::register`] panics for `P` (a name taken, a fault in its declarations), or
+/// where reading `data` panics in the family's own code.
 pub fn instance_of<P: Puzzle + 'static>(data: Value) -> Result<Instance, DataError> {
     let family = run::register::<P>();
     family.validate(&data)?;

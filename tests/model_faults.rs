@@ -52,7 +52,7 @@ fn a_model_that_panics_is_an_error_naming_family_component_and_node_under_every_
             let RunError::ModelPanicked(panicked) = &error else {
                 panic!("{context}: {error}");
             };
-            let PanickedRun { family, component, during, strategy: run, panic } = panicked.as_ref();
+            let PanickedRun { family, component, during, strategy: run, panic, .. } = panicked.as_ref();
             assert_eq!((family.as_str(), component.as_deref(), *during), ("broken_model", Some("8x8"), "searching"));
             assert_eq!(run, &format!("{strategy} x{}", if strategy == "sequential" { 1 } else { 2 }));
             // The model names the node it broke at: `apply` and `undo` at the child being

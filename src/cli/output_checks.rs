@@ -45,8 +45,16 @@ pub fn refuse_unwritable(named: &str, output: &Path) -> Result<(), Failure> {
         return Ok(());
     }
     let name = resolved.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
-    probe_writable(folder, &name)
-        .map_err(|error| Failure::bad_input(format!("{named}: cannot write a file in {}: {error}", folder.display())))
+    probe_writable(folder, &name).map_err(|error| {
+        // A folder that exists yet answers "not found" to a new file is a virtual one (/proc,
+        // /sys): the kernel's own words would have the user look for a missing folder.
+        let why = if error.kind() == std::io::ErrorKind::NotFound {
+            format!("the folder takes no new files, as /proc and /sys do not (the system answered: {error})")
+        } else {
+            error.to_string()
+        };
+        Failure::bad_input(format!("{named}: cannot write a file in {}: {why}", folder.display()))
+    })
 }
 
 /// Whether this process may write `file`, as the kernel judges it for its real user (the

@@ -51,6 +51,7 @@ const PROBE_SEED: u64 = 1;
 
 /// What kind of failure a `ClusterError` is: the command's exit code follows from it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ClusterFailure {
     /// Bad input: flags, files, missing or foreign parts, a plan that does not fit this
     /// build's tree (exit 2).

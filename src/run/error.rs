@@ -49,6 +49,7 @@ pub(super) const ON_THIS_THREAD: &str = "sequential x1";
 /// Why a run (a solve, an estimate, a measurement, a watch) could not start, or (a model's
 /// panic) did not finish.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum RunError {
     /// A knob value the family does not accept.
     Knob(KnobError),
@@ -84,6 +85,7 @@ pub enum RunError {
 /// models or read the solutions, or, before any run, its parser, its knob reader or its
 /// reader of short arguments; in any command that runs the family's code.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct PanickedRun {
     /// The family (`FAMILY` of its `Puzzle`).
     pub family: String,

@@ -32,6 +32,7 @@ pub struct EstimateRequest {
 
 /// The estimate for one component.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct ComponentEstimate {
     /// Component name.
     pub name: String,

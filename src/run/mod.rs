@@ -1,6 +1,7 @@
 //! The run layer: the one place where a run happens. An instance file names a family; the
 //! family reads the instance's data and the knob text into its own types, once
-//! ([`prepare`]); the prepared instance then solves, estimates, measures or watches.
+//! ([`prepare`]); the prepared instance then solves or estimates (and, for the workbench's
+//! own commands, measures, watches and runs cluster parts).
 //!
 //! Inside, every import points down:
 //!

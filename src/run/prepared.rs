@@ -27,8 +27,16 @@ use serde_json::Value;
 use std::io::{self, Write};
 use std::sync::atomic::AtomicBool;
 
-/// An instance whose data and knobs have been read into its family's types.
-pub trait Prepared: Send + Sync {
+/// Keeps [`Prepared`] the run layer's own to implement: its operations for the workbench's
+/// commands take types that are crate-private, so no implementation outside could exist,
+/// and sealing says so where the compiler checks it.
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// An instance whose data and knobs have been read into its family's types, as
+/// [`super::prepare`] returns it; sealed (implemented by the run layer only).
+pub trait Prepared: Send + Sync + sealed::Sealed {
     /// The family's name in instance files.
     fn family(&self) -> &'static str;
     /// Runs the search under `settings` (its knobs were read when this was prepared). The
@@ -41,7 +49,6 @@ pub trait Prepared: Send + Sync {
     /// Whether `settings`' mode and target fit the models these knobs build, as a run
     /// checks them first: an error names what does not ([`RunError::Objective`], a search
     /// for the best solution of models without objective), without searching anything.
-    /// Provided (checking nothing, the run checks) for an implementation of an earlier version.
     fn check_goal(&self, _settings: &RunSettings) -> Result<(), RunError> {
         Ok(())
     }
@@ -52,6 +59,8 @@ pub trait Prepared: Send + Sync {
     #[doc(hidden)]
     fn measure(&self, calibration: Option<Calibration>) -> Result<Vec<Component>, RunError>;
     /// Animates the search into `out` until it ends, its steps run out or `stop` is raised.
+    /// Hidden as `measure` is, as are the split search's three below.
+    #[doc(hidden)]
     fn watch(
         &self,
         options: &WatchOptions,
@@ -59,10 +68,13 @@ pub trait Prepared: Send + Sync {
         stop: &AtomicBool,
     ) -> Result<io::Result<WatchSummary>, RunError>;
     /// Lists the frontier to split the search at, with an estimate of each subproblem.
+    #[doc(hidden)]
     fn split(&self, request: &SplitRequest) -> Result<SplitListing, RunError>;
     /// Searches the subproblems of one part.
+    #[doc(hidden)]
     fn run_part(&self, request: &PartRequest<'_>) -> Result<PartOutcome, RunError>;
     /// The report of a split search from what its lister and parts found.
+    #[doc(hidden)]
     fn assemble(&self, input: &AssembleInput<'_>) -> Result<RunReport, RunError>;
 }
 
@@ -93,6 +105,8 @@ pub(super) fn prepare<P: Puzzle + 'static>(
         catch_family::<P, _>(READING_KNOBS, BEFORE_ANY_RUN, || read_knobs::<P>(knobs))?.map_err(RunError::Knob)?;
     Ok(Box::new(Ready { puzzle, config, instance: instance.to_string(), source: source.to_string() }))
 }
+
+impl<P: Puzzle> sealed::Sealed for Ready<P> {}
 
 impl<P: Puzzle> Prepared for Ready<P> {
     fn family(&self) -> &'static str {

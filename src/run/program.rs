@@ -39,7 +39,7 @@ impl Program {
 
     /// The version text `--version` prints after the name: the one given, else the
     /// workbench's own for its binary, else which workbench version a user's binary was
-    /// built on (`(backtrack-bench 0.1.0)`), so a report of a bug can say.
+    /// built on (`(built on backtrack-bench 0.2.0)`), so a report of a bug can say.
     pub fn version_text(&self) -> String {
         match &self.version {
             Some(version) => version.clone(),

@@ -50,6 +50,7 @@ pub struct ComponentReport {
 /// What an optimisation search (a family whose model declares an objective) found: the
 /// best value, whether it is proven, and when it was found.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct ObjectiveReport {
     /// `max` or `min`.
     pub sense: &'static str,
@@ -149,6 +150,7 @@ pub struct ParallelSummary {
 
 /// Everything one run measured, as plain data.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct RunReport {
     /// The family (`hooks`, ...).
     pub puzzle: String,

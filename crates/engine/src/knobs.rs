@@ -304,8 +304,9 @@ macro_rules! knob_enum {
 /// `--state`, `--affinity`, `--mode`) as an enum of plain settings, each written once as
 /// `Variant = "form" => "help"`: it implements `FORMS` (what `--help` lists), `name`,
 /// `Display` and `FromStr` (whose error, a [`KnobError`], names `what` and lists the
-/// forms). The enum's own attributes (derives, `#[default]`, serde) pass through. A run
-/// knob with a parameter (`--parallel depth:D`) implements these by hand.
+/// forms). The enum's own attributes (derives, `#[default]`, serde) pass through; it need
+/// not be `Copy` (`name` then takes the value). A run knob with a parameter (`--parallel
+/// depth:D`) implements these by hand.
 ///
 /// ```
 /// backtrack_engine::run_knob_enum! {
@@ -350,9 +351,12 @@ macro_rules! run_knob_enum {
             }
         }
 
+        // Both match by reference and build values afresh, so that the enum need not be `Copy`.
         impl ::std::fmt::Display for $name {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                f.write_str(self.name())
+                f.write_str(match self {
+                    $($name::$variant => $form,)+
+                })
             }
         }
 
@@ -360,10 +364,10 @@ macro_rules! run_knob_enum {
             type Err = $crate::knobs::KnobError;
 
             fn from_str(text: &str) -> ::std::result::Result<$name, $crate::knobs::KnobError> {
-                [$($name::$variant),+]
-                    .into_iter()
-                    .find(|value| value.name() == text)
-                    .ok_or_else(|| $crate::knobs::KnobError::not_a_form($what, text, $name::FORMS, None))
+                match text {
+                    $($form => Ok($name::$variant),)+
+                    _ => Err($crate::knobs::KnobError::not_a_form($what, text, $name::FORMS, None)),
+                }
             }
         }
     };
@@ -479,6 +483,23 @@ pub fn every_combination(specs: &[KnobSpec], k_values: &[u32]) -> Vec<KnobValues
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    crate::run_knob_enum! {
+        /// A run knob that is not `Copy`: the macro's `Display` and `FromStr` must not need it.
+        #[derive(Debug, PartialEq)]
+        enum Waiting("waiting mode") {
+            Spin = "spin" => "spin on the queue",
+            Sleep = "sleep" => "sleep until woken",
+        }
+    }
+
+    #[test]
+    fn a_run_knob_need_not_be_copy() {
+        assert_eq!("sleep".parse::<Waiting>(), Ok(Waiting::Sleep));
+        assert_eq!(Waiting::Spin.to_string(), "spin");
+        assert_eq!(Waiting::Sleep.name(), "sleep");
+        assert!("nap".parse::<Waiting>().unwrap_err().message.contains("waiting mode"));
+    }
 
     knob_enum! {
         /// A knob of two plain settings.

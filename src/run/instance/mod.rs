@@ -51,6 +51,7 @@ pub struct Instance {
 
 /// Why an instance could not be loaded. Every variant names the file.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum InstanceError {
     /// No file has this name, and it is neither a built-in instance nor an argument a
     /// family takes.

@@ -132,6 +132,14 @@ pub struct ProbesOutOfTime {
     pub probes_done: usize,
 }
 
+impl std::fmt::Display for ProbesOutOfTime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the estimate's deadline passed after {} probes; no estimate is given", self.probes_done)
+    }
+}
+
+impl std::error::Error for ProbesOutOfTime {}
+
 /// [`estimate_tree_size_with`], stopped when `deadline` passes (looked at before every
 /// probe and every 4,096 children of a look-ahead or of the exact count of the top levels;
 /// a probe it stops is abandoned): a bound

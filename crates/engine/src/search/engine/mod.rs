@@ -13,8 +13,9 @@ use std::time::Instant;
 /// is set: a search stops at most this many nodes after its deadline.
 pub const DEADLINE_CHECK_INTERVAL: u64 = 1024;
 
-/// When a search stops before it has seen the whole tree.
-#[derive(Debug, Clone, Default)]
+/// When a search stops before it has seen the whole tree; the default is
+/// [`Limits::exhaustive`] (a literal's `..Limits::default()` changes only what it names).
+#[derive(Debug, Clone)]
 pub struct Limits {
     /// Stop at the first solution.
     pub first_solution: bool,
@@ -43,10 +44,26 @@ pub struct Limits {
     pub target: Option<i64>,
 }
 
+// Not derived: a node limit of 0 and no solution kept would stop every search at its root.
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits::exhaustive()
+    }
+}
+
 impl Limits {
     /// Exhaustive search, keeping every solution.
     pub fn exhaustive() -> Limits {
-        Limits { node_limit: u64::MAX, solutions_to_keep: usize::MAX, ..Limits::default() }
+        Limits {
+            first_solution: false,
+            node_limit: u64::MAX,
+            solutions_to_keep: usize::MAX,
+            clone_state: false,
+            deadline: None,
+            incumbent: None,
+            all_optima: false,
+            target: None,
+        }
     }
 
     /// These limits with an incumbent of their own when they share one (a fork at the

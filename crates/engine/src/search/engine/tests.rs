@@ -106,6 +106,17 @@ fn subset_sum_of_ten_to_fifteen_has_twenty_solutions() {
 }
 
 #[test]
+fn default_limits_search_the_whole_tree_and_keep_every_solution() {
+    // `..Limits::default()` in a literal must change only the fields it names.
+    let mut search = engine(Limits::default());
+    search.run();
+    assert_eq!((search.stop_reason(), search.stats().solutions, search.take_solutions().len()), (None, 20, 20));
+    let mut first = engine(Limits { first_solution: true, ..Limits::default() });
+    first.run();
+    assert_eq!(first.stop_reason(), Some(StopReason::FirstSolution));
+}
+
+#[test]
 fn frontier_subproblems_add_up_to_the_sequential_counts() {
     let mut whole = engine(Limits::exhaustive());
     whole.run();
