@@ -46,7 +46,9 @@
 //! families' contract and the built-in families ([`puzzles`]); the run entry points and
 //! their types ([`run`]); the parity helpers ([`testing`]); [`Workbench`], [`instance_of`],
 //! [`knob_values`], [`count_nodes`] and [`report_panics_as_bugs`]. The paths of 0.1.0 that
-//! moved stay as deprecated aliases for a version (`CHANGELOG.md`).
+//! moved stay as deprecated aliases for a version (`CHANGELOG.md`), except those of modules
+//! made crate-private in 0.2.0 (`cli::main`, `cli::report_panics_as_bugs`,
+//! `cluster::check::merged_against_sequential`), whose new paths `CHANGELOG.md` gives.
 //!
 //! The modules named in code spans above without a link (`cli`, `harness`, `explain`,
 //! `cluster`, `scaling`, `statistics`, `machine_guard`, `format`, `watch`) are the
