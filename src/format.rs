@@ -19,6 +19,16 @@ pub fn count(value: u64) -> String {
     grouped
 }
 
+/// An estimated count, which may pass any integer type: grouped as [`count`] writes it up
+/// to 10^15, with an exponent past it (`6.550e34`); `-` when it is not a number.
+pub fn large_count(value: f64) -> String {
+    match value {
+        value if value.is_nan() => "-".to_string(),
+        value if value.abs() >= LARGEST_GROUPED => format!("{value:.3e}"),
+        value => count(value.max(0.0).round() as u64),
+    }
+}
+
 /// `value` (as [`count`] writes it) and the noun that goes with it: `1 part`, `12 parts`.
 pub fn counted(value: u64, one: &str, many: &str) -> String {
     format!("{} {}", count(value), if value == 1 { one } else { many })
@@ -116,13 +126,21 @@ pub fn duration_interval(interval: &Interval, unit: TimeUnit) -> String {
     )
 }
 
+/// Past this, a whole number is written with an exponent ([`large_count`]): grouped
+/// digits of 19 places and more are not read, and a `u64` saturates at 1.8e19.
+const LARGEST_GROUPED: f64 = 1e15;
+
 /// About four significant digits, no exponent: `1262`, `12.62`, `0.1262`; thousands of
-/// the integer part grouped (`12,345`).
+/// the integer part grouped (`12,345`); from 10^15 on, four digits and an exponent
+/// (`6.550e34`).
 pub fn significant(value: f64) -> String {
     if !value.is_finite() {
         return String::new();
     }
     let magnitude = value.abs();
+    if magnitude >= LARGEST_GROUPED {
+        return format!("{value:.3e}");
+    }
     if magnitude >= 999.5 {
         let rounded = magnitude.round() as u64;
         return if value < 0.0 { format!("-{}", count(rounded)) } else { count(rounded) };
@@ -308,6 +326,11 @@ mod tests {
         assert_eq!(significant(9.99996), "10.00");
         assert_eq!(significant(999.7), "1,000");
         assert_eq!(significant(0.0), "0");
+        assert_eq!(significant(6.55e34), "6.550e34");
+        assert_eq!(large_count(6.55e34), "6.550e34");
+        assert_eq!(large_count(349.2), "349");
+        assert_eq!(large_count(999_999_999_999_999.0), "999,999,999,999,999");
+        assert_eq!(large_count(f64::NAN), "-");
     }
 
     #[test]

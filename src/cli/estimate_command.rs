@@ -92,13 +92,11 @@ pub fn run(args: &EstimateArgs, knobs: KnobValues) -> Result<(), Failure> {
                 EstimateMethod::Stratified => format!("{} ({})", estimate.exact_depth, estimate.subtrees),
                 _ => "-".to_string(),
             },
-            format::count(estimate.estimated_nodes.round() as u64),
-            match estimate.standard_error.is_nan() {
-                true => "-".to_string(),
-                false => format::count(estimate.standard_error.round() as u64),
-            },
+            // Estimates of a huge tree pass 64 bits (cast, they read as 18,446,744,...,615).
+            format::large_count(estimate.estimated_nodes),
+            format::large_count(estimate.standard_error),
             estimate.ns_per_node,
-            format::duration_ns(estimate.estimated_ns as u64),
+            format::duration(estimate.estimated_ns),
             actual,
             actual_time,
             ratio

@@ -14,6 +14,11 @@ use std::time::{Duration, Instant};
 /// Nodes searched to measure the cost of one node.
 const TIMING_NODES: u64 = 200_000;
 
+/// The most time the measurement of one component's node cost takes (the search stops at
+/// the first look at the clock past it, every 1,024 nodes): where a node costs 100 µs,
+/// [`TIMING_NODES`] of them took 20 s after probes that had taken milliseconds.
+const TIMING_BUDGET: Duration = Duration::from_secs(1);
+
 /// What an estimate does.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EstimateRequest {
@@ -106,8 +111,13 @@ pub(super) fn estimate_puzzle<P: Puzzle>(
     let mut estimates = Vec::new();
     for (((estimate, estimate_ns), fresh), name) in probed.into_iter().zip(fresh).zip(names) {
         let bound_ignored = <P::Model as Model>::OPTIMISES && fresh.objective().is_some();
-        let measured =
-            parallel::catch_model_panic(|| measure_component::<P>(fresh, request.compare)).map_err(panicked(&name))?;
+        // The timing search ends by the estimate's deadline too (after at least one look at
+        // the clock's worth of nodes, so that a cost is still measured), never by an error:
+        // the time limit bounds the probes, whose estimate is complete by now.
+        let budget_end = Instant::now() + TIMING_BUDGET;
+        let timing_deadline = deadline.map_or(budget_end, |deadline| deadline.min(budget_end));
+        let measured = parallel::catch_model_panic(|| measure_component(fresh, request.compare, timing_deadline))
+            .map_err(panicked(&name))?;
         estimates.push(ComponentEstimate {
             name,
             estimated_nodes: estimate.nodes,
@@ -134,16 +144,70 @@ struct Measured {
 }
 
 /// Searches `model`: the whole tree when `compare` (its node cost read from that search, so
-/// that nothing runs on the model before it), else at most [`TIMING_NODES`] nodes.
-fn measure_component<P: Puzzle>(model: P::Model, compare: bool) -> Measured {
-    let node_limit = if compare { u64::MAX } else { TIMING_NODES };
-    let limits = Limits { node_limit, solutions_to_keep: 0, ..Limits::exhaustive() };
+/// that nothing runs on the model before it), else at most [`TIMING_NODES`] nodes, stopped
+/// at `timing_deadline`.
+fn measure_component<M: Model>(model: M, compare: bool, timing_deadline: Instant) -> Measured {
+    let (node_limit, deadline) = if compare { (u64::MAX, None) } else { (TIMING_NODES, Some(timing_deadline)) };
+    let limits = Limits { node_limit, solutions_to_keep: 0, deadline, ..Limits::exhaustive() };
     let started = Instant::now();
-    let nodes = search_sequentially::<P::Model, NoCounters>(model, limits).stats.nodes;
+    let nodes = search_sequentially::<M, NoCounters>(model, limits).stats.nodes;
     let elapsed = started.elapsed();
     let nanoseconds = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
     Measured {
         ns_per_node: elapsed.as_nanos() as f64 / nodes.max(1) as f64,
         actual: compare.then_some((nodes, nanoseconds)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{Branch, RuleCounter, RuleId};
+
+    /// A binary tree 30 levels deep whose every move takes 100 µs: 200,000 nodes of it
+    /// would take 20 s.
+    #[derive(Clone)]
+    struct SlowTree {
+        depth: usize,
+    }
+
+    impl Model for SlowTree {
+        type Move = bool;
+        type Solution = usize;
+        fn rule_names(&self) -> &[&'static str] {
+            &[]
+        }
+        fn max_depth(&self) -> usize {
+            30
+        }
+        fn branch<C: RuleCounter>(&mut self, moves: &mut Vec<bool>, _counters: &mut C) -> Branch {
+            if self.depth == 30 {
+                return Branch::Solution;
+            }
+            moves.extend([false, true]);
+            Branch::Moves
+        }
+        fn apply<C: RuleCounter>(&mut self, _mv: bool, _counters: &mut C) -> Result<(), RuleId> {
+            std::thread::sleep(Duration::from_micros(100));
+            self.depth += 1;
+            Ok(())
+        }
+        fn undo(&mut self, _mv: bool) {
+            self.depth -= 1;
+        }
+        fn solution(&self) -> usize {
+            self.depth
+        }
+    }
+
+    #[test]
+    fn the_node_cost_of_a_slow_model_is_measured_within_its_deadline() {
+        let started = Instant::now();
+        let measured = measure_component(SlowTree { depth: 0 }, false, Instant::now() + Duration::from_millis(200));
+        // The search stops at the first look at the clock past the deadline: 1,024 nodes
+        // after it at most, about 0.1 s here; 10 s leaves room for a loaded machine.
+        assert!(started.elapsed() < Duration::from_secs(10), "{:?}", started.elapsed());
+        assert!(measured.ns_per_node >= 100_000.0, "{}", measured.ns_per_node);
+        assert!(measured.actual.is_none());
     }
 }
