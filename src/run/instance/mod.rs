@@ -148,7 +148,25 @@ impl fmt::Display for InstanceError {
                 path.display()
             ),
             InstanceError::Syntax { path, line, column, message } => {
-                write!(f, "{}:{line}:{column}: not valid JSON: {message}", path.display())
+                write!(f, "{}:{line}:{column}: not valid JSON: {message}", path.display())?;
+                if (*line, *column) == (1, 1) {
+                    // Not JSON from its first byte: most likely a family's own format under a
+                    // name without its extension (`/dev/stdin`, `graph.txt`).
+                    let extensions: Vec<String> = super::family::Family::all()
+                        .into_iter()
+                        .flat_map(|family| {
+                            family.file_extensions().iter().map(move |ext| format!(".{ext} ({})", family.name()))
+                        })
+                        .collect();
+                    if !extensions.is_empty() {
+                        write!(
+                            f,
+                            "; a file is read as JSON unless its name ends in a family's own extension: {}",
+                            extensions.join(", ")
+                        )?;
+                    }
+                }
+                Ok(())
             }
             InstanceError::Content { path, line, key, message } => {
                 write!(f, "{}", path.display())?;
@@ -474,6 +492,13 @@ mod tests {
     #[test]
     fn syntax_errors_name_file_line_and_column() {
         assert_eq!(error_of("{\n  \"schema\": ,\n}"), "bad.json:2:13: not valid JSON: expected value");
+        // Not JSON from the first byte: the families' own formats are named.
+        let message = error_of("p edge 3 2\ne 1 2\n");
+        assert!(
+            message.starts_with("bad.json:1:1: not valid JSON: expected value; a file is read as JSON unless its name")
+                && message.contains(".clq (max_clique)"),
+            "{message}"
+        );
     }
 
     #[test]
