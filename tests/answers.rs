@@ -145,7 +145,13 @@ fn no_grid_starts_after_the_time_limit() {
     let text = std::fs::read_to_string("instances/twenty_four_seven_2x2_2.json").expect("instance file");
     let mut instance: Value = serde_json::from_str(&text).expect("instance JSON");
     let grids = instance["data"]["grids"].as_array().expect("grids").clone();
-    instance["data"]["grids"] = Value::Array(grids.iter().cycle().take(2000).cloned().collect());
+    // Each copy named apart: an instance's grid names must differ.
+    let copies = grids.iter().cycle().take(2000).enumerate().map(|(index, grid)| {
+        let mut grid = grid.clone();
+        grid["name"] = Value::from(format!("grid{index}"));
+        grid
+    });
+    instance["data"]["grids"] = Value::Array(copies.collect());
     instance["expected"] = Value::Null;
     let path = directory.path().join("many_grids.json");
     std::fs::write(&path, instance.to_string()).expect("write the instance");

@@ -83,7 +83,8 @@ pub struct SplitArgs {
     /// Refused: a first-solution search is not split (docs/cluster.md says why).
     #[arg(long)]
     pub first: bool,
-    /// The number of parts (each gets about 30 subproblems or more), 1 to 16666.
+    /// The number of parts, 1 to 16666. The tree is cut at the shallowest depth with about 30
+    /// subproblems a part; a small tree may have fewer in all (some parts then get none).
     // 16666 is `cluster::MAX_PARTS` (asserted at the end of this file).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=crate::cluster::MAX_PARTS as u64))]
     pub parts: u64,
@@ -261,7 +262,9 @@ pub struct EstimateArgs {
     pub method: crate::search::EstimateMethod,
     /// The most seconds the probes of all components may take together: past it, the
     /// estimate stops (exit code 1) and says how many probes it made, instead of running
-    /// on. The full search of --compare is not bounded by it.
+    /// on. Each component's node cost is then timed on a short search that stops at the same
+    /// deadline, and after 1 s (or 200,000 nodes) at most. The full search of --compare is
+    /// not bounded by it.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub time_limit: f64,
     /// Also run the full search (sequential, on models built afresh) and print the actual

@@ -130,12 +130,16 @@ impl From<InstanceError> for Failure {
 }
 
 impl From<std::io::Error> for Failure {
-    /// A closed pipe (`| head`) is not an error: stop quietly with success.
+    /// An I/O error a command passes on with `?` is its printing to standard output (every
+    /// file it reads or writes maps its errors with the file's name), so the message names
+    /// that stream, as `--help` does: alone, "No space left on device" left the user to
+    /// guess which file was full. A closed pipe (`| head`) is not an error: stop quietly
+    /// with success.
     fn from(error: std::io::Error) -> Failure {
         if error.kind() == std::io::ErrorKind::BrokenPipe {
             Failure { message: String::new(), code: 0 }
         } else {
-            Failure::failed(error)
+            Failure::failed(format!("writing standard output: {error}"))
         }
     }
 }

@@ -62,9 +62,20 @@ pub fn check_path(csv_path: &Path) -> Result<(), Failure> {
 }
 
 /// Refuses `--solutions` naming the regular file of the profile's CSV or of its plot (after
-/// symlinks): each replaces the file whole, so all but the last would be lost. A stream
-/// (`/dev/null`, a FIFO, standard output) may take both.
+/// symlinks): each replaces the file whole, so all but the last would be lost. Refuses both
+/// going to standard output (`-`, `/dev/stdout`, or the file it writes): the solution lines,
+/// the CSV and the text report came out mixed, none of them readable by a program. Another
+/// stream (`/dev/null`, a FIFO) may take both.
 pub fn check_apart(csv_path: &Path, solutions: &Path) -> Result<(), Failure> {
+    let to_stdout = |path: &Path| matches!(OutputTarget::of(path), Ok(OutputTarget::Stdout));
+    if to_stdout(solutions) && to_stdout(csv_path) {
+        return Err(Failure::bad_input(format!(
+            "--solutions {} and --profile {} both go to standard output, where their lines would mix with each \
+             other and the report; name a file for one of them",
+            solutions.display(),
+            csv_path.display()
+        )));
+    }
     // The file's name in its folder's canonical path: `../d/x.csv`, `./x.csv` and a path
     // through a linked folder name one file (`absolute` keeps `..` and links, so two
     // spellings of one file passed as two and the later write replaced the other).

@@ -21,7 +21,7 @@ use crate::machine_guard::available_cpus;
 use crate::parallel::{check_thread_count, ThreadAffinity};
 use crate::run::instance::{self, Instance};
 use crate::run::thread_list::{check_the_cap, parse_thread_list, resolve_thread_list};
-use crate::run::{self, Calibration, RunSettings};
+use crate::run::{self, Calibration, Prepared, RunSettings};
 use crate::scaling::cpu_speeds::{CpuFactors, Placement};
 use crate::stderr_line::note;
 use std::path::Path;
@@ -39,6 +39,7 @@ pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
     for name in CHECK_FILES {
         named_file_target(&args.out.join(name)).map_err(Failure::bad_input)?;
     }
+    refuse_empty_names("--instances", &args.instances)?;
     let command = super::command_line();
     let (workloads, machine, measured_by) = match &args.from {
         Some(path) => from_file(path, &args.instances)?,
@@ -57,11 +58,14 @@ pub fn run(args: &ScalingCheckArgs) -> Result<(), Failure> {
 /// rounds of every configuration and of the sequential search on each CPU.
 fn measure_here(args: &ScalingCheckArgs, command: &str) -> Result<(Vec<Workload>, MachineSeen), Failure> {
     let threads = parse_thread_list(&args.threads).map_err(|e| Failure::bad_input(format!("--threads: {e}")))?;
+    refuse_empty_names("--strategies", &args.strategies)?;
+    // The flag is named: the parser's own message names only the value.
     let strategies = args
         .strategies
         .iter()
         .map(|name| parse_strategy(name).and_then(|strategy| shape_of(strategy).map(|_| strategy)))
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|failure| Failure { message: format!("--strategies: {}", failure.message), ..failure })?;
     let cpus = available_cpus();
     // Refused before the first instance's recording and calibration, which take a while.
     check_the_cap(&threads, cpus)
@@ -74,18 +78,9 @@ fn measure_here(args: &ScalingCheckArgs, command: &str) -> Result<(Vec<Workload>
     let machine = MachineSeen { processor: Environment::detect().cpu_model, cpus };
     let cpu_list = if args.one_cpu { None } else { CpuPinning::allowed() };
     let mut workloads = Vec::new();
-    for source in &args.instances {
-        // The default workloads are files of the source tree: found from any folder.
-        let instance = instance::load_here_or_in_the_crate(source)?;
-        // Its plot and rows are named by the instance's id: a second copy overwrote them.
-        if workloads.iter().any(|workload: &Workload| workload.measurements.workload == instance.id) {
-            note!("scaling-check: {source}: instance `{}` is listed already; measured once", instance.id);
-            continue;
-        }
+    for (source, instance, prepared) in prepare_all(&args.instances)? {
         note!("scaling-check: {}: recording and calibrating", instance.id);
         let calibration = Calibration { rule_counts: false, rounds: repeats, copies: cpus };
-        let prepared = run::prepare(&instance, &KnobValues::new())?;
-        refuse_branch_and_bound(prepared.as_ref(), source)?;
         let components = prepared.measure(Some(calibration))?;
         // As explain measures: no per-rule counts, one solution kept.
         let base = RunSettings { rule_counts: false, solutions_to_keep: 1, ..RunSettings::default() };
@@ -141,6 +136,41 @@ fn measure_here(args: &ScalingCheckArgs, command: &str) -> Result<(Vec<Workload>
         workloads.push(Workload { measurements, components });
     }
     Ok((workloads, machine))
+}
+
+/// An instance to measure: its name as listed, the instance, and its prepared models.
+type ReadyWorkload<'a> = (&'a String, Instance, Box<dyn Prepared>);
+
+/// Every instance of `sources` loaded, prepared with the default knobs and checked for an
+/// objective, before any is measured: one that failed after the first was measured for
+/// minutes threw that work away. An instance listed twice (by id) is kept once: its plot and
+/// rows are named by its id, and a second copy overwrote them.
+fn prepare_all(sources: &[String]) -> Result<Vec<ReadyWorkload<'_>>, Failure> {
+    let mut prepared_all: Vec<ReadyWorkload<'_>> = Vec::new();
+    for source in sources {
+        // The default workloads are files of the source tree: found from any folder.
+        let instance = instance::load_here_or_in_the_crate(source)?;
+        if prepared_all.iter().any(|(_, earlier, _)| earlier.id == instance.id) {
+            note!("scaling-check: {source}: instance `{}` is listed already; measured once", instance.id);
+            continue;
+        }
+        let prepared = run::prepare(&instance, &KnobValues::new())?;
+        refuse_branch_and_bound(prepared.as_ref(), source)?;
+        prepared_all.push((source, instance, prepared));
+    }
+    Ok(prepared_all)
+}
+
+/// Refuses an empty name in a comma-separated `flag`'s list (`a,,b`, a trailing comma, or
+/// `''`): read as a path, it named the working folder (or the crate's) in the error.
+fn refuse_empty_names(flag: &str, names: &[String]) -> Result<(), Failure> {
+    if names.iter().any(|name| name.trim().is_empty()) {
+        return Err(Failure::bad_input(format!(
+            "{flag}: the list has an empty name (an empty value, two commas in a row, or a comma at an end); \
+             name each one"
+        )));
+    }
+    Ok(())
 }
 
 /// An earlier check's measurements, each workload's trees recorded again here (the search

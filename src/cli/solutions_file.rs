@@ -99,7 +99,16 @@ impl SolutionsFile {
         }
         let OutputTarget::Replace(destination) = target else { unreachable!("only a replaced file has no stream") };
         let folder = folder_of(&destination);
-        if destination.file_name().is_none() || !folder.is_dir() {
+        // The folder named as `--profile` names it: the folder of the file a symlink leads
+        // to, as a dangling link's folder may be the missing one.
+        if !folder.is_dir() {
+            return Err(Failure::bad_input(format!(
+                "--solutions {}: the folder {} does not exist; create it first or name a file in an existing folder",
+                path.display(),
+                folder.display()
+            )));
+        }
+        if destination.file_name().is_none() {
             return Err(Failure::bad_input(format!(
                 "--solutions {}: name a file in an existing folder",
                 path.display()

@@ -6,6 +6,7 @@ use crate::puzzles::data::{integers_in, Fields};
 use crate::puzzles::grid::Board;
 use crate::puzzles::DataError;
 use serde_json::Value;
+use std::collections::HashMap;
 
 /// The largest `max_value` accepted; a consistent instance has at most 15 (the digit supply
 /// `m (m + 1) / 2` fills at most the 121 cells of an 11x11 grid).
@@ -106,10 +107,22 @@ pub fn parse(data: &Value) -> Result<InstanceData, DataError> {
     }
     let values = 0..=max_value as i64;
     let mut grids = Vec::with_capacity(grid_values.len());
+    // Each grid's index by its name: a grid is a component named by it, and two of one name
+    // could not be told apart in the report, the profile's rows or the solutions' lines.
+    let mut named: HashMap<String, usize> = HashMap::with_capacity(grid_values.len());
     for (index, grid_value) in grid_values.iter().enumerate() {
         let path = format!("grids[{index}]");
         let grid = Fields::of(grid_value, &path)?;
         let name = grid.string("name")?.to_string();
+        if let Some(earlier) = named.insert(name.clone(), index) {
+            return Err(DataError::new(
+                grid.key_path("name"),
+                format!(
+                    "`{name}` is also the name of grids[{earlier}]; each grid is reported, profiled and written \
+                     to --solutions under its name: give each grid a name of its own"
+                ),
+            ));
+        }
         let givens =
             grid.matrix("givens", size, size, values.clone())?.into_iter().flatten().map(|v| v as u16).collect();
         let mut clues: [Vec<u16>; 4] = Default::default();
