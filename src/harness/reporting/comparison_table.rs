@@ -3,7 +3,8 @@
 //! printed by `report` and appended to `results/README.md`.
 
 use super::compare::{Change, MachineMatch, MIN_CHANGE, MIN_CHANGE_SHORT, MIN_RUNS_TO_JUDGE, SHORT_CALL_NS};
-use crate::format::{count, markdown_cell, TimeUnit};
+use super::tables::{code_cell, escape};
+use crate::format::{count, TimeUnit};
 use crate::statistics::ChangeVerdict;
 use std::fmt::Write as _;
 
@@ -94,10 +95,10 @@ pub fn comparison_markdown(against: &str, changes: &[Change]) -> String {
         let ratio = change.time.ratio;
         let _ = writeln!(
             text,
-            "| {} | `{}` | {} | {} | {} | {} | {} | {:.3} [{:.3}, {:.3}] | {} | {} | {verdict}{nodes_note}{busy_note} |",
-            run.sweep,
-            markdown_cell(&run.source),
-            markdown_cell(&run.variant),
+            "| {} | {} | {} | {} | {} | {} | {} | {:.3} [{:.3}, {:.3}] | {} | {} | {verdict}{nodes_note}{busy_note} |",
+            escape(&run.sweep),
+            code_cell(&run.source),
+            escape(&run.variant),
             run.strategy,
             run.threads,
             unit.number(change.baseline_ns),

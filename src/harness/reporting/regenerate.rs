@@ -8,13 +8,13 @@ use super::compare::{compare, Change};
 use super::comparison_table::comparison_markdown;
 use super::generated_docs;
 use super::plots::{draw_plots, PlotFile};
-use super::tables::{markdown, ReadmeContext};
+use super::tables::{code, markdown, ReadmeContext};
 use crate::harness::error::HarnessError;
 use crate::harness::storing::history::previous_run;
 use crate::harness::storing::output_target::{check_named_folder, named_file_target, write_named_file};
 use crate::harness::storing::record::RunRecord;
 use crate::harness::storing::results_folder::{
-    find_runs_files, read_counts, read_runs, read_sweep_runs, summary_file, write_summary_of,
+    find_runs_files, holds_runs, read_counts, read_runs, read_sweep_runs, summary_file, write_summary_of,
 };
 use crate::harness::storing::summary::deduplicate;
 use std::path::{Path, PathBuf};
@@ -80,20 +80,39 @@ pub fn regenerate(
         });
     }
     check_own_files(folder, sweeps.keys())?;
+    // Every log is read before anything is written: a sweep whose logs give no run (emptied,
+    // or every row refused) wrote a header-only summary and a blank README over good ones.
+    let mut read = Vec::new();
+    for (sweep, files) in &sweeps {
+        let (sweep_records, mut sweep_notes) = read_sweep_runs(sweep, files)?;
+        let (sweep_counts, count_notes) = read_counts(files)?;
+        sweep_notes.extend(count_notes);
+        read.push((sweep, files, sweep_records, sweep_counts, sweep_notes));
+    }
+    let any_runs = read.iter().any(|(_, _, records, _, _)| !records.is_empty());
+    let mut left_out = Vec::new();
+    for (sweep, files, records, _, sweep_notes) in &read {
+        if records.is_empty() {
+            left_out.push((sweep.as_str(), without_runs(folder, sweep, files, sweep_notes, any_runs)?));
+        }
+    }
     let mut rows = Vec::new();
     let mut records = Vec::new();
     let mut counts = Vec::new();
     let mut summaries = Vec::new();
-    for (sweep, files) in &sweeps {
-        let (sweep_records, sweep_notes) = read_sweep_runs(sweep, files)?;
-        let (sweep_counts, count_notes) = read_counts(files)?;
+    let mut reported = Vec::new();
+    for (sweep, _, sweep_records, sweep_counts, sweep_notes) in read {
+        notes.extend(sweep_notes);
+        if sweep_records.is_empty() {
+            notes.extend(left_out.iter().filter(|(name, _)| name == sweep).map(|(_, note)| note.clone()));
+            continue;
+        }
         let (path, sweep_rows) = write_summary_of(folder, sweep, sweep_records.clone())?;
         summaries.push(path);
+        reported.push(sweep.clone());
         rows.extend(sweep_rows);
         records.extend(sweep_records);
         counts.extend(sweep_counts);
-        notes.extend(sweep_notes);
-        notes.extend(count_notes);
     }
     let plot_folder = folder.join("plots");
     let mut plots = draw_plots(&rows, &counts, &plot_folder)?;
@@ -106,8 +125,8 @@ pub fn regenerate(
     }
     remove_stale_plots(&plot_folder, &plots)?;
     let comparisons = match baseline.zip(old_records) {
-        Some((path, old)) => vec![(format!("`{}`", path.display()), compare(&old, &deduplicate(records)))],
-        None => compare_with_previous_runs(folder, sweeps.keys(), &records, &mut notes)?,
+        Some((path, old)) => vec![(code(&path.display().to_string()), compare(&old, &deduplicate(records)))],
+        None => compare_with_previous_runs(folder, reported.iter(), &records, &mut notes)?,
     };
     let comparison_text: String =
         comparisons.iter().map(|(name, changes)| comparison_markdown(name, changes)).collect();
@@ -151,6 +170,52 @@ fn check_own_files<'a>(folder: &Path, sweeps: impl Iterator<Item = &'a String>) 
     names.iter().try_for_each(|name| named_file_target(name).map(|_| ()))
 }
 
+/// A sweep whose run logs `files` gave no run to report: refused (nothing written) when
+/// its summary holds rows, which a report would replace by a header alone, or when no other
+/// sweep of the folder has runs (the README would be blank); otherwise left out of the
+/// report, with the note returned. `notes` say why its rows were not read.
+fn without_runs(
+    folder: &Path,
+    sweep: &str,
+    files: &[PathBuf],
+    notes: &[String],
+    others_have_runs: bool,
+) -> Result<String, HarnessError> {
+    let summary = summary_file(folder, sweep);
+    // The first note on a row, not the one on an older build's columns, which says nothing
+    // of why no row was read.
+    let older = |note: &&String| note.contains("written by an older build");
+    let why = match notes.iter().find(|note| !older(note)).or(notes.first()) {
+        None => "a header and no row".to_string(),
+        Some(first) if notes.len() == 1 => first.clone(),
+        Some(first) => format!("{first}; and {} more note(s)", notes.len() - 1),
+    };
+    let (path, what) = match files {
+        [one] => (one.clone(), "holds no run to report".to_string()),
+        _ => {
+            let names: Vec<String> = files.iter().map(|file| file.display().to_string()).collect();
+            let what = format!("the run logs of sweep `{sweep}` ({}) hold no run to report", names.join(", "));
+            (folder.to_path_buf(), what)
+        }
+    };
+    let summary_has_rows = holds_runs(&summary);
+    if others_have_runs && !summary_has_rows {
+        return Ok(format!("{}: {what} ({why}); sweep `{sweep}` is left out of the report", path.display()));
+    }
+    let summary = if summary_has_rows {
+        format!("{} (the summary of its earlier runs), ", summary.display())
+    } else {
+        String::new()
+    };
+    Err(HarnessError::Csv {
+        path,
+        message: format!(
+            "{what} ({why}); nothing was written: {summary}README.md and plots/ are as they were. Restore the \
+             log's rows (from a copy, or `history/`), or move it away to report the folder without it"
+        ),
+    })
+}
+
 /// Each sweep of `sweeps` compared with its previous run (the newest history entry), when
 /// it has one: (what it was compared with, the changes).
 fn compare_with_previous_runs<'a>(
@@ -174,7 +239,7 @@ fn compare_with_previous_runs<'a>(
         notes.extend(skipped);
         let old: Vec<RunRecord> = old.into_iter().filter(|record| record.sweep == *sweep).collect();
         let now: Vec<RunRecord> = records.iter().filter(|record| record.sweep == *sweep).cloned().collect();
-        let name = format!("the previous run of `{sweep}` (`{}`)", entry.display());
+        let name = format!("the previous run of `{sweep}` ({})", code(&entry.display().to_string()));
         comparisons.push((name, compare(&deduplicate(old), &deduplicate(now))));
     }
     Ok(comparisons)

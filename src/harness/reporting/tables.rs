@@ -6,7 +6,7 @@
 
 use super::plots::PlotFile;
 use super::slowdown;
-use crate::format::{self, count, duration_interval, markdown_cell as escape, percent, ratio_in_words, TimeUnit};
+use crate::format::{self, count, duration_interval, markdown_cell, percent, ratio_in_words, TimeUnit};
 use crate::harness::storing::record::status;
 use crate::harness::storing::summary::SummaryRow;
 use std::collections::BTreeMap;
@@ -36,6 +36,32 @@ impl ReadmeContext {
             regen_script: beside("scripts/regen-tables.sh"),
         }
     }
+}
+
+/// Text of the runs (a title, a host, an error) as the README quotes it outside a code span:
+/// [`markdown_cell`]'s, and `&`, `<` and `>` as HTML entities, since a Markdown renderer
+/// takes `<b>` or `</svg>` in an instance's title for HTML.
+pub(super) fn escape(text: &str) -> String {
+    markdown_cell(text).replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// `text` as one Markdown code span, whatever backticks it holds: fenced by one backtick
+/// more than its longest run of them (a backtick in an id ended a one-backtick span, and
+/// the rest was read as Markdown and HTML). Inside a span nothing else is markup, so no
+/// entity is written (it would show as typed); a control character shows as a space.
+pub(super) fn code(text: &str) -> String {
+    let text: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    // A span's first and last space go when both are there: the fence stays apart from
+    // a backtick of the text.
+    let pad = if text.starts_with('`') || text.ends_with('`') { " " } else { "" };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
+/// [`code`] in a table cell, where `|` would end the cell even inside the span.
+pub(super) fn code_cell(text: &str) -> String {
+    code(text).replace('|', "\\|")
 }
 
 /// The README: environment, then per sweep and instance the tables and plots.
@@ -144,8 +170,8 @@ fn write_sweep(text: &mut String, sweep: &str, rows: &[&SummaryRow], plots: &[Pl
         for row in failures {
             let _ = writeln!(
                 text,
-                "| `{}` | {} | {} | {} | {} | {} |",
-                escape(&row.source),
+                "| {} | {} | {} | {} | {} | {} |",
+                code_cell(&row.source),
                 escape(&row.variant),
                 row.strategy,
                 row.threads,
@@ -162,7 +188,7 @@ fn write_sweep_settings(text: &mut String, rows: &[&SummaryRow]) {
     let mut specs: Vec<&str> = rows.iter().map(|row| row.spec.as_str()).filter(|spec| !spec.is_empty()).collect();
     specs.sort_unstable();
     specs.dedup();
-    let specs: Vec<String> = specs.iter().map(|spec| format!("`{spec}`")).collect();
+    let specs: Vec<String> = specs.iter().map(|spec| code(spec)).collect();
     let recorded = rows.iter().filter(|row| row.repeats_planned > 0);
     let repeats = distinct_numbers(recorded.clone().map(|row| u64::from(row.repeats_planned)));
     let warmups = distinct_numbers(recorded.map(|row| u64::from(row.warmup)));
@@ -185,13 +211,13 @@ fn write_instance(text: &mut String, sweep: &str, source: &str, rows: &[&Summary
     let measured: Vec<&SummaryRow> = rows.iter().copied().filter(|row| row.runs > 0).collect();
     let Some(first) = measured.first() else { return };
     let heading = if first.instance_title.is_empty() { &first.instance } else { &first.instance_title };
-    let _ = writeln!(text, "### {} (`{source}`, {})\n", escape(heading), first.puzzle);
+    let _ = writeln!(text, "### {} ({}, {})\n", escape(heading), code(source), first.puzzle);
     let sequential: Vec<&SummaryRow> = measured.iter().copied().filter(|row| row.is_sequential()).collect();
-    let _ = write!(text, "Instance `{}`.", first.instance);
+    let _ = write!(text, "Instance {}.", code(&first.instance));
     for variant in ["defaults", "baseline"] {
         if let Some(row) = sequential.iter().find(|row| row.variant == variant) {
             let name = if variant == "defaults" { "Defaults" } else { "Baseline (the most naive knobs)" };
-            let _ = write!(text, " {name}: `{}`.", row.knobs);
+            let _ = write!(text, " {name}: {}.", code(&row.knobs));
         }
     }
     text.push_str("\n\n");
@@ -256,7 +282,7 @@ fn write_configuration_table(text: &mut String, rows: &[&SummaryRow]) {
         // No `defaults` or `baseline` row in this mode (a best search leaves out knob settings
         // without an objective): "ratios are to the none configuration" read as a knob value.
         let ratios = match reference {
-            Some(row) => format!("ratios are to the `{}` configuration", row.variant),
+            Some(row) => format!("ratios are to the {} configuration", code(&row.variant)),
             None => "no defaults or baseline configuration ran in this mode, so no ratios".to_string(),
         };
         let _ = write!(text, "Sequential, {}, state `{state}`; {ratios}.", mode_words(&mode));
@@ -265,7 +291,7 @@ fn write_configuration_table(text: &mut String, rows: &[&SummaryRow]) {
                 text,
                 " **The {0} stopped at the node limit**: its true node count and time are larger, so the ratios to \
                  it are bounds: every other configuration needs at most that share of its work.",
-                stopped.variant
+                escape(&stopped.variant)
             );
         } else if reference.is_some_and(|row| row.variant != "baseline")
             && members.iter().any(|row| row.variant == "baseline")
@@ -299,8 +325,8 @@ fn write_configuration_table(text: &mut String, rows: &[&SummaryRow]) {
             );
             if row.status == status::LIMIT && row.node_limit > 0 && row.nodes > row.node_limit {
                 notes.push(format!(
-                    "`{}`: {} nodes = {:.0} × the limit of {}: each component ran up to the per-component limit.",
-                    row.variant,
+                    "{}: {} nodes = {:.0} × the limit of {}: each component ran up to the per-component limit.",
+                    code(&row.variant),
                     count(row.nodes),
                     row.nodes as f64 / row.node_limit as f64,
                     count(row.node_limit)
@@ -383,7 +409,7 @@ fn quality_note(row: &SummaryRow) -> Option<String> {
     }
     (!problems.is_empty()).then(|| {
         let threads = if row.threads == 1 { "1 thread".to_string() } else { format!("{} threads", row.threads) };
-        format!("`{}` ({threads}, {}): {}.", row.variant, row.strategy, problems.join("; "))
+        format!("{} ({threads}, {}): {}.", code(&row.variant), row.strategy, problems.join("; "))
     })
 }
 

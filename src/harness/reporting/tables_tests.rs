@@ -169,3 +169,14 @@ fn a_time_ratio_whose_interval_holds_one_is_within_noise() {
     let text = markdown(&rows, &[], "", &workbench_context());
     assert!(text.contains("| same | 1.01x faster |"), "{text}");
 }
+
+#[test]
+fn quoted_text_is_never_markup() {
+    assert_eq!(escape("T <b>&amp; | x</svg>"), "T &lt;b&gt;&amp;amp; \\| x&lt;/svg&gt;");
+    assert_eq!(code("order=rings"), "`order=rings`");
+    // A backtick inside is fenced past; one at an end is kept apart from the fence.
+    assert_eq!(code("a`<b>"), "``a`<b>``");
+    assert_eq!(code("`a``"), "``` `a`` ```");
+    assert_eq!(code("a\nb"), "`a b`");
+    assert_eq!(code_cell("a|b"), "`a\\|b`");
+}

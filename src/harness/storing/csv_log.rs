@@ -212,7 +212,7 @@ pub fn rows_bytes<T: Serialize>(path: &Path, rows: &[T], header: &str) -> Result
 }
 
 /// The byte-order mark some programs put at the start of a UTF-8 file.
-const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+pub(crate) const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Rows read from a CSV file, with notes about lines that were skipped.
 #[derive(Debug)]
@@ -341,7 +341,7 @@ pub fn cut_last_line_note(path: &Path) -> String {
 /// Why a file whose header is `header` cannot be read as `expected_header`'s rows: a column
 /// this build does not know, one named twice, or a `required` one missing. Columns in
 /// another order are read by name.
-fn check_columns(header: &str, expected_header: &str, required: &[&str]) -> Result<(), String> {
+pub(crate) fn check_columns(header: &str, expected_header: &str, required: &[&str]) -> Result<(), String> {
     let columns: Vec<&str> = header.split(',').collect();
     let known: Vec<&str> = expected_header.split(',').collect();
     if columns.iter().any(|column| !known.contains(column)) {

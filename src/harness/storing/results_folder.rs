@@ -6,11 +6,13 @@
 //! fresh run supersedes are kept in `history/` ([`super::history`]).
 
 use super::counts::CountRow;
-use super::csv_log::{read_checked_rows, read_rows, rows_bytes, FirstLine};
+use super::csv_log::{check_columns, read_checked_rows, read_rows, rows_bytes, FirstLine, UTF8_BOM};
 use super::output_target::write_named_file;
 use super::record::{RunRecord, COLUMNS_OF_EVERY_BUILD};
 use super::summary::{summarize, SummaryRow};
+use crate::format::excerpt;
 use crate::harness::error::HarnessError;
+use crate::run::instance::escape_controls;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -64,6 +66,43 @@ pub fn runs_file(folder: &Path, sweep: &str, shard: Option<Shard>) -> PathBuf {
 /// one that cannot be read, holds nothing). Reads the header line alone.
 pub fn holds_runs(path: &Path) -> bool {
     FirstLine::of(path).is_ok_and(|first| first.ended && first.more)
+}
+
+/// Refuses, before a sweep reads, runs or moves anything, a regular file at one of `sweep`'s
+/// run-log names in `folder` (`own`, the log this run appends to, among them) whose first
+/// line is not a run-log header of this tool's, of any build: a fresh run replaced such a
+/// file holding a line alone, and moved one with rows into `history/` as "an unfinished
+/// run". An empty file holds nothing to lose; a header of the tool's (rows or not) is its own.
+pub fn refuse_foreign_logs(folder: &Path, sweep: &str, own: &Path) -> Result<(), HarnessError> {
+    let mut files = match find_runs_files(folder) {
+        Ok(mut files) => files.remove(sweep).unwrap_or_default(),
+        Err(HarnessError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(error) => return Err(error),
+    };
+    if !files.iter().any(|file| file == own) {
+        files.push(own.to_path_buf());
+    }
+    let header = RunRecord::header();
+    // A FIFO or a folder at a log's name is refused where the log is opened (never read here).
+    for file in files.iter().filter(|file| std::fs::metadata(file).is_ok_and(|metadata| metadata.is_file())) {
+        let first = FirstLine::of(file).map_err(|source| HarnessError::io(file, source))?;
+        let line = first.line.strip_prefix(UTF8_BOM).unwrap_or(&first.line);
+        let line = std::str::from_utf8(line).map(|line| line.trim_end_matches('\r'));
+        let ours = line.is_ok_and(|line| check_columns(line, &header, &COLUMNS_OF_EVERY_BUILD).is_ok());
+        if ours || (first.line.is_empty() && !first.more) {
+            continue;
+        }
+        let line = escape_controls(&String::from_utf8_lossy(&first.line));
+        return Err(HarnessError::Csv {
+            path: file.clone(),
+            message: format!(
+                "is not a run log this tool wrote (its first line `{}` is not a run-log header): nothing was run, \
+                 moved or changed; move it away (or give this sweep another --out or --name) and run again",
+                excerpt(&line)
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// The counts file beside a run log (`S-runs.csv` -> `S-counts.csv`).

@@ -23,7 +23,7 @@ use crate::harness::storing::history::{
 use crate::harness::storing::output_target::named_file_target;
 use crate::harness::storing::record::{status, RunRecord, BATCH_TARGET_NS};
 use crate::harness::storing::results_folder::{
-    counts_file_for, digests_file_for, holds_runs, runs_file, summary_file, write_summary, Shard,
+    counts_file_for, digests_file_for, holds_runs, refuse_foreign_logs, runs_file, summary_file, write_summary, Shard,
 };
 use crate::harness::storing::run_columns::RunColumnCells;
 use crate::harness::storing::run_logs::RunLogs;
@@ -108,6 +108,8 @@ pub fn run_sweep(plan: &SweepPlan, options: &SweepOptions, stop: &AtomicBool) ->
     for own_file in [path.clone(), counts_file_for(&path), completion_mark(&path), digests_file_for(&path)] {
         named_file_target(&own_file)?;
     }
+    // A file of the user's at a log's name is neither read as runs, replaced nor moved.
+    refuse_foreign_logs(&options.out_dir, &plan.sweep, &path)?;
     let RecordedRuns { runs: recorded, mut notes, other_instance, sources_with_runs } =
         if options.resume { recorded_runs(plan, &options.out_dir)? } else { RecordedRuns::default() };
     let counts = counts_file_for(&path);

@@ -279,6 +279,9 @@ impl SweepSpec {
                 )))
             }
         };
+        if let Some(least) = min_repeats {
+            check_min_repeats(least, root.contains_key("repeats"), &blocks, &lines).map_err(fail)?;
+        }
         Ok(SweepSpec {
             name,
             description,
@@ -321,6 +324,33 @@ pub fn preset_names() -> Vec<&'static str> {
 
 // The rule of sweep names lives with the file names it makes (the results folder's).
 pub use crate::harness::storing::results_folder::{valid_sweep_name, SWEEP_NAME_RULE};
+
+/// Refuses a block whose `repeats` (its own, or the top level's it inherits; 1 when neither
+/// is set) is below `min_repeats`: the minimum was capped in silence (10 asked, 2 ran), so
+/// one of the two values is a mistake. `--repeats` still caps it (a quick trial of a spec).
+fn check_min_repeats(least: u32, top_set: bool, blocks: &[Block], lines: &KeyLines) -> Result<(), String> {
+    let Some((index, block)) = blocks.iter().enumerate().find(|(_, block)| block.repeats < least) else {
+        return Ok(());
+    };
+    let (most, at) = (block.repeats, |key: &str| lines.line_of_message(key));
+    let lower = format!("or lower min_repeats to at most {most}");
+    Err(if block.key_lines.contains_key("repeats") {
+        let key = format!("block[{index}].repeats");
+        format!(
+            "{key}: {most} is below min_repeats = {least} (line {}); raise {key} to at least {least} {lower}",
+            at("min_repeats")
+        )
+    } else if top_set {
+        format!(
+            "min_repeats: {least} is above repeats = {most} (line {}); raise repeats to at least {least} {lower}",
+            at("repeats")
+        )
+    } else {
+        format!(
+            "min_repeats: {least} is above repeats, which is 1 when not set; set repeats to at least {least} {lower}"
+        )
+    })
+}
 
 fn check_keys(table: &toml::Table, prefix: &str, allowed: &[&str]) -> Result<(), String> {
     for key in table.keys() {
