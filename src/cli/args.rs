@@ -109,7 +109,7 @@ pub struct RunPartArgs {
     /// The part, from 1; default: SLURM_ARRAY_TASK_ID, else JOB_COMPLETION_INDEX + 1.
     #[arg(value_name = "K")]
     pub part: Option<usize>,
-    /// Threads that share the part's subproblems (each takes the next one not yet taken).
+    /// Threads that share the part's subproblems (each takes the next one not yet taken), 1 to 1024.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_thread_count)]
     pub threads: usize,
     /// For a family with an objective: how often, in milliseconds, the part reads the
@@ -246,7 +246,7 @@ pub struct EstimateArgs {
     /// command is built, from the families this program offers).
     #[arg(value_name = "INSTANCE")]
     pub instance: String,
-    /// Random probes per component.
+    /// Random probes per component, 1 to 10,000,000.
     #[arg(long, value_name = "K", default_value_t = 1_000)]
     pub probes: usize,
     /// Seed of the probes' random choices.
@@ -262,7 +262,7 @@ pub struct EstimateArgs {
     pub method: crate::search::EstimateMethod,
     /// The most seconds the probes of all components may take together: past it, the
     /// estimate stops (exit code 1) and says how many probes it made, instead of running
-    /// on. Each component's node cost is then timed on a short search that stops at the same
+    /// on; above 0 and at most 86,400 (a day). Each component's node cost is then timed on a short search that stops at the same
     /// deadline, and after 1 s (or 200,000 nodes) at most. The full search of --compare is
     /// not bounded by it.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
@@ -334,12 +334,15 @@ pub struct SolveArgs {
     /// prunes column to that rule's prunes. The SVG shows the run's nodes per depth and
     /// each rule's prunes per depth, on a log scale when the counts span two orders of
     /// magnitude. Both files are written whole or not at all (temporary file + rename).
+    /// `-` or /dev/stdout writes the CSV to standard output, and a FIFO or a device gets
+    /// the CSV streamed in; neither has a plot beside it.
     #[arg(long, value_name = "FILE", conflicts_with = "no_rule_counts")]
     pub profile: Option<std::path::PathBuf>,
     /// Write every solution found to FILE, one JSON line each (`{"component": NAME,
     /// "solution": TEXT}`), in the order found; the report keeps only a sample of them.
     /// Streamed while the search runs (bounded memory), and FILE is written whole or not at
-    /// all (temporary file + rename).
+    /// all (temporary file + rename). `-` or /dev/stdout writes to standard output, and a
+    /// FIFO or a device is streamed into, never replaced.
     #[arg(long, value_name = "FILE")]
     pub solutions: Option<std::path::PathBuf>,
     /// How the search is spread over threads.
@@ -406,7 +409,7 @@ pub struct ExplainArgs {
     pub best: bool,
     /// Run exactly R rounds (timed runs per configuration) instead of the adaptive default:
     /// at least 6 rounds, then until the explained run's median is within ±3%, 20 s of runs
-    /// or 50 rounds.
+    /// or 50 rounds. At most 1000.
     #[arg(long, value_name = "R", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub repeats: Option<u32>,
     /// Print the verdict (causes, shares, intervals, ranks, gains, advice) as one JSON
@@ -459,7 +462,7 @@ pub struct ScalingCheckArgs {
     /// Thread counts; those above the CPUs are marked oversubscribed.
     #[arg(long, value_name = "LIST", default_value = "1,2,3,4")]
     pub threads: String,
-    /// Timed runs per configuration (the median is used), and rounds of the calibration.
+    /// Timed runs per configuration (the median is used), and rounds of the calibration; 1 to 1000.
     #[arg(long, value_name = "R", default_value_t = 7, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub repeats: u32,
     /// The output folder.
@@ -491,7 +494,7 @@ pub struct ParallelArgs {
     /// The parallel strategy (see the long help, `--help`, for every form).
     #[arg(long = "parallel", value_name = "STRATEGY", default_value = "sequential")]
     pub strategy: Strategy,
-    /// Worker threads for a parallel strategy (default: the available CPUs; ignored by `sequential`).
+    /// Worker threads for a parallel strategy, 1 to 1024 (default: the available CPUs; ignored by `sequential`).
     #[arg(long, value_name = "N", value_parser = parse_thread_count)]
     pub threads: Option<usize>,
     /// Where workers keep their node counters: padded (default), shared, unpadded.
