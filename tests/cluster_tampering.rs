@@ -292,9 +292,13 @@ fn a_part_whose_plan_was_edited_is_refused_as_bad_input_naming_the_file() {
     std::fs::remove_file(&part_plan).unwrap();
     ok(&["split", "prime-grid", "--parts", &PARTS.to_string(), "--out", text(&dir)]);
     ok(&["run-part", text(&dir), "1"]);
-    // A lost key: the same split writes a new one and signs the plan and the parts' plans
-    // with it (they stayed signed with the lost key, and every part was refused).
+    // A lost key: the same split refuses while a finished part would no longer verify;
+    // with parts/ removed it writes a new key and signs the plan and the parts' plans with
+    // it (they stayed signed with the lost key, and every part was refused).
     std::fs::remove_file(dir.join("key")).unwrap();
+    let stderr = refused(&["split", "prime-grid", "--parts", &PARTS.to_string(), "--out", text(&dir)]);
+    assert!(stderr.contains("1 finished part(s) of this plan would no longer verify"), "{stderr}");
+    std::fs::remove_dir_all(dir.join("parts")).unwrap();
     ok(&["split", "prime-grid", "--parts", &PARTS.to_string(), "--out", text(&dir)]);
     for part in 1..=PARTS {
         ok(&["run-part", text(&dir), &part.to_string()]);

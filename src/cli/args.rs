@@ -28,7 +28,10 @@ pub(super) const EXIT_CODES_HELP: &str = "Exit codes: 0 success (also --help, --
     3 the family's code panicked (a bug in the model) in solve, explain, estimate, watch, split, run-part, merge \
     or scaling-check (one line names the family, the component and the node; a sweep records it as a `panic` \
     row and goes on), or reading the instance's data, the knobs or a short argument in any of them (one \
-    line names the family and its function); 101 any other panic: a bug in {program}, printed in one line (please report it); 130 stopped by Ctrl-C (sweep, watch, solve --solutions).";
+    line names the family and its function); 101 any other panic: a bug in {program}, printed in one line \
+    (please report it), or, before any command runs, a family's faulty declarations found when it is registered \
+    (the message names the family and the knob or form); 130 stopped by Ctrl-C (sweep, watch, solve --solutions) \
+    or, for sweep, SIGTERM (both stop a sweep after the run in progress, with its summary).";
 
 /// The command line's arguments. Its name, about text and version are the running
 /// program's, set when the command is built (`super::command`), so that a user's binary
@@ -88,7 +91,9 @@ pub struct SplitArgs {
     // 16666 is `cluster::MAX_PARTS` (asserted at the end of this file).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=crate::cluster::MAX_PARTS as u64))]
     pub parts: u64,
-    /// The folder for plan.json and parts/ (shared by the machines, or copied back).
+    /// The folder for plan.json and parts/ (shared by the machines, or copied back). A split
+    /// that would write a new key (DIR/key lost) over finished parts of this plan is refused:
+    /// restore DIR/key, or remove DIR/parts to run every part again.
     #[arg(long, value_name = "DIR")]
     pub out: PathBuf,
     /// Print the plan's summary as one JSON object.
@@ -114,7 +119,7 @@ pub struct RunPartArgs {
     pub threads: usize,
     /// For a family with an objective: how often, in milliseconds, the part reads the
     /// incumbents the other parts published in DIR/incumbent/ (it publishes its own at
-    /// each improvement).
+    /// each improvement); 1 to 3,600,000 (an hour).
     #[arg(long, value_name = "MS", default_value_t = crate::cluster::incumbent::EXCHANGE_INTERVAL.as_millis() as u64, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub exchange_ms: u64,
 }
@@ -142,7 +147,8 @@ pub struct SweepArgs {
     /// A sweep spec file (TOML; see scripts/sweeps/ and docs/harness.md).
     #[arg(long, value_name = "FILE")]
     pub spec: Option<std::path::PathBuf>,
-    /// Thread counts for the parallel strategies, replacing the spec's: `1,2,4`, `cores`, `cores*2`, `1..cores`.
+    /// Thread counts for the parallel strategies, replacing the spec's: `1,2,4`, `cores`, `cores*2`, `cores+1`,
+    /// `1..cores` (each from 1 to 1024).
     #[arg(long, value_name = "LIST")]
     pub threads: Option<String>,
     /// Timed runs per configuration, replacing the spec's (at most a million).
@@ -151,7 +157,8 @@ pub struct SweepArgs {
     /// Untimed warm-up runs per configuration, replacing the spec's (at most 10,000).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::harness::sweeping::spec::MAX_WARMUP)))]
     pub warmup: Option<u32>,
-    /// Per-run node limit (per component), replacing the spec's; a run reaching it is recorded as `limit`.
+    /// Per-run node limit (per component), replacing the spec's (20,000,000,000 where it sets none; at least 1); a run
+    /// reaching it is recorded as `limit`.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub node_limit: Option<u64>,
     /// Name the sweep (and its files) NAME instead of the spec's name.
@@ -262,9 +269,9 @@ pub struct EstimateArgs {
     pub method: crate::search::EstimateMethod,
     /// The most seconds the probes of all components may take together: past it, the
     /// estimate stops (exit code 1) and says how many probes it made, instead of running
-    /// on; above 0 and at most 86,400 (a day). Each component's node cost is then timed on a short search that stops at the same
-    /// deadline, and after 1 s (or 200,000 nodes) at most. The full search of --compare is
-    /// not bounded by it.
+    /// on; above 0 and at most 86,400 (a day). Each component's node cost is then timed on a
+    /// short search that stops at the same deadline, and after 1 s (or 200,000 nodes) at
+    /// most. The full search of --compare is not bounded by it.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub time_limit: f64,
     /// Also run the full search (sequential, on models built afresh) and print the actual
@@ -316,7 +323,7 @@ pub struct SolveArgs {
     pub node_limit: Option<u64>,
     /// Stop the run after this many seconds of wall time (decimals allowed); the run is
     /// reported as incomplete, stopped by `time-limit`. The clock is looked at every 1024
-    /// nodes, so a run ends that many nodes after the limit at most.
+    /// nodes, so a run ends that many nodes after the limit at most. Above 0 and at most a year.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub time_limit: Option<std::time::Duration>,
     /// Do not count checks and prunes per rule or nodes per depth (those counters compile away).
@@ -396,7 +403,7 @@ pub struct ExplainArgs {
     #[arg(long, value_name = "DIR", conflicts_with = "instance")]
     pub cluster: Option<PathBuf>,
     /// With --cluster: the parts the batch system ran at once (Slurm's `--array=...%W`);
-    /// default: inferred from the parts that overlapped in time.
+    /// 1 to 1,000,000; default: inferred from the parts that overlapped in time.
     #[arg(long, value_name = "W", requires = "cluster", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     pub slots: Option<u32>,
     /// Explain the search for the first solution of each component (default: all solutions).

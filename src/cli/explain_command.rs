@@ -40,6 +40,15 @@ pub fn run(args: &ExplainArgs, knobs: KnobValues) -> Result<(), Failure> {
             out.display()
         )));
     }
+    if args.first && args.predict.predict.is_some() {
+        // The prediction replays the whole recorded tree: a search that stops at its first
+        // solution was predicted as the exhaustive one without a word.
+        return Err(Failure::bad_input(
+            "--predict with --first: the prediction is of exhaustive searches (the whole tree, docs/scaling.md), \
+             not of a search that stops at its first solution; drop --first, or measure the first-solution search \
+             (`explain --first` without --predict)",
+        ));
+    }
     if args.parallel.strategy == Strategy::Sequential {
         return Err(Failure::bad_input(
             "explain needs a parallel strategy to explain: --parallel auto, auto:K, steal, depth:D, budget:B, replicable or naive (see --help)",

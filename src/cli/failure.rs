@@ -20,7 +20,7 @@ pub const EXIT_FAILURE: u8 = 1;
 /// Exit code when the family's code (its model, or its puzzle reading the solutions)
 /// panicked: a bug in the family, not in the input or the tool.
 pub const EXIT_MODEL_PANICKED: u8 = 3;
-/// Exit code of a sweep stopped by Ctrl-C (128 + SIGINT, as shells report it).
+/// Exit code of a sweep stopped by Ctrl-C or SIGTERM (128 + SIGINT, as shells report it).
 pub const EXIT_INTERRUPTED: u8 = 130;
 
 /// A command's failure: the message printed and the exit code.

@@ -130,7 +130,9 @@ mod tests {
     #[test]
     fn the_workbench_keeps_its_own_description_and_version() {
         let mut command = command(leaked(Program::workbench()), false).expect("the families' knobs become flags");
-        assert_eq!(command.render_version(), format!("backtrack-bench {}\n", crate::run::program::WORKBENCH_VERSION));
+        let build = env!("BACKTRACK_BENCH_GIT_COMMIT");
+        let version = crate::run::program::WORKBENCH_VERSION;
+        assert_eq!(command.render_version(), format!("backtrack-bench {version} (build {build})\n"));
         let help = command.render_long_help().to_string();
         assert!(help.contains("It runs the puzzles of the seed posts"), "{help}");
         assert!(help.contains("INSTANCE is a short name (rings, prime-grid, hooks7, 247) or a path"), "{help}");
@@ -141,7 +143,11 @@ mod tests {
         let program = leaked(Program { name: "tiles-bench".into(), about: None, version: None });
         assert_eq!(
             command(program, false).expect("the families' knobs become flags").render_version(),
-            format!("tiles-bench (built on backtrack-bench {})\n", crate::run::program::WORKBENCH_VERSION)
+            format!(
+                "tiles-bench (built on backtrack-bench {}, build {})\n",
+                crate::run::program::WORKBENCH_VERSION,
+                env!("BACKTRACK_BENCH_GIT_COMMIT")
+            )
         );
     }
 }

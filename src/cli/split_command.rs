@@ -51,6 +51,7 @@ pub fn run(args: &SplitArgs, knobs: KnobValues) -> Result<(), Failure> {
         let value = json!({
             "plan": cluster::plan::plan_path(&args.out),
             "unchanged": summary.unchanged,
+            "new_key": summary.new_key,
             "parts": plan.part_count,
             "subproblems": plan.subproblem_count,
             "depth": plan.depth,
@@ -62,7 +63,13 @@ pub fn run(args: &SplitArgs, knobs: KnobValues) -> Result<(), Failure> {
         writeln!(out, "{value}")?;
         return Ok(());
     }
-    let note = if summary.unchanged { " (already there, unchanged)" } else { "" };
+    // A plan kept whose key was lost is signed anew: not "unchanged" (its old parts and
+    // incumbent files no longer verify).
+    let note = match (summary.unchanged, summary.new_key) {
+        (true, false) => " (already there, unchanged)",
+        (true, true) => " (already there; its key was missing: signed anew with a new key)",
+        (false, _) => "",
+    };
     writeln!(out, "plan: {dir}/plan.json{note}")?;
     writeln!(
         out,

@@ -13,31 +13,126 @@ use crate::run::RunSettings;
 use crate::stderr_line::note;
 use serde_json::json;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
-/// Set by the first Ctrl-C: the runner stops after the run in progress.
+/// Set by the first Ctrl-C or SIGTERM: the runner stops after the run in progress.
 static STOP: AtomicBool = AtomicBool::new(false);
 
-/// Installs the Ctrl-C handler once: the first press asks the sweep to stop after the
-/// current run; the second exits at once (every recorded line is already complete).
+/// Ctrl-Cs and SIGTERMs received so far, counted together: the first stops the sweep after
+/// the run in progress, the second quits at once.
+static SIGNALS: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether a sweep is running (waiting for the lock included): after it, nothing is left
+/// to stop cleanly, so a signal quits at once instead of asking a finished runner to stop.
+static SWEEPING: AtomicBool = AtomicBool::new(false);
+
+/// The write end of the pipe the SIGTERM handler writes one byte to (-1 before it exists).
+static TERM_PIPE: AtomicI32 = AtomicI32::new(-1);
+
+/// Installs the Ctrl-C and SIGTERM handlers once. Both act alike: the first signal asks the
+/// sweep to stop after the current run (its summary is written, exit 130); the second exits
+/// at once (every recorded line is already complete). SIGTERM is what `kill`, `timeout`,
+/// Slurm's `scancel` and its time limit send: it used to end the sweep at once with no
+/// summary and no word on how to finish it.
 fn install_interrupt_handler() -> &'static AtomicBool {
     static INSTALLED: OnceLock<()> = OnceLock::new();
-    static PRESSES: AtomicUsize = AtomicUsize::new(0);
     INSTALLED.get_or_init(|| {
-        let result = ctrlc::set_handler(|| {
-            if PRESSES.fetch_add(1, Ordering::SeqCst) == 0 {
-                STOP.store(true, Ordering::SeqCst);
-                note!("\n{}: stopping after the current run (Ctrl-C again to quit now)", crate::run::program_name());
-            } else {
-                std::process::exit(i32::from(EXIT_INTERRUPTED));
-            }
-        });
-        if let Err(error) = result {
+        if let Err(error) = ctrlc::set_handler(|| on_stop_signal("Ctrl-C")) {
             note!("{}: warning: Ctrl-C will not stop the sweep cleanly: {error}", crate::run::program_name());
+        }
+        if let Err(error) = install_sigterm_handler() {
+            note!("{}: warning: SIGTERM will not stop the sweep cleanly: {error}", crate::run::program_name());
         }
     });
     &STOP
+}
+
+/// What a Ctrl-C or a SIGTERM does, on an ordinary thread (not in a signal handler), so
+/// it may print and exit.
+fn on_stop_signal(signal: &str) {
+    if SIGNALS.fetch_add(1, Ordering::SeqCst) == 0 && SWEEPING.load(Ordering::SeqCst) {
+        STOP.store(true, Ordering::SeqCst);
+        let again = if signal == "Ctrl-C" { "Ctrl-C again" } else { "another SIGTERM or Ctrl-C" };
+        note!("\n{}: {signal}: stopping after the current run ({again} to quit now)", crate::run::program_name());
+    } else {
+        std::process::exit(i32::from(EXIT_INTERRUPTED));
+    }
+}
+
+/// Installs the SIGTERM handler as the `ctrlc` crate does for SIGINT (its `termination`
+/// feature is off): the handler only writes a byte to a pipe, and a thread reading the
+/// pipe does the rest ([`on_stop_signal`]), since a signal handler may not lock, allocate
+/// or print.
+fn install_sigterm_handler() -> std::io::Result<()> {
+    use std::os::fd::FromRawFd;
+    let mut ends = [0 as libc::c_int; 2];
+    // SAFETY: `pipe` writes two descriptors into an array of two.
+    if unsafe { libc::pipe(ends.as_mut_ptr()) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    let [read_end, write_end] = ends;
+    // SAFETY: fcntl on descriptors this function owns. Close-on-exec: a child the sweep
+    // starts (`git`) must not keep the pipe; non-blocking: the handler never waits on a
+    // full pipe (a byte already there wakes the reader as well).
+    unsafe {
+        libc::fcntl(read_end, libc::F_SETFD, libc::FD_CLOEXEC);
+        libc::fcntl(write_end, libc::F_SETFD, libc::FD_CLOEXEC);
+        libc::fcntl(write_end, libc::F_SETFL, libc::O_NONBLOCK);
+    }
+    // SAFETY: `read_end` is open and owned by nothing else.
+    let mut reader = unsafe { std::fs::File::from_raw_fd(read_end) };
+    std::thread::Builder::new().name("sigterm".into()).spawn(move || {
+        let mut byte = [0u8];
+        loop {
+            match std::io::Read::read(&mut reader, &mut byte) {
+                Ok(0) => return,
+                Ok(_) => on_stop_signal("SIGTERM"),
+                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => return,
+            }
+        }
+    })?;
+    TERM_PIPE.store(write_end, Ordering::SeqCst);
+    // SAFETY: a zeroed sigaction is valid; the handler only loads an atomic and calls
+    // `write`, which is async-signal-safe. SA_RESTART: a read or write the signal lands in
+    // goes on instead of failing with EINTR.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = forward_sigterm as *const () as libc::sighandler_t;
+        action.sa_flags = libc::SA_RESTART;
+        libc::sigemptyset(&mut action.sa_mask);
+        if libc::sigaction(libc::SIGTERM, &action, std::ptr::null_mut()) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// The SIGTERM handler: wakes the thread of [`install_sigterm_handler`].
+extern "C" fn forward_sigterm(_signal: libc::c_int) {
+    let pipe = TERM_PIPE.load(Ordering::SeqCst);
+    if pipe >= 0 {
+        let byte = 1u8;
+        // SAFETY: `write` is async-signal-safe; one byte from a live local.
+        unsafe { libc::write(pipe, (&byte as *const u8).cast(), 1) };
+    }
+}
+
+/// Marks the sweep as running until dropped (on every return path of [`run`]).
+struct Sweeping;
+
+impl Sweeping {
+    fn begin() -> Sweeping {
+        SWEEPING.store(true, Ordering::SeqCst);
+        Sweeping
+    }
+}
+
+impl Drop for Sweeping {
+    fn drop(&mut self) {
+        SWEEPING.store(false, Ordering::SeqCst);
+    }
 }
 
 /// The spec with the command line's overrides applied.
@@ -76,7 +171,8 @@ pub fn resolve_spec(args: &SweepArgs) -> Result<SweepSpec, Failure> {
     Ok(spec)
 }
 
-/// Runs `sweep`; `Ok(true)` when it ran to the end, `Ok(false)` when Ctrl-C stopped it.
+/// Runs `sweep`; `Ok(true)` when it ran to the end, `Ok(false)` when Ctrl-C or SIGTERM
+/// stopped it.
 pub fn run(args: &SweepArgs) -> Result<bool, Failure> {
     let spec = resolve_spec(args)?;
     let shard = args.shard.as_deref().map(Shard::parse).transpose().map_err(Failure::bad_input)?;
@@ -98,6 +194,7 @@ pub fn run(args: &SweepArgs) -> Result<bool, Failure> {
     // Installed before the lock is taken: a Ctrl-C while `--wait` waits for the folder's
     // other run ends the wait (within `sweep_lock::WAIT_SLICE`), not the other run's end.
     let stop = install_interrupt_handler();
+    let sweeping = Sweeping::begin();
     let when_busy = if args.wait { WhenBusy::WaitUnless(stop) } else { WhenBusy::Refuse };
     let options = SweepOptions {
         out_dir: args.out.clone(),
@@ -113,6 +210,7 @@ pub fn run(args: &SweepArgs) -> Result<bool, Failure> {
             Failure::failed(error)
         }
     })?;
+    drop(sweeping);
     if args.json {
         print_outcome_json(&outcome)?;
     } else {

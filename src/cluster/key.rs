@@ -68,7 +68,9 @@ pub fn read_key(dir: &Path) -> Result<Key, ClusterError> {
     if std::fs::symlink_metadata(&path).is_err() {
         return Err(ClusterError::bad_input(format!(
             "{}: missing: the plan folder's key, with which the parts sign their files and the merge checks them; \
-             copy it with the plan (a folder split by an earlier version has none: split again)",
+             restore it from a copy first (copy it with the plan): splitting again writes a new key, with which no \
+             part already run verifies, so every part must run again (a folder split by an earlier version has \
+             none: split it again into a new folder and run every part)",
             path.display()
         )));
     }
@@ -220,7 +222,9 @@ mod tests {
     fn a_missing_or_malformed_key_is_refused_naming_the_file() {
         let dir = tempfile::tempdir().expect("temporary folder");
         let missing = read_key(dir.path()).expect_err("no key");
-        assert!(missing.message.contains("key: missing") && missing.message.contains("split again"), "{missing}");
+        let message = &missing.message;
+        assert!(message.contains("key: missing") && message.contains("restore it from a copy first"), "{message}");
+        assert!(message.contains("every part must run again"), "{message}");
         std::fs::write(key_path(dir.path()), "abc\n").unwrap();
         let malformed = read_key(dir.path()).expect_err("not a key");
         assert!(malformed.message.contains("key: not a key"), "{malformed}");

@@ -108,8 +108,11 @@ impl std::error::Error for ClusterError {}
 pub struct SplitSummary {
     /// The plan.
     pub plan: Plan,
-    /// Whether the folder already held this very plan (then nothing was written).
+    /// Whether the folder already held this very plan (then only a lost key, digest or
+    /// part's plan was written).
     pub unchanged: bool,
+    /// Whether a new key was written (a new folder, or a plan whose key was lost).
+    pub new_key: bool,
 }
 
 /// Makes the plan of `instance` with `knobs` in `parts` parts, without writing it; for an
@@ -212,13 +215,14 @@ pub fn split(
     let lock = plan_folder::SplitLock::acquire(dir)?;
     let written = write_or_keep(dir, &plan, &bytes);
     lock.release(written.is_ok());
-    written.map(|unchanged| SplitSummary { plan, unchanged })
+    written.map(|(unchanged, new_key)| SplitSummary { plan, unchanged, new_key })
 }
 
-/// Writes `plan` (as `bytes`) into `dir` under the split lock; `true` when `dir` held it
-/// already.
-fn write_or_keep(dir: &Path, plan: &Plan, bytes: &[u8]) -> Result<bool, ClusterError> {
+/// Writes `plan` (as `bytes`) into `dir` under the split lock; says whether `dir` held it
+/// already and whether a new key was written.
+fn write_or_keep(dir: &Path, plan: &Plan, bytes: &[u8]) -> Result<(bool, bool), ClusterError> {
     let path = plan_path(dir);
+    let plan_hash = key::content_hash(bytes);
     // Bounded: a FIFO in place of plan.json is not read (it would block `split`).
     if let Ok(existing) = plan::read_bytes(&path) {
         if existing == bytes {
@@ -227,35 +231,44 @@ fn write_or_keep(dir: &Path, plan: &Plan, bytes: &[u8]) -> Result<bool, ClusterE
                     let key = key::read_key(dir)?;
                     // A digest lost or not of this key is the plan's, signed with the key
                     // the parts are signed with: written again, the folder works again.
-                    if !key::plan_digest_verifies(dir, &key::content_hash(bytes)).unwrap_or(false) {
-                        let digest = key::plan_digest(&key, &key::content_hash(bytes));
+                    if !key::plan_digest_verifies(dir, &plan_hash).unwrap_or(false) {
+                        let digest = key::plan_digest(&key, &plan_hash);
                         write_atomically(&key::plan_digest_path(dir), digest.as_bytes())
                             .map_err(|error| ClusterError::failed(error.to_string()))?;
                     }
                     (key, true)
                 }
-                // The parts signed with the lost key cannot be checked: they are refused by
-                // the merge and must run again. The plan's digest and every part's plan are
-                // signed anew with the new key (left signed with the lost one, they had
-                // every part refused).
+                // The parts signed with the lost key cannot be checked: refused while any
+                // is there (a new key silently cost every finished part). With none, the
+                // plan's digest and every part's plan are signed anew with a new key (left
+                // signed with the lost one, they had every part refused).
                 false => {
+                    plan_folder::refuse_losing_parts(dir, &plan_hash, None, &[key::key_path(dir)])?;
                     let key = key::write_new_key(dir)?;
-                    let digest = key::plan_digest(&key, &key::content_hash(bytes));
+                    let digest = key::plan_digest(&key, &plan_hash);
                     write_atomically(&key::plan_digest_path(dir), digest.as_bytes())
                         .map_err(|error| ClusterError::failed(error.to_string()))?;
                     (key, false)
                 }
             };
             write_part_plans(dir, plan, bytes, &key, only_missing, &mut Vec::new())?;
-            return Ok(true);
+            return Ok((true, !only_missing));
         }
         return Err(ClusterError::bad_input(format!(
             "{}: the folder already holds another plan; choose another --out folder or remove it",
             path.display()
         )));
     }
+    // No plan (a new folder, one whose plan.json was removed, or a split killed before
+    // it): a new key is written, so finished parts of this same plan must not be there.
+    let old_key = key::key_path(dir).exists().then(|| key::read_key(dir).ok()).flatten();
+    let mut lost = vec![path.clone()];
+    if old_key.is_none() {
+        lost.push(key::key_path(dir));
+    }
+    plan_folder::refuse_losing_parts(dir, &plan_hash, old_key.as_ref(), &lost)?;
     plan_folder::write_plan_folder(dir, plan, bytes)?;
-    Ok(false)
+    Ok((false, true))
 }
 
 /// The instance a plan carries.
@@ -361,6 +374,11 @@ pub fn run_part(dir: &Path, part: usize, options: PartOptions) -> Result<PartRun
     let started_at = timestamp_now();
     let started_unix_ns = unix_ns();
     let clock = Instant::now();
+    // A split killed before plan.json left part plans a part could run, signed with a key
+    // the split run again replaces: refused before the search (docs/cluster.md).
+    if let Some(unfinished) = plan_folder::unfinished_split(dir) {
+        return Err(unfinished);
+    }
     let (plan, subproblems) = load_part_plan(dir, part)?;
     check_build(&plan.tool, dir)?;
     check_parts_folder(dir)?;

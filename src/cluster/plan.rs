@@ -381,6 +381,10 @@ pub struct LoadedPlan {
 /// subproblems, and the hash of its instance.
 pub fn load_plan(dir: &Path) -> Result<LoadedPlan, ClusterError> {
     let path = plan_path(dir);
+    // A split killed before plan.json: said so, rather than "cannot read: No such file".
+    if let Some(unfinished) = super::plan_folder::unfinished_split(dir) {
+        return Err(unfinished);
+    }
     let bytes = read_bytes(&path)?;
     let plan: Plan = parse_json(&bytes, &path, PLAN_SCHEMA)?;
     let bad = |message: String| ClusterError::bad_input(format!("{}: {message}", path.display()));

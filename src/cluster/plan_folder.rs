@@ -2,11 +2,17 @@
 //! plan's keyed digest and the parts' plans first and `plan.json` last (a folder with
 //! `plan.json` is complete), and on any failure (a full disk, a folder that cannot be
 //! written) everything written so far removed again, so that a later `split` or `run-part`
-//! never meets a key or part plans without their plan.
+//! never meets a key or part plans without their plan. A split killed before `plan.json`
+//! (no undo runs) leaves its lock file beside what it wrote: [`unfinished_split`] tells
+//! such a folder from a part's plan, key and digest copied to another machine.
+//!
+//! A new key is never written over finished parts of the plan ([`refuse_losing_parts`]):
+//! they would no longer verify, and `merge` refused every one after a split that had
+//! printed "unchanged".
 
-use super::key::{content_hash, key_path, plan_digest, plan_digest_path, write_new_key};
+use super::key::{content_hash, key_path, plan_digest, plan_digest_path, signed_by, write_new_key, Key};
 use super::part_plan::write_part_plans;
-use super::plan::{parts_folder, plan_path, Plan};
+use super::plan::{parse_json, parts_folder, plan_path, read_bytes, PartFile, Plan, PART_SCHEMA};
 use super::ClusterError;
 use crate::files::atomic_write::{write_atomically, write_atomically_unsynced};
 use std::path::{Path, PathBuf};
@@ -63,7 +69,7 @@ impl SplitLock {
     pub fn acquire(dir: &Path) -> Result<SplitLock, ClusterError> {
         let mut made = Made::default();
         made.create_folder(dir)?;
-        let path = dir.join(".split.lock");
+        let path = lock_path(dir);
         let new = !path.exists();
         let opened = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path);
         let file = match opened {
@@ -92,6 +98,65 @@ impl SplitLock {
             self.made.undo();
         }
     }
+}
+
+/// The split lock of folder `dir`, which every split leaves in place (a split that fails
+/// removes it where it made it; one killed cannot).
+pub fn lock_path(dir: &Path) -> PathBuf {
+    dir.join(".split.lock")
+}
+
+/// The refusal of a folder that a split began and did not finish: no `plan.json`, but the
+/// lock a split leaves. `None` where `plan.json` is there, or where no split ran here (a
+/// part's plan, the key and the digest copied to another machine, docs/cluster.md, which
+/// `run-part` runs without `plan.json`).
+pub fn unfinished_split(dir: &Path) -> Option<ClusterError> {
+    let missing = |path: &Path| std::fs::symlink_metadata(path).is_err();
+    (missing(&plan_path(dir)) && !missing(&lock_path(dir))).then(|| {
+        ClusterError::bad_input(format!(
+            "{}: split did not finish (no plan.json): run the split again (a folder holds a plan only once \
+             `split` has written plan.json, last)",
+            dir.display()
+        ))
+    })
+}
+
+/// Refuses a split that is to write a new key into `dir` (the old one, `key`, lost or
+/// replaced with the plan) while `dir/parts/` holds finished parts of the plan whose hash
+/// is `plan_hash`: signed with the old key, they would no longer verify, and `merge` would
+/// refuse them all. Only parts of this plan count (another plan's are refused for their
+/// plan hash whatever the key), and where the old key is there, only parts it signs.
+/// `lost` names the files whose loss makes the split write a new key.
+pub fn refuse_losing_parts(
+    dir: &Path,
+    plan_hash: &str,
+    key: Option<&Key>,
+    lost: &[PathBuf],
+) -> Result<(), ClusterError> {
+    let folder = parts_folder(dir);
+    let Ok(entries) = std::fs::read_dir(&folder) else { return Ok(()) };
+    let finished = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| {
+            let name = path.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+            !name.starts_with('.') && name.ends_with(".json")
+        })
+        .filter_map(|path| read_bytes(&path).and_then(|bytes| parse_json::<PartFile>(&bytes, &path, PART_SCHEMA)).ok())
+        .filter(|file| file.plan_hash == plan_hash && key.is_none_or(|key| signed_by(key, file)))
+        .count();
+    if finished == 0 {
+        return Ok(());
+    }
+    let lost: Vec<String> = lost.iter().map(|path| path.display().to_string()).collect();
+    let lost = lost.join(" and ");
+    Err(ClusterError::bad_input(format!(
+        "{}: {finished} finished part(s) of this plan would no longer verify: {lost} missing, this split would \
+         write a new key, and the parts are signed with the old one; restore {lost} from a copy (the same split \
+         then leaves the folder as it is), or remove {} to start over (every part then runs again)",
+        folder.display(),
+        folder.display()
+    )))
 }
 
 /// `folder` and those of its parents that do not exist, outermost first. A relative path's

@@ -31,11 +31,11 @@ impl Goal {
         let family = P::FAMILY;
         match (objective, settings.mode, settings.target) {
             (None, SearchMode::Best, _) => Err(RunError::Objective(format!(
-                "--best needs an objective, and the family `{family}` declares none with these knobs; use --all or \
+                "--best needs an objective, and the family `{family}` declares none for this instance and these knobs; use --all or \
                  --first"
             ))),
             (None, _, Some(target)) => Err(RunError::Objective(format!(
-                "{} needs an objective, and the family `{family}` declares none with these knobs",
+                "{} needs an objective, and the family `{family}` declares none for this instance and these knobs",
                 target.flag()
             ))),
             (Some(objective), _, Some(target)) if target.sense() != objective.sense => {

@@ -15,6 +15,10 @@ pub const WORKBENCH_NAME: &str = "backtrack-bench";
 /// The workbench's own version (the library's crate version).
 pub const WORKBENCH_VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// The commit this build came from (`-dirty` when the tree had changes), as split plans
+/// and parts record it: `merge` refuses parts of another build, so `--version` says it.
+const WORKBENCH_COMMIT: &str = env!("BACKTRACK_BENCH_GIT_COMMIT");
+
 /// A program's name, about text and version, as help, `--version` and errors show them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Program {
@@ -39,12 +43,12 @@ impl Program {
 
     /// The version text `--version` prints after the name: the one given, else the
     /// workbench's own for its binary, else which workbench version a user's binary was
-    /// built on (`(built on backtrack-bench 0.2.0)`), so a report of a bug can say.
+    /// built on (`(built on backtrack-bench 0.2.0, build 1a2b3c4d5e6f)`), so a report of a bug can say.
     pub fn version_text(&self) -> String {
         match &self.version {
             Some(version) => version.clone(),
-            None if self.is_workbench() => WORKBENCH_VERSION.to_string(),
-            None => format!("(built on {WORKBENCH_NAME} {WORKBENCH_VERSION})"),
+            None if self.is_workbench() => format!("{WORKBENCH_VERSION} (build {WORKBENCH_COMMIT})"),
+            None => format!("(built on {WORKBENCH_NAME} {WORKBENCH_VERSION}, build {WORKBENCH_COMMIT})"),
         }
     }
 }

@@ -7,6 +7,7 @@
 //! - [`compare`]: `--baseline`, which configurations changed beyond the noise;
 //! - [`comparison_table`]: those changes as Markdown;
 //! - [`slowdown`]: the why-slower column, which asks `explain` for the causes;
+//! - [`unfinished`]: the note on a sweep whose run log has no completion mark;
 //! - [`generated_docs`]: the measured figures in `README.md` and `docs/`, rewritten in
 //!   their marked sections so that they cannot drift from the results.
 
@@ -17,5 +18,6 @@ pub mod plots;
 pub mod regenerate;
 pub mod slowdown;
 pub mod tables;
+pub mod unfinished;
 
 pub use regenerate::{regenerate, ComparisonCounts, ReportOutcome};

@@ -9,6 +9,7 @@ use super::comparison_table::comparison_markdown;
 use super::generated_docs;
 use super::plots::{draw_plots, PlotFile};
 use super::tables::{code, markdown, ReadmeContext};
+use super::unfinished::Unfinished;
 use crate::harness::error::HarnessError;
 use crate::harness::storing::history::previous_run;
 use crate::harness::storing::output_target::{check_named_folder, named_file_target, write_named_file};
@@ -89,6 +90,13 @@ pub fn regenerate(
         sweep_notes.extend(count_notes);
         read.push((sweep, files, sweep_records, sweep_counts, sweep_notes));
     }
+    // A log without its completion mark: the sweep was stopped or killed, and its summary
+    // holds part of its plan; said on stderr and in its section of the README.
+    let program = crate::run::program_name();
+    let unfinished: Vec<Unfinished> = read
+        .iter()
+        .filter_map(|(sweep, files, records, _, _)| Unfinished::of(folder, sweep, files, records, program))
+        .collect();
     let any_runs = read.iter().any(|(_, _, records, _, _)| !records.is_empty());
     let mut left_out = Vec::new();
     for (sweep, files, records, _, sweep_notes) in &read {
@@ -131,7 +139,11 @@ pub fn regenerate(
     let comparison_text: String =
         comparisons.iter().map(|(name, changes)| comparison_markdown(name, changes)).collect();
     let readme = folder.join("README.md");
-    let context = ReadmeContext::of_folder(folder, crate::run::program_name());
+    let mut context = ReadmeContext::of_folder(folder, program);
+    for sweep in unfinished {
+        notes.push(sweep.note());
+        context.unfinished.insert(sweep.sweep.clone(), sweep.markdown());
+    }
     // The README is the page a user may have linked elsewhere (a symlink is followed).
     write_named_file(&readme, markdown(&rows, &plots, &comparison_text, &context).as_bytes())?;
     let documents = generated_docs::update_documents(folder, &rows)?;

@@ -23,6 +23,9 @@ pub struct ReadmeContext {
     pub harness_doc: bool,
     /// `scripts/regen-tables.sh` exists beside the results folder.
     pub regen_script: bool,
+    /// Per sweep that did not finish (a run log without its completion mark), the
+    /// paragraph its section opens with ([`super::unfinished::Unfinished::markdown`]).
+    pub unfinished: BTreeMap<String, String>,
 }
 
 impl ReadmeContext {
@@ -34,6 +37,7 @@ impl ReadmeContext {
             program: program.to_string(),
             harness_doc: beside("docs/harness.md"),
             regen_script: beside("scripts/regen-tables.sh"),
+            unfinished: BTreeMap::new(),
         }
     }
 }
@@ -97,7 +101,7 @@ pub fn markdown(rows: &[SummaryRow], plots: &[PlotFile], comparison: &str, conte
         by_sweep.entry(row.sweep.as_str()).or_default().push(row);
     }
     for (sweep, sweep_rows) in by_sweep {
-        write_sweep(&mut text, sweep, &sweep_rows, plots);
+        write_sweep(&mut text, sweep, &sweep_rows, plots, context.unfinished.get(sweep));
     }
     if !comparison.is_empty() {
         text.push_str(comparison);
@@ -138,7 +142,7 @@ fn distinct_numbers(values: impl Iterator<Item = u64>) -> String {
     values.into_iter().map(count).collect::<Vec<_>>().join(", ")
 }
 
-fn write_sweep(text: &mut String, sweep: &str, rows: &[&SummaryRow], plots: &[PlotFile]) {
+fn write_sweep(text: &mut String, sweep: &str, rows: &[&SummaryRow], plots: &[PlotFile], unfinished: Option<&String>) {
     let runs: u64 = rows.iter().map(|row| row.runs).sum();
     let failed = rows.iter().filter(|row| row.runs == 0 || row.status == status::VERIFY_FAILED).count();
     let limited = rows.iter().filter(|row| row.status == status::LIMIT).count();
@@ -153,6 +157,10 @@ fn write_sweep(text: &mut String, sweep: &str, rows: &[&SummaryRow], plots: &[Pl
     }
     text.push_str(". Summary: ");
     let _ = writeln!(text, "[`{sweep}-summary.csv`]({sweep}-summary.csv).\n");
+    if let Some(paragraph) = unfinished {
+        // Beside the counts it qualifies: they are of the runs recorded, not of the plan.
+        let _ = writeln!(text, "{paragraph}\n");
+    }
     let mut by_source: Vec<(&str, Vec<&SummaryRow>)> = Vec::new();
     for row in rows {
         match by_source.iter_mut().find(|(source, _)| *source == row.source) {

@@ -30,7 +30,7 @@ pub enum WhenBusy {
     /// Block until the other sweep ends.
     Wait,
     /// Wait until the other sweep ends or the flag is raised (`sweep --wait`, whose Ctrl-C
-    /// raises it): the lock is tried every [`WAIT_SLICE`], so a Ctrl-C while waiting ends
+    /// or SIGTERM raises it): the lock is tried every [`WAIT_SLICE`], so a Ctrl-C while waiting ends
     /// the wait within that time, refused with `HarnessError::SweepBusy`. A blocking
     /// `flock` would wait for the other sweep however long it runs.
     WaitUnless(&'static AtomicBool),
@@ -207,7 +207,7 @@ fn take(
     if let WhenBusy::WaitUnless(stop) = when_busy {
         loop {
             if stop.load(Ordering::Relaxed) {
-                return Err(busy(format!("{} (stopped waiting for it: Ctrl-C)", holders())));
+                return Err(busy(format!("{} (stopped waiting for it: Ctrl-C or SIGTERM)", holders())));
             }
             std::thread::sleep(WAIT_SLICE);
             if try_take(file, path, mode)? {

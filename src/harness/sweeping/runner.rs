@@ -4,8 +4,8 @@
 //!
 //! Failures are outcomes, not aborts: a configuration that cannot start, panics, or reaches
 //! its node limit is recorded as such and the sweep goes on. `--resume` reads the folder's
-//! run logs of the sweep and runs only what is missing. The stop flag (set by Ctrl-C) is
-//! checked before every run; the run in progress finishes and is recorded.
+//! run logs of the sweep and runs only what is missing. The stop flag (set by Ctrl-C or
+//! SIGTERM) is checked before every run; the run in progress finishes and is recorded.
 
 use super::instance_digests::record_digests;
 use super::plan::{Configuration, SweepPlan};

@@ -130,7 +130,7 @@ pub(in crate::run) fn split_puzzle<P: Puzzle>(
         (None, _) => None,
         (Some(_), None) => {
             return Err(RunError::Objective(format!(
-                "--incumbent needs an objective, and the family `{}` declares none with these knobs",
+                "--incumbent needs an objective, and the family `{}` declares none for this instance and these knobs",
                 P::FAMILY
             )))
         }

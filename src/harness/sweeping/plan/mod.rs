@@ -229,7 +229,7 @@ pub fn expand(spec: &SweepSpec, cores: usize) -> Result<SweepPlan, HarnessError>
         if let (false, Some((source, family))) = (best_kept, best_refusal) {
             let message = format!(
                 "block[{block_index}].modes: {source}: the mode \"best\" needs an objective, and the family \
-                 `{family}` declares none with these knobs; list it under the modes \"all\" or \"first\""
+                 `{family}` declares none for this instance and these knobs; list it under the modes \"all\" or \"first\""
             );
             return Err(HarnessError::spec_at(&spec.origin, block.line_of("modes"), message));
         }
