@@ -175,7 +175,7 @@ pub struct MachineDuringRuns {
     /// this process may run on (each judged over at least the guard's one-second window).
     pub busy_rounds: usize,
     /// Other processes' share of those CPUs over all the rounds; `None` where `/proc`
-    /// could not be read.
+    /// could not be read, or the rounds took under a second (too few ticks to judge).
     pub other_cpu_share: Option<f64>,
 }
 
@@ -222,7 +222,11 @@ pub fn run_all(
         let state = stopping.state(&configs[0].walls(), started.elapsed());
         if state != StoppingState::Continue {
             machine.rounds = round;
-            machine.other_cpu_share = guard.snapshot_since(&whole).map(|snapshot| snapshot.other_cpu_share);
+            // Unjudged (all the rounds within the guard's first second): no share to trust.
+            machine.other_cpu_share = guard
+                .snapshot_since(&whole)
+                .filter(|snapshot| snapshot.judged)
+                .map(|snapshot| snapshot.other_cpu_share);
             return Ok(Measured { stopping: state, machine });
         }
         progress(round);
