@@ -240,6 +240,32 @@ pub fn markdown_cell(text: &str) -> String {
     text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect::<String>().replace('|', "\\|")
 }
 
+/// Text of the runs (a title, a host, an error) as the README quotes it outside a code span:
+/// [`markdown_cell`]'s, and `&`, `<` and `>` as HTML entities, since a Markdown renderer
+/// takes `<b>` or `</svg>` in an instance's title for HTML.
+pub fn markdown_text(text: &str) -> String {
+    markdown_cell(text).replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+/// `text` as one Markdown code span, whatever backticks it holds: fenced by one backtick
+/// more than its longest run of them (a backtick in an id ended a one-backtick span, and
+/// the rest was read as Markdown and HTML). Inside a span nothing else is markup, so no
+/// entity is written (it would show as typed); a control character shows as a space.
+pub fn markdown_code(text: &str) -> String {
+    let text: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    // A span's first and last space go when both are there: the fence stays apart from
+    // a backtick of the text.
+    let pad = if text.starts_with('`') || text.ends_with('`') { " " } else { "" };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
+/// [`markdown_code`] in a table cell, where `|` would end the cell even inside the span.
+pub fn markdown_code_cell(text: &str) -> String {
+    markdown_code(text).replace('|', "\\|")
+}
+
 /// `text` as one word of a shell command line a user may paste: as it is when every
 /// character is safe unquoted, else in single quotes (a `'` inside written `'\''`). A
 /// folder named `r;touch x` or `my runs` printed bare in a suggested command ran `touch`

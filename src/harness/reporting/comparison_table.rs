@@ -3,8 +3,7 @@
 //! printed by `report` and appended to `results/README.md`.
 
 use super::compare::{Change, MachineMatch, MIN_CHANGE, MIN_CHANGE_SHORT, MIN_RUNS_TO_JUDGE, SHORT_CALL_NS};
-use super::tables::{code_cell, escape};
-use crate::format::{count, TimeUnit};
+use crate::format::{count, markdown_code_cell as code_cell, markdown_text as escape, TimeUnit};
 use crate::statistics::ChangeVerdict;
 use std::fmt::Write as _;
 

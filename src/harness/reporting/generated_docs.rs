@@ -15,7 +15,7 @@
 //! Each section is a function of summary rows alone: [`render_section`].
 
 use crate::files::bounded_read::{read_bounded, ReadKind};
-use crate::format::{count, duration_interval, factor_interval, markdown_cell, ratio_in_words, TimeUnit};
+use crate::format::{count, duration_interval, factor_interval, markdown_code_cell, ratio_in_words, TimeUnit};
 use crate::harness::error::HarnessError;
 use crate::harness::storing::output_target::write_named_file;
 use crate::harness::storing::record::status;
@@ -214,8 +214,8 @@ fn scaling(rows: &[SummaryRow]) -> String {
         let workload = row.source.rsplit('/').next().unwrap_or(&row.source).trim_end_matches(".json");
         let _ = writeln!(
             text,
-            "| `{}` | {} | {} | {} | {} | {speedup} | `{}` |",
-            markdown_cell(workload),
+            "| {} | {} | {} | {} | {} | {speedup} | `{}` |",
+            markdown_code_cell(workload),
             count(row.nodes),
             row.strategy,
             row.threads,

@@ -6,7 +6,10 @@
 
 use super::plots::PlotFile;
 use super::slowdown;
-use crate::format::{self, count, duration_interval, markdown_cell, percent, ratio_in_words, TimeUnit};
+use crate::format::{
+    self, count, duration_interval, markdown_code as code, markdown_code_cell as code_cell, markdown_text as escape,
+    percent, ratio_in_words, TimeUnit,
+};
 use crate::harness::storing::record::status;
 use crate::harness::storing::summary::SummaryRow;
 use std::collections::BTreeMap;
@@ -40,32 +43,6 @@ impl ReadmeContext {
             unfinished: BTreeMap::new(),
         }
     }
-}
-
-/// Text of the runs (a title, a host, an error) as the README quotes it outside a code span:
-/// [`markdown_cell`]'s, and `&`, `<` and `>` as HTML entities, since a Markdown renderer
-/// takes `<b>` or `</svg>` in an instance's title for HTML.
-pub(super) fn escape(text: &str) -> String {
-    markdown_cell(text).replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
-}
-
-/// `text` as one Markdown code span, whatever backticks it holds: fenced by one backtick
-/// more than its longest run of them (a backtick in an id ended a one-backtick span, and
-/// the rest was read as Markdown and HTML). Inside a span nothing else is markup, so no
-/// entity is written (it would show as typed); a control character shows as a space.
-pub(super) fn code(text: &str) -> String {
-    let text: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-    let fence = "`".repeat(longest + 1);
-    // A span's first and last space go when both are there: the fence stays apart from
-    // a backtick of the text.
-    let pad = if text.starts_with('`') || text.ends_with('`') { " " } else { "" };
-    format!("{fence}{pad}{text}{pad}{fence}")
-}
-
-/// [`code`] in a table cell, where `|` would end the cell even inside the span.
-pub(super) fn code_cell(text: &str) -> String {
-    code(text).replace('|', "\\|")
 }
 
 /// The README: environment, then per sweep and instance the tables and plots.

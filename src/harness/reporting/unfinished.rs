@@ -5,9 +5,10 @@
 //! as the whole; it now says, on stderr and in the sweep's section of the README, which
 //! sweep is unfinished and the command that completes it.
 
-use super::tables::code;
+use crate::format::{markdown_code as code, shell_word};
 use crate::harness::storing::history::completion_mark;
 use crate::harness::storing::record::RunRecord;
+use crate::harness::storing::results_folder::Shard;
 use std::path::{Path, PathBuf};
 
 /// A sweep with run logs that lack their completion mark.
@@ -40,7 +41,7 @@ impl Unfinished {
         let commands = logs
             .iter()
             .map(|log| {
-                let shard = shard_of(sweep, log).map(|shard| format!(" --shard {shard}")).unwrap_or_default();
+                let shard = Shard::of_log(sweep, log).map(|shard| format!(" --shard {shard}")).unwrap_or_default();
                 format!("{program} sweep {spec} --out {}{shard} --resume", shell_word(&folder.display().to_string()))
             })
             .collect();
@@ -92,40 +93,9 @@ fn spec_arguments(sweep: &str, records: &[RunRecord]) -> String {
     }
 }
 
-/// `K/N` for a shard's log `S-runs.shard-K-of-N.csv`; `None` for `S-runs.csv`.
-fn shard_of(sweep: &str, log: &str) -> Option<String> {
-    let shard = log.strip_prefix(sweep)?.strip_prefix("-runs.shard-")?.strip_suffix(".csv")?;
-    let (number, count) = shard.split_once("-of-")?;
-    Some(format!("{number}/{count}"))
-}
-
-/// `text` as one shell word: as it is when it holds only characters no shell treats
-/// specially, else in single quotes (a folder with a space broke the command in two).
-fn shell_word(text: &str) -> String {
-    let plain = |character: char| character.is_ascii_alphanumeric() || "_-./:=,+@%".contains(character);
-    if !text.is_empty() && text.chars().all(plain) {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_shard_log_names_its_shard_and_the_whole_log_none() {
-        assert_eq!(shard_of("quick", "quick-runs.shard-3-of-8.csv").as_deref(), Some("3/8"));
-        assert_eq!(shard_of("quick", "quick-runs.csv"), None);
-    }
-
-    #[test]
-    fn a_word_with_a_space_or_a_quote_is_quoted_for_the_shell() {
-        assert_eq!(shell_word("results/a-1"), "results/a-1");
-        assert_eq!(shell_word("my results"), "'my results'");
-        assert_eq!(shell_word("it's"), r"'it'\''s'");
-    }
 
     #[test]
     fn every_log_without_its_mark_gets_its_command() {

@@ -259,8 +259,7 @@ fn prune(folder: &Path, sweep: &str) -> Result<(), HarnessError> {
 
 /// The split N of a shard log `S-runs.shard-K-of-N.csv`; `None` for the unsharded log.
 fn split_of(sweep: &str, name: &str) -> Option<usize> {
-    let rest = name.strip_prefix(sweep)?.strip_prefix("-runs.shard-")?.strip_suffix(".csv")?;
-    rest.split_once("-of-").and_then(|(_, count)| count.parse().ok())
+    Shard::of_log(sweep, name).map(|shard| shard.count)
 }
 
 /// Rows of a CSV file (lines after the header).

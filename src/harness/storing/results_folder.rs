@@ -42,6 +42,14 @@ impl Shard {
         Ok(Shard { number, count })
     }
 
+    /// The shard whose run log is named `name` (`S-runs.shard-K-of-N.csv`, as [`runs_file`]
+    /// names it) for sweep `sweep`; `None` for the unsharded log or another file.
+    pub fn of_log(sweep: &str, name: &str) -> Option<Shard> {
+        let rest = name.strip_prefix(sweep)?.strip_prefix("-runs.shard-")?.strip_suffix(".csv")?;
+        let (number, count) = rest.split_once("-of-")?;
+        Some(Shard { number: number.parse().ok()?, count: count.parse().ok()? })
+    }
+
     /// Whether configuration `index` belongs to this shard.
     pub fn contains(self, index: usize) -> bool {
         index % self.count == self.number - 1
@@ -246,6 +254,16 @@ pub fn write_summary_of(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_shard_log_names_its_shard_and_the_whole_log_none() {
+        let shard = Shard { number: 3, count: 8 };
+        let name = runs_file(Path::new("."), "quick", Some(shard));
+        let name = name.file_name().unwrap().to_string_lossy();
+        assert_eq!(Shard::of_log("quick", &name), Some(shard));
+        assert_eq!(Shard::of_log("quick", "quick-runs.csv"), None);
+        assert_eq!(Shard::of_log("quick", "other-runs.shard-1-of-2.csv"), None);
+    }
 
     #[test]
     fn run_logs_are_recognised_by_name() {
